@@ -1,0 +1,3 @@
+module github.com/josebench/josebench
+
+go 1.26
