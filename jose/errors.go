@@ -1,0 +1,37 @@
+package jose
+
+import (
+	"errors"
+
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// Errors shared by jws and jwe. Every error returned while loading a token
+// wraps exactly one of them, so callers can branch with [errors.Is].
+var (
+	// ErrMalformed reports input that is not a well-formed token, header,
+	// key or encoding.
+	ErrMalformed = errors.New("jose: malformed input")
+	// ErrUnsupportedAlgorithm reports an alg or enc this module does not
+	// implement.
+	ErrUnsupportedAlgorithm = jwa.ErrUnsupportedAlgorithm
+	// ErrAlgorithmNotAllowed reports an alg or enc outside the caller's
+	// allow-list, or one the key does not permit (its alg, use or key_ops).
+	ErrAlgorithmNotAllowed = errors.New("jose: algorithm not allowed")
+	// ErrLimitExceeded reports input larger than a configured [Limits] value.
+	ErrLimitExceeded = errors.New("jose: limit exceeded")
+	// ErrKeyNotFound reports that no key of the caller's matches the token.
+	ErrKeyNotFound = errors.New("jose: no matching key")
+	// ErrVerificationFailed reports a signature or MAC that does not verify.
+	// It is the same value as [jwa.ErrVerification].
+	ErrVerificationFailed = jwa.ErrVerification
+	// ErrDecryptionFailed is the one opaque error for any decryption
+	// failure. It is the same value as [jwa.ErrDecryption].
+	ErrDecryptionFailed = jwa.ErrDecryption
+	// ErrInvalidKey reports a key unfit for its algorithm. It is the same
+	// value as [jwa.ErrInvalidKey].
+	ErrInvalidKey = jwa.ErrInvalidKey
+	// ErrUnsupportedCritical reports a "crit" header naming an extension
+	// the caller did not declare it understands (RFC 7515 §4.1.11).
+	ErrUnsupportedCritical = errors.New("jose: unsupported critical header")
+)

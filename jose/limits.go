@@ -1,0 +1,53 @@
+package jose
+
+// Default limits. They bound what a single token can make the loader do;
+// every one is checked before the work it bounds.
+const (
+	DefaultMaxTokenSize        = 1 << 20 // bytes of a compact or JSON token
+	DefaultMaxHeaderSize       = 8 << 10 // bytes of one decoded JOSE header
+	DefaultMaxHeaderMembers    = 64      // members of one JOSE header
+	DefaultMaxJSONDepth        = 16      // nesting of JSON values in a header or key
+	DefaultMaxSignatures       = 16      // signatures in one general JWS JSON
+	DefaultMaxRecipients       = 16      // recipients in one general JWE JSON
+	DefaultMaxDecompressedSize = 1 << 20 // bytes of "zip":"DEF" plaintext after inflation
+	DefaultPBES2MinCount       = 1000    // smallest accepted p2c (RFC 7518 §4.8.1.2)
+	DefaultPBES2MaxCount       = 600000  // largest accepted p2c
+	DefaultMaxSetKeys          = 1000    // keys in one JWK Set
+)
+
+// Limits bounds the resources spent on one untrusted input. A zero field
+// means the default above; a negative field is a caller bug and is treated
+// as the default too. Use [Limits.WithDefaults] to read the values in force.
+type Limits struct {
+	MaxTokenSize        int // bytes of the whole token (DefaultMaxTokenSize)
+	MaxHeaderSize       int // bytes of one decoded header (DefaultMaxHeaderSize)
+	MaxHeaderMembers    int // members in one header (DefaultMaxHeaderMembers)
+	MaxJSONDepth        int // nesting depth of JSON values (DefaultMaxJSONDepth)
+	MaxSignatures       int // signatures in a JWS JSON (DefaultMaxSignatures)
+	MaxRecipients       int // recipients in a JWE JSON (DefaultMaxRecipients)
+	MaxDecompressedSize int // bytes of inflated plaintext (DefaultMaxDecompressedSize)
+	PBES2MinCount       int // smallest accepted p2c (DefaultPBES2MinCount)
+	PBES2MaxCount       int // largest accepted p2c (DefaultPBES2MaxCount)
+	MaxSetKeys          int // keys in a JWK Set (DefaultMaxSetKeys)
+}
+
+// WithDefaults returns l with every zero or negative field set to its
+// default.
+func (l Limits) WithDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxTokenSize, DefaultMaxTokenSize)
+	def(&l.MaxHeaderSize, DefaultMaxHeaderSize)
+	def(&l.MaxHeaderMembers, DefaultMaxHeaderMembers)
+	def(&l.MaxJSONDepth, DefaultMaxJSONDepth)
+	def(&l.MaxSignatures, DefaultMaxSignatures)
+	def(&l.MaxRecipients, DefaultMaxRecipients)
+	def(&l.MaxDecompressedSize, DefaultMaxDecompressedSize)
+	def(&l.PBES2MinCount, DefaultPBES2MinCount)
+	def(&l.PBES2MaxCount, DefaultPBES2MaxCount)
+	def(&l.MaxSetKeys, DefaultMaxSetKeys)
+	return l
+}
