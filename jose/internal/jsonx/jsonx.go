@@ -1,0 +1,585 @@
+// Package jsonx is the strict JSON reader and writer of the jose packages.
+//
+// It reads JSON texts as RFC 8259 defines them, and refuses everything the
+// RFC leaves to implementations or that an attacker could use to make two
+// parsers disagree:
+//
+//   - Object member names must be unique (RFC 8259 §4 says SHOULD; RFC 7515
+//     §5.2 and RFC 7516 §5.2 require JOSE Headers to be refused otherwise).
+//     Names are compared after unescaping, so "a" and "\u0061" are the same
+//     name. Every object is checked, at any depth.
+//   - Strings must be valid UTF-8 (RFC 8259 §8.1) with no unescaped control
+//     character (§7), and escapes must be among those of §7. An escaped
+//     surrogate must be part of a valid pair: a lone surrogate such as
+//     "\ud800" is refused, as I-JSON (RFC 7493 §2.1) requires.
+//   - Numbers follow the grammar of RFC 8259 §6 exactly (no leading zeros,
+//     no "+", no bare "."); [Int64] and [Int] further accept only integers
+//     (no fraction or exponent) within range.
+//   - A text is one value with optional whitespace around it (RFC 8259 §2);
+//     a byte order mark or any trailing data is refused.
+//
+// Nesting depth and the number of members of every object are bounded by
+// [Limits], checked while scanning, so a deeply nested value or an object of
+// 100,000 members is refused early with bounded memory. Scanning allocates
+// nothing, except for objects of more than 16 members (whose names go into a
+// map, so duplicate detection stays linear) and for member names containing
+// escapes.
+//
+// Errors are [*SyntaxError], [*DuplicateError], [*LimitError], [*TypeError]
+// and [*RangeError]; callers (jose, jws, jwe) wrap them in their own
+// sentinel errors.
+package jsonx
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Default limits, used for zero or negative [Limits] fields.
+const (
+	DefaultMaxDepth   = 32  // nesting depth of containers
+	DefaultMaxMembers = 256 // members of one object
+)
+
+// smallObject is the number of members of an object whose names are
+// checked for duplicates by linear search; larger objects use a map.
+const smallObject = 16
+
+// Limits bounds the work spent on one JSON text. A zero or negative field
+// means its default.
+type Limits struct {
+	// MaxDepth is the deepest nesting of objects and arrays: the top-level
+	// object or array is at depth 1 (DefaultMaxDepth).
+	MaxDepth int
+	// MaxMembers is the largest number of members of any one object, at any
+	// depth (DefaultMaxMembers). Arrays are not counted: scanning them
+	// allocates nothing, and their size is bounded by the input's.
+	MaxMembers int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxMembers <= 0 {
+		l.MaxMembers = DefaultMaxMembers
+	}
+	return l
+}
+
+// Member is one member of a JSON object (RFC 8259 §4).
+type Member struct {
+	Name  string // the name, unescaped
+	Value []byte // the raw JSON value, a subslice of the parsed data
+}
+
+// SyntaxError reports a text that is not JSON as RFC 8259 defines it, or
+// that this package refuses (see the package documentation).
+type SyntaxError struct {
+	Offset int    // byte offset of the error in the scanned data
+	Msg    string // what is wrong
+}
+
+func (e *SyntaxError) Error() string {
+	return "jsonx: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// DuplicateError reports an object with two members of the same name
+// (RFC 8259 §4, RFC 7515 §5.2).
+type DuplicateError struct {
+	Name   string // the name, unescaped
+	Offset int    // byte offset of the second occurrence
+}
+
+func (e *DuplicateError) Error() string {
+	return "jsonx: duplicate member name " + strconv.Quote(e.Name) + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// LimitError reports a text beyond a [Limits] bound.
+type LimitError struct {
+	Limit  string // "depth" or "members"
+	Max    int    // the bound in force
+	Offset int    // byte offset where it was exceeded
+}
+
+func (e *LimitError) Error() string {
+	if e.Limit == "depth" {
+		return "jsonx: nesting deeper than " + strconv.Itoa(e.Max) + " at offset " + strconv.Itoa(e.Offset)
+	}
+	return "jsonx: object with more than " + strconv.Itoa(e.Max) + " members at offset " + strconv.Itoa(e.Offset)
+}
+
+// TypeError reports a valid JSON value of the wrong type for a decoder.
+type TypeError struct {
+	Want string // what the decoder accepts, e.g. "string", "integer"
+	Got  Kind   // what the value is
+}
+
+func (e *TypeError) Error() string {
+	return "jsonx: want " + e.Want + ", have " + e.Got.String()
+}
+
+// RangeError reports an integer outside the range of the decoder's type.
+type RangeError struct {
+	Number string // the number as written, truncated to 32 bytes
+	Type   string // "int64" or "int"
+}
+
+func (e *RangeError) Error() string {
+	return "jsonx: number " + e.Number + " out of range of " + e.Type
+}
+
+// Kind is the type of a JSON value (RFC 8259 §3).
+type Kind uint8
+
+// The kinds of JSON values.
+const (
+	KindInvalid Kind = iota
+	KindNull
+	KindBool
+	KindNumber
+	KindString
+	KindArray
+	KindObject
+)
+
+var kindNames = [...]string{"invalid JSON", "null", "boolean", "number", "string", "array", "object"}
+
+// String returns the kind's name, as used in error messages.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid JSON"
+}
+
+// KindOf returns the kind of the raw JSON value raw from its first byte; it
+// does not validate the rest. It returns KindInvalid for an empty value or one
+// that cannot begin a JSON value.
+func KindOf(raw []byte) Kind {
+	if len(raw) == 0 {
+		return KindInvalid
+	}
+	switch c := raw[0]; {
+	case c == 'n':
+		return KindNull
+	case c == 't' || c == 'f':
+		return KindBool
+	case c == '-' || '0' <= c && c <= '9':
+		return KindNumber
+	case c == '"':
+		return KindString
+	case c == '[':
+		return KindArray
+	case c == '{':
+		return KindObject
+	}
+	return KindInvalid
+}
+
+// scanner validates one JSON text; pos is the offset of the next byte.
+type scanner struct {
+	data []byte
+	pos  int
+	lim  Limits
+}
+
+func (s *scanner) syntax(off int, msg string) error {
+	return &SyntaxError{Offset: off, Msg: msg}
+}
+
+func (s *scanner) unexpected() error {
+	if s.pos >= len(s.data) {
+		return s.syntax(s.pos, "unexpected end of input")
+	}
+	return s.syntax(s.pos, "invalid character "+quoteByte(s.data[s.pos]))
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return "0x" + strconv.FormatUint(uint64(c), 16)
+}
+
+func (s *scanner) skipWS() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// end checks that only whitespace is left.
+func (s *scanner) end() error {
+	s.skipWS()
+	if s.pos != len(s.data) {
+		return s.syntax(s.pos, "trailing data after the top-level value")
+	}
+	return nil
+}
+
+// value scans one value starting at s.pos; depth is that of the enclosing
+// container (0 at top level).
+func (s *scanner) value(depth int) error {
+	if s.pos >= len(s.data) {
+		return s.unexpected()
+	}
+	switch c := s.data[s.pos]; c {
+	case '{':
+		return s.object(depth+1, nil)
+	case '[':
+		return s.array(depth+1, nil)
+	case '"':
+		_, err := s.str()
+		return err
+	case 't':
+		return s.literal("true")
+	case 'f':
+		return s.literal("false")
+	case 'n':
+		return s.literal("null")
+	default:
+		if c == '-' || '0' <= c && c <= '9' {
+			return s.number()
+		}
+		return s.syntax(s.pos, "invalid character "+quoteByte(c)+" looking for the beginning of a value")
+	}
+}
+
+func (s *scanner) literal(lit string) error {
+	if !bytes.HasPrefix(s.data[s.pos:], []byte(lit)) {
+		return s.syntax(s.pos, "invalid literal")
+	}
+	s.pos += len(lit)
+	return nil
+}
+
+// number scans a number as RFC 8259 §6 defines it.
+func (s *scanner) number() error {
+	d, i := s.data, s.pos
+	if d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && '1' <= d[i] && d[i] <= '9':
+		for i++; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
+		}
+	default:
+		return s.syntax(i, "invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return s.syntax(i, "invalid number: no digit after the decimal point")
+		}
+		for ; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return s.syntax(i, "invalid number: no digit in the exponent")
+		}
+		for ; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
+		}
+	}
+	s.pos = i
+	return nil
+}
+
+// str scans a string (RFC 8259 §7) starting at the opening quote at s.pos
+// and reports whether it contains escapes.
+func (s *scanner) str() (escaped bool, err error) {
+	d := s.data
+	i := s.pos + 1
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			s.pos = i + 1
+			return escaped, nil
+		case c == '\\':
+			escaped = true
+			n, err := s.escape(i)
+			if err != nil {
+				return false, err
+			}
+			i += n
+		case c < 0x20:
+			return false, s.syntax(i, "control character "+quoteByte(c)+" in string")
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size == 1 {
+				return false, s.syntax(i, "invalid UTF-8 in string")
+			}
+			i += size
+		}
+	}
+	return false, s.syntax(len(d), "unexpected end of input in string")
+}
+
+// escape validates the escape sequence at d[i] == '\\' and returns its
+// length.
+func (s *scanner) escape(i int) (int, error) {
+	d := s.data
+	if i+1 >= len(d) {
+		return 0, s.syntax(len(d), "unexpected end of input in string")
+	}
+	switch d[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, nil
+	case 'u':
+		r, ok := hex4(d, i+2)
+		if !ok {
+			return 0, s.syntax(i, "invalid \\u escape")
+		}
+		switch {
+		case 0xdc00 <= r && r <= 0xdfff:
+			return 0, s.syntax(i, "lone surrogate escape")
+		case 0xd800 <= r && r <= 0xdbff:
+			if i+7 >= len(d) || d[i+6] != '\\' || d[i+7] != 'u' {
+				return 0, s.syntax(i, "lone surrogate escape")
+			}
+			r2, ok := hex4(d, i+8)
+			if !ok || r2 < 0xdc00 || r2 > 0xdfff {
+				return 0, s.syntax(i, "lone surrogate escape")
+			}
+			return 12, nil
+		}
+		return 6, nil
+	}
+	return 0, s.syntax(i, "invalid escape "+quoteByte(d[i+1]))
+}
+
+// hex4 decodes the four hexadecimal digits at d[i:].
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// object scans an object at s.pos, at the given depth, calling fn (if not
+// nil) for each member.
+func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
+	if depth > s.lim.MaxDepth {
+		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
+	}
+	d := s.data
+	s.pos++ // '{'
+	s.skipWS()
+	if s.pos < len(d) && d[s.pos] == '}' {
+		s.pos++
+		return nil
+	}
+	var small [smallObject][]byte
+	var names map[string]struct{}
+	for n := 1; ; n++ {
+		if s.pos >= len(d) || d[s.pos] != '"' {
+			if s.pos < len(d) {
+				return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" looking for a member name")
+			}
+			return s.unexpected()
+		}
+		start := s.pos
+		escaped, err := s.str()
+		if err != nil {
+			return err
+		}
+		if n > s.lim.MaxMembers {
+			return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
+		}
+		name := d[start+1 : s.pos-1]
+		if escaped {
+			name = appendUnescaped(nil, name)
+		}
+		if names == nil && n <= smallObject {
+			for _, prev := range small[:n-1] {
+				if bytes.Equal(prev, name) {
+					return &DuplicateError{Name: string(name), Offset: start}
+				}
+			}
+			small[n-1] = name
+		} else {
+			if names == nil {
+				names = make(map[string]struct{}, 2*smallObject)
+				for _, prev := range small {
+					names[string(prev)] = struct{}{}
+				}
+			}
+			if _, dup := names[string(name)]; dup {
+				return &DuplicateError{Name: string(name), Offset: start}
+			}
+			names[string(name)] = struct{}{}
+		}
+		s.skipWS()
+		if s.pos >= len(d) || d[s.pos] != ':' {
+			if s.pos < len(d) {
+				return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" after a member name")
+			}
+			return s.unexpected()
+		}
+		s.pos++
+		s.skipWS()
+		vstart := s.pos
+		if err := s.value(depth); err != nil {
+			return err
+		}
+		if fn != nil {
+			if err := fn(name, d[vstart:s.pos]); err != nil {
+				return err
+			}
+		}
+		s.skipWS()
+		if s.pos >= len(d) {
+			return s.unexpected()
+		}
+		switch d[s.pos] {
+		case ',':
+			s.pos++
+			s.skipWS()
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" after an object member")
+		}
+	}
+}
+
+// array scans an array at s.pos, at the given depth, calling fn (if not
+// nil) for each element.
+func (s *scanner) array(depth int, fn func(elem []byte) error) error {
+	if depth > s.lim.MaxDepth {
+		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
+	}
+	d := s.data
+	s.pos++ // '['
+	s.skipWS()
+	if s.pos < len(d) && d[s.pos] == ']' {
+		s.pos++
+		return nil
+	}
+	for {
+		start := s.pos
+		if err := s.value(depth); err != nil {
+			return err
+		}
+		if fn != nil {
+			if err := fn(d[start:s.pos]); err != nil {
+				return err
+			}
+		}
+		s.skipWS()
+		if s.pos >= len(d) {
+			return s.unexpected()
+		}
+		switch d[s.pos] {
+		case ',':
+			s.pos++
+			s.skipWS()
+		case ']':
+			s.pos++
+			return nil
+		default:
+			return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" after an array element")
+		}
+	}
+}
+
+// Valid reports whether data is one JSON text (RFC 8259 §2) acceptable to
+// this package within lim: nil if it is, the first error found otherwise.
+func Valid(data []byte, lim Limits) error {
+	s := scanner{data: data, lim: lim.withDefaults()}
+	s.skipWS()
+	if err := s.value(0); err != nil {
+		return err
+	}
+	return s.end()
+}
+
+// ScanObject validates data, a JSON text whose top-level value must be an
+// object (RFC 8259 §4), and calls fn for each of its members in order.
+//
+// name is the member name, unescaped; it is only valid during the call
+// (it may be a subslice of data or a scratch buffer). value is the raw JSON
+// value, a subslice of data without surrounding whitespace, already
+// validated (nested values included).
+//
+// Each member is checked (duplicates, limits, syntax) before fn sees it,
+// but members after it are not yet: when ScanObject returns an error, fn
+// may have been called for earlier members, whose results the caller must
+// then discard. An error from fn stops the scan and is returned as is.
+func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) error {
+	s := scanner{data: data, lim: lim.withDefaults()}
+	s.skipWS()
+	if s.pos >= len(data) || data[s.pos] != '{' {
+		if s.pos >= len(data) {
+			return s.unexpected()
+		}
+		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
+	}
+	if err := s.object(1, fn); err != nil {
+		return err
+	}
+	return s.end()
+}
+
+// ParseObject validates data as [ScanObject] does and returns the members of
+// its top-level object in order. Values are subslices of data.
+func ParseObject(data []byte, lim Limits) ([]Member, error) {
+	var members []Member
+	err := ScanObject(data, lim, func(name, value []byte) error {
+		members = append(members, Member{Name: string(name), Value: value})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return members, nil
+}
+
+// ScanArray validates data, a JSON text whose top-level value must be an
+// array (RFC 8259 §5), and calls fn for each element in order with the raw
+// element, a subslice of data. As with [ScanObject], fn may have been called
+// for earlier elements when an error is returned.
+func ScanArray(data []byte, lim Limits, fn func(elem []byte) error) error {
+	s := scanner{data: data, lim: lim.withDefaults()}
+	s.skipWS()
+	if s.pos >= len(data) || data[s.pos] != '[' {
+		if s.pos >= len(data) {
+			return s.unexpected()
+		}
+		return &TypeError{Want: "array", Got: KindOf(data[s.pos:])}
+	}
+	if err := s.array(1, fn); err != nil {
+		return err
+	}
+	return s.end()
+}
