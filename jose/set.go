@@ -1,0 +1,188 @@
+package jose
+
+import "slices"
+
+// Set is a JSON Web Key Set (RFC 7517 §5).
+//
+// A set read by [ParseSet] keeps every entry, in order. An entry whose kty
+// or crv this module does not support, or which fails the checks of
+// [ParseKey], does not make the whole set fail: it is kept (and written back
+// by [Set.MarshalJSON] as it was read) but is not [JWK.Supported], its
+// [JWK.Err] says why, and [Set.LookupKeyID] and [Set.Filter] never select
+// it. Members of the set object other than "keys" are kept too.
+type Set struct {
+	Keys []*JWK // "keys" (RFC 7517 §5.1)
+
+	extra []jwkMember // members other than "keys", in order
+}
+
+// ParseSet parses a JWK Set with the default limits: at most
+// [DefaultMaxSetKeys] keys. See [ParseSetWithLimits].
+func ParseSet(data []byte) (*Set, error) {
+	return ParseSetWithLimits(data, Limits{})
+}
+
+// ParseSetWithLimits parses a JWK Set (RFC 7517 §5). The set must be a JSON
+// object with a "keys" member holding an array of JSON objects; more than
+// lim.MaxSetKeys keys is refused with an error wrapping [ErrLimitExceeded],
+// before the next key is parsed. Each key is parsed as [ParseKey] does, but
+// an unsupported or invalid key is kept as an unusable entry (see [Set]).
+// JSON syntax errors, duplicate members and a missing or mistyped "keys"
+// refuse the whole set with an error wrapping [ErrMalformed].
+func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
+	s := new(Set)
+	if err := s.parse(data, lim.WithDefaults()); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// UnmarshalJSON parses data as [ParseSet] does and, on success, replaces s.
+func (s *Set) UnmarshalJSON(data []byte) error {
+	var ns Set
+	if err := ns.parse(data, Limits{}.WithDefaults()); err != nil {
+		return err
+	}
+	*s = ns
+	return nil
+}
+
+func (s *Set) parse(data []byte, lim Limits) error {
+	members, err := jwkParseObject(data, lim)
+	if err != nil {
+		return err
+	}
+	var keys []byte
+	for _, m := range members {
+		if m.name == "keys" {
+			keys = m.value
+		} else {
+			s.extra = append(s.extra, jwkMember{m.name, slices.Clip(m.value)})
+		}
+	}
+	if keys == nil {
+		return jwkErrorf(ErrMalformed, "set: missing member \"keys\"")
+	}
+	elems, err := jwkSplitArray("keys", keys, lim.MaxSetKeys)
+	if err != nil {
+		return err
+	}
+	s.Keys = make([]*JWK, 0, len(elems))
+	for _, e := range elems {
+		s.Keys = append(s.Keys, parseSetEntry(e, lim))
+	}
+	return nil
+}
+
+// parseSetEntry parses one entry of a set, returning an unusable entry
+// rather than an error.
+func parseSetEntry(data []byte, lim Limits) *JWK {
+	k := new(JWK)
+	err := k.parse(data, lim)
+	if err == nil {
+		return k
+	}
+	u := &JWK{ext: ext{raw: slices.Clip(data), err: err}}
+	// Keep what can be read of the entry, for KeyType, Curve and lookups
+	// by humans; none of it makes the entry selectable.
+	if members, perr := jwkParseObject(data, lim); perr == nil {
+		for _, m := range members {
+			switch m.name {
+			case "kty":
+				u.ext.kty, _ = jwkString(m)
+			case "crv":
+				u.ext.crv, _ = jwkString(m)
+			case "kid":
+				u.KeyID, _ = jwkString(m)
+			case "use":
+				u.Use, _ = jwkString(m)
+			case "alg":
+				u.Algorithm, _ = jwkString(m)
+			}
+		}
+	}
+	return u
+}
+
+// MarshalJSON returns the set as a JSON object (RFC 7517 §5), with each
+// key as [JWK.MarshalJSON] writes it: private keys keep their private
+// members; use [Set.Public] to publish a set.
+func (s *Set) MarshalJSON() ([]byte, error) {
+	return s.AppendJSON(nil)
+}
+
+// AppendJSON appends the JSON form of s, as [Set.MarshalJSON] returns it,
+// to dst.
+func (s *Set) AppendJSON(dst []byte) ([]byte, error) {
+	n := len(dst)
+	dst = append(dst, `{"keys":[`...)
+	for i, k := range s.Keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = k.AppendJSON(dst); err != nil {
+			return dst[:n], err
+		}
+	}
+	dst = append(dst, ']')
+	for _, m := range s.extra {
+		dst = append(dst, ',')
+		dst = jwkAppendString(dst, m.name)
+		dst = append(dst, ':')
+		dst = append(dst, m.value...)
+	}
+	return append(dst, '}'), nil
+}
+
+// Public returns the set of the public keys of s, for publication: each
+// supported asymmetric key is replaced by [JWK.Public]; symmetric keys and
+// unusable entries are left out.
+func (s *Set) Public() *Set {
+	p := &Set{Keys: []*JWK{}, extra: slices.Clone(s.extra)}
+	for _, k := range s.Keys {
+		if pk := k.Public(); pk != nil {
+			p.Keys = append(p.Keys, pk)
+		}
+	}
+	return p
+}
+
+// LookupKeyID returns the supported keys of s whose kid is kid, in order.
+// Several keys may share a kid (RFC 7517 §4.5 asks that they differ in kty
+// or use); callers pick among them with [JWK.Permits].
+func (s *Set) LookupKeyID(kid string) []*JWK {
+	var out []*JWK
+	for _, k := range s.Keys {
+		if k.Supported() && k.KeyID == kid {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// KeyFilter selects keys of a [Set]; an empty field selects any value.
+type KeyFilter struct {
+	KeyID   string // exact "kid"
+	KeyType string // exact "kty"
+	// Algorithm selects the keys whose "alg" is Algorithm or absent.
+	Algorithm string
+	// Use selects the keys whose "use" is Use or absent.
+	Use string
+}
+
+// Filter returns the supported keys of s that f selects, in order.
+func (s *Set) Filter(f KeyFilter) []*JWK {
+	var out []*JWK
+	for _, k := range s.Keys {
+		if !k.Supported() ||
+			f.KeyID != "" && k.KeyID != f.KeyID ||
+			f.KeyType != "" && k.KeyType() != f.KeyType ||
+			f.Algorithm != "" && k.Algorithm != "" && k.Algorithm != f.Algorithm ||
+			f.Use != "" && k.Use != "" && k.Use != f.Use {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package jose
+
+import (
+	"crypto"
+	_ "crypto/sha256" // crypto.SHA256 for thumbprints
+	_ "crypto/sha3"   // crypto.SHA3_* for thumbprints
+	_ "crypto/sha512" // crypto.SHA384, crypto.SHA512 for thumbprints
+	"fmt"
+)
+
+// ThumbprintURIPrefix starts every JWK Thumbprint URI (RFC 9278 §3).
+const ThumbprintURIPrefix = "urn:ietf:params:oauth:jwk-thumbprint:"
+
+// Thumbprint returns the JWK Thumbprint of k (RFC 7638 §3): the hash h of
+// the key's required members, in lexicographic order and without
+// whitespace: {"e","kty","n"} for RSA (RFC 7638 §3.2), {"crv","kty","x","y"}
+// for EC, {"k","kty"} for oct and {"crv","kty","x"} for OKP (RFC 8037 §2).
+// The thumbprint of a private key is that of its public key. Use
+// crypto.SHA256 unless another hash is agreed on.
+func (k *JWK) Thumbprint(h crypto.Hash) ([]byte, error) {
+	if !h.Available() {
+		return nil, fmt.Errorf("jose: thumbprint: hash %v is not available", h)
+	}
+	in, err := k.thumbprintInput()
+	if err != nil {
+		return nil, err
+	}
+	hh := h.New()
+	hh.Write(in)
+	return hh.Sum(nil), nil
+}
+
+// thumbprintInput returns the JSON that [JWK.Thumbprint] hashes.
+func (k *JWK) thumbprintInput() ([]byte, error) {
+	if err := k.Err(); err != nil {
+		return nil, err
+	}
+	full, err := (&JWK{Key: k.Key}).AppendJSON(nil)
+	if err != nil {
+		return nil, err
+	}
+	// The required members are a prefix of what AppendJSON writes; read
+	// them back rather than duplicate the encoding of every key type.
+	members, err := jwkParseObject(full, Limits{}.WithDefaults())
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	switch k.KeyType() {
+	case KeyTypeRSA:
+		names = []string{"e", "kty", "n"}
+	case KeyTypeEC:
+		names = []string{"crv", "kty", "x", "y"}
+	case KeyTypeOct:
+		names = []string{"k", "kty"}
+	case KeyTypeOKP:
+		names = []string{"crv", "kty", "x"}
+	}
+	out := make([]byte, 0, len(full))
+	out = append(out, '{')
+	for i, n := range names {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jwkAppendString(out, n)
+		out = append(out, ':')
+		for _, m := range members {
+			if m.name == n {
+				out = append(out, m.value...)
+			}
+		}
+	}
+	return append(out, '}'), nil
+}
+
+// ThumbprintURI returns the JWK Thumbprint URI of k (RFC 9278 §3), such as
+// "urn:ietf:params:oauth:jwk-thumbprint:sha-256:NzbLsXh8...". h must have a
+// name in the IANA Named Information Hash Algorithm Registry: SHA-256,
+// SHA-384, SHA-512 or SHA3-224 to SHA3-512.
+func (k *JWK) ThumbprintURI(h crypto.Hash) (string, error) {
+	var name string
+	switch h {
+	case crypto.SHA256:
+		name = "sha-256"
+	case crypto.SHA384:
+		name = "sha-384"
+	case crypto.SHA512:
+		name = "sha-512"
+	case crypto.SHA3_224:
+		name = "sha3-224"
+	case crypto.SHA3_256:
+		name = "sha3-256"
+	case crypto.SHA3_384:
+		name = "sha3-384"
+	case crypto.SHA3_512:
+		name = "sha3-512"
+	default:
+		return "", fmt.Errorf("jose: thumbprint URI: hash %v has no registered name", h)
+	}
+	sum, err := k.Thumbprint(h)
+	if err != nil {
+		return "", err
+	}
+	return ThumbprintURIPrefix + name + ":" + Base64URLEncode(sum), nil
+}
