@@ -1,0 +1,140 @@
+package jwa
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"sync"
+)
+
+// cbcHMAC is AES_CBC_HMAC_SHA2 (RFC 7518 §5.2.2) as a [cipher.AEAD].
+type cbcHMAC struct {
+	block  cipher.Block
+	tagLen int // T_LEN: half the key, the truncated MAC length
+
+	mu  sync.Mutex // guards mac and the scratch below
+	mac hash.Hash  // HMAC keyed with MAC_KEY, reset before each use
+	al  [8]byte    // AL: the AAD length in bits, big-endian
+	sum [sha512.Size]byte
+}
+
+// NewCBCHMAC returns the AES_CBC_HMAC_SHA2 authenticated encryption of
+// RFC 7518 §5.2 keyed with key, as a [cipher.AEAD]. The key size selects the
+// algorithm exactly: 32 bytes is AES_128_CBC_HMAC_SHA_256 (A128CBC-HS256,
+// §5.2.3), 48 bytes AES_192_CBC_HMAC_SHA_384 (A192CBC-HS384, §5.2.4) and 64
+// bytes AES_256_CBC_HMAC_SHA_512 (A256CBC-HS512, §5.2.5); any other size is
+// refused with [ErrInvalidKey]. The first half of key is MAC_KEY and the
+// second ENC_KEY (§5.2.2.1).
+//
+// The nonce is the 16-byte IV. Seal returns the ciphertext E followed by the
+// authentication tag T (§5.2.2.1); Open checks the tag, computed over
+// AAD || IV || E || AL, in constant time before any decryption, and returns
+// the single error [ErrDecryption] for any failure (bad tag, bad length, bad
+// IV size, bad padding), with the bytes it wrote cleared, so that it offers no
+// padding oracle. Seal panics on a nonce of the wrong size (a caller bug).
+//
+// The AEAD is safe for concurrent use.
+func NewCBCHMAC(key []byte) (cipher.AEAD, error) {
+	var h func() hash.Hash
+	switch len(key) {
+	case 32:
+		h = sha256.New
+	case 48:
+		h = sha512.New384
+	case 64:
+		h = sha512.New
+	default:
+		return nil, fmt.Errorf("%w: AES_CBC_HMAC_SHA2 key of %d bytes (want 32, 48 or 64)", ErrInvalidKey, len(key))
+	}
+	n := len(key) / 2
+	block, err := aes.NewCipher(key[n:])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalidKey, err)
+	}
+	return &cbcHMAC{block: block, tagLen: n, mac: hmac.New(h, key[:n])}, nil
+}
+
+// NonceSize returns the IV size, 16 bytes (RFC 7518 §5.2.2.1).
+func (c *cbcHMAC) NonceSize() int { return aes.BlockSize }
+
+// Overhead returns the largest growth of a plaintext once sealed: a full
+// block of PKCS #7 padding plus the tag.
+func (c *cbcHMAC) Overhead() int { return aes.BlockSize + c.tagLen }
+
+// Seal implements [cipher.AEAD] (RFC 7518 §5.2.2.1). To reuse plaintext's
+// storage for the output, use plaintext[:0] as dst; otherwise dst must not
+// overlap plaintext.
+func (c *cbcHMAC) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	if len(nonce) != aes.BlockSize {
+		panic("jwa: incorrect nonce length given to AES_CBC_HMAC_SHA2")
+	}
+	padLen := aes.BlockSize - len(plaintext)%aes.BlockSize
+	ctLen := len(plaintext) + padLen
+	ret, out := kwGrow(dst, ctLen+c.tagLen)
+	copy(out, plaintext)
+	for i := len(plaintext); i < ctLen; i++ {
+		out[i] = byte(padLen)
+	}
+	ct := out[:ctLen]
+	cipher.NewCBCEncrypter(c.block, nonce).CryptBlocks(ct, ct)
+
+	c.mu.Lock()
+	tag := c.tag(nonce, ct, additionalData)
+	copy(out[ctLen:], tag)
+	c.mu.Unlock()
+	return ret
+}
+
+// Open implements [cipher.AEAD] (RFC 7518 §5.2.2.2). To reuse ciphertext's
+// storage for the output, use ciphertext[:0] as dst; otherwise dst must not
+// overlap ciphertext.
+func (c *cbcHMAC) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if len(nonce) != aes.BlockSize || len(ciphertext) < aes.BlockSize+c.tagLen ||
+		(len(ciphertext)-c.tagLen)%aes.BlockSize != 0 {
+		return nil, ErrDecryption
+	}
+	ct := ciphertext[:len(ciphertext)-c.tagLen]
+	c.mu.Lock()
+	ok := hmac.Equal(c.tag(nonce, ct, additionalData), ciphertext[len(ct):])
+	c.mu.Unlock()
+	if !ok {
+		return nil, ErrDecryption
+	}
+
+	ret, out := kwGrow(dst, len(ct))
+	cipher.NewCBCDecrypter(c.block, nonce).CryptBlocks(out, ct)
+	// The MAC has been checked, so the padding was made by the key holder;
+	// it is still checked in constant time, and refused with the same error.
+	padLen := int(out[len(out)-1])
+	good := subtle.ConstantTimeLessOrEq(1, padLen) & subtle.ConstantTimeLessOrEq(padLen, aes.BlockSize)
+	for i := 1; i <= aes.BlockSize; i++ {
+		// Byte len(out)-i is padding iff i <= padLen.
+		inPad := subtle.ConstantTimeLessOrEq(i, padLen)
+		eq := subtle.ConstantTimeByteEq(out[len(out)-i], byte(padLen))
+		good &= eq | (inPad ^ 1)
+	}
+	if good != 1 {
+		clear(out)
+		return nil, ErrDecryption
+	}
+	return ret[:len(ret)-padLen], nil
+}
+
+// tag returns T, the HMAC of AAD || IV || E || AL truncated to T_LEN
+// (RFC 7518 §5.2.2.1 steps 5-6). c.mu must be held; the result aliases
+// c.sum.
+func (c *cbcHMAC) tag(iv, ct, aad []byte) []byte {
+	c.mac.Reset()
+	c.mac.Write(aad)
+	c.mac.Write(iv)
+	c.mac.Write(ct)
+	binary.BigEndian.PutUint64(c.al[:], uint64(len(aad))*8)
+	c.mac.Write(c.al[:])
+	return c.mac.Sum(c.sum[:0])[:c.tagLen]
+}
