@@ -13,13 +13,12 @@ import (
 	"crypto/subtle"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"slices"
-	"unicode/utf8"
+
+	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
 // JWK is a JSON Web Key (RFC 7517 §4).
@@ -279,7 +278,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 			continue
 		}
 		if !slices.Contains(names, m.name) {
-			nk.ext.extra = append(nk.ext.extra, jwkMember{m.name, slices.Clip(m.value)})
+			nk.ext.extra = append(nk.ext.extra, jwkMember{m.name, slices.Clone(m.value)})
 			continue
 		}
 		if m.name == "crv" {
@@ -345,11 +344,11 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 
 // jwkString returns the value of m, which must be a JSON string.
 func jwkString(m jwkMember) (string, error) {
-	if len(m.value) == 0 || m.value[0] != '"' {
-		return "", jwkErrorf(ErrMalformed, "member %q: not a string", m.name)
+	if jsonx.KindOf(m.value) != jsonx.KindString {
+		return "", jwkErrorf(ErrMalformed, "member %q: %s, want a string", m.name, jsonx.KindOf(m.value))
 	}
-	var s string
-	if err := json.Unmarshal(m.value, &s); err != nil {
+	s, err := jsonx.String(m.value)
+	if err != nil {
 		return "", jwkErrorf(ErrMalformed, "member %q: %v", m.name, err)
 	}
 	return s, nil
@@ -357,22 +356,14 @@ func jwkString(m jwkMember) (string, error) {
 
 // jwkStringArray returns the value of m, which must be an array of strings.
 func jwkStringArray(m jwkMember) ([]string, error) {
-	if len(m.value) == 0 || m.value[0] != '[' {
-		return nil, jwkErrorf(ErrMalformed, "member %q: not an array", m.name)
+	if jsonx.KindOf(m.value) != jsonx.KindArray {
+		return nil, jwkErrorf(ErrMalformed, "member %q: %s, want an array of strings", m.name, jsonx.KindOf(m.value))
 	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(m.value, &raw); err != nil {
+	ss, err := jsonx.StringArray(m.value)
+	if err != nil {
 		return nil, jwkErrorf(ErrMalformed, "member %q: %v", m.name, err)
 	}
-	out := make([]string, len(raw))
-	for i, r := range raw {
-		s, err := jwkString(jwkMember{fmt.Sprintf("%s[%d]", m.name, i), r})
-		if err != nil {
-			return nil, err
-		}
-		out[i] = s
-	}
-	return out, nil
+	return ss, nil
 }
 
 // jwkBase64 returns the value of m, which must be a string of canonical
@@ -1011,7 +1002,7 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 			if i > 0 {
 				b.buf = append(b.buf, ',')
 			}
-			b.buf = jwkAppendString(b.buf, string(op))
+			b.buf = jsonx.AppendString(b.buf, string(op))
 		}
 		b.buf = append(b.buf, ']')
 	}
@@ -1058,14 +1049,14 @@ func (w *jwkWriter) name(n string) {
 	if len(w.buf) > w.start+1 {
 		w.buf = append(w.buf, ',')
 	}
-	w.buf = jwkAppendString(w.buf, n)
+	w.buf = jsonx.AppendString(w.buf, n)
 	w.buf = append(w.buf, ':')
 	w.names = append(w.names, n)
 }
 
 func (w *jwkWriter) str(n, v string) {
 	w.name(n)
-	w.buf = jwkAppendString(w.buf, v)
+	w.buf = jsonx.AppendString(w.buf, v)
 }
 
 func (w *jwkWriter) b64(n string, v []byte) {
@@ -1097,129 +1088,58 @@ func (w *jwkWriter) ecPublic(key *ecdsa.PublicKey) error {
 	return nil
 }
 
-// jwkAppendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD,
-// as encoding/json does.
-func jwkAppendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c == '\n':
-				dst = append(dst, '\\', 'n')
-			case c == '\r':
-				dst = append(dst, '\\', 'r')
-			case c == '\t':
-				dst = append(dst, '\\', 't')
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, `\ufffd`...)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
+// jwkLimits returns the jsonx limits for one key or set.
+func jwkLimits(lim Limits) jsonx.Limits {
+	return jsonx.Limits{MaxDepth: lim.MaxJSONDepth, MaxMembers: lim.MaxHeaderMembers}
 }
 
-// jwkParseObject parses data as one JSON object and returns its members in
-// order, refusing duplicate member names, trailing data and nesting deeper
-// than lim.MaxJSONDepth.
+// jwkParseObject parses data as one strict JSON object (no duplicate member
+// names, nesting and members bounded by lim) and returns its members in
+// order. Values are subslices of data.
 func jwkParseObject(data []byte, lim Limits) ([]jwkMember, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, jwkErrorf(ErrMalformed, "invalid JSON: %v", err)
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, jwkErrorf(ErrMalformed, "not a JSON object")
-	}
 	var members []jwkMember
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, jwkErrorf(ErrMalformed, "invalid JSON: %v", err)
-		}
-		name, _ := tok.(string)
-		for _, m := range members {
-			if m.name == name {
-				return nil, jwkErrorf(ErrMalformed, "duplicate member %q", name)
-			}
-		}
-		if len(members) >= lim.MaxHeaderMembers {
-			return nil, jwkErrorf(ErrLimitExceeded, "more than %d members", lim.MaxHeaderMembers)
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, jwkErrorf(ErrMalformed, "member %q: invalid JSON: %v", name, err)
-		}
-		if jwkDepth(raw) > lim.MaxJSONDepth {
-			return nil, jwkErrorf(ErrLimitExceeded, "member %q: nested deeper than %d", name, lim.MaxJSONDepth)
-		}
-		members = append(members, jwkMember{name, raw})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, jwkErrorf(ErrMalformed, "invalid JSON: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, jwkErrorf(ErrMalformed, "data after the JSON object")
+	err := jsonx.ScanObject(data, jwkLimits(lim), func(name, value []byte) error {
+		members = append(members, jwkMember{string(name), value})
+		return nil
+	})
+	if err != nil {
+		return nil, jwkJSONError(err)
 	}
 	return members, nil
 }
 
-// jwkDepth returns the nesting depth of a valid JSON value.
-func jwkDepth(v []byte) int {
-	depth, maxDepth, inString := 0, 0, false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			maxDepth = max(maxDepth, depth)
-		case c == '}' || c == ']':
-			depth--
-		}
+// jwkJSONError wraps an error of jsonx in the sentinel it stands for.
+func jwkJSONError(err error) error {
+	var le *jsonx.LimitError
+	if errors.As(err, &le) {
+		return jwkErrorf(ErrLimitExceeded, "%v", err)
 	}
-	return maxDepth
+	var de *jsonx.DuplicateError
+	if errors.As(err, &de) {
+		return jwkErrorf(ErrMalformed, "duplicate member %q", de.Name)
+	}
+	return jwkErrorf(ErrMalformed, "%v", err)
 }
 
 // jwkSplitArray returns the elements of the JSON array v, refusing more
 // than maxElems of them before reading the next.
-func jwkSplitArray(name string, v []byte, maxElems int) ([][]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(v))
-	tok, err := dec.Token()
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '[' {
+func jwkSplitArray(name string, v []byte, maxElems int, lim Limits) ([][]byte, error) {
+	if jsonx.KindOf(v) != jsonx.KindArray {
 		return nil, jwkErrorf(ErrMalformed, "member %q: not an array", name)
 	}
 	var elems [][]byte
-	for dec.More() {
+	err := jsonx.ScanArray(v, jwkLimits(lim), func(elem []byte) error {
 		if len(elems) >= maxElems {
-			return nil, jwkErrorf(ErrLimitExceeded, "member %q: more than %d elements", name, maxElems)
+			return jwkErrorf(ErrLimitExceeded, "member %q: more than %d elements", name, maxElems)
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, jwkErrorf(ErrMalformed, "member %q: invalid JSON: %v", name, err)
+		elems = append(elems, elem)
+		return nil
+	})
+	if err != nil {
+		if _, ok := err.(*jwkError); ok {
+			return nil, err
 		}
-		elems = append(elems, raw)
+		return nil, jwkJSONError(err)
 	}
 	return elems, nil
 }

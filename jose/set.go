@@ -1,6 +1,10 @@
 package jose
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/josebench/josebench/jose/internal/jsonx"
+)
 
 // Set is a JSON Web Key Set (RFC 7517 §5).
 //
@@ -57,13 +61,13 @@ func (s *Set) parse(data []byte, lim Limits) error {
 		if m.name == "keys" {
 			keys = m.value
 		} else {
-			s.extra = append(s.extra, jwkMember{m.name, slices.Clip(m.value)})
+			s.extra = append(s.extra, jwkMember{m.name, slices.Clone(m.value)})
 		}
 	}
 	if keys == nil {
 		return jwkErrorf(ErrMalformed, "set: missing member \"keys\"")
 	}
-	elems, err := jwkSplitArray("keys", keys, lim.MaxSetKeys)
+	elems, err := jwkSplitArray("keys", keys, lim.MaxSetKeys, lim)
 	if err != nil {
 		return err
 	}
@@ -82,7 +86,7 @@ func parseSetEntry(data []byte, lim Limits) *JWK {
 	if err == nil {
 		return k
 	}
-	u := &JWK{ext: ext{raw: slices.Clip(data), err: err}}
+	u := &JWK{ext: ext{raw: slices.Clone(data), err: err}}
 	// Keep what can be read of the entry, for KeyType, Curve and lookups
 	// by humans; none of it makes the entry selectable.
 	if members, perr := jwkParseObject(data, lim); perr == nil {
@@ -128,7 +132,7 @@ func (s *Set) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, ']')
 	for _, m := range s.extra {
 		dst = append(dst, ',')
-		dst = jwkAppendString(dst, m.name)
+		dst = jsonx.AppendString(dst, m.name)
 		dst = append(dst, ':')
 		dst = append(dst, m.value...)
 	}

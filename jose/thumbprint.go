@@ -6,6 +6,8 @@ import (
 	_ "crypto/sha3"   // crypto.SHA3_* for thumbprints
 	_ "crypto/sha512" // crypto.SHA384, crypto.SHA512 for thumbprints
 	"fmt"
+
+	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
 // ThumbprintURIPrefix starts every JWK Thumbprint URI (RFC 9278 §3).
@@ -62,7 +64,7 @@ func (k *JWK) thumbprintInput() ([]byte, error) {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = jwkAppendString(out, n)
+		out = jsonx.AppendString(out, n)
 		out = append(out, ':')
 		for _, m := range members {
 			if m.name == n {
