@@ -1,0 +1,166 @@
+package jwa
+
+import (
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha512"
+	"fmt"
+)
+
+// RSA modulus sizes accepted for signatures. RFC 7518 §3.3 and §3.5 require
+// 2048 bits or more; the upper bound keeps a hostile key from making a
+// verification arbitrarily slow.
+const (
+	rsaSigMinBits = 2048
+	rsaSigMaxBits = 16384
+)
+
+// rsaSigner implements RS256, RS384, RS512 (RSASSA-PKCS1-v1_5, RFC 7518 §3.3)
+// and PS256, PS384, PS512 (RSASSA-PSS, RFC 7518 §3.5) with a local key or a
+// crypto.Signer.
+type rsaSigner struct {
+	alg    SignatureAlgorithm
+	hash   crypto.Hash
+	pss    bool
+	size   int             // signature length: the modulus length in bytes
+	priv   *rsa.PrivateKey // a validated, precomputed copy of the caller's key, or nil
+	signer crypto.Signer   // used when priv is nil
+}
+
+// rsaVerifier checks RS256, RS384, RS512, PS256, PS384 and PS512 signatures.
+type rsaVerifier struct {
+	alg  SignatureAlgorithm
+	hash crypto.Hash
+	pss  bool
+	pub  *rsa.PublicKey
+}
+
+var (
+	_ Signer   = (*rsaSigner)(nil)
+	_ Verifier = (*rsaVerifier)(nil)
+)
+
+// rsaSigPSS reports whether alg is one of the PSS algorithms.
+func rsaSigPSS(alg SignatureAlgorithm) bool {
+	return alg == PS256 || alg == PS384 || alg == PS512
+}
+
+// rsaSigCheckPublic refuses RSA public keys outside the accepted sizes or
+// with an unusable exponent.
+func rsaSigCheckPublic(alg SignatureAlgorithm, pub *rsa.PublicKey) error {
+	if pub == nil || pub.N == nil {
+		return fmt.Errorf("%w: %s with an RSA key without modulus", ErrInvalidKey, alg)
+	}
+	if bits := pub.N.BitLen(); bits < rsaSigMinBits || bits > rsaSigMaxBits {
+		return fmt.Errorf("%w: %s needs an RSA key of %d to %d bits, got %d", ErrInvalidKey, alg, rsaSigMinBits, rsaSigMaxBits, bits)
+	}
+	if pub.E < 3 || pub.E&1 == 0 {
+		return fmt.Errorf("%w: %s with an RSA key of public exponent %d", ErrInvalidKey, alg, pub.E)
+	}
+	return nil
+}
+
+// newRSASigner returns the signer for an RS or PS algorithm.
+func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
+	s := &rsaSigner{alg: alg, hash: alg.Hash(), pss: rsaSigPSS(alg)}
+	switch k := key.(type) {
+	case *rsa.PrivateKey:
+		if err := rsaSigCheckPublic(alg, &k.PublicKey); err != nil {
+			return nil, err
+		}
+		// Precompute on a copy: the caller's key stays untouched (and free
+		// of data races), and every signature skips the key setup.
+		c := new(rsa.PrivateKey)
+		*c = *k
+		c.Precompute()
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("%w: %s with an invalid RSA private key: %v", ErrInvalidKey, alg, err)
+		}
+		s.priv = c
+		s.size = c.Size()
+	case crypto.Signer:
+		pub, ok := k.Public().(*rsa.PublicKey)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s cannot use a crypto.Signer (%T) with a public key of type %T", ErrInvalidKey, alg, key, k.Public())
+		}
+		if err := rsaSigCheckPublic(alg, pub); err != nil {
+			return nil, err
+		}
+		s.signer = k
+		s.size = pub.Size()
+	default:
+		return nil, sigKeyTypeError(alg, key)
+	}
+	return s, nil
+}
+
+// Algorithm returns the RS or PS algorithm of s.
+func (s *rsaSigner) Algorithm() SignatureAlgorithm { return s.alg }
+
+// Sign appends the RSASSA-PKCS1-v1_5 (RFC 7518 §3.3) or RSASSA-PSS
+// (RFC 7518 §3.5; salt as long as the hash) signature of signingInput to dst.
+func (s *rsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
+	var buf [sha512.Size]byte
+	digest := sigDigest(s.hash, signingInput, &buf)
+	var sig []byte
+	var err error
+	switch {
+	case s.priv != nil && s.pss:
+		sig, err = rsa.SignPSS(rand.Reader, s.priv, s.hash, digest, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
+	case s.priv != nil:
+		sig, err = rsa.SignPKCS1v15(nil, s.priv, s.hash, digest)
+	case s.pss:
+		sig, err = s.signer.Sign(rand.Reader, digest, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash, Hash: s.hash})
+	default:
+		sig, err = s.signer.Sign(rand.Reader, digest, s.hash)
+	}
+	if err != nil {
+		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
+	}
+	if len(sig) != s.size {
+		return dst, fmt.Errorf("jwa: %s signer returned a signature of %d bytes, want %d", s.alg, len(sig), s.size)
+	}
+	return append(dst, sig...), nil
+}
+
+// newRSAVerifier returns the verifier for an RS or PS algorithm.
+func newRSAVerifier(alg SignatureAlgorithm, key any) (*rsaVerifier, error) {
+	pub, ok := key.(*rsa.PublicKey)
+	if !ok {
+		return nil, sigKeyTypeError(alg, key)
+	}
+	if err := rsaSigCheckPublic(alg, pub); err != nil {
+		return nil, err
+	}
+	c := *pub // a copy the caller cannot change under us
+	return &rsaVerifier{alg: alg, hash: alg.Hash(), pss: rsaSigPSS(alg), pub: &c}, nil
+}
+
+// Algorithm returns the RS or PS algorithm of v.
+func (v *rsaVerifier) Algorithm() SignatureAlgorithm { return v.alg }
+
+// rsaPSSVerifyOptions requires the salt to be as long as the hash output,
+// the only length RFC 7518 §3.5 allows.
+var rsaPSSVerifyOptions = &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}
+
+// Verify checks an RSASSA-PKCS1-v1_5 (RFC 7518 §3.3) or RSASSA-PSS
+// (RFC 7518 §3.5) signature of signingInput. A PSS signature must use a salt
+// as long as the hash output and MGF1 with the same hash.
+func (v *rsaVerifier) Verify(signingInput, signature []byte) error {
+	if len(signature) != v.pub.Size() {
+		return ErrVerification
+	}
+	var buf [sha512.Size]byte
+	digest := sigDigest(v.hash, signingInput, &buf)
+	var err error
+	if v.pss {
+		err = rsa.VerifyPSS(v.pub, v.hash, digest, signature, rsaPSSVerifyOptions)
+	} else {
+		err = rsa.VerifyPKCS1v15(v.pub, v.hash, digest, signature)
+	}
+	if err != nil {
+		return ErrVerification
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package jwa
+
+import (
+	"crypto"
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/sha512"
+	"fmt"
+	"slices"
+)
+
+// SignatureAlgorithms returns every JWS algorithm this package implements
+// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 9864 §2.2), in a fixed order. The slice
+// is new on each call; the caller may modify it.
+func SignatureAlgorithms() []SignatureAlgorithm {
+	return []SignatureAlgorithm{
+		HS256, HS384, HS512,
+		RS256, RS384, RS512,
+		PS256, PS384, PS512,
+		ES256, ES384, ES512,
+		EdDSA, Ed25519,
+	}
+}
+
+// String returns the "alg" value (RFC 7515 §4.1.1).
+func (a SignatureAlgorithm) String() string { return string(a) }
+
+// Known reports whether a is one of the algorithms listed by
+// [SignatureAlgorithms]. "none" (RFC 7518 §3.6) is not.
+func (a SignatureAlgorithm) Known() bool {
+	switch a {
+	case HS256, HS384, HS512, RS256, RS384, RS512, PS256, PS384, PS512,
+		ES256, ES384, ES512, EdDSA, Ed25519:
+		return true
+	}
+	return false
+}
+
+// Hash returns the hash function that a applies to the JWS Signing Input
+// (RFC 7518 §3.1): SHA-256, SHA-384 or SHA-512. For EdDSA and Ed25519 it
+// returns SHA-512, the hash Ed25519 uses internally (RFC 8032 §5.1), which
+// is also the one OpenID Connect uses for at_hash with these algorithms. It
+// returns 0 for an unknown algorithm.
+func (a SignatureAlgorithm) Hash() crypto.Hash {
+	switch a {
+	case HS256, RS256, PS256, ES256:
+		return crypto.SHA256
+	case HS384, RS384, PS384, ES384:
+		return crypto.SHA384
+	case HS512, RS512, PS512, ES512, EdDSA, Ed25519:
+		return crypto.SHA512
+	}
+	return 0
+}
+
+// NewSigner returns a [Signer] that computes alg signatures or MACs with key
+// (RFC 7518 §3). The key must suit the algorithm:
+//
+//   - HS256, HS384, HS512: a []byte at least as long as the hash output
+//     (RFC 7518 §3.2); the key is copied.
+//   - RS256, RS384, RS512, PS256, PS384, PS512: an *[rsa.PrivateKey] of at
+//     least 2048 bits (RFC 7518 §3.3, §3.5). The key is validated, and
+//     precomputed on a private copy, so the caller's key is not modified.
+//   - ES256, ES384, ES512: an *[ecdsa.PrivateKey] on P-256, P-384 or P-521
+//     respectively (RFC 7518 §3.4).
+//   - EdDSA, Ed25519: an [ed25519.PrivateKey] (RFC 8037 §3.1, RFC 9864 §2.2);
+//     its public half must match its seed.
+//
+// For the asymmetric algorithms the key may also be any [crypto.Signer]
+// whose Public method returns an *[rsa.PublicKey], *[ecdsa.PublicKey] or
+// [ed25519.PublicKey] of the right kind and size, such as a key held in a KMS
+// or an HSM. Its signatures are converted to the JWS form where needed (the
+// DER of an ECDSA signature becomes R||S).
+//
+// A key of the wrong type, size or curve is refused with an error wrapping
+// [ErrInvalidKey]; an algorithm this package does not implement, "none"
+// included, with one wrapping [ErrUnsupportedAlgorithm].
+func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
+	if alg.Known() && sigNilKey(key) {
+		return nil, sigKeyTypeError(alg, key)
+	}
+	switch alg {
+	case HS256, HS384, HS512:
+		k, ok := key.([]byte)
+		if !ok {
+			return nil, sigKeyTypeError(alg, key)
+		}
+		return newHMACSigner(alg, k)
+	case RS256, RS384, RS512, PS256, PS384, PS512:
+		return newRSASigner(alg, key)
+	case ES256, ES384, ES512:
+		return newECDSASigner(alg, key)
+	case EdDSA, Ed25519:
+		return newEdDSASigner(alg, key)
+	}
+	return nil, sigUnsupportedError(alg)
+}
+
+// NewVerifier returns a [Verifier] that checks alg signatures or MACs with
+// key (RFC 7518 §3). The key must suit the algorithm:
+//
+//   - HS256, HS384, HS512: a []byte at least as long as the hash output
+//     (RFC 7518 §3.2); the key is copied.
+//   - RS256, RS384, RS512, PS256, PS384, PS512: an *[rsa.PublicKey] of at
+//     least 2048 (and at most 16384) bits.
+//   - ES256, ES384, ES512: an *[ecdsa.PublicKey] on P-256, P-384 or P-521
+//     respectively.
+//   - EdDSA, Ed25519: an [ed25519.PublicKey].
+//
+// A private key of these types, or any value with a Public method returning
+// one (such as a [crypto.Signer]), stands for its public half.
+//
+// Errors are those of [NewSigner].
+func NewVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
+	if alg.Known() && sigNilKey(key) {
+		return nil, sigKeyTypeError(alg, key)
+	}
+	switch alg {
+	case HS256, HS384, HS512:
+		k, ok := key.([]byte)
+		if !ok {
+			return nil, sigKeyTypeError(alg, key)
+		}
+		return newHMACSigner(alg, k)
+	case RS256, RS384, RS512, PS256, PS384, PS512:
+		return newRSAVerifier(alg, sigPublicKey(key))
+	case ES256, ES384, ES512:
+		return newECDSAVerifier(alg, sigPublicKey(key))
+	case EdDSA, Ed25519:
+		return newEdDSAVerifier(alg, sigPublicKey(key))
+	}
+	return nil, sigUnsupportedError(alg)
+}
+
+// sigNilKey reports whether key is nil or a nil pointer of one of the key
+// types of the standard library, whose methods would panic.
+func sigNilKey(key any) bool {
+	switch k := key.(type) {
+	case nil:
+		return true
+	case *rsa.PrivateKey:
+		return k == nil
+	case *rsa.PublicKey:
+		return k == nil
+	case *ecdsa.PrivateKey:
+		return k == nil
+	case *ecdsa.PublicKey:
+		return k == nil
+	case *ecdh.PrivateKey:
+		return k == nil
+	case *ecdh.PublicKey:
+		return k == nil
+	case *ed25519.PrivateKey:
+		return k == nil
+	}
+	return false
+}
+
+// sigPublicKey returns the public half of the asymmetric private keys a
+// verifier accepts, and key itself otherwise.
+func sigPublicKey(key any) any {
+	switch k := key.(type) {
+	case *rsa.PrivateKey:
+		return &k.PublicKey
+	case *ecdsa.PrivateKey:
+		return &k.PublicKey
+	case ed25519.PrivateKey:
+		if len(k) != ed25519.PrivateKeySize {
+			return key
+		}
+		return k.Public()
+	case interface{ Public() crypto.PublicKey }:
+		if p := k.Public(); p != nil {
+			return p
+		}
+	}
+	return key
+}
+
+// sigDigest hashes in with h (SHA-256, SHA-384 or SHA-512) into buf and
+// returns the digest, without allocating.
+func sigDigest(h crypto.Hash, in []byte, buf *[sha512.Size]byte) []byte {
+	switch h {
+	case crypto.SHA256:
+		d := sha256.Sum256(in)
+		return buf[:copy(buf[:], d[:])]
+	case crypto.SHA384:
+		d := sha512.Sum384(in)
+		return buf[:copy(buf[:], d[:])]
+	case crypto.SHA512:
+		d := sha512.Sum512(in)
+		return buf[:copy(buf[:], d[:])]
+	}
+	panic("jwa: internal error: unexpected hash " + h.String())
+}
+
+// sigKeyTypeError reports a key of a type that alg cannot use.
+func sigKeyTypeError(alg SignatureAlgorithm, key any) error {
+	return fmt.Errorf("%w: %s cannot use a key of type %T", ErrInvalidKey, alg, key)
+}
+
+// sigUnsupportedError reports an algorithm NewSigner and NewVerifier do not
+// implement. The name, which may come from a token, is quoted and truncated.
+func sigUnsupportedError(alg SignatureAlgorithm) error {
+	s := string(alg)
+	if len(s) > 32 {
+		s = s[:32] + "..."
+	}
+	return fmt.Errorf("%w: signature algorithm %q", ErrUnsupportedAlgorithm, s)
+}
+
+// sigGrow returns dst extended by n bytes, and those n bytes.
+func sigGrow(dst []byte, n int) (whole, tail []byte) {
+	whole = slices.Grow(dst, n)[:len(dst)+n]
+	return whole, whole[len(dst):]
+}
