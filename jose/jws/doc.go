@@ -1,0 +1,24 @@
+// Package jws builds and loads JSON Web Signatures (RFC 7515), in the compact
+// serialization and in the flattened and general JSON serializations, with
+// the unencoded payload option of RFC 7797 and detached payloads
+// (RFC 7515 Appendix F).
+//
+// Signing: [NewSigner] binds one algorithm to one key and fixes the protected
+// header once; [Signer.Compact], [Signer.CompactDetached], [Signer.Flattened]
+// and [SignGeneral] then only encode the payload and sign.
+//
+// Loading: [NewVerifier] takes an explicit allow-list of algorithms and the
+// key (one key, a JWK Set or a callback). A token is refused before any
+// cryptography when its header is malformed or too large, when its "alg" is
+// "none" or not in the allow-list, when the key does not fit the algorithm
+// (type, curve, or the JWK's own "alg", "use" and "key_ops"), or when its
+// "crit" names an extension the caller did not declare (RFC 7515 §4.1.11).
+// The "jwk", "jku", "x5u" and "x5c" header members are never used to find a
+// key, and nothing is ever fetched.
+//
+// Every error returned while loading a token wraps one of the sentinel errors
+// of package jose ([jose.ErrMalformed], [jose.ErrAlgorithmNotAllowed],
+// [jose.ErrLimitExceeded], [jose.ErrKeyNotFound],
+// [jose.ErrVerificationFailed], [jose.ErrUnsupportedCritical], ...), so
+// callers branch with [errors.Is].
+package jws

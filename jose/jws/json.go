@@ -1,0 +1,262 @@
+package jws
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/jsonx"
+)
+
+// jsonJWS is a parsed JWS JSON Serialization (RFC 7515 §7.2), before any
+// header is decoded.
+type jsonJWS struct {
+	payload    []byte // the "payload" string, unescaped (still base64url unless b64 is false)
+	hasPayload bool
+	sigs       []jsonSig
+}
+
+// jsonSig is one signature object (RFC 7515 §7.2.1).
+type jsonSig struct {
+	protected []byte // the "protected" string (base64url), empty when absent
+	header    []byte // the raw "header" object, nil when absent
+	signature []byte // the "signature" string (base64url)
+	hasSig    bool
+}
+
+// parseJSON parses data as a general or flattened JWS JSON Serialization
+// with the strict reader: duplicate member names are refused at every
+// level, unknown members are ignored (RFC 7515 §7.2.1), and no more than
+// lim.MaxSignatures signatures are read.
+func parseJSON(data []byte, lim jose.Limits) (*jsonJWS, error) {
+	if len(data) > lim.MaxTokenSize {
+		return nil, fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(data), lim.MaxTokenSize, jose.ErrLimitExceeded)
+	}
+	jl := jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers}
+	var (
+		j        jsonJWS
+		flat     jsonSig
+		isFlat   bool
+		general  bool
+		countErr error
+	)
+	err := jsonx.ScanObject(data, jl, func(name, value []byte) error {
+		var err error
+		switch string(name) {
+		case "payload":
+			j.payload, err = jsonx.StringBytes(value)
+			j.hasPayload = true
+		case "signatures":
+			general = true
+			err = jsonx.ScanArray(value, jl, func(elem []byte) error {
+				if len(j.sigs) == lim.MaxSignatures {
+					countErr = fmt.Errorf("jws: more than %d signatures: %w", lim.MaxSignatures, jose.ErrLimitExceeded)
+					return countErr
+				}
+				var s jsonSig
+				if err := jsonx.ScanObject(elem, jl, s.member); err != nil {
+					return err
+				}
+				j.sigs = append(j.sigs, s)
+				return nil
+			})
+		default:
+			isFlat = isFlat || string(name) == "protected" || string(name) == "header" || string(name) == "signature"
+			err = flat.member(name, value)
+		}
+		if err != nil && err != countErr {
+			return fmt.Errorf("member %q: %w", name, err)
+		}
+		return err
+	})
+	if err != nil {
+		if countErr != nil && errors.Is(err, countErr) {
+			return nil, countErr
+		}
+		return nil, fmt.Errorf("jws: JSON serialization: %w: %w", jose.ErrMalformed, err)
+	}
+	switch {
+	case general && isFlat:
+		return nil, fmt.Errorf("jws: JSON serialization mixes the general and flattened forms: %w", jose.ErrMalformed)
+	case isFlat:
+		j.sigs = []jsonSig{flat}
+	case !general:
+		return nil, fmt.Errorf("jws: JSON serialization has no signature: %w", jose.ErrMalformed)
+	case len(j.sigs) == 0:
+		return nil, fmt.Errorf("jws: JSON serialization has an empty signatures array: %w", jose.ErrMalformed)
+	}
+	for i := range j.sigs {
+		s := &j.sigs[i]
+		if !s.hasSig {
+			return nil, fmt.Errorf("jws: signature %d has no \"signature\" member: %w", i, jose.ErrMalformed)
+		}
+		if len(s.protected) == 0 && s.header == nil {
+			return nil, fmt.Errorf("jws: signature %d has no header: %w", i, jose.ErrMalformed)
+		}
+	}
+	return &j, nil
+}
+
+// member records one member of a signature object; others are ignored.
+func (s *jsonSig) member(name, value []byte) error {
+	var err error
+	switch string(name) {
+	case "protected":
+		s.protected, err = jsonx.StringBytes(value)
+	case "header":
+		if jsonx.KindOf(value) != jsonx.KindObject {
+			return fmt.Errorf("\"header\" is not an object: %w", jose.ErrMalformed)
+		}
+		s.header = value
+	case "signature":
+		s.signature, err = jsonx.StringBytes(value)
+		s.hasSig = true
+	}
+	return err
+}
+
+// VerifyJSON verifies a flattened JWS JSON Serialization, or a general one
+// with exactly one signature (RFC 7515 §7.2); a general one with more is
+// refused with [ErrMultipleSignatures] before any verification. The
+// Message's Header is the union of the protected and unprotected headers.
+func (v *Verifier) VerifyJSON(data []byte) (*Message, error) {
+	res, pl, err := v.verifyJSON(data, nil, false, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Message{Payload: pl, Header: res[0].Header}, nil
+}
+
+// VerifyEach verifies every signature of a general (or flattened) JWS JSON
+// Serialization independently and reports each outcome, in order; the
+// application decides which signatures must have verified (RFC 7515 §7.2.1).
+//
+// The payload is returned only when at least one signature verified. The
+// error is non-nil when the token as a whole is refused (malformed, over a
+// limit, signatures disagreeing on b64) or when no signature verified; in
+// the second case it wraps the first signature's error, and the results
+// are returned too.
+func (v *Verifier) VerifyEach(data []byte) ([]SignatureResult, []byte, error) {
+	res, pl, err := v.verifyJSON(data, nil, false, false)
+	return res, pl, err
+}
+
+// verifyJSON verifies a JSON serialization. With single, it must hold one
+// signature, whose error is returned. With isDetached, the payload is
+// detached (and must be absent from data).
+func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([]SignatureResult, []byte, error) {
+	j, err := parseJSON(data, v.lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	if single && len(j.sigs) > 1 {
+		return nil, nil, ErrMultipleSignatures
+	}
+	switch {
+	case isDetached && j.hasPayload:
+		return nil, nil, fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
+	case !isDetached && !j.hasPayload:
+		return nil, nil, fmt.Errorf("jws: token has no payload (a detached payload needs VerifyDetached): %w", jose.ErrMalformed)
+	}
+
+	// Headers first, for every signature: b64 must agree across them
+	// (RFC 7797 §3) before the payload can be decoded.
+	res := make([]SignatureResult, len(j.sigs))
+	prot := make([]*jose.Header, len(j.sigs))
+	unencoded := -1 // unknown
+	for i := range j.sigs {
+		res[i].Index = i
+		p, h, err := v.sigHeader(&j.sigs[i])
+		if err != nil {
+			res[i].Err = err
+			continue
+		}
+		prot[i], res[i].Header = p, h
+		u := 0
+		if p != nil && p.B64 != nil && !*p.B64 {
+			u = 1
+		}
+		if unencoded >= 0 && u != unencoded {
+			return nil, nil, fmt.Errorf("jws: signatures disagree on b64 (RFC 7797 §3): %w", jose.ErrMalformed)
+		}
+		unencoded = u
+	}
+
+	// The payload segment of the signing input, and the payload.
+	var seg, payload []byte
+	switch {
+	case isDetached && unencoded == 1:
+		seg, payload = detached, detached
+	case isDetached:
+		seg, payload = jose.AppendBase64URL(nil, detached), detached
+	case unencoded == 1:
+		seg, payload = j.payload, j.payload
+	default:
+		seg = j.payload
+		if payload, err = jose.Base64URLDecode(seg); err != nil {
+			return nil, nil, fmt.Errorf("jws: payload: %w", err)
+		}
+	}
+
+	verified := false
+	for i := range j.sigs {
+		if res[i].Err != nil {
+			continue
+		}
+		res[i].Err = v.verifySig(&j.sigs[i], res[i].Header, seg)
+		verified = verified || res[i].Err == nil
+	}
+	if single {
+		if res[0].Err != nil {
+			return nil, nil, res[0].Err
+		}
+		return res, clip(payload), nil
+	}
+	if !verified {
+		return res, nil, fmt.Errorf("jws: none of %d signatures verified: %w", len(res), res[0].Err)
+	}
+	return res, clip(payload), nil
+}
+
+func clip(b []byte) []byte { return b[:len(b):len(b)] }
+
+// sigHeader reads and checks the headers of one signature: it returns the
+// protected header (nil if absent) and the JOSE Header (the union).
+func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
+	p, err = v.parseProtected(s.protected)
+	if err != nil {
+		return nil, nil, err
+	}
+	var u *jose.Header
+	if s.header != nil {
+		if len(s.header) > v.lim.MaxHeaderSize {
+			return nil, nil, fmt.Errorf("jws: unprotected header of %d bytes exceeds %d: %w", len(s.header), v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+		}
+		if u, err = jose.ParseHeader(s.header, v.lim); err != nil {
+			return nil, nil, fmt.Errorf("jws: unprotected header: %w", err)
+		}
+	}
+	if h, err = jose.MergeHeaders(p, u); err != nil {
+		return nil, nil, fmt.Errorf("jws: %w", err)
+	}
+	if err := v.checkHeaders(p, u); err != nil {
+		return nil, nil, err
+	}
+	return p, h, nil
+}
+
+// verifySig verifies one signature whose joint header h has been checked,
+// with seg the payload segment of the signing input.
+func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte) error {
+	cands, err := v.candidates(h)
+	if err != nil {
+		return err
+	}
+	sig, err := jose.Base64URLDecode(s.signature)
+	if err != nil {
+		return fmt.Errorf("jws: signature: %w", err)
+	}
+	input := make([]byte, 0, len(s.protected)+1+len(seg))
+	input = append(append(append(input, s.protected...), '.'), seg...)
+	return verifyWith(&cands, input, sig)
+}

@@ -1,0 +1,420 @@
+package jws
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// VerifyOptions configure a [Verifier]. Algorithms and exactly one of Key,
+// Keys and KeyFunc are required.
+type VerifyOptions struct {
+	// Algorithms is the allow-list of "alg" values (RFC 7515 §10.7); a
+	// token with any other alg is refused before any cryptography. "none"
+	// cannot be listed: no Verifier accepts an unsecured JWS.
+	Algorithms []jwa.SignatureAlgorithm
+
+	// Key is the one verification key: []byte (HMAC), *rsa.PublicKey,
+	// *ecdsa.PublicKey, ed25519.PublicKey, the matching private keys, or a
+	// *jose.JWK holding one of them (whose "alg", "use" and "key_ops" then
+	// restrict the algorithms it verifies).
+	Key any
+	// Keys is a JWK Set. A token with a "kid" is verified with the one key
+	// of that kid whose type, curve, alg, use and key_ops fit its alg (two
+	// such keys are ambiguous: refused with ErrKeyNotFound). A token
+	// without a kid is tried with the keys that fit its alg, at most
+	// [MaxKeyCandidates] of them, in set order. A set mixing secret or
+	// private keys with public keys is refused by NewVerifier. The set
+	// must not be modified while the Verifier is in use.
+	Keys *jose.Set
+	// KeyFunc returns the key (a Go key or a *jose.JWK) for a header that
+	// has passed every check above; its error is returned wrapped.
+	KeyFunc func(h *jose.Header) (any, error)
+
+	// Critical lists the header extensions the caller understands and
+	// checks itself (RFC 7515 §4.1.11); "b64" (RFC 7797) is always
+	// understood.
+	Critical []string
+	// Limits bound the work one token can cause; zero fields take the
+	// jose defaults.
+	Limits jose.Limits
+}
+
+// MaxKeyCandidates is the largest number of keys of a JWK Set tried for one
+// signature: a token cannot make the Verifier do more verifications than
+// this.
+const MaxKeyCandidates = 4
+
+// maxCached bounds the prepared verifiers kept for the keys of a JWK Set.
+const maxCached = 1024
+
+// Verifier verifies JWS tokens against an allow-list of algorithms and a
+// key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once and
+// is safe for concurrent use.
+type Verifier struct {
+	algs    []jwa.SignatureAlgorithm
+	crit    []string
+	lim     jose.Limits
+	single  []prepared // VerifyOptions.Key: one per allowed alg
+	set     *jose.Set
+	cache   verifierCache
+	keyFunc func(h *jose.Header) (any, error)
+}
+
+// prepared is the verifier of one key for one alg, or why there is none.
+type prepared struct {
+	alg jwa.SignatureAlgorithm
+	v   jwa.Verifier
+	err error
+}
+
+// Message is a verified JWS: its payload and its JOSE Header (the union of
+// the protected and unprotected headers, RFC 7515 §4).
+type Message struct {
+	Payload []byte
+	Header  *jose.Header
+}
+
+// SignatureResult is the outcome of one signature of a JWS JSON
+// Serialization ([Verifier.VerifyEach]): its index in "signatures", its JOSE
+// Header (nil if it could not be read) and nil if it verified.
+type SignatureResult struct {
+	Index  int
+	Header *jose.Header
+	Err    error
+}
+
+// ErrMultipleSignatures is returned by [Verifier.VerifyJSON] for a general
+// JWS JSON Serialization with more than one signature: which one must
+// verify is the application's decision (RFC 7515 §7.2.1), so it calls
+// [Verifier.VerifyEach]. It wraps [jose.ErrMalformed].
+var ErrMultipleSignatures = fmt.Errorf("jws: more than one signature, use VerifyEach: %w", jose.ErrMalformed)
+
+// NewVerifier returns a Verifier for opts. It fails if the allow-list is
+// empty or holds "none" or an algorithm jwa does not implement, or if not
+// exactly one of Key, Keys and KeyFunc is set.
+func NewVerifier(opts VerifyOptions) (*Verifier, error) {
+	if len(opts.Algorithms) == 0 {
+		return nil, errors.New("jws: VerifyOptions.Algorithms is empty: the accepted algorithms must be listed")
+	}
+	supported := jwa.SignatureAlgorithms()
+	for _, a := range opts.Algorithms {
+		if isNone(string(a)) {
+			return nil, fmt.Errorf("jws: alg %q cannot be allowed: unsecured JWS are never accepted: %w", a, jose.ErrAlgorithmNotAllowed)
+		}
+		if !slices.Contains(supported, a) {
+			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
+		}
+	}
+	n := 0
+	if opts.Key != nil {
+		n++
+	}
+	if opts.Keys != nil {
+		n++
+	}
+	if opts.KeyFunc != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, errors.New("jws: exactly one of VerifyOptions.Key, Keys and KeyFunc must be set")
+	}
+	if opts.Keys != nil {
+		if err := checkSet(opts.Keys); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range opts.Critical {
+		if isRegistered(c) {
+			return nil, fmt.Errorf("jws: registered header %q cannot be a critical extension", c)
+		}
+	}
+	v := &Verifier{
+		algs:    slices.Clone(opts.Algorithms),
+		crit:    slices.Clone(opts.Critical),
+		lim:     opts.Limits.WithDefaults(),
+		set:     opts.Keys,
+		keyFunc: opts.KeyFunc,
+	}
+	if opts.Key != nil {
+		if jwk, ok := opts.Key.(*jose.JWK); ok && (jwk == nil || jwk.Key == nil) {
+			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrInvalidKey)
+		}
+		v.single = make([]prepared, len(v.algs))
+		for i, a := range v.algs {
+			vv, err := prepare(a, opts.Key)
+			v.single[i] = prepared{alg: a, v: vv, err: err}
+		}
+	}
+	return v, nil
+}
+
+// checkSet refuses a JWK Set that mixes secret or private keys with public
+// ones: such a set is a configuration error (a secret published with public
+// keys, or public keys mixed into a secret store), and which key a token
+// may pick from it is ambiguous.
+func checkSet(set *jose.Set) error {
+	var secret, public bool
+	for _, k := range set.Keys {
+		if k == nil || k.Key == nil {
+			continue
+		}
+		if k.IsPrivate() {
+			secret = true
+		} else {
+			public = true
+		}
+	}
+	if secret && public {
+		return fmt.Errorf("jws: JWK Set mixes secret or private keys with public keys: %w", jose.ErrInvalidKey)
+	}
+	return nil
+}
+
+// prepare makes the jwa.Verifier of key for alg, after checking that key
+// fits alg: its Go type and curve, and for a JWK its alg, use and key_ops.
+// A key that does not fit is ErrAlgorithmNotAllowed.
+func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
+	if jwk, ok := key.(*jose.JWK); ok {
+		if jwk == nil || jwk.Key == nil {
+			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrKeyNotFound)
+		}
+		if err := jwk.Permits(string(alg), jose.OpVerify); err != nil {
+			return nil, fmt.Errorf("jws: key does not permit %s: %w", alg, errAlgNotAllowed(err))
+		}
+		key = jwk.Key
+	}
+	if !keyFits(alg, key) {
+		return nil, fmt.Errorf("jws: %T key cannot verify %s: %w", key, alg, jose.ErrAlgorithmNotAllowed)
+	}
+	jv, err := jwa.NewVerifier(alg, key)
+	if err != nil {
+		return nil, fmt.Errorf("jws: %w", err)
+	}
+	return jv, nil
+}
+
+// errAlgNotAllowed makes err wrap ErrAlgorithmNotAllowed, as Permits
+// promises.
+func errAlgNotAllowed(err error) error {
+	if errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", jose.ErrAlgorithmNotAllowed, err)
+}
+
+// VerifyCompact verifies a JWS Compact Serialization (RFC 7515 §5.2, §7.1)
+// and returns its payload and header. A token whose header says "b64":
+// false carries its payload as is (RFC 7797 §5.2).
+func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
+	return v.verifyCompact(token, nil, false)
+}
+
+// VerifyDetached verifies a JWS whose payload is detached (RFC 7515
+// Appendix F): a compact "header..signature" or a JSON serialization without
+// "payload", against payload, the payload itself (not its base64url
+// encoding). A token that carries a payload of its own is refused.
+func (v *Verifier) VerifyDetached(token, payload []byte) (*Message, error) {
+	if len(payload) > v.lim.MaxTokenSize {
+		return nil, fmt.Errorf("jws: detached payload of %d bytes exceeds %d: %w", len(payload), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
+	}
+	if isJSON(token) {
+		res, pl, err := v.verifyJSON(token, payload, true, true)
+		if err != nil {
+			return nil, err
+		}
+		return &Message{Payload: pl, Header: res[0].Header}, nil
+	}
+	return v.verifyCompact(token, payload, true)
+}
+
+// isJSON reports whether data looks like a JSON serialization rather than
+// a compact one (which cannot start with '{' or white space).
+func isJSON(data []byte) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// splitCompact splits a compact JWS into its three segments with one pass
+// over token: exactly two dots, or ok is false.
+func splitCompact(token []byte) (h, p, s []byte, ok bool) {
+	i := bytes.IndexByte(token, '.')
+	if i < 0 {
+		return nil, nil, nil, false
+	}
+	j := bytes.IndexByte(token[i+1:], '.')
+	if j < 0 {
+		return nil, nil, nil, false
+	}
+	j += i + 1
+	if bytes.IndexByte(token[j+1:], '.') >= 0 {
+		return nil, nil, nil, false
+	}
+	return token[:i], token[i+1 : j], token[j+1:], true
+}
+
+func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Message, error) {
+	if len(token) > v.lim.MaxTokenSize {
+		return nil, fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
+	}
+	hseg, pseg, sseg, ok := splitCompact(token)
+	if !ok {
+		return nil, fmt.Errorf("jws: compact serialization needs exactly three segments: %w", jose.ErrMalformed)
+	}
+	h, err := v.parseProtected(hseg)
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, fmt.Errorf("jws: empty protected header: %w", jose.ErrMalformed)
+	}
+	if err := v.checkHeaders(h, nil); err != nil {
+		return nil, err
+	}
+	unencoded := h.B64 != nil && !*h.B64
+	if isDetached && len(pseg) != 0 {
+		return nil, fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
+	}
+	cands, err := v.candidates(h)
+	if err != nil {
+		return nil, err
+	}
+	// One buffer for the decoded signature and payload.
+	sigLen := jose.Base64URLDecodedLen(len(sseg))
+	plLen := 0
+	if !isDetached && !unencoded {
+		plLen = jose.Base64URLDecodedLen(len(pseg))
+	}
+	buf := make([]byte, 0, sigLen+plLen)
+	sig, err := jose.AppendBase64URLDecode(buf, sseg)
+	if err != nil {
+		return nil, fmt.Errorf("jws: signature: %w", err)
+	}
+	var payload, input []byte
+	switch {
+	case !isDetached && !unencoded:
+		payload, err = jose.AppendBase64URLDecode(sig[len(sig):len(sig)], pseg)
+		if err != nil {
+			return nil, fmt.Errorf("jws: payload: %w", err)
+		}
+		input = token[:len(hseg)+1+len(pseg)]
+	case !isDetached:
+		payload = slices.Clone(pseg)
+		input = token[:len(hseg)+1+len(pseg)]
+	default:
+		payload = detached
+		input = make([]byte, 0, len(hseg)+1+encodedLen(len(detached)))
+		input = append(append(input, hseg...), '.')
+		if unencoded {
+			input = append(input, detached...)
+		} else {
+			input = jose.AppendBase64URL(input, detached)
+		}
+	}
+	if err := verifyWith(&cands, input, sig); err != nil {
+		return nil, err
+	}
+	return &Message{Payload: payload[:len(payload):len(payload)], Header: h}, nil
+}
+
+// parseProtected decodes and parses an encoded protected header; an empty
+// one is nil. The size limit is checked on the encoded length, before
+// decoding.
+func (v *Verifier) parseProtected(seg []byte) (*jose.Header, error) {
+	if len(seg) == 0 {
+		return nil, nil
+	}
+	if n := jose.Base64URLDecodedLen(len(seg)); n > v.lim.MaxHeaderSize {
+		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", n, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+	}
+	var arr [512]byte
+	data, err := jose.AppendBase64URLDecode(arr[:0], seg)
+	if err != nil {
+		return nil, fmt.Errorf("jws: protected header: %w", err)
+	}
+	h, err := jose.ParseHeader(data, v.lim)
+	if err != nil {
+		return nil, fmt.Errorf("jws: protected header: %w", err)
+	}
+	return h, nil
+}
+
+// checkHeaders applies the checks of RFC 7515 §5.2 steps 4-5 and RFC 7797
+// §3, §6 to the protected header p and unprotected header u (either may be
+// nil, not both): alg present, not "none" and allowed; crit only in p, not
+// empty, without registered names or repeats, only understood names, each
+// present; b64 only in p and then listed in crit.
+func (v *Verifier) checkHeaders(p, u *jose.Header) error {
+	alg := ""
+	if p != nil {
+		alg = p.Algorithm
+	}
+	if u != nil && u.Algorithm != "" {
+		alg = u.Algorithm
+	}
+	if alg == "" {
+		return fmt.Errorf("jws: header has no alg: %w", jose.ErrMalformed)
+	}
+	if isNone(alg) {
+		return fmt.Errorf("jws: unsecured JWS (alg %q) is never accepted: %w", alg, jose.ErrAlgorithmNotAllowed)
+	}
+	if !slices.Contains(v.algs, jwa.SignatureAlgorithm(alg)) {
+		return fmt.Errorf("jws: alg %q is not allowed: %w", alg, jose.ErrAlgorithmNotAllowed)
+	}
+	if u != nil {
+		if u.Has("crit") {
+			return fmt.Errorf("jws: crit in an unprotected header (RFC 7515 §4.1.11): %w", jose.ErrMalformed)
+		}
+		if u.Has("b64") {
+			return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)
+		}
+	}
+	if p == nil {
+		return nil
+	}
+	if p.Has("crit") {
+		if len(p.Critical) == 0 {
+			return fmt.Errorf("jws: crit is empty (RFC 7515 §4.1.11): %w", jose.ErrMalformed)
+		}
+		for i, c := range p.Critical {
+			if isRegistered(c) {
+				return fmt.Errorf("jws: crit lists the registered header %q (RFC 7515 §4.1.11): %w", c, jose.ErrMalformed)
+			}
+			if slices.Contains(p.Critical[:i], c) {
+				return fmt.Errorf("jws: crit lists %q twice: %w", c, jose.ErrMalformed)
+			}
+			if c != "b64" && !slices.Contains(v.crit, c) {
+				return fmt.Errorf("jws: critical header %q is not understood: %w", c, jose.ErrUnsupportedCritical)
+			}
+			if !p.Has(c) && (u == nil || !u.Has(c)) {
+				return fmt.Errorf("jws: critical header %q is absent: %w", c, jose.ErrMalformed)
+			}
+		}
+	}
+	if p.B64 != nil && !slices.Contains(p.Critical, "b64") {
+		return fmt.Errorf("jws: b64 is not listed in crit (RFC 7797 §6): %w", jose.ErrMalformed)
+	}
+	return nil
+}
+
+// verifyWith tries each candidate verifier in turn.
+func verifyWith(cands *candidates, input, sig []byte) error {
+	for _, c := range cands.v[:cands.n] {
+		if c.Verify(input, sig) == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("jws: %w", jose.ErrVerificationFailed)
+}
