@@ -1,0 +1,18 @@
+// Package bench is josebench's benchmark harness, the Go counterpart of the
+// PHP web-token/jwt-framework suite that runs on phpbench.
+//
+// The suite ([Benchmarks]) is a list of benchmark classes named as the PHP
+// ones (HS256Bench, RSAOAEP256Bench, ...), each in groups ([Groups]) that
+// --group selects. [Select] expands the selected benchmarks into variants:
+// a subject (benchSignature, benchVerification, benchEncryption,
+// benchDecryption, benchRoundTrip) and a parameter set (alg, enc, key size
+// or curve, PBES2 count, payload, serialization). A [Runner] measures each
+// variant with the settings of a [Config] (bench.yaml): a number of
+// iterations of revs revolutions each, rejecting deviant iterations as
+// phpbench's retry_threshold does; package stats computes the statistics,
+// a [Store] keeps runs as JSON files and package report renders them.
+//
+// The operations themselves (package subjects) are full creations and
+// loadings of tokens through the public jws and jwe APIs, checked once
+// before they are timed.
+package bench

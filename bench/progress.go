@@ -1,0 +1,82 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// NewProgress returns the progress display for mode ("dots", "line",
+// "none", or "auto": line when terminal is true, dots otherwise) writing to
+// w.
+func NewProgress(mode string, w io.Writer, terminal bool) Progress {
+	switch mode {
+	case "none":
+		return nil
+	case "auto":
+		if terminal {
+			return &lineProgress{w: w}
+		}
+		return &dotsProgress{w: w}
+	case "line":
+		return &lineProgress{w: w}
+	}
+	return &dotsProgress{w: w}
+}
+
+// dotsProgress prints a dot per variant, phpbench's "dots" progress, and a
+// newline every 80 variants.
+type dotsProgress struct {
+	w io.Writer
+	n int
+}
+
+func (p *dotsProgress) Start(int)             {}
+func (p *dotsProgress) Variant(int, *Variant) {}
+func (p *dotsProgress) Done(i int, _ *Result) {
+	p.n++
+	fmt.Fprint(p.w, ".")
+	if p.n%80 == 0 {
+		fmt.Fprintln(p.w)
+	}
+}
+func (p *dotsProgress) Finish() {
+	if p.n%80 != 0 {
+		fmt.Fprintln(p.w)
+	}
+	fmt.Fprintln(p.w)
+}
+
+// lineProgress rewrites one line with the variant being run and the
+// estimated time left.
+type lineProgress struct {
+	w     io.Writer
+	total int
+	start time.Time
+	now   func() time.Time
+}
+
+func (p *lineProgress) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
+}
+
+func (p *lineProgress) Start(total int) { p.total, p.start = total, p.clock() }
+
+func (p *lineProgress) Variant(i int, v *Variant) {
+	eta := "?"
+	if i > 0 {
+		left := time.Duration(float64(p.clock().Sub(p.start)) / float64(i) * float64(p.total-i))
+		eta = left.Round(time.Second).String()
+	}
+	width := len(fmt.Sprint(p.total))
+	fmt.Fprintf(p.w, "\r\033[K[%*d/%d] %s %s %s  ETA %s", width, i+1, p.total, v.Benchmark, v.Subject, v.Set(), eta)
+}
+
+func (p *lineProgress) Done(int, *Result) {}
+
+func (p *lineProgress) Finish() {
+	fmt.Fprintf(p.w, "\r\033[K%d variants in %s\n\n", p.total, p.clock().Sub(p.start).Round(time.Millisecond))
+}

@@ -1,0 +1,227 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/josebench/josebench/bench/stats"
+)
+
+// Op is one revolution of a subject: one full creation or loading of a
+// token. It returns an error if the operation failed.
+type Op func() error
+
+// Preparer makes the operation that a variant measures. It must run the
+// operation once and check its result (the verified payload or decrypted
+// plaintext equals the input) before returning it, so that a failing
+// operation is an error rather than a number.
+type Preparer func(v *Variant) (Op, error)
+
+// Iteration is one timed sample: revs revolutions in a row.
+type Iteration struct {
+	Time   float64 `json:"time"`   // nanoseconds per revolution
+	Bytes  int64   `json:"bytes"`  // bytes allocated per revolution
+	Allocs int64   `json:"allocs"` // heap allocations per revolution
+}
+
+// Result is the outcome of one variant.
+type Result struct {
+	Variant
+	Revs       int           `json:"revs"`       // revolutions per iteration
+	Iterations []Iteration   `json:"iterations"` // the accepted iterations
+	Rejects    int           `json:"rejects"`    // iterations rejected and re-run
+	Stats      stats.Summary `json:"stats"`      // of the iteration times, in ns per revolution
+	Bytes      float64       `json:"bytes"`      // mean bytes allocated per revolution
+	Allocs     float64       `json:"allocs"`     // mean allocations per revolution
+}
+
+// Times returns the iteration times in nanoseconds per revolution.
+func (r *Result) Times() []float64 {
+	ts := make([]float64, len(r.Iterations))
+	for i, it := range r.Iterations {
+		ts[i] = it.Time
+	}
+	return ts
+}
+
+// summarize fills Stats, Bytes and Allocs from the iterations.
+func (r *Result) summarize() {
+	r.Stats = stats.Summarize(r.Times())
+	var b, a float64
+	for _, it := range r.Iterations {
+		b += float64(it.Bytes)
+		a += float64(it.Allocs)
+	}
+	if n := float64(len(r.Iterations)); n > 0 {
+		r.Bytes, r.Allocs = b/n, a/n
+	}
+}
+
+// Progress receives the runner's events, to show progress.
+type Progress interface {
+	// Start is called once with the number of variants.
+	Start(total int)
+	// Variant is called before variant i (0-based) runs.
+	Variant(i int, v *Variant)
+	// Done is called after variant i has run.
+	Done(i int, r *Result)
+	// Finish is called once at the end, also after a failure.
+	Finish()
+}
+
+// Runner runs variants.
+type Runner struct {
+	Config   RunnerConfig
+	Prepare  Preparer
+	Progress Progress // nil: no progress
+
+	// Now and MemStats are the clock and allocation counters, replaceable
+	// in tests; nil means time.Now and runtime.ReadMemStats.
+	Now      func() time.Time
+	MemStats func(*runtime.MemStats)
+}
+
+// maxRevs bounds calibrated revolutions.
+const maxRevs = 1_000_000_000
+
+// Run prepares and measures each variant in turn. It stops at the first
+// variant that cannot be prepared or whose operation fails, returning the
+// results so far and an error naming the variant.
+func (r *Runner) Run(variants []Variant) ([]Result, error) {
+	if r.Progress != nil {
+		r.Progress.Start(len(variants))
+		defer r.Progress.Finish()
+	}
+	results := make([]Result, 0, len(variants))
+	for i := range variants {
+		v := &variants[i]
+		if r.Progress != nil {
+			r.Progress.Variant(i, v)
+		}
+		res, err := r.runVariant(v)
+		if err != nil {
+			return results, fmt.Errorf("bench: %s: %w", v.ID(), err)
+		}
+		results = append(results, *res)
+		if r.Progress != nil {
+			r.Progress.Done(i, &results[len(results)-1])
+		}
+	}
+	return results, nil
+}
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func (r *Runner) memStats(m *runtime.MemStats) {
+	if r.MemStats != nil {
+		r.MemStats(m)
+		return
+	}
+	runtime.ReadMemStats(m)
+}
+
+func (r *Runner) runVariant(v *Variant) (*Result, error) {
+	if r.Prepare == nil {
+		return nil, errors.New("no preparer")
+	}
+	op, err := r.Prepare(v)
+	if err != nil {
+		return nil, err
+	}
+	runtime.GC()
+	c := r.Config
+	res := &Result{Variant: *v, Revs: int(c.Revs)}
+	if c.Revs == Auto {
+		if res.Revs, err = r.calibrate(op, time.Duration(c.Time)); err != nil {
+			return nil, err
+		}
+	}
+	res.Iterations = make([]Iteration, c.Iterations)
+	for i := range res.Iterations {
+		if res.Iterations[i], err = r.iteration(op, res.Revs); err != nil {
+			return nil, err
+		}
+	}
+	// phpbench's retry_threshold: re-run the iterations that deviate from
+	// the mean by at least the threshold, until none does or the limit of
+	// rejects is reached.
+	for c.RetryThreshold > 0 && res.Rejects < c.RetryLimit && len(res.Iterations) > 1 {
+		mean := stats.Mean(res.Times())
+		retried := false
+		for i := range res.Iterations {
+			if res.Rejects >= c.RetryLimit {
+				break
+			}
+			if math.Abs(stats.Deviation(mean, res.Iterations[i].Time)) < c.RetryThreshold {
+				continue
+			}
+			if res.Iterations[i], err = r.iteration(op, res.Revs); err != nil {
+				return nil, err
+			}
+			res.Rejects++
+			retried = true
+		}
+		if !retried {
+			break
+		}
+	}
+	res.summarize()
+	return res, nil
+}
+
+// calibrate returns the revolutions that take about target: it times
+// growing runs until one lasts at least a tenth of target, then scales.
+func (r *Runner) calibrate(op Op, target time.Duration) (int, error) {
+	n := 1
+	for {
+		start := r.now()
+		for range n {
+			if err := op(); err != nil {
+				return 0, err
+			}
+		}
+		d := r.now().Sub(start)
+		if d >= target/10 || n >= maxRevs {
+			revs := int(math.Round(float64(target) * float64(n) / float64(max(d, 1))))
+			return min(max(revs, 1), maxRevs), nil
+		}
+		next := 100 * n
+		if d > 0 {
+			next = int(float64(n) * float64(target/10) * 1.2 / float64(d))
+		}
+		n = min(max(next, n+1), 100*n, maxRevs)
+	}
+}
+
+// iteration runs the warmup revolutions, then times revs revolutions and
+// counts their allocations.
+func (r *Runner) iteration(op Op, revs int) (Iteration, error) {
+	for range r.Config.Warmup {
+		if err := op(); err != nil {
+			return Iteration{}, err
+		}
+	}
+	var m0, m1 runtime.MemStats
+	r.memStats(&m0)
+	start := r.now()
+	for range revs {
+		if err := op(); err != nil {
+			return Iteration{}, err
+		}
+	}
+	d := r.now().Sub(start)
+	r.memStats(&m1)
+	return Iteration{
+		Time:   float64(d.Nanoseconds()) / float64(revs),
+		Bytes:  int64(m1.TotalAlloc-m0.TotalAlloc) / int64(revs),
+		Allocs: int64(m1.Mallocs-m0.Mallocs) / int64(revs),
+	}, nil
+}

@@ -1,0 +1,210 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// RunFormat is the version of the stored run format.
+const RunFormat = 1
+
+// Run is one run of the suite: what was run, where, and the results. It is
+// what --store saves as JSON.
+type Run struct {
+	Format   int         `json:"format"`   // RunFormat
+	ID       string      `json:"id"`       // a UUID version 7 (time-ordered)
+	Start    time.Time   `json:"start"`    // when the run started (UTC)
+	Duration Duration    `json:"duration"` // wall time of the run
+	Groups   []string    `json:"groups"`   // the groups requested
+	Config   Config      `json:"config"`   // the configuration in force
+	Env      Environment `json:"env"`      // the machine and build
+	Results  []Result    `json:"results"`
+}
+
+// NewRunID returns a new time-ordered run id (a UUID version 7, RFC 9562).
+func NewRunID() (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("bench: %w", err)
+	}
+	return id.String(), nil
+}
+
+// Environment describes the machine and build a run was made on.
+type Environment struct {
+	GoVersion  string `json:"go_version"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	CPU        string `json:"cpu"` // model name, "unknown" when not found
+	NumCPU     int    `json:"num_cpu"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	Module     string `json:"module"`             // main module path
+	Version    string `json:"version"`            // main module version ("(devel)" from a checkout)
+	Commit     string `json:"commit,omitempty"`   // vcs.revision, when built with VCS stamping
+	Modified   bool   `json:"modified,omitempty"` // vcs.modified
+}
+
+// CurrentEnvironment describes the running program and machine.
+func CurrentEnvironment() Environment {
+	e := Environment{
+		GoVersion:  runtime.Version(),
+		GOOS:       runtime.GOOS,
+		GOARCH:     runtime.GOARCH,
+		CPU:        cpuModel(),
+		NumCPU:     runtime.NumCPU(),
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		e.Module, e.Version = bi.Main.Path, bi.Main.Version
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				e.Commit = s.Value
+			case "vcs.modified":
+				e.Modified = s.Value == "true"
+			}
+		}
+	}
+	return e
+}
+
+// cpuModel reads the CPU model name from /proc/cpuinfo on Linux.
+func cpuModel() string {
+	if runtime.GOOS != "linux" {
+		return "unknown"
+	}
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
+
+// Store is a directory of stored runs, one <id>.json file each.
+type Store struct {
+	Dir string
+}
+
+// ErrNoRun is returned (wrapped) when a requested run is not stored.
+var ErrNoRun = errors.New("bench: no such stored run")
+
+// Save writes run to the store, creating the directory if needed, and
+// returns the file's path. The file is written under a temporary name and
+// renamed, so a stored run is never partial.
+func (s Store) Save(run *Run) (string, error) {
+	if _, err := uuid.Parse(run.ID); err != nil {
+		return "", fmt.Errorf("bench: run id %q is not a UUID", run.ID)
+	}
+	data, err := json.MarshalIndent(run, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("bench: %w", err)
+	}
+	data = append(data, '\n')
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return "", fmt.Errorf("bench: cannot create storage: %w", err)
+	}
+	path := filepath.Join(s.Dir, run.ID+".json")
+	tmp, err := os.CreateTemp(s.Dir, ".run-*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	return path, nil
+}
+
+// IDs returns the ids of the stored runs, oldest first (version 7 UUIDs
+// sort by time). A missing directory holds no runs.
+func (s Store) IDs() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bench: cannot read storage: %w", err)
+	}
+	var ids []string
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() {
+			continue
+		}
+		if _, err := uuid.Parse(id); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// Load reads the run with the given id, or the newest one for "latest".
+// A run that is not stored is an error wrapping [ErrNoRun].
+func (s Store) Load(id string) (*Run, error) {
+	if id == "latest" {
+		ids, err := s.IDs()
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("%w: storage %s holds no runs", ErrNoRun, s.Dir)
+		}
+		id = ids[len(ids)-1]
+	}
+	if _, err := uuid.Parse(id); err != nil {
+		return nil, fmt.Errorf("bench: run id %q is neither a UUID nor \"latest\"", id)
+	}
+	data, err := os.ReadFile(filepath.Join(s.Dir, id+".json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s in %s", ErrNoRun, id, s.Dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bench: cannot read storage: %w", err)
+	}
+	return DecodeRun(data)
+}
+
+// DecodeRun parses a stored run and recomputes its statistics from the
+// iterations, so that a report never shows numbers the samples do not give.
+func DecodeRun(data []byte) (*Run, error) {
+	var run Run
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&run); err != nil {
+		return nil, fmt.Errorf("bench: stored run is not valid: %w", err)
+	}
+	if run.Format != RunFormat {
+		return nil, fmt.Errorf("bench: stored run has format %d, want %d", run.Format, RunFormat)
+	}
+	for i := range run.Results {
+		run.Results[i].summarize()
+	}
+	return &run, nil
+}
