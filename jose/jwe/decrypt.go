@@ -1,0 +1,707 @@
+package jwe
+
+import (
+	"bytes"
+	"crypto/cipher"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// errDecrypt is the one error of every decryption failure: the same value,
+// with the same message, whatever went wrong (RFC 7516 §11.4, §11.5).
+var errDecrypt = fmt.Errorf("jwe: %w", jose.ErrDecryptionFailed)
+
+// DecryptOptions configures a [Decrypter]. KeyAlgorithms and
+// ContentEncryptions are required; exactly one of Key, Keys and KeyFunc must
+// be set.
+type DecryptOptions struct {
+	// KeyAlgorithms lists the "alg" values accepted (RFC 7516 §4.1.1).
+	// A token with any other is refused before any cryptography.
+	KeyAlgorithms []jwa.KeyAlgorithm
+	// ContentEncryptions lists the "enc" values accepted (RFC 7516
+	// §4.1.2).
+	ContentEncryptions []jwa.ContentEncryption
+
+	// Key is the one decryption key: []byte (dir, AES key wrap, or a PBES2
+	// password), *rsa.PrivateKey, *ecdsa.PrivateKey, *ecdh.PrivateKey, or a
+	// *jose.JWK holding one of these.
+	Key any
+	// Keys is a JWK Set: the keys whose "kid" equals the token's, or every
+	// key when the token has no "kid", are tried in order.
+	Keys *jose.Set
+	// KeyFunc returns the key for a token, given its merged header. It is
+	// called after the header checks and before any cryptography.
+	KeyFunc func(h *jose.Header) (any, error)
+
+	// A *jose.JWK (from Key, Keys or KeyFunc) must permit the token's alg
+	// through its own "alg", "use" and "key_ops" (RFC 7517 §4.2-4.4); the
+	// operation checked is "decrypt" for dir, "deriveKey" for the ECDH-ES
+	// family and "unwrapKey" for every other algorithm.
+
+	// Critical lists the "crit" extensions (RFC 7516 §4.1.13) the caller
+	// understands and checks itself.
+	Critical []string
+	// Limits bounds the work spent on one token; zero fields mean the
+	// defaults of [jose.Limits].
+	Limits jose.Limits
+}
+
+// Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
+// use, and caches the key management prepared for each key it uses.
+type Decrypter struct {
+	algs    []jwa.KeyAlgorithm
+	encs    []jwa.ContentEncryption
+	key     any
+	keys    *jose.Set
+	keyFunc func(h *jose.Header) (any, error)
+	crit    []string
+	lim     jose.Limits
+	jlim    jsonx.Limits
+
+	cache  sync.Map // cacheKey → *prepared
+	cached atomic.Int32
+}
+
+// maxCached bounds the prepared keys a Decrypter keeps.
+const maxCached = 256
+
+// fixedKey is the cache identity of DecryptOptions.Key.
+type fixedKey struct{}
+
+type cacheKey struct {
+	id  any // fixedKey{} or a *jose.JWK of the set
+	alg jwa.KeyAlgorithm
+	enc jwa.ContentEncryption
+}
+
+// prepared is the key management of one key for one alg, and for "dir" the
+// content cipher too.
+type prepared struct {
+	kd   jwa.KeyDecrypter
+	aead cipher.AEAD // dir only
+}
+
+// Message is a decrypted JWE.
+type Message struct {
+	// Plaintext is the decrypted (and, for "zip":"DEF", inflated)
+	// plaintext.
+	Plaintext []byte
+	// Header is the JOSE Header (RFC 7516 §4): the union of the protected,
+	// shared unprotected and per-recipient headers of the recipient that
+	// decrypted.
+	Header *jose.Header
+	// AAD is the decoded JWE AAD of a JSON token (RFC 7516 §2), or nil.
+	AAD []byte
+}
+
+// NewDecrypter returns a Decrypter for opts. It refuses empty allow-lists,
+// algorithms this module does not implement, and zero or several key
+// sources.
+func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
+	if len(opts.KeyAlgorithms) == 0 {
+		return nil, errors.New("jwe: DecryptOptions.KeyAlgorithms is empty")
+	}
+	if len(opts.ContentEncryptions) == 0 {
+		return nil, errors.New("jwe: DecryptOptions.ContentEncryptions is empty")
+	}
+	for _, a := range opts.KeyAlgorithms {
+		if !a.Known() {
+			return nil, fmt.Errorf("jwe: key management algorithm %q: %w", a, jose.ErrUnsupportedAlgorithm)
+		}
+	}
+	for _, e := range opts.ContentEncryptions {
+		if !e.Known() {
+			return nil, fmt.Errorf("jwe: content encryption %q: %w", e, jose.ErrUnsupportedAlgorithm)
+		}
+	}
+	n := 0
+	if opts.Key != nil {
+		n++
+	}
+	if opts.Keys != nil {
+		n++
+	}
+	if opts.KeyFunc != nil {
+		n++
+	}
+	if n != 1 {
+		return nil, errors.New("jwe: exactly one of DecryptOptions.Key, Keys and KeyFunc must be set")
+	}
+	lim := opts.Limits.WithDefaults()
+	return &Decrypter{
+		algs:    slices.Clone(opts.KeyAlgorithms),
+		encs:    slices.Clone(opts.ContentEncryptions),
+		key:     opts.Key,
+		keys:    opts.Keys,
+		keyFunc: opts.KeyFunc,
+		crit:    slices.Clone(opts.Critical),
+		lim:     lim,
+		// Headers nest inside the JSON serialization's recipients array.
+		jlim: jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers},
+	}, nil
+}
+
+// token is a parsed JWE, in either serialization.
+type token struct {
+	protectedB64 []byte // Encoded Protected Header, the AAD input
+	protected    *jose.Header
+	shared       *jose.Header // JSON: shared unprotected header
+	recipients   []recipient
+	aadB64       []byte // JSON: encoded JWE AAD, nil when absent
+	hasAAD       bool
+	iv, ct, tag  []byte // encoded
+}
+
+type recipient struct {
+	header *jose.Header // JSON: per-recipient unprotected header
+	ek     []byte       // encoded JWE Encrypted Key
+}
+
+// DecryptCompact decrypts a JWE Compact Serialization (RFC 7516 §7.1).
+func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
+	if len(tok) > d.lim.MaxTokenSize {
+		return nil, fmt.Errorf("jwe: token of %d bytes: %w", len(tok), jose.ErrLimitExceeded)
+	}
+	// Exactly five segments, found in one pass: a token of a million dots
+	// costs no more than its length.
+	var seg [5][]byte
+	rest := tok
+	for i := 0; i < 4; i++ {
+		j := bytes.IndexByte(rest, '.')
+		if j < 0 {
+			return nil, fmt.Errorf("jwe: compact token has %d segments, not 5: %w", i+1, jose.ErrMalformed)
+		}
+		seg[i], rest = rest[:j], rest[j+1:]
+	}
+	if bytes.IndexByte(rest, '.') >= 0 {
+		return nil, fmt.Errorf("jwe: compact token has more than 5 segments: %w", jose.ErrMalformed)
+	}
+	seg[4] = rest
+	h, err := d.parseProtected(seg[0])
+	if err != nil {
+		return nil, err
+	}
+	t := token{
+		protectedB64: seg[0],
+		protected:    h,
+		recipients:   []recipient{{ek: seg[1]}},
+		iv:           seg[2], ct: seg[3], tag: seg[4],
+	}
+	return d.decrypt(&t)
+}
+
+// parseProtected decodes and parses an Encoded Protected Header, checking
+// its size before decoding.
+func (d *Decrypter) parseProtected(enc []byte) (*jose.Header, error) {
+	if len(enc) == 0 {
+		return nil, fmt.Errorf("jwe: empty protected header: %w", jose.ErrMalformed)
+	}
+	if jose.Base64URLDecodedLen(len(enc)) > d.lim.MaxHeaderSize {
+		return nil, fmt.Errorf("jwe: protected header of %d encoded bytes: %w", len(enc), jose.ErrLimitExceeded)
+	}
+	var buf [512]byte
+	raw, err := jose.AppendBase64URLDecode(buf[:0], enc)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: protected header: %w", err)
+	}
+	h, err := jose.ParseHeader(raw, d.lim)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: protected header: %w", err)
+	}
+	return h, nil
+}
+
+// DecryptJSON decrypts a JWE JSON Serialization, flattened or general
+// (RFC 7516 §7.2). With several recipients, the first one whose alg is
+// allowed, whose key is found and that decrypts gives the message.
+func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
+	if len(data) > d.lim.MaxTokenSize {
+		return nil, fmt.Errorf("jwe: token of %d bytes: %w", len(data), jose.ErrLimitExceeded)
+	}
+	var (
+		t                    token
+		flat                 recipient
+		hasFlat, hasRecips   bool
+		hasProtected, hasCT  bool
+		hasIV, hasTag        bool
+		protectedB64, recips []byte
+	)
+	str := func(name string, v []byte) ([]byte, error) {
+		if jsonx.KindOf(v) != jsonx.KindString {
+			return nil, fmt.Errorf("jwe: member %q is not a string: %w", name, jose.ErrMalformed)
+		}
+		s, err := jsonx.StringBytes(v)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: member %q: %w", name, jose.ErrMalformed)
+		}
+		return s, nil
+	}
+	var err error
+	scanErr := jsonx.ScanObject(data, d.jlim, func(name, v []byte) error {
+		switch string(name) {
+		case "protected":
+			hasProtected = true
+			protectedB64, err = str("protected", v)
+		case "unprotected":
+			t.shared, err = d.parseUnprotected("unprotected", v)
+		case "header":
+			hasFlat = true
+			flat.header, err = d.parseUnprotected("header", v)
+		case "encrypted_key":
+			hasFlat = true
+			flat.ek, err = str("encrypted_key", v)
+		case "recipients":
+			hasRecips, recips = true, v
+		case "aad":
+			t.hasAAD = true
+			t.aadB64, err = str("aad", v)
+		case "iv":
+			hasIV = true
+			t.iv, err = str("iv", v)
+		case "ciphertext":
+			hasCT = true
+			t.ct, err = str("ciphertext", v)
+		case "tag":
+			hasTag = true
+			t.tag, err = str("tag", v)
+		}
+		return err
+	})
+	if scanErr != nil {
+		if errors.Is(scanErr, jose.ErrMalformed) || errors.Is(scanErr, jose.ErrLimitExceeded) {
+			return nil, scanErr
+		}
+		return nil, fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, scanErr)
+	}
+	if !hasCT || !hasIV || !hasTag {
+		return nil, fmt.Errorf("jwe: JSON serialization lacks iv, ciphertext or tag: %w", jose.ErrMalformed)
+	}
+	switch {
+	case hasRecips && hasFlat:
+		return nil, fmt.Errorf(`jwe: "recipients" beside "header" or "encrypted_key": %w`, jose.ErrMalformed)
+	case hasRecips:
+		if err := d.parseRecipients(&t, recips); err != nil {
+			return nil, err
+		}
+	default:
+		t.recipients = []recipient{flat}
+	}
+	if hasProtected {
+		if t.protected, err = d.parseProtected(protectedB64); err != nil {
+			return nil, err
+		}
+		t.protectedB64 = protectedB64
+	}
+	return d.decrypt(&t)
+}
+
+// parseUnprotected parses a shared or per-recipient unprotected header.
+func (d *Decrypter) parseUnprotected(name string, v []byte) (*jose.Header, error) {
+	if jsonx.KindOf(v) != jsonx.KindObject {
+		return nil, fmt.Errorf("jwe: %q is not a JSON object: %w", name, jose.ErrMalformed)
+	}
+	if len(v) > d.lim.MaxHeaderSize {
+		return nil, fmt.Errorf("jwe: %q header of %d bytes: %w", name, len(v), jose.ErrLimitExceeded)
+	}
+	h, err := jose.ParseHeader(v, d.lim)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: %q header: %w", name, err)
+	}
+	return h, nil
+}
+
+// parseRecipients parses the "recipients" array, refusing more than
+// Limits.MaxRecipients before any key work.
+func (d *Decrypter) parseRecipients(t *token, v []byte) error {
+	if jsonx.KindOf(v) != jsonx.KindArray {
+		return fmt.Errorf(`jwe: "recipients" is not an array: %w`, jose.ErrMalformed)
+	}
+	err := jsonx.ScanArray(v, d.jlim, func(elem []byte) error {
+		if len(t.recipients) == d.lim.MaxRecipients {
+			return fmt.Errorf("jwe: more than %d recipients: %w", d.lim.MaxRecipients, jose.ErrLimitExceeded)
+		}
+		if jsonx.KindOf(elem) != jsonx.KindObject {
+			return fmt.Errorf("jwe: recipient is not a JSON object: %w", jose.ErrMalformed)
+		}
+		var r recipient
+		err := jsonx.ScanObject(elem, d.jlim, func(name, v []byte) error {
+			var err error
+			switch string(name) {
+			case "header":
+				r.header, err = d.parseUnprotected("header", v)
+			case "encrypted_key":
+				if jsonx.KindOf(v) != jsonx.KindString {
+					return fmt.Errorf(`jwe: "encrypted_key" is not a string: %w`, jose.ErrMalformed)
+				}
+				if r.ek, err = jsonx.StringBytes(v); err != nil {
+					err = fmt.Errorf(`jwe: "encrypted_key": %w`, jose.ErrMalformed)
+				}
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		t.recipients = append(t.recipients, r)
+		return nil
+	})
+	if err != nil {
+		if errors.Is(err, jose.ErrMalformed) || errors.Is(err, jose.ErrLimitExceeded) {
+			return err
+		}
+		return fmt.Errorf("jwe: recipients: %w: %v", jose.ErrMalformed, err)
+	}
+	if len(t.recipients) == 0 {
+		return fmt.Errorf("jwe: empty recipients array: %w", jose.ErrMalformed)
+	}
+	return nil
+}
+
+// decrypt runs RFC 7516 §5.2 steps 5-18 on a parsed token.
+func (d *Decrypter) decrypt(t *token) (*Message, error) {
+	if t.shared != nil {
+		if err := d.checkUnprotectedHeader(t.shared); err != nil {
+			return nil, err
+		}
+	}
+	if t.protected != nil {
+		if err := d.checkCritical(t.protected); err != nil {
+			return nil, err
+		}
+	}
+	// Header checks for every recipient first; no key work until one
+	// passes them all.
+	type candidate struct {
+		h   *jose.Header
+		alg jwa.KeyAlgorithm
+		enc jwa.ContentEncryption
+		ek  []byte
+	}
+	cands := make([]candidate, 0, len(t.recipients))
+	var firstErr error
+	for _, r := range t.recipients {
+		h, alg, enc, err := d.checkRecipient(t, r.header)
+		if err != nil {
+			if len(t.recipients) == 1 {
+				return nil, err
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		cands = append(cands, candidate{h, alg, enc, r.ek})
+	}
+	if len(cands) == 0 {
+		return nil, firstErr
+	}
+
+	// Decode the shared parts once: iv, then ciphertext || tag in one
+	// buffer that the plaintext overwrites.
+	b64len := jose.Base64URLDecodedLen
+	buf := make([]byte, 0, b64len(len(t.iv))+b64len(len(t.ct))+b64len(len(t.tag)))
+	buf, err := jose.AppendBase64URLDecode(buf, t.iv)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: iv: %w", err)
+	}
+	iv := buf[:len(buf):len(buf)]
+	buf, err = jose.AppendBase64URLDecode(buf, t.ct)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: ciphertext: %w", err)
+	}
+	buf, err = jose.AppendBase64URLDecode(buf, t.tag)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: tag: %w", err)
+	}
+	ctTag := buf[len(iv):]
+	tagLen := len(ctTag) - (jose.Base64URLDecodedLen(len(t.ct)))
+	var aadDec []byte
+	aad := t.protectedB64
+	if t.hasAAD {
+		if aadDec, err = jose.Base64URLDecode(t.aadB64); err != nil {
+			return nil, fmt.Errorf("jwe: aad: %w", err)
+		}
+		aad = make([]byte, 0, len(t.protectedB64)+1+len(t.aadB64))
+		aad = append(aad, t.protectedB64...)
+		aad = append(aad, '.')
+		aad = append(aad, t.aadB64...)
+	}
+
+	var saved []byte // ciphertext || tag, kept when several attempts may be needed
+	attempts := 0
+	failed := false // some decryption was attempted and failed
+	var lastErr error
+	for _, c := range cands {
+		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
+			failed = true
+			continue
+		}
+		var ek []byte
+		if len(c.ek) > 0 {
+			if ek, err = jose.Base64URLDecode(c.ek); err != nil {
+				return nil, fmt.Errorf("jwe: encrypted_key: %w", err)
+			}
+		}
+		if c.alg.IsDirect() && len(ek) != 0 {
+			return nil, fmt.Errorf("jwe: %s with a non-empty encrypted key: %w", c.alg, jose.ErrMalformed)
+		}
+		params, err := keyParams(c.h, c.alg)
+		if err != nil {
+			return nil, err
+		}
+		keys, err := d.keysFor(c.h, c.alg)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		for _, k := range keys {
+			p, err := d.prepare(k, c.alg, c.enc)
+			if err != nil {
+				lastErr = err
+				continue
+			}
+			if attempts > 0 || len(keys) > 1 || len(cands) > 1 {
+				if saved == nil {
+					saved = slices.Clone(ctTag)
+				} else {
+					copy(ctTag, saved)
+				}
+			}
+			attempts++
+			aead := p.aead
+			if aead == nil {
+				cek, err := p.kd.DecryptKey(ek, c.enc, &params)
+				if err != nil {
+					if errors.Is(err, jwa.ErrInvalidParameter) {
+						lastErr = fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, err)
+					} else {
+						failed = true
+					}
+					continue
+				}
+				aead, err = jwa.NewContentCipher(c.enc, cek)
+				clear(cek)
+				if err != nil {
+					failed = true
+					continue
+				}
+			}
+			pt, err := aead.Open(ctTag[:0], iv, ctTag, aad)
+			if err != nil {
+				failed = true
+				continue
+			}
+			pt = pt[:len(pt):len(pt)]
+			if c.h.Compression == "DEF" {
+				if pt, err = inflate(pt, d.lim.MaxDecompressedSize); err != nil {
+					return nil, err
+				}
+			}
+			return &Message{Plaintext: pt, Header: c.h, AAD: aadDec}, nil
+		}
+	}
+	if failed || lastErr == nil {
+		return nil, errDecrypt
+	}
+	return nil, lastErr
+}
+
+// checkRecipient merges the headers of one recipient and applies every
+// check that needs no key: alg and enc present and allowed, zip, crit and
+// the PBES2 iteration count (RFC 7516 §5.2 steps 5-8).
+func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa.KeyAlgorithm, jwa.ContentEncryption, error) {
+	h := t.protected
+	if t.shared != nil || rh != nil {
+		if rh != nil {
+			if err := d.checkUnprotectedHeader(rh); err != nil {
+				return nil, "", "", err
+			}
+		}
+		var err error
+		if h, err = jose.MergeHeaders(t.protected, t.shared, rh); err != nil {
+			return nil, "", "", fmt.Errorf("jwe: %w", err)
+		}
+	}
+	if h == nil {
+		return nil, "", "", fmt.Errorf("jwe: no header: %w", jose.ErrMalformed)
+	}
+	if h.Algorithm == "" {
+		return nil, "", "", fmt.Errorf(`jwe: missing "alg": %w`, jose.ErrMalformed)
+	}
+	if h.Encryption == "" {
+		return nil, "", "", fmt.Errorf(`jwe: missing "enc": %w`, jose.ErrMalformed)
+	}
+	alg, enc := jwa.KeyAlgorithm(h.Algorithm), jwa.ContentEncryption(h.Encryption)
+	if !slices.Contains(d.algs, alg) {
+		return nil, "", "", fmt.Errorf("jwe: alg %q: %w", h.Algorithm, jose.ErrAlgorithmNotAllowed)
+	}
+	if !slices.Contains(d.encs, enc) {
+		return nil, "", "", fmt.Errorf("jwe: enc %q: %w", h.Encryption, jose.ErrAlgorithmNotAllowed)
+	}
+	if h.Compression != "" && h.Compression != "DEF" {
+		return nil, "", "", fmt.Errorf("jwe: zip %q: %w", h.Compression, jose.ErrUnsupportedAlgorithm)
+	}
+	if alg.IsPBES2() && (h.P2C < d.lim.PBES2MinCount || h.P2C > d.lim.PBES2MaxCount) {
+		return nil, "", "", fmt.Errorf("jwe: p2c %d outside [%d, %d]: %w", h.P2C, d.lim.PBES2MinCount, d.lim.PBES2MaxCount, jose.ErrLimitExceeded)
+	}
+	return h, alg, enc, nil
+}
+
+// checkUnprotectedHeader refuses "zip" (RFC 7516 §4.1.3) and "crit"
+// (RFC 7515 §4.1.11), which must be integrity protected, in an unprotected
+// header.
+func (d *Decrypter) checkUnprotectedHeader(h *jose.Header) error {
+	if h.Compression != "" || h.Has("zip") {
+		return fmt.Errorf(`jwe: "zip" in an unprotected header: %w`, jose.ErrMalformed)
+	}
+	if h.Critical != nil || h.Has("crit") {
+		return fmt.Errorf(`jwe: "crit" in an unprotected header: %w`, jose.ErrMalformed)
+	}
+	return nil
+}
+
+// checkCritical applies RFC 7516 §4.1.13 (RFC 7515 §4.1.11) to the
+// protected header: "crit", when present, is a non-empty list of distinct
+// extension names, none registered, each one the caller understands and
+// present in the header.
+func (d *Decrypter) checkCritical(h *jose.Header) error {
+	if h.Critical == nil {
+		if h.Has("crit") {
+			return fmt.Errorf(`jwe: invalid "crit": %w`, jose.ErrMalformed)
+		}
+		return nil
+	}
+	if len(h.Critical) == 0 {
+		return fmt.Errorf(`jwe: empty "crit": %w`, jose.ErrMalformed)
+	}
+	for i, name := range h.Critical {
+		if jose.IsRegisteredHeader(name) {
+			return fmt.Errorf(`jwe: "crit" lists the registered name %q: %w`, name, jose.ErrMalformed)
+		}
+		if slices.Contains(h.Critical[:i], name) {
+			return fmt.Errorf(`jwe: "crit" lists %q twice: %w`, name, jose.ErrMalformed)
+		}
+		if !slices.Contains(d.crit, name) {
+			return fmt.Errorf("jwe: critical extension %q: %w", name, jose.ErrUnsupportedCritical)
+		}
+		if !h.Has(name) {
+			return fmt.Errorf(`jwe: "crit" lists %q, absent from the protected header: %w`, name, jose.ErrMalformed)
+		}
+	}
+	return nil
+}
+
+// keyParams reads the key management parameters of alg from h.
+func keyParams(h *jose.Header, alg jwa.KeyAlgorithm) (jwa.KeyParams, error) {
+	p := jwa.KeyParams{APU: h.APU, APV: h.APV, IV: h.IV, Tag: h.Tag, P2S: h.P2S, P2C: h.P2C}
+	if alg.IsECDH() {
+		epk, err := epkFromJWK(h.EPK)
+		if err != nil {
+			return p, err
+		}
+		p.EPK = epk
+	}
+	return p, nil
+}
+
+// keyRef is one candidate key and its cache identity (nil: not cached).
+type keyRef struct {
+	id  any
+	key any
+}
+
+// keysFor returns the candidate keys for a recipient whose merged header
+// is h. JWKs that do not permit alg are refused (single key) or skipped
+// (JWK Set).
+func (d *Decrypter) keysFor(h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, error) {
+	op := keyOp(alg, true)
+	switch {
+	case d.keys != nil:
+		list := d.keys.Keys
+		if h.KeyID != "" {
+			list = d.keys.LookupKeyID(h.KeyID)
+		}
+		var out []keyRef
+		for _, j := range list {
+			if j == nil || j.Key == nil || j.Permits(string(alg), op) != nil {
+				continue
+			}
+			out = append(out, keyRef{j, j.Key})
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("jwe: no key in the set for kid %q and alg %s: %w", h.KeyID, alg, jose.ErrKeyNotFound)
+		}
+		return out, nil
+	case d.keyFunc != nil:
+		k, err := d.keyFunc(h)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: key function: %w", err)
+		}
+		if k == nil {
+			return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
+		}
+		if j, ok := k.(*jose.JWK); ok {
+			if err := j.Permits(string(alg), op); err != nil {
+				return nil, fmt.Errorf("jwe: %w", err)
+			}
+			k = j.Key
+		}
+		return []keyRef{{nil, k}}, nil
+	default:
+		k := d.key
+		if j, ok := k.(*jose.JWK); ok {
+			if err := j.Permits(string(alg), op); err != nil {
+				return nil, fmt.Errorf("jwe: %w", err)
+			}
+			k = j.Key
+		}
+		return []keyRef{{fixedKey{}, k}}, nil
+	}
+}
+
+// prepare returns the key management of k for alg and enc, from the cache
+// when k has an identity.
+func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) (*prepared, error) {
+	ck := cacheKey{k.id, alg, enc}
+	if k.id != nil {
+		if p, ok := d.cache.Load(ck); ok {
+			return p.(*prepared), nil
+		}
+	}
+	var p prepared
+	var err error
+	if alg.IsPBES2() {
+		pw, ok := k.key.([]byte)
+		if !ok {
+			return nil, fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, k.key, jose.ErrInvalidKey)
+		}
+		p.kd, err = jwa.NewPBES2Decrypter(alg, pw, d.lim.PBES2MinCount, d.lim.PBES2MaxCount)
+	} else {
+		p.kd, err = jwa.NewKeyDecrypter(alg, k.key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("jwe: %w", err)
+	}
+	if alg == jwa.Direct {
+		cek, err := p.kd.DecryptKey(nil, enc, &jwa.KeyParams{})
+		if err != nil {
+			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
+		}
+		if p.aead, err = jwa.NewContentCipher(enc, cek); err != nil {
+			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
+		}
+	}
+	if k.id != nil && d.cached.Load() < maxCached {
+		if _, loaded := d.cache.LoadOrStore(ck, &p); !loaded {
+			d.cached.Add(1)
+		}
+	}
+	return &p, nil
+}

@@ -1,0 +1,25 @@
+// Package jwe builds and loads JSON Web Encryption tokens (RFC 7516): the
+// compact serialization (§7.1) and the JSON serializations, flattened and
+// general (§7.2), with every key management algorithm and content encryption
+// of [github.com/josebench/josebench/jose/jwa].
+//
+// An [Encrypter] binds one key management algorithm, one content encryption
+// and one key, and prepares everything that does not change per message (the
+// key wrapper, the encoded protected header, for "dir" the content cipher).
+// [EncryptGeneral] encrypts one message to several recipients.
+//
+// A [Decrypter] always takes explicit allow-lists of "alg" and "enc" values
+// and refuses anything else before any cryptography. Every failure to unwrap
+// a key or to decrypt content (bad tag, bad padding, bad wrapped key, wrong
+// key) is the one opaque error [jose.ErrDecryptionFailed], so that no oracle
+// tells them apart (RFC 7516 §11.4, §11.5).
+//
+// Loading is bounded by [jose.Limits]: token and header sizes are checked
+// before decoding, the number of recipients before any key work, the PBES2
+// iteration count before any key derivation, and "zip":"DEF" plaintext is
+// inflated up to [jose.Limits.MaxDecompressedSize] bytes; a larger one is
+// refused with [jose.ErrLimitExceeded], never truncated.
+//
+// Header members "jwk", "jku", "x5u" and "x5c" are carried but never used to
+// find a decryption key, and nothing is ever fetched.
+package jwe

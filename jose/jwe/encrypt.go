@@ -1,0 +1,584 @@
+package jwe
+
+import (
+	"crypto/cipher"
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// EncrypterOptions holds the optional header members of the tokens an
+// [Encrypter] or [EncryptGeneral] makes. The zero value (or nil) means a
+// protected header with only "alg" and "enc".
+type EncrypterOptions struct {
+	// KeyID, Type and ContentType are "kid" (RFC 7515 §4.1.4), "typ"
+	// (RFC 7516 §4.1.11) and "cty" (RFC 7516 §4.1.12) in the protected
+	// header. When KeyID is empty and the key is a *jose.JWK with a "kid",
+	// that one is used (single recipient only).
+	KeyID, Type, ContentType string
+	// Compress deflates the plaintext and sets "zip":"DEF" in the protected
+	// header (RFC 7516 §4.1.3).
+	Compress bool
+	// PBES2Count is "p2c" for the PBES2 algorithms (RFC 7518 §4.8.1.2);
+	// 0 means the jwa default.
+	PBES2Count int
+	// APU and APV are "apu" and "apv", the ECDH-ES agreement PartyUInfo
+	// and PartyVInfo (RFC 7518 §4.6.1.2, §4.6.1.3).
+	APU, APV []byte
+	// Extra holds more protected header members (RFC 7516 §4.2, §4.3),
+	// marshalled with encoding/json. Registered names (alg, enc, zip, kid,
+	// epk, ...) are refused; a "crit" list is the caller's responsibility.
+	Extra map[string]any
+	// Unprotected is the JWE Shared Unprotected Header (RFC 7516 §7.2.1),
+	// used by the JSON serializations only: [Encrypter.Compact] refuses it.
+	// Its member names must be disjoint from the protected header's and
+	// every recipient header's; it may not hold "zip" or "crit".
+	Unprotected *jose.Header
+}
+
+// Encrypter encrypts messages with one key management algorithm, one
+// content encryption and one recipient key (RFC 7516 §5.1). It is safe for
+// concurrent use.
+type Encrypter struct {
+	alg jwa.KeyAlgorithm
+	enc jwa.ContentEncryption
+	ke  jwa.KeyEncrypter
+
+	pp          protectedParts
+	apu, apv    []byte
+	unprotected *jose.Header
+
+	// fixedHeader is the encoded protected header when it is the same for
+	// every message (no epk, iv, tag, p2s or p2c in it), else nil.
+	fixedHeader []byte
+	// dirAEAD is the content cipher of "dir", made once.
+	dirAEAD cipher.AEAD
+
+	// Test hooks: rand replaces crypto/rand for the CEK and IV; header
+	// replaces the encoded protected header. Nil in normal use.
+	rand   io.Reader
+	header []byte
+}
+
+// NewEncrypter returns an Encrypter for alg and enc with the recipient's
+// key:
+//
+//   - []byte: the shared key of "dir" and the AES key wrap algorithms, or
+//     the password of PBES2 (RFC 7518 §4.4, §4.5, §4.7, §4.8);
+//   - *rsa.PublicKey (RFC 7518 §4.2, §4.3);
+//   - *ecdsa.PublicKey or *ecdh.PublicKey for ECDH-ES (RFC 7518 §4.6);
+//   - *jose.JWK holding one of these, whose own "alg", "use" and "key_ops"
+//     must permit alg (for "dir" the operation is "encrypt", for ECDH-ES
+//     "deriveKey", otherwise "wrapKey").
+//
+// Private keys are accepted for their public part. opts may be nil.
+func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts *EncrypterOptions) (*Encrypter, error) {
+	if opts == nil {
+		opts = &EncrypterOptions{}
+	}
+	if !enc.Known() {
+		return nil, fmt.Errorf("jwe: content encryption %q: %w", enc, jose.ErrUnsupportedAlgorithm)
+	}
+	ke, kid, err := newKeyEncrypter(alg, key, opts.PBES2Count)
+	if err != nil {
+		return nil, err
+	}
+	e := &Encrypter{alg: alg, enc: enc, ke: ke, apu: opts.APU, apv: opts.APV, unprotected: opts.Unprotected}
+	if err := e.pp.init(opts); err != nil {
+		return nil, err
+	}
+	e.pp.alg, e.pp.enc = alg, enc
+	if e.pp.kid == "" {
+		e.pp.kid = kid
+	}
+	if err := checkUnprotected(opts.Unprotected); err != nil {
+		return nil, err
+	}
+	if h := opts.Unprotected; h != nil {
+		if err := checkDisjoint(e.pp.names(true), h); err != nil {
+			return nil, err
+		}
+	}
+	if !alg.IsECDH() && !alg.IsPBES2() && !alg.IsGCMKW() {
+		e.fixedHeader = jose.AppendBase64URL(nil, e.pp.appendProtected(nil, nil))
+	}
+	if alg == jwa.Direct {
+		cek, _, err := ke.EncryptKey(nil, enc, &jwa.KeyParams{})
+		if err != nil {
+			return nil, fmt.Errorf("jwe: %w", err)
+		}
+		if e.dirAEAD, err = jwa.NewContentCipher(enc, cek); err != nil {
+			return nil, fmt.Errorf("jwe: dir key: %w", err)
+		}
+	}
+	return e, nil
+}
+
+// newKeyEncrypter prepares the key management of one recipient and returns
+// the "kid" of a JWK key.
+func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, string, error) {
+	if !alg.Known() {
+		return nil, "", fmt.Errorf("jwe: key management algorithm %q: %w", alg, jose.ErrUnsupportedAlgorithm)
+	}
+	var kid string
+	if j, ok := key.(*jose.JWK); ok {
+		if j == nil || j.Key == nil {
+			return nil, "", fmt.Errorf("jwe: unsupported JWK: %w", jose.ErrInvalidKey)
+		}
+		if err := j.Permits(string(alg), keyOp(alg, false)); err != nil {
+			return nil, "", fmt.Errorf("jwe: key does not permit %s: %w", alg, err)
+		}
+		kid, key = j.KeyID, j.Key
+	}
+	switch k := key.(type) {
+	case *rsa.PrivateKey:
+		key = &k.PublicKey
+	case *ecdsa.PrivateKey:
+		key = &k.PublicKey
+	case *ecdh.PrivateKey:
+		key = k.PublicKey()
+	}
+	var ke jwa.KeyEncrypter
+	var err error
+	if alg.IsPBES2() {
+		pw, ok := key.([]byte)
+		if !ok {
+			return nil, "", fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, key, jose.ErrInvalidKey)
+		}
+		ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
+	} else {
+		ke, err = jwa.NewKeyEncrypter(alg, key)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("jwe: %w", err)
+	}
+	return ke, kid, nil
+}
+
+// init fills the option members of a protected header.
+func (pp *protectedParts) init(opts *EncrypterOptions) error {
+	pp.zip = opts.Compress
+	pp.kid, pp.typ, pp.cty = opts.KeyID, opts.Type, opts.ContentType
+	for name, v := range opts.Extra {
+		if jose.IsRegisteredHeader(name) && name != "crit" {
+			return fmt.Errorf("jwe: extra header member %q is a registered name set by the encrypter", name)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("jwe: extra header member %q: %v", name, err)
+		}
+		pp.extra = append(pp.extra, extraMember{name, b})
+	}
+	slices.SortFunc(pp.extra, func(a, b extraMember) int {
+		switch {
+		case a.name < b.name:
+			return -1
+		case a.name > b.name:
+			return 1
+		}
+		return 0
+	})
+	return nil
+}
+
+// names returns the member names the protected header will hold, without
+// the per-message key management parameters.
+func (pp *protectedParts) names(withAlg bool) []string {
+	n := []string{"enc"}
+	if withAlg {
+		n = append(n, "alg")
+	}
+	if pp.zip {
+		n = append(n, "zip")
+	}
+	if pp.kid != "" {
+		n = append(n, "kid")
+	}
+	if pp.typ != "" {
+		n = append(n, "typ")
+	}
+	if pp.cty != "" {
+		n = append(n, "cty")
+	}
+	for _, m := range pp.extra {
+		n = append(n, m.name)
+	}
+	return n
+}
+
+// checkUnprotected refuses members that must be integrity protected
+// ("zip", RFC 7516 §4.1.3; "crit", RFC 7515 §4.1.11) in an unprotected
+// header.
+func checkUnprotected(h *jose.Header) error {
+	if h == nil {
+		return nil
+	}
+	if h.Compression != "" || h.Has("zip") {
+		return errors.New(`jwe: "zip" must be in the protected header`)
+	}
+	if h.Critical != nil || h.Has("crit") {
+		return errors.New(`jwe: "crit" must be in the protected header`)
+	}
+	return nil
+}
+
+// checkDisjoint refuses an unprotected header that repeats a protected
+// member name (RFC 7516 §7.2.1).
+func checkDisjoint(protected []string, h *jose.Header) error {
+	for _, n := range protected {
+		if h.Has(n) {
+			return fmt.Errorf("jwe: header member %q is both protected and unprotected", n)
+		}
+	}
+	return nil
+}
+
+// readRand fills b from the test hook or crypto/rand.
+func (e *Encrypter) readRand(b []byte) {
+	if e.rand != nil {
+		if _, err := io.ReadFull(e.rand, b); err != nil {
+			panic("jwe: test rand: " + err.Error())
+		}
+		return
+	}
+	rand.Read(b) // never fails (crypto/rand, Go 1.24)
+}
+
+// sealed is one encrypted message before serialization.
+type sealed struct {
+	header       []byte // encoded protected header
+	encryptedKey []byte
+	iv           []byte
+	raw          []byte // ciphertext || tag
+	tagSize      int
+}
+
+// contentKey runs key management for one message and returns the CEK, the
+// encrypted key and the parameters that go into the header.
+func (e *Encrypter) contentKey(p *jwa.KeyParams) (cipher.AEAD, []byte, error) {
+	if e.dirAEAD != nil {
+		return e.dirAEAD, nil, nil
+	}
+	p.APU, p.APV = e.apu, e.apv
+	var cek []byte
+	if !e.alg.IsDirect() {
+		cek = make([]byte, e.enc.KeySize())
+		e.readRand(cek)
+	}
+	cekOut, ek, err := e.ke.EncryptKey(cek, e.enc, p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jwe: %w", err)
+	}
+	aead, err := jwa.NewContentCipher(e.enc, cekOut)
+	if err != nil {
+		return nil, nil, fmt.Errorf("jwe: %w", err)
+	}
+	return aead, ek, nil
+}
+
+// encodedHeader returns the encoded protected header for a message whose
+// key management produced p.
+func (e *Encrypter) encodedHeader(p *jwa.KeyParams) []byte {
+	switch {
+	case e.header != nil:
+		return e.header
+	case e.fixedHeader != nil:
+		return e.fixedHeader
+	}
+	var buf [512]byte
+	return jose.AppendBase64URL(nil, e.pp.appendProtected(buf[:0], p))
+}
+
+// Compact encrypts plaintext and returns the JWE Compact Serialization
+// (RFC 7516 §3.1, §7.1).
+func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
+	if e.unprotected != nil {
+		return nil, errors.New("jwe: the compact serialization has no unprotected header")
+	}
+	var p jwa.KeyParams
+	aead, ek, err := e.contentKey(&p)
+	if err != nil {
+		return nil, err
+	}
+	hdr := e.encodedHeader(&p)
+	if e.pp.zip {
+		plaintext = deflate(plaintext)
+	}
+	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
+	var ivBuf [16]byte
+	iv := ivBuf[:ivSize]
+	e.readRand(iv)
+
+	// One allocation: the token, then room for the raw ciphertext and tag,
+	// sealed there first and encoded in front. The AEAD overhead bounds
+	// the ciphertext expansion (tag, and CBC padding).
+	b64 := base64.RawURLEncoding.EncodedLen
+	maxRaw := len(plaintext) + aead.Overhead()
+	maxN := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(maxRaw) + 1 + b64(tagSize)
+	out := make([]byte, 0, maxN+maxRaw)
+	out = append(out, hdr...)
+	raw := aead.Seal(out[maxN:maxN], iv, plaintext, out[:len(hdr)])
+	out = append(out, '.')
+	out = jose.AppendBase64URL(out, ek)
+	out = append(out, '.')
+	out = jose.AppendBase64URL(out, iv)
+	out = append(out, '.')
+	out = jose.AppendBase64URL(out, raw[:len(raw)-tagSize])
+	out = append(out, '.')
+	out = jose.AppendBase64URL(out, raw[len(raw)-tagSize:])
+	return out[:len(out):len(out)], nil
+}
+
+// Flattened encrypts plaintext and returns the flattened JWE JSON
+// Serialization (RFC 7516 §7.2.2), with every header member in the
+// protected header except those of [EncrypterOptions.Unprotected]. A
+// non-empty aad is the JWE AAD (RFC 7516 §5.1 step 14).
+func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
+	var p jwa.KeyParams
+	aead, ek, err := e.contentKey(&p)
+	if err != nil {
+		return nil, err
+	}
+	hdr := e.encodedHeader(&p)
+	s := e.seal(aead, hdr, plaintext, aad)
+	s.encryptedKey = ek
+	out := []byte(`{"protected":"`)
+	out = append(out, hdr...)
+	out = append(out, '"')
+	if e.unprotected != nil {
+		out = append(out, `,"unprotected":`...)
+		if out, err = e.unprotected.AppendJSON(out); err != nil {
+			return nil, fmt.Errorf("jwe: unprotected header: %w", err)
+		}
+	}
+	if len(ek) > 0 {
+		out = append(out, `,"encrypted_key":`...)
+		out = appendB64String(out, ek)
+	}
+	return s.appendJSONTail(out, aad), nil
+}
+
+// seal encrypts plaintext (deflating it first when configured) with the
+// Additional Authenticated Data of RFC 7516 §5.1 step 14.
+func (e *Encrypter) seal(aead cipher.AEAD, hdr, plaintext, aad []byte) *sealed {
+	if e.pp.zip {
+		plaintext = deflate(plaintext)
+	}
+	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
+	s := &sealed{header: hdr, iv: make([]byte, ivSize), tagSize: tagSize}
+	e.readRand(s.iv)
+	s.raw = aead.Seal(nil, s.iv, plaintext, aadInput(hdr, aad))
+	return s
+}
+
+// aadInput returns ASCII(Encoded Protected Header), followed by '.' and
+// BASE64URL(JWE AAD) when there is one (RFC 7516 §5.1 step 14).
+func aadInput(hdr, aad []byte) []byte {
+	if len(aad) == 0 {
+		return hdr
+	}
+	b := make([]byte, 0, len(hdr)+1+base64.RawURLEncoding.EncodedLen(len(aad)))
+	b = append(b, hdr...)
+	b = append(b, '.')
+	return jose.AppendBase64URL(b, aad)
+}
+
+// appendJSONTail appends the aad, iv, ciphertext and tag members and closes
+// the JSON object.
+func (s *sealed) appendJSONTail(out, aad []byte) []byte {
+	if len(aad) > 0 {
+		out = append(out, `,"aad":`...)
+		out = appendB64String(out, aad)
+	}
+	out = append(out, `,"iv":`...)
+	out = appendB64String(out, s.iv)
+	out = append(out, `,"ciphertext":`...)
+	out = appendB64String(out, s.raw[:len(s.raw)-s.tagSize])
+	out = append(out, `,"tag":`...)
+	out = appendB64String(out, s.raw[len(s.raw)-s.tagSize:])
+	return append(out, '}')
+}
+
+// Recipient is one recipient of [EncryptGeneral].
+type Recipient struct {
+	// Algorithm is the key management algorithm, written as "alg" in the
+	// recipient's header.
+	Algorithm jwa.KeyAlgorithm
+	// Key is the recipient's key, of a type [NewEncrypter] accepts.
+	Key any
+	// Header is the recipient's JWE Per-Recipient Unprotected Header
+	// (RFC 7516 §7.2.1), or nil. Its member names must be disjoint from
+	// the protected and shared unprotected headers; the key management
+	// parameters (alg, epk, iv, tag, p2s, p2c) are added to it and must
+	// not be set by the caller, except an "alg" equal to Algorithm.
+	Header *jose.Header
+}
+
+// EncryptGeneral encrypts plaintext once, with one fresh CEK, to every
+// recipient and returns the general JWE JSON Serialization
+// (RFC 7516 §7.2.1). The protected header holds "enc" and the members of
+// opts (kid, typ, cty, zip, apu, apv, extra); each recipient's header holds
+// its "alg" and key management parameters. "dir" and ECDH-ES (direct key
+// agreement) are allowed only as the single recipient. A non-empty aad is
+// the JWE AAD. opts may be nil.
+func EncryptGeneral(enc jwa.ContentEncryption, plaintext, aad []byte, opts *EncrypterOptions, recipients ...Recipient) ([]byte, error) {
+	return encryptGeneral(nil, enc, plaintext, aad, opts, recipients)
+}
+
+// encryptGeneral is EncryptGeneral with a test rand hook.
+func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []byte, opts *EncrypterOptions, recipients []Recipient) ([]byte, error) {
+	if opts == nil {
+		opts = &EncrypterOptions{}
+	}
+	if !enc.Known() {
+		return nil, fmt.Errorf("jwe: content encryption %q: %w", enc, jose.ErrUnsupportedAlgorithm)
+	}
+	if len(recipients) == 0 {
+		return nil, errors.New("jwe: no recipients")
+	}
+	for _, r := range recipients {
+		if r.Algorithm.IsDirect() && len(recipients) > 1 {
+			return nil, fmt.Errorf("jwe: %s can only be used with a single recipient", r.Algorithm)
+		}
+	}
+	e := &Encrypter{enc: enc, rand: rnd, unprotected: opts.Unprotected}
+	e.pp.enc = enc
+	if err := e.pp.init(opts); err != nil {
+		return nil, err
+	}
+	if err := checkUnprotected(opts.Unprotected); err != nil {
+		return nil, err
+	}
+	protNames := e.pp.names(false)
+	if opts.APU != nil {
+		protNames = append(protNames, "apu")
+	}
+	if opts.APV != nil {
+		protNames = append(protNames, "apv")
+	}
+	if opts.Unprotected != nil {
+		if err := checkDisjoint(protNames, opts.Unprotected); err != nil {
+			return nil, err
+		}
+	}
+	hdr := jose.AppendBase64URL(nil, e.pp.appendProtected(nil, &jwa.KeyParams{APU: opts.APU, APV: opts.APV}))
+
+	var cek []byte
+	if !recipients[0].Algorithm.IsDirect() {
+		cek = make([]byte, enc.KeySize())
+		e.readRand(cek)
+	}
+	type out struct {
+		header []byte
+		ek     []byte
+	}
+	outs := make([]out, len(recipients))
+	for i, r := range recipients {
+		ke, _, err := newKeyEncrypter(r.Algorithm, r.Key, opts.PBES2Count)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+		}
+		p := jwa.KeyParams{APU: opts.APU, APV: opts.APV}
+		cekOut, ek, err := ke.EncryptKey(cek, enc, &p)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+		}
+		if cek == nil {
+			cek = cekOut
+		}
+		h, err := recipientHeader(r, &p)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+		}
+		if err := checkUnprotected(h); err != nil {
+			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+		}
+		if err := checkDisjoint(protNames, h); err != nil {
+			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+		}
+		if opts.Unprotected != nil {
+			if err := checkDisjoint(opts.Unprotected.Names(), h); err != nil {
+				return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+			}
+		}
+		hj, err := h.AppendJSON(nil)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: recipient %d header: %w", i, err)
+		}
+		outs[i] = out{hj, ek}
+	}
+	aead, err := jwa.NewContentCipher(enc, cek)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: %w", err)
+	}
+	s := e.seal(aead, hdr, plaintext, aad)
+
+	b := []byte(`{"protected":"`)
+	b = append(b, hdr...)
+	b = append(b, '"')
+	if opts.Unprotected != nil {
+		b = append(b, `,"unprotected":`...)
+		if b, err = opts.Unprotected.AppendJSON(b); err != nil {
+			return nil, fmt.Errorf("jwe: unprotected header: %w", err)
+		}
+	}
+	b = append(b, `,"recipients":[`...)
+	for i, o := range outs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"header":`...)
+		b = append(b, o.header...)
+		if len(o.ek) > 0 {
+			b = append(b, `,"encrypted_key":`...)
+			b = appendB64String(b, o.ek)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	return s.appendJSONTail(b, aad), nil
+}
+
+// recipientHeader returns a copy of r.Header with "alg" and the key
+// management parameters of p (except apu and apv, which are protected).
+func recipientHeader(r Recipient, p *jwa.KeyParams) (*jose.Header, error) {
+	var h jose.Header
+	if r.Header != nil {
+		h = *r.Header
+	}
+	if h.Algorithm != "" && h.Algorithm != string(r.Algorithm) {
+		return nil, fmt.Errorf(`jwe: recipient header "alg" %q differs from the algorithm %q`, h.Algorithm, r.Algorithm)
+	}
+	h.Algorithm = string(r.Algorithm)
+	if (p.EPK != nil && h.EPK != nil) || (p.IV != nil && h.IV != nil) || (p.Tag != nil && h.Tag != nil) ||
+		(p.P2S != nil && h.P2S != nil) || (p.P2C != 0 && h.P2C != 0) {
+		return nil, errors.New("jwe: recipient header sets a key management parameter")
+	}
+	if p.EPK != nil {
+		j, err := epkToJWK(p.EPK)
+		if err != nil {
+			return nil, err
+		}
+		h.EPK = j
+	}
+	if p.IV != nil {
+		h.IV = p.IV
+	}
+	if p.Tag != nil {
+		h.Tag = p.Tag
+	}
+	if p.P2S != nil {
+		h.P2S, h.P2C = p.P2S, p.P2C
+	}
+	return &h, nil
+}
