@@ -119,9 +119,15 @@ type ext struct {
 }
 
 // jwkErrorf returns an error wrapping sentinel whose text starts with
-// "jose: jwk".
+// "jose: jwk: ".
 func jwkErrorf(sentinel error, format string, args ...any) error {
 	return &jwkError{sentinel: sentinel, msg: "jose: jwk: " + fmt.Sprintf(format, args...)}
+}
+
+// keyErrorf returns an error wrapping sentinel whose text starts with
+// "jose: ".
+func keyErrorf(sentinel error, format string, args ...any) error {
+	return &jwkError{sentinel: sentinel, msg: "jose: " + fmt.Sprintf(format, args...)}
 }
 
 // jwkError is an error about a JWK that wraps one sentinel error.
