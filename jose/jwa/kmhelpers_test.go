@@ -3,6 +3,7 @@ package jwa
 import (
 	"crypto/ecdh"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
@@ -114,4 +115,9 @@ func (j kmJWK) rsaPrivate(t testing.TB) *rsa.PrivateKey {
 	}
 	k.Precompute()
 	return k
+}
+
+func kmSHA256(b []byte) []byte {
+	s := sha256.Sum256(b)
+	return s[:]
 }
