@@ -65,6 +65,9 @@ func ecdsaCheckPublic(alg SignatureAlgorithm, pub *ecdsa.PublicKey) (*ecdsa.Publ
 	if pub.Curve != curve {
 		return nil, fmt.Errorf("%w: %s needs a key on %s, got %s", ErrInvalidKey, alg, curve.Params().Name, ecdsaCurveName(pub.Curve))
 	}
+	if pub.X == nil || pub.Y == nil {
+		return nil, fmt.Errorf("%w: %s with an ECDSA public key without a point", ErrInvalidKey, alg)
+	}
 	b, err := pub.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %s with an invalid ECDSA public key: %v", ErrInvalidKey, alg, err)
@@ -88,6 +91,9 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 		// Re-parsing checks the scalar against the public point and gives
 		// an independent copy, whose address keys crypto/ecdsa's cache of
 		// the expanded key.
+		if k.D == nil {
+			return nil, fmt.Errorf("%w: %s with an ECDSA private key without a scalar", ErrInvalidKey, alg)
+		}
 		b, err := k.Bytes()
 		if err == nil {
 			s.priv, err = ecdsa.ParseRawPrivateKey(curve, b)
