@@ -39,8 +39,8 @@ type RunnerConfig struct {
 	// iteration (phpbench's warmup).
 	Warmup int `yaml:"warmup" json:"warmup"`
 	// RetryThreshold, in percent, rejects and re-runs an iteration whose time
-	// deviates from the variant's mean by at least that much (phpbench's
-	// retry_threshold). 0 disables it.
+	// deviates from the median of the variant's iterations by at least that
+	// much (phpbench's retry_threshold, which uses the mean). 0 disables it.
 	RetryThreshold float64 `yaml:"retry_threshold" json:"retry_threshold"`
 	// RetryLimit bounds the rejects of one variant; when it is reached the
 	// remaining iterations are kept as they are.

@@ -150,17 +150,19 @@ func (r *Runner) runVariant(v *Variant) (*Result, error) {
 			return nil, err
 		}
 	}
-	// phpbench's retry_threshold: re-run the iterations that deviate from
-	// the mean by at least the threshold, until none does or the limit of
-	// rejects is reached.
+	// phpbench's retry_threshold: re-run the iterations that deviate by at
+	// least the threshold, until none does or the limit of rejects is
+	// reached. The deviation is from the median, not the mean as in
+	// phpbench: one outlier drags the mean so far that every iteration
+	// would deviate from it and be re-run.
 	for c.RetryThreshold > 0 && res.Rejects < c.RetryLimit && len(res.Iterations) > 1 {
-		mean := stats.Mean(res.Times())
+		median := stats.Median(res.Times())
 		retried := false
 		for i := range res.Iterations {
 			if res.Rejects >= c.RetryLimit {
 				break
 			}
-			if math.Abs(stats.Deviation(mean, res.Iterations[i].Time)) < c.RetryThreshold {
+			if math.Abs(stats.Deviation(median, res.Iterations[i].Time)) < c.RetryThreshold {
 				continue
 			}
 			if res.Iterations[i], err = r.iteration(op, res.Revs); err != nil {

@@ -1,0 +1,188 @@
+package bench
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runnerFake is a deterministic machine: a clock that advances only when
+// the fake op runs, by cost(call), and allocation counters that grow by
+// allocs per call.
+type runnerFake struct {
+	calls   int
+	elapsed time.Duration
+	cost    func(call int) time.Duration
+	allocs  uint64
+	fail    int // the call that fails (0: none)
+}
+
+func (f *runnerFake) op() error {
+	f.calls++
+	if f.fail != 0 && f.calls == f.fail {
+		return errors.New("boom")
+	}
+	f.elapsed += f.cost(f.calls)
+	return nil
+}
+
+func (f *runnerFake) runner(c RunnerConfig) *Runner {
+	base := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	return &Runner{
+		Config:  c,
+		Prepare: func(*Variant) (Op, error) { return f.op, nil },
+		Now:     func() time.Time { return base.Add(f.elapsed) },
+		MemStats: func(m *runtime.MemStats) {
+			m.Mallocs = uint64(f.calls) * f.allocs
+			m.TotalAlloc = uint64(f.calls) * f.allocs * 16
+		},
+	}
+}
+
+func runnerVariants(t *testing.T) []Variant {
+	vs, err := Select(DefaultConfig().Measure, []string{"HS256"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs[:1]
+}
+
+func TestRunnerAutoRevs(t *testing.T) {
+	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, allocs: 3}
+	c := DefaultConfig().Runner
+	res, err := f.runner(c).Run(runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	if r.Revs != 10000 {
+		t.Errorf("revs %d, want 10000 (10ms / 1µs)", r.Revs)
+	}
+	if len(r.Iterations) != 5 || r.Rejects != 0 {
+		t.Errorf("%d iterations, %d rejects", len(r.Iterations), r.Rejects)
+	}
+	for _, it := range r.Iterations {
+		if it.Time != 1000 || it.Allocs != 3 || it.Bytes != 48 {
+			t.Errorf("iteration %+v, want 1000ns, 3 allocs, 48 B", it)
+		}
+	}
+	if r.Stats.Mean != 1000 || r.Stats.Mode != 1000 || r.Stats.Stdev != 0 || r.Allocs != 3 || r.Bytes != 48 {
+		t.Errorf("stats %+v allocs %v bytes %v", r.Stats, r.Allocs, r.Bytes)
+	}
+}
+
+// An operation slower than the target time runs once per iteration.
+func TestRunnerSlowOp(t *testing.T) {
+	f := &runnerFake{cost: func(int) time.Duration { return 50 * time.Millisecond }}
+	res, err := f.runner(DefaultConfig().Runner).Run(runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Revs != 1 || res[0].Stats.Mean != 50e6 {
+		t.Errorf("revs %d mean %v", res[0].Revs, res[0].Stats.Mean)
+	}
+	// calibration 1 + 5 iterations of (1 warmup + 1 rev)
+	if f.calls != 11 {
+		t.Errorf("%d calls", f.calls)
+	}
+}
+
+// A deviant iteration is rejected and re-run (phpbench's retry_threshold),
+// and rejects are bounded by retry_limit.
+func TestRunnerRetry(t *testing.T) {
+	c := DefaultConfig().Runner
+	c.Revs, c.Warmup, c.Iterations = 10, 0, 4
+	// Calls 21-30 (the third iteration) are ten times slower.
+	f := &runnerFake{cost: func(n int) time.Duration {
+		if n > 20 && n <= 30 {
+			return 10 * time.Microsecond
+		}
+		return time.Microsecond
+	}}
+	res, err := f.runner(c).Run(runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res[0]
+	if r.Rejects != 1 {
+		t.Errorf("%d rejects, want 1", r.Rejects)
+	}
+	for _, it := range r.Iterations {
+		if it.Time != 1000 {
+			t.Errorf("iteration time %v after retry", it.Time)
+		}
+	}
+
+	// Always deviant: every other iteration is slow; the limit stops it.
+	c.RetryLimit = 3
+	f = &runnerFake{cost: func(n int) time.Duration {
+		if (n-1)/10%2 == 1 {
+			return 3 * time.Microsecond
+		}
+		return time.Microsecond
+	}}
+	res, err = f.runner(c).Run(runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Rejects != 3 {
+		t.Errorf("%d rejects, want the limit 3", res[0].Rejects)
+	}
+
+	// retry_threshold 0 disables retries.
+	c.RetryThreshold = 0
+	f.calls, f.elapsed = 0, 0
+	res, err = f.runner(c).Run(runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Rejects != 0 || res[0].Stats.Best != 1000 || res[0].Stats.Worst != 3000 {
+		t.Errorf("without retries: %d rejects, %+v", res[0].Rejects, res[0].Stats)
+	}
+}
+
+func TestRunnerErrors(t *testing.T) {
+	c := DefaultConfig().Runner
+	c.Revs = 5
+	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, fail: 8}
+	res, err := f.runner(c).Run(runnerVariants(t))
+	if err == nil || !strings.Contains(err.Error(), "bench: HS256Bench/benchSignature/alg=HS256: boom") || len(res) != 0 {
+		t.Errorf("failing op: %v, %d results", err, len(res))
+	}
+	r := f.runner(c)
+	r.Prepare = func(*Variant) (Op, error) { return nil, errors.New("no key") }
+	if _, err := r.Run(runnerVariants(t)); err == nil || !strings.HasSuffix(err.Error(), ": no key") {
+		t.Errorf("failing prepare: %v", err)
+	}
+	r.Prepare = nil
+	if _, err := r.Run(runnerVariants(t)); err == nil {
+		t.Error("nil Prepare accepted")
+	}
+}
+
+// runnerEvents records Progress calls.
+type runnerEvents struct{ log []string }
+
+func (e *runnerEvents) Start(n int)               { e.log = append(e.log, "start") }
+func (e *runnerEvents) Variant(i int, v *Variant) { e.log = append(e.log, "variant "+v.Subject) }
+func (e *runnerEvents) Done(i int, r *Result)     { e.log = append(e.log, "done") }
+func (e *runnerEvents) Finish()                   { e.log = append(e.log, "finish") }
+
+func TestRunnerProgress(t *testing.T) {
+	vs, _ := Select(DefaultConfig().Measure, []string{"HS256"})
+	c := DefaultConfig().Runner
+	c.Revs, c.Iterations = 1, 1
+	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }}
+	r := f.runner(c)
+	ev := &runnerEvents{}
+	r.Progress = ev
+	if _, err := r.Run(vs[:2]); err != nil {
+		t.Fatal(err)
+	}
+	want := "start,variant benchSignature,done,variant benchVerification,done,finish"
+	if got := strings.Join(ev.log, ","); got != want {
+		t.Errorf("events %s", got)
+	}
+}

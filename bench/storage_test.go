@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+func storageRun(t *testing.T, id string) *Run {
+	vs, err := Select(DefaultConfig().Measure, []string{"HS256"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Result{Variant: vs[0], Revs: 100, Rejects: 1, Iterations: []Iteration{{Time: 1000, Bytes: 64, Allocs: 2}, {Time: 1200, Bytes: 64, Allocs: 2}}}
+	r.summarize()
+	return &Run{
+		Format: RunFormat, ID: id, Start: time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC),
+		Duration: Duration(3 * time.Second), Groups: []string{"HS256"}, Config: DefaultConfig(),
+		Env: CurrentEnvironment(), Results: []Result{r},
+	}
+}
+
+func TestStoreSaveLoad(t *testing.T) {
+	s := Store{Dir: filepath.Join(t.TempDir(), "runs")}
+	if ids, err := s.IDs(); err != nil || len(ids) != 0 {
+		t.Fatalf("empty store: %v %v", ids, err)
+	}
+	if _, err := s.Load("latest"); !errors.Is(err, ErrNoRun) {
+		t.Errorf("latest of empty store: %v", err)
+	}
+	id1, err := NewRunID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Millisecond)
+	id2, _ := NewRunID()
+	if u, _ := uuid.Parse(id1); u.Version() != 7 {
+		t.Errorf("run id version %d", u.Version())
+	}
+	for _, id := range []string{id2, id1} {
+		if _, err := s.Save(storageRun(t, id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids, err := s.IDs()
+	if err != nil || len(ids) != 2 || ids[0] != id1 || ids[1] != id2 {
+		t.Fatalf("IDs = %v, %v", ids, err)
+	}
+	got, err := s.Load("latest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := storageRun(t, id2)
+	// Variant inputs are not stored, only the identity.
+	want.Results[0].Variant = Variant{Benchmark: want.Results[0].Benchmark, Groups: want.Results[0].Groups, Subject: want.Results[0].Subject, Params: want.Results[0].Params}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loaded run differs:\ngot  %+v\nwant %+v", got, want)
+	}
+	if _, err := s.Load(id1); err != nil {
+		t.Error(err)
+	}
+	// Temporary files are not left behind, other files are ignored.
+	os.WriteFile(filepath.Join(s.Dir, "notes.json"), []byte("{}"), 0o644)
+	entries, _ := os.ReadDir(s.Dir)
+	if len(entries) != 3 {
+		t.Errorf("%d files in the store", len(entries))
+	}
+	if ids, _ := s.IDs(); len(ids) != 2 {
+		t.Errorf("IDs = %v", ids)
+	}
+}
+
+func TestStoreErrors(t *testing.T) {
+	dir := t.TempDir()
+	s := Store{Dir: dir}
+	missing := "0190a000-0000-7000-8000-000000000000"
+	if _, err := s.Load(missing); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing run: %v", err)
+	}
+	if _, err := s.Load("../etc/passwd"); err == nil || errors.Is(err, ErrNoRun) {
+		t.Errorf("bad id: %v", err)
+	}
+	if _, err := s.Save(&Run{ID: "x"}); err == nil {
+		t.Error("saved a run with a bad id")
+	}
+	// A file where the storage directory should be.
+	blocker := filepath.Join(dir, "file")
+	os.WriteFile(blocker, nil, 0o644)
+	id, _ := NewRunID()
+	if _, err := (Store{Dir: blocker}).Save(storageRun(t, id)); err == nil || !strings.HasPrefix(err.Error(), "bench: cannot create storage") {
+		t.Errorf("unwritable storage: %v", err)
+	}
+	// A corrupt or foreign file.
+	os.WriteFile(filepath.Join(dir, missing+".json"), []byte("{"), 0o644)
+	if _, err := s.Load(missing); err == nil || !strings.Contains(err.Error(), "not valid") {
+		t.Errorf("corrupt run: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, missing+".json"), []byte(`{"format": 99}`), 0o644)
+	if _, err := s.Load(missing); err == nil || !strings.Contains(err.Error(), "format 99") {
+		t.Errorf("foreign format: %v", err)
+	}
+}
+
+func TestCurrentEnvironment(t *testing.T) {
+	e := CurrentEnvironment()
+	if e.GoVersion == "" || e.GOOS == "" || e.GOARCH == "" || e.CPU == "" || e.NumCPU < 1 || e.GOMAXPROCS < 1 {
+		t.Errorf("environment %+v", e)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	mk := func(revs int, rejects int, times ...float64) Result {
+		r := Result{Revs: revs, Rejects: rejects}
+		for _, x := range times {
+			r.Iterations = append(r.Iterations, Iteration{Time: x})
+		}
+		r.summarize()
+		return r
+	}
+	s := Summarize([]Result{mk(1000, 1, 1000, 1000, 1000), mk(10, 0, 2000, 4000)})
+	want := Summary{Subjects: 2, Iterations: 5, Revs: 3020, Rejects: 1, Best: 1000, Mean: 2000, Mode: 2000, Worst: 4000,
+		Total: 4000, MeanStdev: 500}
+	// rstdevs 0% and 1000/3000 = 33.33%
+	if d := s.MeanRStdev - 100.0/6; d > 1e-9 || d < -1e-9 {
+		t.Errorf("MeanRStdev %v", s.MeanRStdev)
+	}
+	want.MeanRStdev = s.MeanRStdev
+	if s != want {
+		t.Errorf("got  %+v\nwant %+v", s, want)
+	}
+	var b strings.Builder
+	s.Write(&b, Microseconds)
+	wantText := "2 subjects, 5 iterations, 3,020 revs, 1 rejects\n(best [mean mode] worst) = 1.000 [2.000 2.000] 4.000 (μs)\n⅀T: 4.000μs μSD/r 0.500μs μRSD/r: 16.667%\n"
+	if b.String() != wantText {
+		t.Errorf("summary text:\n%s\nwant\n%s", b.String(), wantText)
+	}
+	if (Summarize(nil) != Summary{}) {
+		t.Error("empty summary")
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -12000: "-12,000"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q", n, got)
+		}
+	}
+}
