@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -381,7 +382,7 @@ func jwkBase64(m jwkMember) ([]byte, error) {
 	}
 	b, err := Base64URLDecode(s)
 	if err != nil {
-		return nil, jwkErrorf(ErrMalformed, "member %q: %v", m.name, errors.Unwrap(err))
+		return nil, jwkErrorf(ErrMalformed, "member %q: %s", m.name, strings.TrimPrefix(err.Error(), ErrMalformed.Error()+": "))
 	}
 	return b, nil
 }
@@ -690,9 +691,11 @@ func publicKeyOf(key any) crypto.PublicKey {
 	return nil
 }
 
-// Supported reports whether k holds a key this module can use. An entry of
-// a JWK Set whose kty or crv is not supported, or which failed its checks,
-// is kept in the set but is not supported; [JWK.Err] says why.
+// Supported reports whether k holds a key of a type this module can use. An
+// entry of a JWK Set whose kty or crv is not supported, or which failed its
+// checks, is kept in the set but is not supported; [JWK.Err] says why. Keys
+// from [ParseKey], [ParseSet] and [NewJWK] are checked; a JWK built by hand
+// is only checked when it is marshalled or used.
 func (k *JWK) Supported() bool {
 	return k != nil && k.ext.err == nil && keyTypeOf(k.Key) != ""
 }
