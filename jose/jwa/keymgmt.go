@@ -220,7 +220,11 @@ func kwDecrypt(block cipher.Block, encryptedKey []byte, enc ContentEncryption) (
 	if len(encryptedKey) != ks+8 {
 		return nil, ErrDecryption
 	}
-	return UnwrapKey(make([]byte, 0, ks), block, encryptedKey)
+	cek, err := UnwrapKey(make([]byte, 0, ks), block, encryptedKey)
+	if err != nil {
+		return nil, err
+	}
+	return cek, nil
 }
 
 // direct is dir (RFC 7518 §4.5): the shared key is the CEK.
