@@ -93,7 +93,16 @@ type DuplicateError struct {
 }
 
 func (e *DuplicateError) Error() string {
-	return "jsonx: duplicate member name " + strconv.Quote(e.Name) + " at offset " + strconv.Itoa(e.Offset)
+	return "jsonx: duplicate member name " + quoteShort(e.Name) + " at offset " + strconv.Itoa(e.Offset)
+}
+
+// quoteShort quotes s for an error message, truncated to 64 bytes so that
+// an attacker's input cannot make messages arbitrarily long.
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		return strconv.Quote(s[:64]) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 // LimitError reports a text beyond a [Limits] bound.
@@ -297,12 +306,25 @@ func (s *scanner) number() error {
 	return nil
 }
 
+// plain marks the bytes that stand for themselves in a string: printable
+// ASCII except '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str scans a string (RFC 8259 §7) starting at the opening quote at s.pos
 // and reports whether it contains escapes.
 func (s *scanner) str() (escaped bool, err error) {
 	d := s.data
 	i := s.pos + 1
 	for i < len(d) {
+		if plain[d[i]] {
+			i++
+			continue
+		}
 		c := d[i]
 		switch {
 		case c == '"':

@@ -517,3 +517,15 @@ func BenchmarkParseObject(b *testing.B) {
 		}
 	}
 }
+
+func TestJSONXDuplicateMessageTruncated(t *testing.T) {
+	name := strings.Repeat("n", 10000)
+	err := Valid([]byte(`{"`+name+`":1,"`+name+`":2}`), Limits{})
+	var de *DuplicateError
+	if !errors.As(err, &de) || de.Name != name {
+		t.Fatalf("got %v", err)
+	}
+	if len(err.Error()) > 150 || !strings.Contains(err.Error(), `"nnnn`) || !strings.Contains(err.Error(), `"... at offset`) {
+		t.Errorf("message of %d bytes: %.200s", len(err.Error()), err)
+	}
+}
