@@ -1,11 +1,11 @@
 package jwa
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/sha512"
 	"fmt"
 )
 
@@ -125,14 +125,17 @@ func (s *ecdsaSigner) Algorithm() SignatureAlgorithm { return s.alg }
 // Sign appends the ECDSA signature of signingInput, R||S with each half
 // left-padded to the curve size (RFC 7518 §3.4), to dst.
 func (s *ecdsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
-	var buf [sha512.Size]byte
-	digest := sigDigest(s.hash, signingInput, &buf)
+	scratch := sigScratchPool.Get().(*sigScratch)
+	defer sigScratchPool.Put(scratch)
+	digest := sigDigest(s.hash, signingInput, &scratch.digest)
 	var der []byte
 	var err error
 	if s.priv != nil {
 		der, err = ecdsa.SignASN1(rand.Reader, s.priv, digest)
 	} else {
-		der, err = s.signer.Sign(rand.Reader, digest, s.hash)
+		// A crypto.Signer is foreign code that might keep the digest: give
+		// it its own copy, not the pooled buffer.
+		der, err = s.signer.Sign(rand.Reader, bytes.Clone(digest), s.hash)
 	}
 	if err != nil {
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
@@ -168,10 +171,10 @@ func (v *ecdsaVerifier) Verify(signingInput, signature []byte) error {
 	if len(signature) != 2*v.size {
 		return ErrVerification
 	}
-	var buf [sha512.Size]byte
-	digest := sigDigest(v.hash, signingInput, &buf)
-	var derBuf [ecdsaMaxDER]byte
-	der := ecdsaRSToDER(signature, &derBuf)
+	scratch := sigScratchPool.Get().(*sigScratch)
+	defer sigScratchPool.Put(scratch)
+	digest := sigDigest(v.hash, signingInput, &scratch.digest)
+	der := ecdsaRSToDER(signature, &scratch.der)
 	if !ecdsa.VerifyASN1(v.pub, digest, der) {
 		return ErrVerification
 	}

@@ -1,10 +1,10 @@
 package jwa
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha512"
 	"fmt"
 )
 
@@ -101,19 +101,22 @@ func (s *rsaSigner) Algorithm() SignatureAlgorithm { return s.alg }
 // Sign appends the RSASSA-PKCS1-v1_5 (RFC 7518 §3.3) or RSASSA-PSS
 // (RFC 7518 §3.5; salt as long as the hash) signature of signingInput to dst.
 func (s *rsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
-	var buf [sha512.Size]byte
-	digest := sigDigest(s.hash, signingInput, &buf)
+	scratch := sigScratchPool.Get().(*sigScratch)
+	defer sigScratchPool.Put(scratch)
+	digest := sigDigest(s.hash, signingInput, &scratch.digest)
 	var sig []byte
 	var err error
 	switch {
 	case s.priv != nil && s.pss:
-		sig, err = rsa.SignPSS(rand.Reader, s.priv, s.hash, digest, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash})
+		sig, err = rsa.SignPSS(rand.Reader, s.priv, s.hash, digest, rsaPSSOptions)
 	case s.priv != nil:
 		sig, err = rsa.SignPKCS1v15(nil, s.priv, s.hash, digest)
 	case s.pss:
-		sig, err = s.signer.Sign(rand.Reader, digest, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash, Hash: s.hash})
+		// A crypto.Signer is foreign code that might keep the digest: give
+		// it its own copy, not the pooled buffer.
+		sig, err = s.signer.Sign(rand.Reader, bytes.Clone(digest), &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash, Hash: s.hash})
 	default:
-		sig, err = s.signer.Sign(rand.Reader, digest, s.hash)
+		sig, err = s.signer.Sign(rand.Reader, bytes.Clone(digest), s.hash)
 	}
 	if err != nil {
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
@@ -140,9 +143,9 @@ func newRSAVerifier(alg SignatureAlgorithm, key any) (*rsaVerifier, error) {
 // Algorithm returns the RS or PS algorithm of v.
 func (v *rsaVerifier) Algorithm() SignatureAlgorithm { return v.alg }
 
-// rsaPSSVerifyOptions requires the salt to be as long as the hash output,
-// the only length RFC 7518 §3.5 allows.
-var rsaPSSVerifyOptions = &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}
+// rsaPSSOptions makes and requires a salt as long as the hash output, the
+// only length RFC 7518 §3.5 allows.
+var rsaPSSOptions = &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}
 
 // Verify checks an RSASSA-PKCS1-v1_5 (RFC 7518 §3.3) or RSASSA-PSS
 // (RFC 7518 §3.5) signature of signingInput. A PSS signature must use a salt
@@ -151,11 +154,12 @@ func (v *rsaVerifier) Verify(signingInput, signature []byte) error {
 	if len(signature) != v.pub.Size() {
 		return ErrVerification
 	}
-	var buf [sha512.Size]byte
-	digest := sigDigest(v.hash, signingInput, &buf)
+	scratch := sigScratchPool.Get().(*sigScratch)
+	defer sigScratchPool.Put(scratch)
+	digest := sigDigest(v.hash, signingInput, &scratch.digest)
 	var err error
 	if v.pss {
-		err = rsa.VerifyPSS(v.pub, v.hash, digest, signature, rsaPSSVerifyOptions)
+		err = rsa.VerifyPSS(v.pub, v.hash, digest, signature, rsaPSSOptions)
 	} else {
 		err = rsa.VerifyPKCS1v15(v.pub, v.hash, digest, signature)
 	}

@@ -10,6 +10,7 @@ import (
 	"crypto/sha512"
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // SignatureAlgorithms returns every JWS algorithm this package implements
@@ -179,6 +180,17 @@ func sigPublicKey(key any) any {
 	}
 	return key
 }
+
+// sigScratch is per-call scratch space for the asymmetric algorithms: the
+// digest, and the DER form of an ECDSA signature. crypto/rsa and
+// crypto/ecdsa take these as slices that escape analysis cannot keep on the
+// stack, so they are pooled instead of allocated on every call.
+type sigScratch struct {
+	digest [sha512.Size]byte
+	der    [ecdsaMaxDER]byte
+}
+
+var sigScratchPool = sync.Pool{New: func() any { return new(sigScratch) }}
 
 // sigDigest hashes in with h (SHA-256, SHA-384 or SHA-512) into buf and
 // returns the digest, without allocating.
