@@ -31,7 +31,8 @@ func ParseSet(data []byte) (*Set, error) {
 // lim.MaxSetKeys keys is refused with an error wrapping [ErrLimitExceeded],
 // before the next key is parsed. Each key is parsed as [ParseKey] does, but
 // an unsupported or invalid key is kept as an unusable entry (see [Set]).
-// JSON syntax errors, duplicate members and a missing or mistyped "keys"
+// JSON syntax errors, a duplicate member name in any object (which would
+// let two parsers read different sets) and a missing or mistyped "keys"
 // refuse the whole set with an error wrapping [ErrMalformed].
 func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 	s := new(Set)
