@@ -53,19 +53,6 @@ type Header struct {
 	Extra map[string]json.RawMessage
 }
 
-// Header parsing and writing.
-//
-// A Header read by [ParseHeader] never aliases the parsed data: strings are
-// copied (or are constants for well-known values), binary members are
-// decoded into new slices and Extra values are copied.
-//
-// Presence: a registered string member is present when it is not empty, a
-// binary member (apu, apv, iv, tag, p2s) when it is not nil (so an empty
-// "apu":"" is kept as a non-nil empty slice), crit and x5c when they are not
-// empty, b64 when not nil, jwk and epk when not nil, p2c when not zero. As
-// an empty value could not be told from an absent member, [ParseHeader]
-// refuses empty registered strings, an empty crit or x5c and a p2c that is
-// not positive: none of them is meaningful (RFC 7515 §4.1, RFC 7518 §4.8.1.2).
 
 // headerMember describes one registered member: how to tell it is present,
 // copy it, remove it, decode it and write its value.
@@ -312,21 +299,34 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 			if err != nil {
 				return err
 			}
+			if k.IsPrivate() {
+				return errSecretInHeader
+			}
 			*field(h) = k
 			return nil
 		},
 		value: func(dst []byte, h *Header) ([]byte, error) {
-			b, err := (*field(h)).MarshalJSON()
+			k := *field(h)
+			if k.IsPrivate() {
+				return dst, errSecretInHeader
+			}
+			n := len(dst)
+			dst, err := k.AppendJSON(dst)
 			if err != nil {
-				return dst, err
+				return dst[:n], err
 			}
-			if err := jsonx.Valid(b, jsonx.Limits{}); err != nil {
-				return dst, err
+			if err := jsonx.Valid(dst[n:], jsonx.Limits{}); err != nil {
+				return dst[:n], err
 			}
-			return append(dst, b...), nil
+			return dst, nil
 		},
 	}
 }
+
+// errSecretInHeader refuses a private or symmetric key as "jwk" or "epk":
+// both carry public keys only (RFC 7515 §4.1.3, RFC 7518 §4.6.1.1), and
+// writing one would publish the secret.
+var errSecretInHeader = errors.New("secret key material in a header (only public keys belong there)")
 
 // internHeaderValue returns b as a string, without allocating for the
 // values registered by RFC 7518 and RFC 7519 that tokens carry most.
@@ -551,7 +551,8 @@ func headerMemberError(name string, err error) error {
 //   - crit: a non-empty array of distinct non-empty strings;
 //   - b64: a boolean (RFC 7797 §3);
 //   - x5c: a non-empty array of standard base64 strings;
-//   - jwk, epk: JWKs, parsed and checked with [ParseKey];
+//   - jwk, epk: public JWKs, parsed and checked with [ParseKey] (a
+//     private or symmetric key is refused);
 //   - apu, apv, iv, tag, p2s: strict base64url strings ([Base64URLDecode]);
 //   - p2c: an integer from 1 to 2^31-1 (RFC 7518 §4.8.1.2 requires a
 //     positive count; the PBES2 layer applies [Limits.PBES2MinCount] and
@@ -559,10 +560,15 @@ func headerMemberError(name string, err error) error {
 //
 // Every other member is kept in Extra as raw JSON. Whether alg, enc and zip
 // name supported algorithms, and whether crit is honoured, is for jws and
-// jwe to decide. The returned Header does not alias data.
+// jwe to decide.
 //
-// Errors wrap [ErrLimitExceeded] for limits and [ErrMalformed] otherwise,
-// and name the offending member.
+// The returned Header does not alias data: strings are copied (or are
+// constants for well-known values), binary members are decoded into new
+// slices and Extra values are copied.
+//
+// Errors wrap [ErrLimitExceeded] for limits and [ErrMalformed] otherwise
+// (jwk and epk errors from [ParseKey] keep their own sentinel), and name
+// the offending member.
 func ParseHeader(data []byte, lim Limits) (*Header, error) {
 	lim = lim.WithDefaults()
 	if len(data) > lim.MaxHeaderSize {
@@ -605,7 +611,8 @@ func (h *Header) setRaw(name, raw []byte) error {
 //
 // It refuses (with an error wrapping [ErrMalformed]) an Extra member with a
 // registered name (it would be written twice) or whose value is not JSON,
-// and a p2c that is not a positive 32-bit integer. On error dst is returned
+// a jwk or epk holding a private or symmetric key (it would publish the
+// secret), and a p2c that is not a positive 32-bit integer. On error dst is returned
 // unchanged.
 func (h *Header) AppendJSON(dst []byte) ([]byte, error) {
 	start := len(dst)
@@ -673,8 +680,15 @@ func (h *Header) extraNames() []string {
 }
 
 // Has reports whether the member name is present in h: a registered member
-// (see the presence rules above [ParseHeader]) or a member of Extra. A nil
-// Header has no members.
+// or a member of Extra. A nil Header has no members.
+//
+// A registered string member is present when it is not empty, a binary
+// member (apu, apv, iv, tag, p2s) when it is not nil (so "apu":"" is kept
+// as a non-nil empty slice), crit and x5c when they are not empty, b64, jwk
+// and epk when not nil, p2c when not zero. As an empty value could not be
+// told from an absent member, [ParseHeader] refuses empty registered
+// strings, an empty crit or x5c and a p2c that is not positive: none of
+// them is meaningful (RFC 7515 §4.1, RFC 7518 §4.8.1.2).
 func (h *Header) Has(name string) bool {
 	if h == nil {
 		return false

@@ -167,6 +167,40 @@ func TestHeaderAppendJSONOrder(t *testing.T) {
 	}
 }
 
+func TestHeaderSecretKeys(t *testing.T) {
+	for _, file := range []string{"3_2.ec_private_key.json", "3_5.symmetric_key_mac_computation.json"} {
+		key, err := os.ReadFile(filepath.Join("..", "testdata", "cookbook", "jwk", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, member := range []string{"jwk", "epk"} {
+			in := []byte(`{"` + member + `":` + string(key) + `}`)
+			_, err := ParseHeader(in, Limits{})
+			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), `"`+member+`": secret key material`) {
+				t.Errorf("%s as %s: got %v", file, member, err)
+			}
+		}
+		k, err := ParseKey(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range []*Header{{JWK: k}, {EPK: k}} {
+			out, err := h.AppendJSON(nil)
+			if !errors.Is(err, ErrMalformed) || len(out) != 0 {
+				t.Errorf("%s: AppendJSON wrote %s, %v", file, out, err)
+			}
+			if _, ok := h.Get(h.Names()[0]); ok {
+				t.Errorf("%s: Get renders a secret key", file)
+			}
+		}
+		pub := k.Public()
+		if pub.IsPrivate() {
+			continue // symmetric: no public part
+		}
+		hdrRoundTrip(t, &Header{EPK: pub})
+	}
+}
+
 func TestHeaderAppendJSONErrors(t *testing.T) {
 	for name, h := range map[string]*Header{
 		"registered name in Extra": {Extra: map[string]json.RawMessage{"alg": json.RawMessage(`"HS256"`)}},
