@@ -53,7 +53,6 @@ type Header struct {
 	Extra map[string]json.RawMessage
 }
 
-
 // headerMember describes one registered member: how to tell it is present,
 // copy it, remove it, decode it and write its value.
 type headerMember struct {
