@@ -1,0 +1,262 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/josebench/josebench/bench"
+)
+
+// Outputs lists the output formats.
+var Outputs = []string{"console", "md", "csv", "json", "html", "gobench"}
+
+// Write renders the report opts selects of run in output format to w. The
+// gobench output is the Go benchmark format, one line per iteration whatever
+// the report (benchstat reads it); the others render the report's table.
+func Write(w io.Writer, run *bench.Run, output string, opts Options) error {
+	if output == "gobench" {
+		return writeGobench(w, run)
+	}
+	t, err := Build(run, opts)
+	if err != nil {
+		return err
+	}
+	return t.Write(w, output)
+}
+
+// Write renders the table in output format: console, md, csv, json or
+// html.
+func (t *Table) Write(w io.Writer, output string) error {
+	bw := bufio.NewWriter(w)
+	var err error
+	switch output {
+	case "console":
+		t.writeConsole(bw)
+	case "md":
+		t.writeMarkdown(bw)
+	case "csv":
+		err = t.writeCSV(bw)
+	case "json":
+		err = t.writeJSON(bw)
+	case "html":
+		t.writeHTML(bw)
+	default:
+		return fmt.Errorf("report: unknown output %q (known: %s)", output, strings.Join(Outputs, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// suiteLine is phpbench's "suite: <id>, date: YYYY-MM-DD, stime: HH:MM:SS".
+func (t *Table) suiteLine() string {
+	s := t.Run.Start.UTC()
+	return fmt.Sprintf("suite: %s, date: %s, stime: %s", t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"))
+}
+
+func (t *Table) formatted() [][]string {
+	out := make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		out[i] = make([]string, len(row))
+		for j, c := range row {
+			out[i][j] = c.Format(t.Unit)
+		}
+	}
+	return out
+}
+
+func (t *Table) writeConsole(w io.Writer) {
+	fmt.Fprintf(w, "%s\n%s\n\n", t.Title, t.suiteLine())
+	cells := t.formatted()
+	widths := make([]int, len(t.Columns))
+	for j, c := range t.Columns {
+		widths[j] = utf8.RuneCountInString(c)
+	}
+	for _, row := range cells {
+		for j, s := range row {
+			widths[j] = max(widths[j], utf8.RuneCountInString(s))
+		}
+	}
+	line := func(vals []string, right func(j int) bool) {
+		var b strings.Builder
+		for j, s := range vals {
+			if j > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(s))
+			if right(j) {
+				b.WriteString(pad + s)
+			} else {
+				b.WriteString(s)
+				if j < len(vals)-1 {
+					b.WriteString(pad)
+				}
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	numericCol := func(j int) bool { return len(t.Rows) > 0 && t.Rows[0][j].numeric() }
+	line(t.Columns, numericCol)
+	rule := make([]string, len(t.Columns))
+	for j := range rule {
+		rule[j] = strings.Repeat("-", widths[j])
+	}
+	line(rule, func(int) bool { return false })
+	for i, row := range cells {
+		line(row, func(j int) bool { return t.Rows[i][j].numeric() })
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "\n%s\n", n)
+	}
+}
+
+func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+
+func (t *Table) writeMarkdown(w io.Writer) {
+	fmt.Fprintf(w, "%s\n%s\n\n### %s\n\n", t.Title, strings.Repeat("=", utf8.RuneCountInString(t.Title)), t.suiteLine())
+	fmt.Fprintln(w, strings.Join(t.Columns, " | "))
+	seps := make([]string, len(t.Columns))
+	for j := range seps {
+		seps[j] = "---"
+	}
+	fmt.Fprintln(w, strings.Join(seps, " | "))
+	for _, row := range t.formatted() {
+		for j := range row {
+			row[j] = mdEscape(row[j])
+		}
+		fmt.Fprintln(w, strings.Join(row, " | "))
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "\n%s\n", n)
+	}
+}
+
+func (t *Table) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	head := make([]string, len(t.Columns))
+	for j := range head {
+		head[j] = t.header(j, true)
+	}
+	if err := cw.Write(head); err != nil {
+		return err
+	}
+	for _, row := range t.Rows {
+		rec := make([]string, len(row))
+		for j, c := range row {
+			switch v := c.Raw(t.Unit).(type) {
+			case string:
+				rec[j] = v
+			default:
+				rec[j] = fmt.Sprint(v)
+			}
+			if c.kind == signed && c.Noise() {
+				rec[j] = "~" + rec[j]
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// jsonRow is an ordered JSON object.
+type jsonRow struct {
+	cols []string
+	vals []any
+}
+
+func (r jsonRow) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, c := range r.cols {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(c)
+		v, err := json.Marshal(r.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+func (t *Table) writeJSON(w io.Writer) error {
+	s := t.Run.Start.UTC()
+	doc := struct {
+		Title    string    `json:"title"`
+		Suite    string    `json:"suite"`
+		Date     string    `json:"date"`
+		Stime    string    `json:"stime"`
+		TimeUnit string    `json:"time_unit"`
+		Columns  []string  `json:"columns"`
+		Rows     []jsonRow `json:"rows"`
+		Notes    []string  `json:"notes,omitempty"`
+	}{t.Title, t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"), string(t.Unit), t.Columns, []jsonRow{}, t.Notes}
+	for _, row := range t.Rows {
+		r := jsonRow{cols: t.Columns}
+		for j, c := range row {
+			v := c.Raw(t.Unit)
+			if c.kind == signed && c.Noise() {
+				v = map[string]any{"percent": v, "noise": true}
+			}
+			r.vals = append(r.vals, v)
+			_ = j
+		}
+		doc.Rows = append(doc.Rows, r)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// writeGobench writes the run in the Go benchmark format: a header of
+// configuration lines, then one line per iteration,
+//
+//	BenchmarkHS256Bench/benchSignature/alg=HS256-2  10000  1234 ns/op  512 B/op  7 allocs/op
+//
+// where the -N suffix is GOMAXPROCS when it is not 1, as `go test` writes.
+func writeGobench(w io.Writer, run *bench.Run) error {
+	bw := bufio.NewWriter(w)
+	e := run.Env
+	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/josebench/josebench/bench\n", e.GOOS, e.GOARCH)
+	if e.CPU != "" {
+		fmt.Fprintf(bw, "cpu: %s\n", e.CPU)
+	}
+	fmt.Fprintf(bw, "josebench-run: %s\ngo: %s\n", run.ID, e.GoVersion)
+	if e.Commit != "" {
+		fmt.Fprintf(bw, "commit: %s\n", e.Commit)
+	}
+	suffix := ""
+	if e.GOMAXPROCS > 1 {
+		suffix = fmt.Sprintf("-%d", e.GOMAXPROCS)
+	}
+	for i := range run.Results {
+		r := &run.Results[i]
+		name := "Benchmark" + strings.ReplaceAll(r.ID(), " ", "_") + suffix
+		for _, it := range r.Iterations {
+			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op\n", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)
+		}
+	}
+	return bw.Flush()
+}
+
+// nsPerOp formats ns as `go test` does: fewer decimals for larger values.
+func nsPerOp(ns float64) string {
+	switch {
+	case ns == 0 || ns >= 99.995:
+		return fmt.Sprintf("%10.0f", ns)
+	case ns >= 9.9995:
+		return fmt.Sprintf("%12.1f", ns)
+	}
+	return fmt.Sprintf("%13.2f", ns)
+}

@@ -1,0 +1,232 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/bench"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// reportVariant returns the variant with the given ID among those the
+// groups select with the default inputs.
+func reportVariant(t *testing.T, group, id string) bench.Variant {
+	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{group})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		if v.ID() == id {
+			return v
+		}
+	}
+	t.Fatalf("no variant %s in %s", id, group)
+	return bench.Variant{}
+}
+
+func reportResult(v bench.Variant, revs, rejects int, times ...float64) bench.Result {
+	r := bench.Result{Variant: v, Revs: revs, Rejects: rejects}
+	for i, x := range times {
+		r.Iterations = append(r.Iterations, bench.Iteration{Time: x, Bytes: int64(1000 + 8*i), Allocs: 12})
+	}
+	return r
+}
+
+// reportRun is a fixed synthetic run; scale multiplies its times (the
+// reference run is the same with other times).
+func reportRun(t *testing.T, id string, scale float64, withNew bool) *bench.Run {
+	s := func(xs ...float64) []float64 {
+		out := make([]float64, len(xs))
+		for i, x := range xs {
+			out[i] = x * scale
+		}
+		return out
+	}
+	results := []bench.Result{
+		reportResult(reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256"), 4000, 0, s(2510, 2490, 2500, 2530, 2470)...),
+		reportResult(reportVariant(t, "HS256", "HS256Bench/benchVerification/alg=HS256"), 3500, 1, 2900, 2880, 2950, 2910, 2860),
+		reportResult(reportVariant(t, "RSA1_5", "RSA15Bench/benchDecryption/alg=RSA1_5/enc=A128GCM/bits=2048"), 8, 0, s(1.21e6, 1.25e6, 1.19e6, 1.22e6, 1.23e6)...),
+	}
+	if withNew {
+		results = append(results, reportResult(reportVariant(t, "ECDH-ES", "ECDHESBench/benchRoundTrip/alg=ECDH-ES/enc=A256GCM/crv=X25519"), 120, 2, 81000, 80500, 82000, 81500, 80000))
+	}
+	data := []byte(`{"format":1,"id":"` + id + `","start":"2026-12-01T06:05:45Z","duration":"3s","groups":["HS256","RSA1_5"],` +
+		`"env":{"go_version":"go1.26.0","goos":"linux","goarch":"amd64","cpu":"Test CPU @ 2.00GHz","num_cpu":2,"gomaxprocs":2,"module":"github.com/josebench/josebench","version":"(devel)"},"results":[]}`)
+	run, err := bench.DecodeRun(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.Config = bench.DefaultConfig()
+	// Recompute the statistics as a stored run's are.
+	run.Results = results
+	buf, err := jsonRoundTrip(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf
+}
+
+func jsonRoundTrip(run *bench.Run) (*bench.Run, error) {
+	dir, err := os.MkdirTemp("", "report")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	s := bench.Store{Dir: dir}
+	if _, err := s.Save(run); err != nil {
+		return nil, err
+	}
+	return s.Load(run.ID)
+}
+
+const (
+	reportRunID = "01937a3c-5e40-7000-8000-000000000001"
+	reportRefID = "01937a30-0000-7000-8000-000000000000"
+)
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	ref := reportRun(t, reportRefID, 1.1, false)
+	tests := []struct {
+		name, report, output string
+		ref                  *bench.Run
+	}{
+		{"simple.md", "simple", "md", nil},
+		{"simple.console", "simple", "console", nil},
+		{"default.md", "default", "md", nil},
+		{"default.console", "default", "console", nil},
+		{"aggregate.console", "aggregate", "console", nil},
+		{"aggregate.md", "aggregate", "md", nil},
+		{"aggregate.csv", "aggregate", "csv", nil},
+		{"aggregate.json", "aggregate", "json", nil},
+		{"aggregate.html", "aggregate", "html", nil},
+		{"full.md", "full", "md", nil},
+		{"run.gobench", "simple", "gobench", nil},
+		{"simple-ref.md", "simple", "md", ref},
+		{"aggregate-ref.console", "aggregate", "console", ref},
+		{"aggregate-ref.csv", "aggregate", "csv", ref},
+		{"aggregate-ref.json", "aggregate", "json", ref},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, run, tt.output, Options{Report: tt.report, Ref: tt.ref}); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tt.name, b.Bytes())
+		})
+	}
+}
+
+// The markdown report starts as the PHP suite's documentation shows.
+func TestMarkdownHeader(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, false)
+	var b bytes.Buffer
+	if err := Write(&b, run, "md", Options{Report: "simple"}); err != nil {
+		t.Fatal(err)
+	}
+	want := "Jose Performance Test Suite\n===========================\n\n### suite: " + reportRunID + ", date: 2026-12-01, stime: 06:05:45\n\nbenchmark | groups | subject | set | mean\n--- | --- | --- | --- | ---\nHS256Bench | JWS,hmac,HS256 | benchSignature | alg=HS256 | 2.500μs\n"
+	if !strings.HasPrefix(b.String(), want) {
+		t.Errorf("markdown starts\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// The HTML page fetches nothing and runs nothing.
+func TestHTMLSelfContained(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	var b bytes.Buffer
+	if err := Write(&b, run, "html", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, bad := range []string{"<script", "src=", "href=", "@import", "url("} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	if n := strings.Count(page, "<svg"); n != 3 {
+		t.Errorf("%d charts, want 3 (hmac, RSAEnc, ECDHES)", n)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	ref := reportRun(t, reportRefID, 1.1, false)
+	ds := Compare(run, ref, 0)
+	if len(ds) != 4 {
+		t.Fatalf("%d deltas", len(ds))
+	}
+	// HS256 sign: 10% faster, separated samples: significant.
+	if d := ds[0]; !d.Found || d.Noise || d.P >= 0.05 || d.Percent > -9 || d.Percent < -10 {
+		t.Errorf("sign delta %+v", d)
+	}
+	// HS256 verify: same samples: noise.
+	if d := ds[1]; !d.Found || !d.Noise || d.Percent != 0 {
+		t.Errorf("verify delta %+v", d)
+	}
+	if d := ds[3]; d.Found {
+		t.Errorf("new variant found in ref: %+v", d)
+	}
+	// The reverse comparison: sign and decryption are 10% slower.
+	back := Compare(ref, run, 0)
+	if s := Slower(back, 5); len(s) != 2 || s[0].ID != "HS256Bench/benchSignature/alg=HS256" {
+		t.Errorf("Slower = %+v", s)
+	}
+	if s := Slower(back, 15); len(s) != 0 {
+		t.Errorf("Slower(15) = %+v", s)
+	}
+	// One iteration a side: the rstdev rule.
+	one := reportRun(t, reportRunID, 1, false)
+	oneRef := reportRun(t, reportRefID, 1.01, false)
+	for _, r := range []*bench.Run{one, oneRef} {
+		for i := range r.Results {
+			r.Results[i].Iterations = r.Results[i].Iterations[:1]
+			r.Results[i].Stats.RStdev = 0.4
+		}
+	}
+	ds = Compare(one, oneRef, 0)
+	if d := ds[0]; d.P != -1 || d.Noise {
+		t.Errorf("1%% change with rstdevs 0.4+0.4: %+v", d)
+	}
+	for i := range one.Results {
+		one.Results[i].Stats.RStdev = 0.8
+	}
+	if d := Compare(one, oneRef, 0)[0]; !d.Noise {
+		t.Errorf("1%% change with rstdevs 0.8+0.4: %+v", d)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, false)
+	var b bytes.Buffer
+	if err := Write(&b, run, "md", Options{Report: "nope"}); err == nil || !strings.Contains(err.Error(), `report: unknown report "nope" (known: simple, default, aggregate, full)`) {
+		t.Errorf("unknown report: %v", err)
+	}
+	if err := Write(&b, run, "pdf", Options{}); err == nil || !strings.Contains(err.Error(), `report: unknown output "pdf"`) {
+		t.Errorf("unknown output: %v", err)
+	}
+}
+
