@@ -229,4 +229,3 @@ func TestErrors(t *testing.T) {
 		t.Errorf("unknown output: %v", err)
 	}
 }
-
