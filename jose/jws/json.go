@@ -162,16 +162,15 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 	// Headers first, for every signature: b64 must agree across them
 	// (RFC 7797 §3) before the payload can be decoded.
 	res := make([]SignatureResult, len(j.sigs))
-	prot := make([]*jose.Header, len(j.sigs))
 	unencoded := -1 // unknown
 	for i := range j.sigs {
 		res[i].Index = i
 		p, h, err := v.sigHeader(&j.sigs[i])
+		res[i].Header = h
 		if err != nil {
 			res[i].Err = err
 			continue
 		}
-		prot[i], res[i].Header = p, h
 		u := 0
 		if p != nil && p.B64 != nil && !*p.B64 {
 			u = 1
@@ -221,7 +220,8 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 func clip(b []byte) []byte { return b[:len(b):len(b)] }
 
 // sigHeader reads and checks the headers of one signature: it returns the
-// protected header (nil if absent) and the JOSE Header (the union).
+// protected header (nil if absent) and the JOSE Header (the union), which
+// is also returned when only the checks failed.
 func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 	p, err = v.parseProtected(s.protected)
 	if err != nil {
@@ -240,7 +240,7 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 		return nil, nil, fmt.Errorf("jws: %w", err)
 	}
 	if err := v.checkHeaders(p, u); err != nil {
-		return nil, nil, err
+		return nil, h, err
 	}
 	return p, h, nil
 }

@@ -81,7 +81,8 @@ type Message struct {
 
 // SignatureResult is the outcome of one signature of a JWS JSON
 // Serialization ([Verifier.VerifyEach]): its index in "signatures", its JOSE
-// Header (nil if it could not be read) and nil if it verified.
+// Header (nil if it could not be read; present, but not to be trusted, when
+// the signature was refused) and Err, nil if it verified.
 type SignatureResult struct {
 	Index  int
 	Header *jose.Header
