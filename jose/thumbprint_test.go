@@ -1,0 +1,86 @@
+package jose
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/sha256"
+	"strings"
+	"testing"
+)
+
+// TestThumbprintRFC7638 checks RFC 7638 §3.1 byte for byte: the JSON that
+// is hashed and the SHA-256 thumbprint (latchset rfc7638_3.1.thp), and the
+// RFC 9278 §3 thumbprint URI of the same key.
+func TestThumbprintRFC7638(t *testing.T) {
+	set, err := ParseSet(jwkTRead(t, "../testdata/latchset/rfc7517_A.1.jwkset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := set.LookupKeyID("2011-04-29")[0]
+	in, err := k.thumbprintInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := jwkTMembers(t, jwkTRead(t, "../testdata/latchset/rfc7517_A.1.jwkset"))["keys"].([]any)[1].(map[string]any)["n"].(string)
+	if want := `{"e":"AQAB","kty":"RSA","n":"` + n + `"}`; string(in) != want {
+		t.Errorf("RFC 7638 §3.1 JSON:\n got %s\nwant %s", in, want)
+	}
+	want := strings.TrimSpace(string(jwkTRead(t, "../testdata/latchset/non-json/rfc7638_3.1.thp")))
+	tp, err := k.Thumbprint(crypto.SHA256)
+	if err != nil || Base64URLEncode(tp) != want {
+		t.Errorf("thumbprint %s, want %s (%v)", Base64URLEncode(tp), want, err)
+	}
+	uri, err := k.ThumbprintURI(crypto.SHA256)
+	if err != nil || uri != "urn:ietf:params:oauth:jwk-thumbprint:sha-256:NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs" {
+		t.Errorf("RFC 9278 URI %s, %v", uri, err)
+	}
+}
+
+// TestThumbprintEveryKeyType checks the hashed JSON of each key type
+// against its definition (RFC 7638 §3.2, RFC 8037 §2), and other hashes.
+func TestThumbprintEveryKeyType(t *testing.T) {
+	tests := []struct {
+		key  string
+		want string
+	}{
+		{`{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg","alg":"A128KW","kid":"x"}`, `{"k":"GawgguFyGrWKav7AX4VKUg","kty":"oct"}`},
+		{jwkTECPriv, `{"crv":"P-256","kty":"EC","x":"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4","y":"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}`},
+		{jwkTEd25519Priv, `{"crv":"Ed25519","kty":"OKP","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}`},
+		{jwkTX25519Pub, `{"crv":"X25519","kty":"OKP","x":"hSDwCYkwp1R0i33ctD73Wg2_Og0mOBr066SpjqqbTmo"}`},
+	}
+	for _, tt := range tests {
+		k, err := ParseKey([]byte(tt.key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := k.thumbprintInput()
+		if err != nil || string(in) != tt.want {
+			t.Errorf("got %s, want %s (%v)", in, tt.want, err)
+		}
+		sum := sha256.Sum256([]byte(tt.want))
+		if tp, err := k.Thumbprint(crypto.SHA256); err != nil || !bytes.Equal(tp, sum[:]) {
+			t.Errorf("%s: SHA-256 thumbprint %x", tt.want, tp)
+		}
+		for _, h := range []struct {
+			h    crypto.Hash
+			name string
+		}{{crypto.SHA384, "sha-384"}, {crypto.SHA512, "sha-512"}, {crypto.SHA3_224, "sha3-224"}, {crypto.SHA3_256, "sha3-256"}, {crypto.SHA3_384, "sha3-384"}, {crypto.SHA3_512, "sha3-512"}} {
+			hh := h.h.New()
+			hh.Write([]byte(tt.want))
+			uri, err := k.ThumbprintURI(h.h)
+			if want := ThumbprintURIPrefix + h.name + ":" + Base64URLEncode(hh.Sum(nil)); err != nil || uri != want {
+				t.Errorf("URI %s, want %s (%v)", uri, want, err)
+			}
+		}
+	}
+	k, _ := ParseKey([]byte(jwkTEd25519Pub))
+	if _, err := k.ThumbprintURI(crypto.SHA1); err == nil {
+		t.Error("SHA-1 thumbprint URI: SHA-1 has no registered name")
+	}
+	if _, err := k.Thumbprint(crypto.Hash(0)); err == nil {
+		t.Error("thumbprint with no hash")
+	}
+	if _, err := (&JWK{}).ThumbprintURI(crypto.SHA256); err == nil {
+		t.Error("thumbprint URI of an empty JWK")
+	}
+}
