@@ -18,10 +18,14 @@ type cbcHMAC struct {
 	block  cipher.Block
 	tagLen int // T_LEN: half the key, the truncated MAC length
 
-	mu  sync.Mutex // guards mac and the scratch below
+	mu  sync.Mutex // guards mac, enc, dec and the scratch below
 	mac hash.Hash  // HMAC keyed with MAC_KEY, reset before each use
-	al  [8]byte    // AL: the AAD length in bits, big-endian
-	sum [sha512.Size]byte
+	// CBC modes, made on first use and re-aimed with SetIV afterwards, so
+	// that an AEAD used for many messages does not copy the AES key
+	// schedule for each.
+	enc, dec cipher.BlockMode
+	al       [8]byte // AL: the AAD length in bits, big-endian
+	sum      [sha512.Size]byte
 }
 
 // NewCBCHMAC returns the AES_CBC_HMAC_SHA2 authenticated encryption of
@@ -82,9 +86,10 @@ func (c *cbcHMAC) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		out[i] = byte(padLen)
 	}
 	ct := out[:ctLen]
-	cipher.NewCBCEncrypter(c.block, nonce).CryptBlocks(ct, ct)
 
 	c.mu.Lock()
+	c.enc = cbcMode(c.enc, c.block, nonce, cipher.NewCBCEncrypter)
+	c.enc.CryptBlocks(ct, ct)
 	tag := c.tag(nonce, ct, additionalData)
 	copy(out[ctLen:], tag)
 	c.mu.Unlock()
@@ -101,14 +106,15 @@ func (c *cbcHMAC) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, e
 	}
 	ct := ciphertext[:len(ciphertext)-c.tagLen]
 	c.mu.Lock()
-	ok := hmac.Equal(c.tag(nonce, ct, additionalData), ciphertext[len(ct):])
-	c.mu.Unlock()
-	if !ok {
+	if !hmac.Equal(c.tag(nonce, ct, additionalData), ciphertext[len(ct):]) {
+		c.mu.Unlock()
 		return nil, ErrDecryption
 	}
-
 	ret, out := kwGrow(dst, len(ct))
-	cipher.NewCBCDecrypter(c.block, nonce).CryptBlocks(out, ct)
+	c.dec = cbcMode(c.dec, c.block, nonce, cipher.NewCBCDecrypter)
+	c.dec.CryptBlocks(out, ct)
+	c.mu.Unlock()
+
 	// The MAC has been checked, so the padding was made by the key holder;
 	// it is still checked in constant time, and refused with the same error.
 	padLen := int(out[len(out)-1])
@@ -124,6 +130,16 @@ func (c *cbcHMAC) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, e
 		return nil, ErrDecryption
 	}
 	return ret[:len(ret)-padLen], nil
+}
+
+// cbcMode returns m aimed at iv, or a new mode made with newMode if m is
+// nil or cannot be re-aimed.
+func cbcMode(m cipher.BlockMode, b cipher.Block, iv []byte, newMode func(cipher.Block, []byte) cipher.BlockMode) cipher.BlockMode {
+	if s, ok := m.(interface{ SetIV([]byte) }); ok {
+		s.SetIV(iv)
+		return m
+	}
+	return newMode(b, iv)
 }
 
 // tag returns T, the HMAC of AAD || IV || E || AL truncated to T_LEN

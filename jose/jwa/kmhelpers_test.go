@@ -121,3 +121,10 @@ func kmSHA256(b []byte) []byte {
 	s := sha256.Sum256(b)
 	return s[:]
 }
+
+// rsaRawEncrypt is textbook RSA, m^e mod n, to make ciphertexts with any
+// padding for the RSA1_5 tests.
+func rsaRawEncrypt(pub *rsa.PublicKey, m []byte) []byte {
+	c := new(big.Int).Exp(new(big.Int).SetBytes(m), big.NewInt(int64(pub.E)), pub.N)
+	return c.FillBytes(make([]byte, pub.Size()))
+}
