@@ -389,7 +389,9 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 	for _, r := range t.recipients {
 		h, alg, enc, err := d.checkRecipient(t, r.header)
 		if err != nil {
-			if len(t.recipients) == 1 {
+			// A recipient whose alg or enc the caller does not accept is
+			// skipped; any other fault refuses the whole token.
+			if len(t.recipients) == 1 || !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 				return nil, err
 			}
 			if firstErr == nil {
