@@ -144,12 +144,12 @@ func TestNewDecrypterRefuses(t *testing.T) {
 	algs := []jwa.KeyAlgorithm{jwa.A128KW}
 	encs := []jwa.ContentEncryption{jwa.A128GCM}
 	for name, o := range map[string]DecryptOptions{
-		"no algs":   {ContentEncryptions: encs, Key: rfKey16},
-		"no encs":   {KeyAlgorithms: algs, Key: rfKey16},
-		"no key":    {KeyAlgorithms: algs, ContentEncryptions: encs},
-		"two keys":  {KeyAlgorithms: algs, ContentEncryptions: encs, Key: rfKey16, Keys: &jose.Set{}},
-		"bad alg":   {KeyAlgorithms: []jwa.KeyAlgorithm{"none"}, ContentEncryptions: encs, Key: rfKey16},
-		"bad enc":   {KeyAlgorithms: algs, ContentEncryptions: []jwa.ContentEncryption{"A128CBC"}, Key: rfKey16},
+		"no algs":  {ContentEncryptions: encs, Key: rfKey16},
+		"no encs":  {KeyAlgorithms: algs, Key: rfKey16},
+		"no key":   {KeyAlgorithms: algs, ContentEncryptions: encs},
+		"two keys": {KeyAlgorithms: algs, ContentEncryptions: encs, Key: rfKey16, Keys: &jose.Set{}},
+		"bad alg":  {KeyAlgorithms: []jwa.KeyAlgorithm{"none"}, ContentEncryptions: encs, Key: rfKey16},
+		"bad enc":  {KeyAlgorithms: algs, ContentEncryptions: []jwa.ContentEncryption{"A128CBC"}, Key: rfKey16},
 	} {
 		if d, err := NewDecrypter(o); err == nil || d != nil {
 			t.Errorf("%s: accepted", name)
