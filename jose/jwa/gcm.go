@@ -78,13 +78,15 @@ func (g *gcmKW) Algorithm() KeyAlgorithm { return g.alg }
 // encrypted under a fresh random 96-bit IV, and params.IV and params.Tag
 // receive the IV and the tag.
 func (g *gcmKW) EncryptKey(cek []byte, enc ContentEncryption, params *KeyParams) ([]byte, []byte, error) {
-	var iv [gcmIVSize]byte
-	rand.Read(iv[:])
-	return g.encryptKey(cek, enc, params, iv)
+	return g.encryptKey(cek, enc, params, nil)
 }
 
-// encryptKey is EncryptKey with a given IV, for the RFC 7520 test vectors.
-func (g *gcmKW) encryptKey(cek []byte, enc ContentEncryption, params *KeyParams, iv [gcmIVSize]byte) ([]byte, []byte, error) {
+// encryptKey is EncryptKey with a given IV (random if nil), for the
+// RFC 7520 test vectors.
+func (g *gcmKW) encryptKey(cek []byte, enc ContentEncryption, params *KeyParams, iv []byte) ([]byte, []byte, error) {
+	if params == nil {
+		panic("jwa: AES GCM key wrap EncryptKey needs non-nil KeyParams to return iv and tag")
+	}
 	ks, err := cekSize(enc, cek)
 	if err != nil {
 		return nil, nil, err
@@ -93,7 +95,11 @@ func (g *gcmKW) encryptKey(cek []byte, enc ContentEncryption, params *KeyParams,
 	buf := make([]byte, ks+gcmIVSize, 2*ks+gcmIVSize+gcmTagSize)
 	cekOut := fillCEK(buf[:ks:ks], cek)
 	ivOut := buf[ks : ks+gcmIVSize : ks+gcmIVSize]
-	copy(ivOut, iv[:])
+	if iv != nil {
+		copy(ivOut, iv)
+	} else {
+		rand.Read(ivOut)
+	}
 	sealed := g.aead.Seal(buf[ks+gcmIVSize:], ivOut, cekOut, nil)
 	params.IV = ivOut
 	params.Tag = sealed[ks:]

@@ -146,7 +146,7 @@ func kmCookbookReencrypt(t *testing.T, c *kmCookbook, key any, cek, ek []byte) {
 		var g *gcmKW
 		g, err = newGCMKW(alg, key)
 		if err == nil {
-			_, got, err = g.encryptKey(cek, enc, &params, [12]byte(kmB64(t, c.EncryptingKey.IV)))
+			_, got, err = g.encryptKey(cek, enc, &params, kmB64(t, c.EncryptingKey.IV))
 		}
 		if err == nil && !bytes.Equal(params.Tag, kmB64(t, c.EncryptingKey.Tag)) {
 			t.Fatalf("GCMKW tag = %x", params.Tag)

@@ -248,6 +248,9 @@ func TestDirect(t *testing.T) {
 	key := bytes.Repeat([]byte{1}, 16)
 	e, _ := NewKeyEncrypter(Direct, key)
 	d, _ := NewKeyDecrypter(Direct, key)
+	if e.Algorithm() != Direct || d.Algorithm() != Direct {
+		t.Fatal("Algorithm")
+	}
 	cek, ek, err := e.EncryptKey(nil, A128GCM, &KeyParams{})
 	if err != nil || !bytes.Equal(cek, key) || ek != nil {
 		t.Fatalf("EncryptKey = %x, %x, %v", cek, ek, err)
@@ -499,5 +502,40 @@ func TestKeyManagementConcurrent(t *testing.T) {
 			})
 		}
 		wg.Wait()
+	}
+}
+
+// TestKeyManagementAllocs pins the allocations of the symmetric hot paths:
+// one buffer per call (CEK and encrypted key share it), none for the
+// content ciphers once made.
+func TestKeyManagementAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	kek := make([]byte, 16)
+	for _, alg := range []KeyAlgorithm{A128KW, A128GCMKW} {
+		e, _ := NewKeyEncrypter(alg, kek)
+		d, _ := NewKeyDecrypter(alg, kek)
+		p := &KeyParams{}
+		_, ek, _ := e.EncryptKey(nil, A128GCM, p)
+		if n := testing.AllocsPerRun(100, func() { e.EncryptKey(nil, A128GCM, p) }); n > 1 {
+			t.Errorf("%s EncryptKey: %v allocations, want 1", alg, n)
+		}
+		if n := testing.AllocsPerRun(100, func() { d.DecryptKey(ek, A128GCM, p) }); n > 1 {
+			t.Errorf("%s DecryptKey: %v allocations, want 1", alg, n)
+		}
+	}
+	for _, enc := range ContentEncryptions() {
+		aead, _ := NewContentCipher(enc, make([]byte, enc.KeySize()))
+		iv := make([]byte, enc.IVSize())
+		pt := make([]byte, 167)
+		buf := make([]byte, 0, 167+aead.Overhead())
+		sealed := aead.Seal(nil, iv, pt, nil)
+		if n := testing.AllocsPerRun(100, func() { aead.Seal(buf[:0], iv, pt, nil) }); n > 0 {
+			t.Errorf("%s Seal: %v allocations", enc, n)
+		}
+		if n := testing.AllocsPerRun(100, func() { aead.Open(buf[:0], iv, sealed, nil) }); n > 0 {
+			t.Errorf("%s Open: %v allocations", enc, n)
+		}
 	}
 }
