@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -609,7 +610,8 @@ func (h *Header) setRaw(name, raw []byte) error {
 // [ParseHeader] reads it back to an equal Header.
 //
 // It refuses (with an error wrapping [ErrMalformed]) an Extra member with a
-// registered name (it would be written twice) or whose value is not JSON,
+// registered name (it would be written twice), a name that is not UTF-8 or
+// a value that is not JSON,
 // a jwk or epk holding a private or symmetric key (it would publish the
 // secret), and a p2c that is not a positive 32-bit integer. On error dst is returned
 // unchanged.
@@ -636,6 +638,9 @@ func (h *Header) AppendJSON(dst []byte) ([]byte, error) {
 		for _, name := range h.extraNames() {
 			if IsRegisteredHeader(name) {
 				return dst[:start], fmt.Errorf("%w: header: registered member %q in Extra", ErrMalformed, name)
+			}
+			if !utf8.ValidString(name) {
+				return dst[:start], fmt.Errorf("%w: header: member name %q is not UTF-8", ErrMalformed, name)
 			}
 			v := h.Extra[name]
 			if err := jsonx.Valid(v, jsonx.Limits{}); err != nil {

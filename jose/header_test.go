@@ -208,6 +208,7 @@ func TestHeaderAppendJSONErrors(t *testing.T) {
 		"nil Extra value":          {Extra: map[string]json.RawMessage{"x": nil}},
 		"duplicate in Extra value": {Extra: map[string]json.RawMessage{"x": json.RawMessage(`{"a":1,"a":2}`)}},
 		"negative p2c":             {P2C: -1},
+		"Extra name not UTF-8":     {Extra: map[string]json.RawMessage{"\xff": json.RawMessage("1")}},
 		"huge p2c":                 {P2C: 1 << 40},
 	} {
 		out, err := h.AppendJSON([]byte("keep"))
