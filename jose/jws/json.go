@@ -223,7 +223,7 @@ func clip(b []byte) []byte { return b[:len(b):len(b)] }
 // protected header (nil if absent) and the JOSE Header (the union), which
 // is also returned when only the checks failed.
 func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
-	p, err = v.parseProtected(s.protected)
+	p, _, err = v.parseProtected(s.protected, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -274,45 +274,46 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 	if !ok {
 		return nil, fmt.Errorf("jws: compact serialization needs exactly three segments: %w", jose.ErrMalformed)
 	}
-	h, err := v.parseProtected(hseg)
+	if len(hseg) == 0 {
+		return nil, fmt.Errorf("jws: empty protected header: %w", jose.ErrMalformed)
+	}
+	if isDetached && len(pseg) != 0 {
+		return nil, fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
+	}
+	// One buffer for the decoded header, signature and payload (at most
+	// len(pseg) bytes, whether encoded or not).
+	hdrLen := jose.Base64URLDecodedLen(len(hseg))
+	if hdrLen > v.lim.MaxHeaderSize {
+		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+	}
+	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+len(pseg))
+	h, buf, err := v.parseProtected(hseg, buf)
 	if err != nil {
 		return nil, err
-	}
-	if h == nil {
-		return nil, fmt.Errorf("jws: empty protected header: %w", jose.ErrMalformed)
 	}
 	if err := v.checkHeaders(h, nil); err != nil {
 		return nil, err
 	}
 	unencoded := h.B64 != nil && !*h.B64
-	if isDetached && len(pseg) != 0 {
-		return nil, fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
-	}
 	cands, err := v.candidates(h)
 	if err != nil {
 		return nil, err
 	}
-	// One buffer for the decoded signature and payload.
-	sigLen := jose.Base64URLDecodedLen(len(sseg))
-	plLen := 0
-	if !isDetached && !unencoded {
-		plLen = jose.Base64URLDecodedLen(len(pseg))
-	}
-	buf := make([]byte, 0, sigLen+plLen)
-	sig, err := jose.AppendBase64URLDecode(buf, sseg)
+	sig, err := jose.AppendBase64URLDecode(buf[len(buf):len(buf)], sseg)
 	if err != nil {
 		return nil, fmt.Errorf("jws: signature: %w", err)
 	}
+	rest := sig[len(sig):len(sig)]
 	var payload, input []byte
 	switch {
 	case !isDetached && !unencoded:
-		payload, err = jose.AppendBase64URLDecode(sig[len(sig):len(sig)], pseg)
+		payload, err = jose.AppendBase64URLDecode(rest, pseg)
 		if err != nil {
 			return nil, fmt.Errorf("jws: payload: %w", err)
 		}
 		input = token[:len(hseg)+1+len(pseg)]
 	case !isDetached:
-		payload = slices.Clone(pseg)
+		payload = append(rest, pseg...)
 		input = token[:len(hseg)+1+len(pseg)]
 	default:
 		payload = detached
@@ -327,29 +328,30 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 	if err := verifyWith(&cands, input, sig); err != nil {
 		return nil, err
 	}
-	return &Message{Payload: payload[:len(payload):len(payload)], Header: h}, nil
+	return &Message{Payload: clip(payload), Header: h}, nil
 }
 
-// parseProtected decodes and parses an encoded protected header; an empty
-// one is nil. The size limit is checked on the encoded length, before
-// decoding.
-func (v *Verifier) parseProtected(seg []byte) (*jose.Header, error) {
+// parseProtected decodes an encoded protected header, appending the JSON
+// to buf, and parses it; an empty one is nil. The size limit is checked on
+// the encoded length, before decoding. The header may keep references to
+// the bytes appended to buf.
+func (v *Verifier) parseProtected(seg, buf []byte) (*jose.Header, []byte, error) {
 	if len(seg) == 0 {
-		return nil, nil
+		return nil, buf, nil
 	}
 	if n := jose.Base64URLDecodedLen(len(seg)); n > v.lim.MaxHeaderSize {
-		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", n, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+		return nil, nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", n, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
-	var arr [512]byte
-	data, err := jose.AppendBase64URLDecode(arr[:0], seg)
+	n := len(buf)
+	buf, err := jose.AppendBase64URLDecode(buf, seg)
 	if err != nil {
-		return nil, fmt.Errorf("jws: protected header: %w", err)
+		return nil, nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	h, err := jose.ParseHeader(data, v.lim)
+	h, err := jose.ParseHeader(buf[n:], v.lim)
 	if err != nil {
-		return nil, fmt.Errorf("jws: protected header: %w", err)
+		return nil, nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	return h, nil
+	return h, buf, nil
 }
 
 // checkHeaders applies the checks of RFC 7515 §5.2 steps 4-5 and RFC 7797
