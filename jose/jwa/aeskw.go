@@ -5,13 +5,13 @@ import (
 	"crypto/cipher"
 	"crypto/subtle"
 	"encoding/binary"
-	"errors"
+	"fmt"
 )
 
 // kwDefaultIV is the default initial value of RFC 3394 §2.2.3.1.
 const kwDefaultIV = 0xA6A6A6A6A6A6A6A6
 
-var errKWInput = errors.New("jwa: key wrap input must be a multiple of 8 bytes and at least 16 bytes")
+var errKWInput = fmt.Errorf("%w: key wrap input must be a multiple of 8 bytes and at least 16 bytes", ErrInvalidKey)
 
 // WrapKey appends to dst the AES Key Wrap (RFC 3394 §2.2.1, index-based
 // form) of plaintext under the key-encryption key held by block, and returns
@@ -20,7 +20,7 @@ var errKWInput = errors.New("jwa: key wrap input must be a multiple of 8 bytes a
 // block must be an AES cipher (a 16-byte block size); anything else is a
 // caller bug and panics. plaintext must be a multiple of 8 bytes and at least
 // 16 bytes long, as RFC 3394 §2 requires; otherwise WrapKey returns an error
-// without doing any work. dst and plaintext must not overlap.
+// wrapping [ErrInvalidKey] without doing any work. dst and plaintext must not overlap.
 //
 // WrapKey is the primitive of A128KW, A192KW and A256KW (RFC 7518 §4.4).
 func WrapKey(dst []byte, block cipher.Block, plaintext []byte) ([]byte, error) {

@@ -59,7 +59,8 @@ func newPBES2(alg KeyAlgorithm, password []byte) (*pbes2, error) {
 // [DefaultPBES2Count]. A count below [DefaultPBES2MinCount] is refused with
 // [ErrInvalidParameter], an empty password with [ErrInvalidKey], an alg that
 // is not PBES2 with [ErrUnsupportedAlgorithm]. Each message gets a fresh
-// random 16-byte p2s.
+// random 16-byte p2s. A count above [DefaultPBES2MaxCount] makes tokens that
+// decrypters with the default range refuse.
 func NewPBES2Encrypter(alg KeyAlgorithm, password []byte, count int) (KeyEncrypter, error) {
 	if count == 0 {
 		count = DefaultPBES2Count
