@@ -62,8 +62,8 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 //
 //   - HS256, HS384, HS512: a []byte at least as long as the hash output
 //     (RFC 7518 §3.2); the key is copied.
-//   - RS256, RS384, RS512, PS256, PS384, PS512: an *[rsa.PrivateKey] of at
-//     least 2048 bits (RFC 7518 §3.3, §3.5). The key is validated, and
+//   - RS256, RS384, RS512, PS256, PS384, PS512: an *[rsa.PrivateKey] of 2048
+//     (RFC 7518 §3.3, §3.5) to 16384 bits. The key is validated, and
 //     precomputed on a private copy, so the caller's key is not modified.
 //   - ES256, ES384, ES512: an *[ecdsa.PrivateKey] on P-256, P-384 or P-521
 //     respectively (RFC 7518 §3.4).
@@ -79,6 +79,10 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 // A key of the wrong type, size or curve is refused with an error wrapping
 // [ErrInvalidKey]; an algorithm this package does not implement, "none"
 // included, with one wrapping [ErrUnsupportedAlgorithm].
+//
+// All key setup happens here, once: HMAC keeps its hash states, RSA its CRT
+// values. With a dst of sufficient capacity, HMAC and Ed25519 signatures do
+// not allocate.
 func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 	if alg.Known() && sigNilKey(key) {
 		return nil, sigKeyTypeError(alg, key)
