@@ -614,6 +614,13 @@ func TestKeySources(t *testing.T) {
 		t.Fatalf("duplicate kid: %v", err)
 	}
 
+	// An unusable entry under the same kid: its type cannot be known.
+	dup = &jose.Set{Keys: []*jose.JWK{{Key: es.pub, KeyID: "es"}, {KeyID: "es"}}}
+	v = rtVerifier(t, jws.VerifyOptions{Algorithms: algs, Keys: dup})
+	if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrKeyNotFound) {
+		t.Fatalf("duplicate kid with an unusable entry: %v", err)
+	}
+
 	// Without kid, only MaxKeyCandidates keys are tried.
 	many := &jose.Set{}
 	for range jws.MaxKeyCandidates {

@@ -67,24 +67,39 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 }
 
 // setCandidates selects keys of the JWK Set: by kid when the token has one
-// (exactly one key of that kid must fit alg), otherwise every key that fits
+// (one entry at most of that kid may have alg's key type), otherwise every
+// key that fits
 // alg; at most MaxKeyCandidates, in set order.
 // Keys whose kid matches but that do not fit alg make the error
 // ErrAlgorithmNotAllowed rather than ErrKeyNotFound.
 func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
 	var c candidates
-	var keys []*jose.JWK
-	if h.KeyID != "" {
-		keys = v.set.LookupKeyID(h.KeyID)
-		if len(keys) == 0 {
-			return c, fmt.Errorf("jws: no key with kid %q: %w", h.KeyID, jose.ErrKeyNotFound)
+	kid := h.KeyID
+	if kid != "" {
+		// RFC 7517 §4.5: keys sharing a kid must differ in type. Two
+		// entries of alg's key type (or an unusable entry, whose type
+		// cannot be trusted) under the token's kid make the choice
+		// ambiguous.
+		found, same, kty := false, 0, keyTypeFor(alg)
+		for _, k := range v.set.Keys {
+			if k == nil || k.KeyID != kid {
+				continue
+			}
+			found = true
+			if k.Key == nil || k.KeyType() == kty {
+				same++
+			}
 		}
-	} else {
-		keys = v.set.Keys
+		if !found {
+			return c, fmt.Errorf("jws: no key with kid %q: %w", kid, jose.ErrKeyNotFound)
+		}
+		if same > 1 {
+			return c, fmt.Errorf("jws: %d keys of type %s share kid %q: %w", same, kty, kid, jose.ErrKeyNotFound)
+		}
 	}
 	var firstErr error
-	for _, k := range keys {
-		if k == nil || k.Key == nil {
+	for _, k := range v.set.Keys {
+		if k == nil || k.Key == nil || (kid != "" && k.KeyID != kid) {
 			continue
 		}
 		jv, err := v.cache.get(k, alg)
@@ -94,17 +109,12 @@ func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (ca
 			}
 			continue
 		}
-		if h.KeyID != "" && c.n == 1 {
-			// RFC 7517 §4.5: keys sharing a kid must be of different
-			// types; two that both fit alg leave the choice ambiguous.
-			return candidates{}, fmt.Errorf("jws: more than one key with kid %q fits alg %q: %w", h.KeyID, alg, jose.ErrKeyNotFound)
-		}
 		if !c.add(jv) {
 			break
 		}
 	}
 	if c.n == 0 {
-		if h.KeyID != "" && firstErr != nil {
+		if kid != "" && firstErr != nil {
 			return c, firstErr
 		}
 		return c, fmt.Errorf("jws: no key fits alg %q: %w", alg, jose.ErrKeyNotFound)
@@ -137,6 +147,20 @@ func (vc *verifierCache) get(k *jose.JWK, alg jwa.SignatureAlgorithm) (jwa.Verif
 		}
 	}
 	return jv, err
+}
+
+// keyTypeFor returns the JWK "kty" of alg's keys (RFC 7518 §6.1,
+// RFC 8037 §2).
+func keyTypeFor(alg jwa.SignatureAlgorithm) string {
+	switch alg {
+	case jwa.HS256, jwa.HS384, jwa.HS512:
+		return "oct"
+	case jwa.RS256, jwa.RS384, jwa.RS512, jwa.PS256, jwa.PS384, jwa.PS512:
+		return "RSA"
+	case jwa.ES256, jwa.ES384, jwa.ES512:
+		return "EC"
+	}
+	return "OKP"
 }
 
 // keyFits reports whether key is of the type (and curve) alg needs
