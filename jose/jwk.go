@@ -507,10 +507,11 @@ func rsaFromParams(kp *keyParams) (any, error) {
 		D:         new(big.Int).SetBytes(kp.d),
 		Primes:    []*big.Int{new(big.Int).SetBytes(kp.p), new(big.Int).SetBytes(kp.q)},
 	}
+	// Precompute first: Validate is faster on a precomputed key.
+	key.Precompute()
 	if err := key.Validate(); err != nil {
 		return nil, jwkErrorf(ErrInvalidKey, "RSA private key: %v", err)
 	}
-	key.Precompute()
 	dp, dq, qi := rsaCRT(key)
 	for _, c := range []struct {
 		name      string
