@@ -501,6 +501,9 @@ func rsaFromParams(kp *keyParams) (any, error) {
 		if len(m.v) == 0 {
 			return nil, jwkErrorf(ErrMalformed, "member %q: empty integer", m.name)
 		}
+		if len(m.v) > len(kp.n) {
+			return nil, jwkErrorf(ErrInvalidKey, "member %q: longer than the modulus", m.name)
+		}
 	}
 	key := &rsa.PrivateKey{
 		PublicKey: *pub,

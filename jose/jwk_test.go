@@ -365,6 +365,7 @@ func TestParseKeyRefusals(t *testing.T) {
 		}), ErrUnsupportedAlgorithm, `"p"`},
 		{"RSA missing qi", rsaKey(func(m map[string]any) { delete(m, "qi") }), ErrUnsupportedAlgorithm, `"qi"`},
 		{"RSA p without d", rsaKey(func(m map[string]any) { delete(m, "d") }), ErrUnsupportedAlgorithm, `"d"`},
+		{"RSA d longer than n", rsaKey(func(m map[string]any) { m["d"] = m["n"].(string) + "AAAA" }), ErrInvalidKey, `"d"`},
 		{"RSA empty dq", rsaKey(func(m map[string]any) { m["dq"] = "" }), ErrMalformed, `"dq"`},
 		{"RSA wrong d", rsaKey(func(m map[string]any) { m["d"] = m["dp"] }), ErrInvalidKey, "RSA"},
 		{"RSA wrong p", rsaKey(func(m map[string]any) { m["p"], m["q"] = m["dp"], m["dq"] }), ErrInvalidKey, "RSA"},
