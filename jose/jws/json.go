@@ -1,6 +1,7 @@
 package jws
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -189,7 +190,7 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 	case isDetached:
 		seg, payload = jose.AppendBase64URL(nil, detached), detached
 	case unencoded == 1:
-		seg, payload = j.payload, j.payload
+		seg, payload = j.payload, bytes.Clone(j.payload) // not an alias of data
 	default:
 		seg = j.payload
 		if payload, err = jose.Base64URLDecode(seg); err != nil {

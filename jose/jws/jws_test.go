@@ -664,10 +664,53 @@ func TestKeySources(t *testing.T) {
 	if _, err := v.VerifyCompact(tokNoKid); !errors.Is(err, jose.ErrKeyNotFound) {
 		t.Fatalf("KeyFunc nil key: %v", err)
 	}
+	// A *jose.JWK from KeyFunc is prepared once and reused.
+	ej := &jose.JWK{Key: es.pub, Algorithm: "ES256"}
+	v = rtVerifier(t, jws.VerifyOptions{Algorithms: algs, KeyFunc: func(*jose.Header) (any, error) { return ej, nil }})
+	for range 2 {
+		if _, err := v.VerifyCompact(tok); err != nil {
+			t.Fatalf("KeyFunc JWK: %v", err)
+		}
+	}
+	sEd, _ := jws.NewSigner(jwa.EdDSA, ed.priv, nil)
+	tokEd, _ := sEd.Compact(rtPayload)
+	if _, err := v.VerifyCompact(tokEd); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		t.Fatalf("KeyFunc JWK for another alg: %v", err)
+	}
+
 	// KeyFunc is never called for a token refused by the header checks.
 	seen = "untouched"
 	if _, err := v.VerifyCompact(rtForge(t, `{"alg":"HS256","kid":"es"}`, rtPayload)); !errors.Is(err, jose.ErrAlgorithmNotAllowed) || seen != "untouched" {
 		t.Fatalf("KeyFunc called for a refused alg: %v %q", err, seen)
+	}
+}
+
+// TestHeaderKeysIgnored signs with an attacker's key and puts that key in
+// the header ("jwk", RFC 7515 §4.1.3) and a URL to it ("jku", "x5u"):
+// none is used, the token fails against the verifier's own key.
+func TestHeaderKeysIgnored(t *testing.T) {
+	keys := rtAllKeys(t)
+	es := keys[9]
+	attacker := rtEC(t, elliptic.P256())
+	ajwk, err := jose.NewJWK(&attacker.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := jws.NewSigner(jwa.ES256, attacker, &jws.SignerOptions{Extra: map[string]any{
+		"jwk": ajwk, "jku": "https://attacker.example/jwks", "x5u": "https://attacker.example/cert",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := s.Compact(rtPayload)
+	v := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}, Key: es.pub})
+	if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrVerificationFailed) {
+		t.Fatalf("token signed by the header's key: %v", err)
+	}
+	set := &jose.Set{Keys: []*jose.JWK{{Key: es.pub}}}
+	v = rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}, Keys: set})
+	if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrVerificationFailed) {
+		t.Fatalf("token signed by the header's key, set: %v", err)
 	}
 }
 

@@ -57,7 +57,12 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 		if key == nil {
 			return c, fmt.Errorf("jws: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
 		}
-		jv, err := prepare(alg, key)
+		var jv jwa.Verifier
+		if jwk, ok := key.(*jose.JWK); ok && jwk != nil {
+			jv, err = v.cache.get(jwk, alg) // prepared once per JWK
+		} else {
+			jv, err = prepare(alg, key)
+		}
 		if err != nil {
 			return c, err
 		}

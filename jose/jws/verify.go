@@ -32,7 +32,11 @@ type VerifyOptions struct {
 	// must not be modified while the Verifier is in use.
 	Keys *jose.Set
 	// KeyFunc returns the key (a Go key or a *jose.JWK) for a header that
-	// has passed every check above; its error is returned wrapped.
+	// has passed every check above; its error is returned wrapped. A
+	// *jose.JWK is prepared once and remembered (like the keys of a set,
+	// it must not be modified afterwards); a Go key is prepared on every
+	// call, which costs little for RSA, ECDSA and Ed25519 keys but repeats
+	// the HMAC key setup.
 	KeyFunc func(h *jose.Header) (any, error)
 
 	// Critical lists the header extensions the caller understands and
