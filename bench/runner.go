@@ -180,9 +180,12 @@ func (r *Runner) runVariant(v *Variant) (*Result, error) {
 }
 
 // calibrate returns the revolutions that take about target: it times
-// growing runs until one lasts at least a tenth of target, then scales.
+// growing runs until one lasts at least a quarter of target, then divides
+// target by the fastest time per revolution seen (noise only ever slows a
+// run down).
 func (r *Runner) calibrate(op Op, target time.Duration) (int, error) {
 	n := 1
+	best := math.Inf(1) // fastest ns per revolution
 	for {
 		start := r.now()
 		for range n {
@@ -191,13 +194,19 @@ func (r *Runner) calibrate(op Op, target time.Duration) (int, error) {
 			}
 		}
 		d := r.now().Sub(start)
-		if d >= target/10 || n >= maxRevs {
-			revs := int(math.Round(float64(target) * float64(n) / float64(max(d, 1))))
+		if d > 0 {
+			best = min(best, float64(d)/float64(n))
+		}
+		if d >= target/4 || n >= maxRevs {
+			if math.IsInf(best, 1) {
+				return maxRevs, nil
+			}
+			revs := int(math.Round(float64(target) / best))
 			return min(max(revs, 1), maxRevs), nil
 		}
 		next := 100 * n
 		if d > 0 {
-			next = int(float64(n) * float64(target/10) * 1.2 / float64(d))
+			next = int(float64(n) * float64(target/4) * 1.2 / float64(d))
 		}
 		n = min(max(next, n+1), 100*n, maxRevs)
 	}

@@ -154,10 +154,10 @@ func Groups() []string {
 		for _, g := range b.Groups {
 			if !slices.Contains(gs, g) {
 				gs = append(gs, g)
+				if g == "JWEKW" {
+					gs = append(gs, "KW")
+				}
 			}
-		}
-		if b.Family() == "JWEKW" && !slices.Contains(gs, "KW") {
-			gs = append(gs, "KW")
 		}
 	}
 	return gs

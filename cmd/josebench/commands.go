@@ -1,0 +1,364 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/josebench/josebench/bench"
+	"github.com/josebench/josebench/bench/report"
+	"github.com/josebench/josebench/bench/subjects"
+)
+
+// configFlags are the flags that choose and override the configuration.
+type configFlags struct {
+	config  string
+	storage string
+	unit    string
+}
+
+func (c *configFlags) register(fs *flag.FlagSet, output bool) {
+	fs.StringVar(&c.config, "config", "", "configuration `file` (default: the built-in configuration, identical to the shipped bench.yaml)")
+	if !output {
+		return
+	}
+	fs.StringVar(&c.storage, "storage", "", "`directory` of stored runs (default: runner.storage of the configuration)")
+	fs.StringVar(&c.unit, "time-unit", "", "time `unit` of the output: nanoseconds, microseconds, milliseconds or seconds (default: runner.time_unit)")
+}
+
+// load returns the configuration with the flag overrides applied.
+func (c *configFlags) load() (bench.Config, error) {
+	cfg := bench.DefaultConfig()
+	if c.config != "" {
+		var err error
+		if cfg, err = bench.LoadConfig(c.config); err != nil {
+			return cfg, err
+		}
+	}
+	if c.storage != "" {
+		cfg.Runner.Storage = c.storage
+	}
+	if c.unit != "" {
+		u := bench.TimeUnit(c.unit)
+		if u.Nanos() == 0 {
+			return cfg, usagef("unknown time unit %q (want nanoseconds, microseconds, milliseconds or seconds)", c.unit)
+		}
+		cfg.Runner.TimeUnit = u
+	}
+	return cfg, nil
+}
+
+// outputFlags are the flags of report output.
+type outputFlags struct {
+	report     string
+	output     string
+	file       string
+	ref        string
+	failSlower float64
+}
+
+func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp string) {
+	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
+	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
+	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (or latest): the % difference of each mean, ~ when within noise")
+	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref, exit with status 1 when a variant is slower than the reference by more than `pct` percent, beyond noise")
+}
+
+func (o *outputFlags) check(cfg *bench.Config) error {
+	if o.report != "none" && !cfg.HasReport(o.report) {
+		return usagef("unknown report %q (want %s)", o.report, strings.Join(cfg.ReportNames(), ", "))
+	}
+	if !slices.Contains(report.Outputs, o.output) {
+		return usagef("unknown output %q (want %s)", o.output, strings.Join(report.Outputs, ", "))
+	}
+	if o.failSlower < 0 {
+		return usagef("--fail-slower must not be negative")
+	}
+	if o.failSlower > 0 && o.ref == "" {
+		return usagef("--fail-slower needs --ref")
+	}
+	return nil
+}
+
+// write renders the report of r (with the reference ref, if any) and
+// applies --fail-slower.
+func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
+	if o.report != "none" {
+		w := stdout
+		var f *os.File
+		if o.file != "" {
+			var err error
+			if f, err = os.Create(o.file); err != nil {
+				return err
+			}
+			w = f
+		}
+		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref})
+		if f != nil {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if ref != nil && o.failSlower > 0 {
+		slow := report.Slower(report.Compare(r, ref, 0), o.failSlower)
+		if len(slow) > 0 {
+			var b strings.Builder
+			fmt.Fprintf(&b, "%d variants are slower than run %s by more than %g%%:", len(slow), ref.ID, o.failSlower)
+			for _, d := range slow {
+				fmt.Fprintf(&b, "\n\t%s: %+.2f%%", d.ID, d.Percent)
+			}
+			return errors.New(b.String())
+		}
+	}
+	return nil
+}
+
+var runCommand = &command{
+	name:    "run",
+	summary: "run the benchmarks of the selected groups",
+	usage: `Usage: josebench run [flags]
+
+Runs the variants of the selected groups (every group by default, see
+"josebench list"), prints the phpbench summary and a report, and with
+--store saves the run under the storage directory.
+
+Example:
+
+	josebench run --config bench.yaml --group RSASign --store
+`,
+	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
+		var (
+			cf        configFlags
+			of        outputFlags
+			groups    listFlag
+			doStore   bool
+			iters     int
+			revs      string
+			itTime    time.Duration
+			progress  string
+			subjectsF listFlag
+		)
+		cf.register(fs, true)
+		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
+		fs.Var(&groups, "group", "benchmark `group` to run; repeatable or comma-separated (default: measure.groups)")
+		fs.Var(&subjectsF, "subject", "only this `subject` (benchSignature, benchVerification, benchEncryption, benchDecryption, benchRoundTrip); repeatable")
+		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory")
+		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
+		fs.StringVar(&revs, "revs", "", "override runner.revs: a number or auto")
+		fs.DurationVar(&itTime, "time", 0, "override runner.time, the target `duration` of an iteration with auto revs")
+		fs.StringVar(&progress, "progress", "", "override runner.progress: auto, dots, line or none")
+		return func(stdout, stderr io.Writer) error {
+			cfg, err := cf.load()
+			if err != nil {
+				return err
+			}
+			if iters < 0 {
+				return usagef("--iterations must be positive")
+			}
+			if iters > 0 {
+				cfg.Runner.Iterations = iters
+			}
+			if revs != "" {
+				var r bench.Revs
+				if err := r.UnmarshalJSON([]byte(revs)); err != nil {
+					return usagef("--revs must be auto or a positive integer, not %q", revs)
+				}
+				cfg.Runner.Revs = r
+			}
+			if itTime < 0 {
+				return usagef("--time must be positive")
+			}
+			if itTime > 0 {
+				cfg.Runner.Time = bench.Duration(itTime)
+			}
+			if progress != "" {
+				if !slices.Contains([]string{"auto", "dots", "line", "none"}, progress) {
+					return usagef("unknown progress %q (want auto, dots, line or none)", progress)
+				}
+				cfg.Runner.Progress = progress
+			}
+			if len(groups) > 0 {
+				cfg.Measure.Groups = groups
+			}
+			if len(subjectsF) > 0 {
+				for _, s := range subjectsF {
+					if !slices.Contains(bench.Subjects, s) {
+						return usagef("unknown subject %q (want %s)", s, strings.Join(bench.Subjects, ", "))
+					}
+				}
+				cfg.Measure.Subjects = subjectsF
+			}
+			if of.report == "" {
+				of.report = cfg.Runner.Report
+			}
+			if err := of.check(&cfg); err != nil {
+				return err
+			}
+			variants, err := bench.Select(cfg.Measure, cfg.Measure.Groups)
+			if err != nil {
+				return &usageError{err.Error()}
+			}
+			if len(variants) == 0 {
+				return usagef("the groups %s select no variant with the subjects %s", strings.Join(cfg.Measure.Groups, ","), strings.Join(cfg.Measure.Subjects, ","))
+			}
+			store := bench.Store{Dir: cfg.Runner.Storage}
+			var ref *bench.Run
+			if of.ref != "" {
+				if ref, err = store.Load(of.ref); err != nil {
+					return err
+				}
+			}
+			id, err := bench.NewRunID()
+			if err != nil {
+				return err
+			}
+			r := &bench.Run{
+				Format: bench.RunFormat, ID: id, Start: time.Now().UTC().Truncate(time.Second),
+				Groups: cfg.Measure.Groups, Config: cfg, Env: bench.CurrentEnvironment(),
+			}
+			runner := &bench.Runner{
+				Config:   cfg.Runner,
+				Prepare:  subjects.Prepare,
+				Progress: bench.NewProgress(cfg.Runner.Progress, stderr, isTerminal(stderr)),
+			}
+			start := time.Now()
+			r.Results, err = runner.Run(variants)
+			r.Duration = bench.Duration(time.Since(start).Round(time.Millisecond))
+			if err != nil {
+				return err
+			}
+			if err := bench.Summarize(r.Results).Write(stdout, cfg.Runner.TimeUnit); err != nil {
+				return err
+			}
+			if doStore {
+				fmt.Fprint(stdout, "Storing results ... ")
+				if _, err := store.Save(r); err != nil {
+					fmt.Fprintln(stdout, "FAILED")
+					return err
+				}
+				fmt.Fprintf(stdout, "OK\nRun: %s\n", r.ID)
+			}
+			if of.report != "none" && of.output == "console" && of.file == "" {
+				fmt.Fprintln(stdout)
+			}
+			return of.write(stdout, r, ref)
+		}
+	},
+}
+
+var reportCommand = &command{
+	name:    "report",
+	summary: "report on a stored run",
+	usage: `Usage: josebench report [flags]
+
+Renders a report of a run saved by "josebench run --store".
+
+Reports: simple (benchmark, groups, subject, set, mean), default (one row
+per iteration), aggregate (every statistic), and those the run's
+configuration defines. Outputs: console, md (starting "Jose Performance
+Test Suite"), csv, json, html (one self-contained page with an SVG chart
+per group) and gobench (the Go benchmark format, for benchstat).
+
+Example:
+
+	josebench report --uuid=latest --report=simple --output=md --file report.md
+`,
+	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
+		var (
+			cf   configFlags
+			of   outputFlags
+			uuid string
+		)
+		cf.register(fs, true)
+		of.register(fs, bench.ReportAggregate, "`report`: simple, default, aggregate, or one defined in the run's configuration")
+		fs.StringVar(&uuid, "uuid", "latest", "`id` of the stored run, or latest")
+		return func(stdout, stderr io.Writer) error {
+			cfg, err := cf.load()
+			if err != nil {
+				return err
+			}
+			store := bench.Store{Dir: cfg.Runner.Storage}
+			r, err := store.Load(uuid)
+			if err != nil {
+				return err
+			}
+			if cf.unit != "" {
+				r.Config.Runner.TimeUnit = cfg.Runner.TimeUnit
+			}
+			if err := of.check(&r.Config); err != nil {
+				return err
+			}
+			if of.report == "none" {
+				return usagef("--report none makes no report")
+			}
+			var ref *bench.Run
+			if of.ref != "" {
+				if ref, err = store.Load(of.ref); err != nil {
+					return err
+				}
+			}
+			return of.write(stdout, r, ref)
+		}
+	},
+}
+
+var listCommand = &command{
+	name:    "list",
+	summary: "list the groups and the variants they select",
+	usage: `Usage: josebench list [flags]
+
+Without --group, lists every group with the number of variants and the
+benchmarks it selects; with --group, lists the variants selected, one per
+line, as benchmark/subject/params.
+`,
+	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
+		var (
+			cf     configFlags
+			groups listFlag
+		)
+		cf.register(fs, false)
+		fs.Var(&groups, "group", "list the variants of `group`; repeatable or comma-separated")
+		return func(stdout, stderr io.Writer) error {
+			cfg, err := cf.load()
+			if err != nil {
+				return err
+			}
+			if len(groups) > 0 {
+				vs, err := bench.Select(cfg.Measure, groups)
+				if err != nil {
+					return &usageError{err.Error()}
+				}
+				for _, v := range vs {
+					fmt.Fprintln(stdout, v.ID())
+				}
+				return nil
+			}
+			all := bench.Groups()
+			width := 0
+			for _, g := range all {
+				width = max(width, len(g))
+			}
+			for _, g := range all {
+				vs, _ := bench.Select(cfg.Measure, []string{g})
+				var names []string
+				for _, v := range vs {
+					if !slices.Contains(names, v.Benchmark) {
+						names = append(names, v.Benchmark)
+					}
+				}
+				fmt.Fprintf(stdout, "%-*s %4d variants  %s\n", width, g, len(vs), strings.Join(names, " "))
+			}
+			return nil
+		}
+	},
+}

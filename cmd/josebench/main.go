@@ -1,0 +1,23 @@
+// Command josebench runs the JOSE benchmark suite and reports on stored
+// runs: the Go counterpart of the PHP web-token/jwt-framework suite run with
+// phpbench.
+//
+// Usage:
+//
+//	josebench run [--config bench.yaml] [--group G]... [--store] [--ref ID] [--fail-slower PCT]
+//	josebench report [--uuid ID|latest] [--report NAME] [--output FORMAT] [--file PATH] [--ref ID]
+//	josebench list [--group G]...
+//	josebench help [command]
+//
+// Results go to standard output; progress and messages, prefixed
+// "josebench:", go to standard error. The exit status is 2 for a usage
+// error, 1 for any other failure (including --fail-slower), 0 otherwise.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Stdout, os.Stderr, os.Args[1:]))
+}
