@@ -95,7 +95,9 @@ func fzJSONObjects(f *testing.F, keep func(map[string]any) bool) [][]byte {
 			walk(v)
 		}
 	}
-	return out
+	// The vectors repeat their keys and headers: keep one of each.
+	slices.SortFunc(out, bytes.Compare)
+	return slices.CompactFunc(out, bytes.Equal)
 }
 
 func FuzzBase64URLDecode(f *testing.F) {
