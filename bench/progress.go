@@ -52,6 +52,7 @@ func (p *dotsProgress) Finish() {
 type lineProgress struct {
 	w     io.Writer
 	total int
+	done  int
 	start time.Time
 	now   func() time.Time
 }
@@ -75,8 +76,12 @@ func (p *lineProgress) Variant(i int, v *Variant) {
 	fmt.Fprintf(p.w, "\r\033[K[%*d/%d] %s %s %s  ETA %s", width, i+1, p.total, v.Benchmark, v.Subject, v.Set(), eta)
 }
 
-func (p *lineProgress) Done(int, *Result) {}
+func (p *lineProgress) Done(int, *Result) { p.done++ }
 
 func (p *lineProgress) Finish() {
-	fmt.Fprintf(p.w, "\r\033[K%d variants in %s\n\n", p.total, p.clock().Sub(p.start).Round(time.Millisecond))
+	n := fmt.Sprint(p.total)
+	if p.done != p.total {
+		n = fmt.Sprintf("%d of %d", p.done, p.total)
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s variants in %s\n\n", n, p.clock().Sub(p.start).Round(time.Millisecond))
 }
