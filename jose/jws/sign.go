@@ -128,7 +128,8 @@ func (s *Signer) setProtected(hdr []byte) error {
 	return nil
 }
 
-// Algorithm returns the algorithm the Signer was made for.
+// Algorithm returns the algorithm the Signer was made for, its "alg"
+// header (RFC 7515 §4.1.1).
 func (s *Signer) Algorithm() jwa.SignatureAlgorithm { return s.alg }
 
 // WithHeader returns a copy of s whose signatures carry h as their

@@ -49,8 +49,8 @@ type VerifyOptions struct {
 }
 
 // MaxKeyCandidates is the largest number of keys of a JWK Set tried for one
-// signature: a token cannot make the Verifier do more verifications than
-// this.
+// signature whose header has no "kid" (RFC 7515 §4.1.4): a token cannot
+// make the Verifier do more verifications than this.
 const MaxKeyCandidates = 4
 
 // maxCached bounds the prepared verifiers kept for the keys of a JWK Set.
@@ -222,7 +222,8 @@ func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
 // VerifyDetached verifies a JWS whose payload is detached (RFC 7515
 // Appendix F): a compact "header..signature" or a JSON serialization without
 // "payload", against payload, the payload itself (not its base64url
-// encoding). A token that carries a payload of its own is refused.
+// encoding); Message.Payload is that slice. A token that carries a payload
+// of its own is refused.
 func (v *Verifier) VerifyDetached(token, payload []byte) (*Message, error) {
 	if len(payload) > v.lim.MaxTokenSize {
 		return nil, fmt.Errorf("jws: detached payload of %d bytes exceeds %d: %w", len(payload), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
