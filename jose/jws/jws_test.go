@@ -502,6 +502,20 @@ func TestJSONRefusals(t *testing.T) {
 	if _, err := vSmall.VerifyJSON(flat); !errors.Is(err, jose.ErrLimitExceeded) {
 		t.Fatalf("JSON over the limit: %v", err)
 	}
+	// The unprotected header is bounded like the protected one.
+	_, vHdr := rtHS(t, nil, jws.VerifyOptions{Limits: jose.Limits{MaxHeaderSize: 64}})
+	bigHdr := edit(func(c map[string]any) { c["header"] = map[string]any{"pad": strings.Repeat("x", 64)} })
+	if _, err := vHdr.VerifyJSON(bigHdr); !errors.Is(err, jose.ErrLimitExceeded) {
+		t.Fatalf("unprotected header over the limit: %v", err)
+	}
+	if _, err := v.VerifyJSON(bigHdr); err != nil {
+		t.Fatalf("unprotected header within the default limit: %v", err)
+	}
+	_, vMembers := rtHS(t, nil, jws.VerifyOptions{Limits: jose.Limits{MaxHeaderMembers: 2}})
+	many := edit(func(c map[string]any) { c["header"] = map[string]any{"a": 1, "b": 2, "c": 3} })
+	if _, err := vMembers.VerifyJSON(many); err == nil {
+		t.Fatal("unprotected header with too many members accepted")
+	}
 }
 
 // TestKeyBinding checks that the key decides which algorithms it verifies:
