@@ -286,6 +286,7 @@ type ConfigError struct {
 	Msg  string
 }
 
+// Error returns "bench: file:line: message".
 func (e *ConfigError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("bench: %s:%d: %s", e.File, e.Line, e.Msg)

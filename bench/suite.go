@@ -231,6 +231,7 @@ func (v *Variant) Param(name string) string {
 // UnknownGroupError is returned for a group name that is not known.
 type UnknownGroupError struct{ Group string }
 
+// Error names the group and lists the known ones.
 func (e *UnknownGroupError) Error() string {
 	return fmt.Sprintf("bench: unknown group %q (known groups: %s)", e.Group, strings.Join(Groups(), ", "))
 }
