@@ -38,6 +38,9 @@ func (t *Table) writeHTML(w io.Writer) {
 
 	fmt.Fprint(w, "<p class=\"legend\">")
 	for _, s := range bench.Subjects {
+		if !t.hasSubject(s) {
+			continue
+		}
 		fmt.Fprintf(w, "<span style=\"background:%s\"></span>%s", subjectColors[s], esc(s))
 	}
 	fmt.Fprint(w, "</p>\n")
@@ -140,4 +143,13 @@ func chartLabel(r *bench.Result) string {
 		}
 	}
 	return strings.TrimSpace(r.Benchmark + " " + r.Subject + " " + strings.Join(ps, ","))
+}
+
+func (t *Table) hasSubject(s string) bool {
+	for _, r := range t.Run.Results {
+		if r.Subject == s {
+			return true
+		}
+	}
+	return false
 }
