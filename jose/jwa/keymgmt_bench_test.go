@@ -172,8 +172,9 @@ func BenchmarkKeyManagement(b *testing.B) {
 	cek16 := bytes.Repeat([]byte{0x22}, 16)
 
 	// AES Key Wrap: bare is the 12 AES block encryptions RFC 3394 makes
-	// for a 16-byte key, on a preexpanded key.
-	for _, alg := range []KeyAlgorithm{A128KW, A256KW} {
+	// for a 16-byte key, on a preexpanded key, plus the random CEK and the
+	// output buffer.
+	for _, alg := range []KeyAlgorithm{A128KW, A192KW, A256KW} {
 		kek := bytes.Repeat([]byte{1}, alg.KeyWrapSize())
 		e, _ := NewKeyEncrypter(alg, kek)
 		d, _ := NewKeyDecrypter(alg, kek)
@@ -195,7 +196,7 @@ func BenchmarkKeyManagement(b *testing.B) {
 	}
 
 	// AES GCM key wrap: bare is cipher.AEAD.Seal/Open of 16 bytes.
-	for _, alg := range []KeyAlgorithm{A128GCMKW, A256GCMKW} {
+	for _, alg := range []KeyAlgorithm{A128GCMKW, A192GCMKW, A256GCMKW} {
 		kek := bytes.Repeat([]byte{1}, alg.KeyWrapSize())
 		e, _ := NewKeyEncrypter(alg, kek)
 		d, _ := NewKeyDecrypter(alg, kek)
@@ -255,9 +256,9 @@ func BenchmarkKeyManagement(b *testing.B) {
 	for _, crv := range []struct {
 		name  string
 		curve ecdh.Curve
-	}{{"P-256", ecdh.P256()}, {"X25519", ecdh.X25519()}} {
+	}{{"P-256", ecdh.P256()}, {"P-384", ecdh.P384()}, {"P-521", ecdh.P521()}, {"X25519", ecdh.X25519()}} {
 		priv, _ := crv.curve.GenerateKey(rand.Reader)
-		for _, alg := range []KeyAlgorithm{ECDHES, ECDHESA128KW} {
+		for _, alg := range []KeyAlgorithm{ECDHES, ECDHESA128KW, ECDHESA192KW, ECDHESA256KW} {
 			e, _ := NewKeyEncrypter(alg, priv.PublicKey())
 			d, _ := NewKeyDecrypter(alg, priv)
 			p := &KeyParams{}
@@ -280,7 +281,7 @@ func BenchmarkKeyManagement(b *testing.B) {
 	}
 
 	// PBES2: bare is crypto/pbkdf2 with the same count.
-	for _, alg := range []KeyAlgorithm{PBES2HS256A128KW, PBES2HS512A256KW} {
+	for _, alg := range []KeyAlgorithm{PBES2HS256A128KW, PBES2HS384A192KW, PBES2HS512A256KW} {
 		pw := []byte("Thus from my lips, by yours, my sin is purged.")
 		e, _ := NewPBES2Encrypter(alg, pw, benchPBES2Count)
 		d, _ := NewPBES2Decrypter(alg, pw, 0, 0)
@@ -291,9 +292,12 @@ func BenchmarkKeyManagement(b *testing.B) {
 		salt := append([]byte(string(alg)+"\x00"), p.P2S...)
 		run(string(alg)+"/pbkdf2-bare", func() error {
 			var err error
-			if alg == PBES2HS256A128KW {
+			switch alg {
+			case PBES2HS256A128KW:
 				_, err = pbkdf2.Key(sha256.New, string(pw), salt, benchPBES2Count, 16)
-			} else {
+			case PBES2HS384A192KW:
+				_, err = pbkdf2.Key(sha512.New384, string(pw), salt, benchPBES2Count, 24)
+			default:
 				_, err = pbkdf2.Key(sha512.New, string(pw), salt, benchPBES2Count, 32)
 			}
 			return err
