@@ -64,8 +64,8 @@ func (f Finding) String() string {
 }
 
 // AnalyzeKey reports the weaknesses of k, in the manner of web-token's key
-// analyzers: an RSA modulus under 2048 bits (RFC 7518 §3.3) or a public
-// exponent that is even or small, a symmetric key shorter than its alg needs
+// analyzers: an RSA modulus under 2048 bits (RFC 7518 §3.3) or with the ROCA
+// fingerprint (CVE-2017-15361), a public exponent that is even or small, a symmetric key shorter than its alg needs
 // (RFC 7518 §3.2, §4.4, §4.7, §5.2, §5.3), an alg that does not fit the key,
 // a missing kid, use or alg, an unknown use, use and key_ops that disagree,
 // an expired x5c leaf certificate, and an unusable key. A key without
@@ -286,6 +286,9 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 func analyzeRSA(key *rsa.PublicKey, add func(Severity, string, ...any)) {
 	if bits := key.N.BitLen(); bits < MinRSABits {
 		add(SeverityCritical, "RSA modulus of %d bits; use at least %d (RFC 7518 §3.3)", bits, MinRSABits)
+	}
+	if rocaVulnerable(key.N) {
+		add(SeverityCritical, "RSA modulus has the ROCA fingerprint (CVE-2017-15361): it can be factored")
 	}
 	switch e := key.E; {
 	case e < 3 || e%2 == 0:

@@ -2,6 +2,7 @@ package jose
 
 import (
 	"crypto/rsa"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,7 @@ func TestAnalyzeKey(t *testing.T) {
 		{"RSA 1024", rsa1024, []string{"critical: kid \"r\": RSA modulus of 1024 bits; use at least 2048"}},
 		{"RSA e=3", smallE, []string{"warning", "RSA public exponent 3 is small"}},
 		{"RSA e even", evenE, []string{"critical", "RSA public exponent 65536 is not an odd integer"}},
+		{"ROCA", &JWK{Key: &rsa.PublicKey{N: jwkTROCAModulus(t), E: 65537}, KeyID: "k", Use: "sig", Algorithm: "RS256"}, []string{"critical", "ROCA fingerprint"}},
 		{"expired certificate", cert, []string{"warning", "the x5c leaf certificate expired on 2018-08-14"}},
 		{"unsupported Go key", &JWK{Key: "x"}, []string{"info", "unsupported key, never selected"}},
 		{"nil", nil, []string{"critical", "nil key"}},
@@ -146,4 +148,13 @@ func TestAnalyzeSet(t *testing.T) {
 	if f := (Finding{SeverityWarning, 2, "", "m"}).String(); f != "warning: key 2: m" {
 		t.Errorf("Finding.String: %s", f)
 	}
+}
+
+// jwkTROCAModulus returns the modulus of the Wycheproof ROCA key.
+func jwkTROCAModulus(t *testing.T) *big.Int {
+	b, err := Base64URLDecode("AanFpofbj7KjD4Lf-N2hVMKR7yewSyXhhbirIMTGpfYEhZ_lnt5UoK98DnKIgArXGTu3MaW_HhFw16HGaTDUHqPrId7fe4r11CqRw09yBFuW79V8sYIwHdzCaWflUI6auImYbVfoN9_nD5n8N8SY9DwXw7mwZM9wREPXoDPgOoIWl6q_MPsp7n0zs3Z5ZaiQWOOzl1S9OhwAfSiiOwz6efnXEaxuTEtPd7BjSx7NaFka8Dx9U7YqXy2RFj1O9PjyaDGuRh7YXsX3iMUSP_wSyHQg_c_qHRtKUsNSGCT7OZg0hzm2KphtjnayKJvC64vAbROBR4Ubg6Bxg9IQVZ-QYyE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return new(big.Int).SetBytes(b)
 }
