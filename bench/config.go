@@ -233,15 +233,15 @@ var ReportColumns = map[string][]string{
 }
 
 // DefaultConfig returns the built-in configuration, identical to the
-// bench.yaml shipped with the module: every group, 5 iterations of about
-// 10ms each, and the PHP suite's inputs.
+// bench.yaml shipped with the module: every group, 10 iterations of about
+// 5ms each, and the PHP suite's inputs.
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
-			Iterations:     5,
+			Iterations:     10,
 			Revs:           Auto,
-			Time:           Duration(10 * time.Millisecond),
-			Warmup:         1,
+			Time:           Duration(5 * time.Millisecond),
+			Warmup:         0,
 			RetryThreshold: 10,
 			RetryLimit:     5,
 			TimeUnit:       Microseconds,

@@ -33,5 +33,5 @@ func ExampleParseConfig() {
 	fmt.Println(cfg.Runner.Revs, cfg.Runner.Iterations, err)
 	// Output:
 	// bench: bench.yaml:3: runner.iterations: must be at least 1
-	// 1000 5 <nil>
+	// 1000 10 <nil>
 }

@@ -41,6 +41,15 @@ func (f *runnerFake) runner(c RunnerConfig) *Runner {
 	}
 }
 
+// runnerConfig is the configuration the runner tests assume: 5 iterations
+// of 10ms with one warmup revolution each.
+func runnerConfig() RunnerConfig {
+	c := DefaultConfig().Runner
+	c.Iterations, c.Revs, c.Time, c.Warmup = 5, Auto, Duration(10*time.Millisecond), 1
+	c.RetryThreshold, c.RetryLimit = 10, 5
+	return c
+}
+
 func runnerVariants(t *testing.T) []Variant {
 	vs, err := Select(DefaultConfig().Measure, []string{"HS256"})
 	if err != nil {
@@ -51,7 +60,7 @@ func runnerVariants(t *testing.T) []Variant {
 
 func TestRunnerAutoRevs(t *testing.T) {
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, allocs: 3}
-	c := DefaultConfig().Runner
+	c := runnerConfig()
 	res, err := f.runner(c).Run(runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +85,7 @@ func TestRunnerAutoRevs(t *testing.T) {
 // An operation slower than the target time runs once per iteration.
 func TestRunnerSlowOp(t *testing.T) {
 	f := &runnerFake{cost: func(int) time.Duration { return 50 * time.Millisecond }}
-	res, err := f.runner(DefaultConfig().Runner).Run(runnerVariants(t))
+	res, err := f.runner(runnerConfig()).Run(runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +101,7 @@ func TestRunnerSlowOp(t *testing.T) {
 // A deviant iteration is rejected and re-run (phpbench's retry_threshold),
 // and rejects are bounded by retry_limit.
 func TestRunnerRetry(t *testing.T) {
-	c := DefaultConfig().Runner
+	c := runnerConfig()
 	c.Revs, c.Warmup, c.Iterations = 10, 0, 4
 	// Calls 21-30 (the third iteration) are ten times slower.
 	f := &runnerFake{cost: func(n int) time.Duration {
@@ -144,7 +153,7 @@ func TestRunnerRetry(t *testing.T) {
 }
 
 func TestRunnerErrors(t *testing.T) {
-	c := DefaultConfig().Runner
+	c := runnerConfig()
 	c.Revs = 5
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, fail: 8}
 	res, err := f.runner(c).Run(runnerVariants(t))
@@ -172,7 +181,7 @@ func (e *runnerEvents) Finish()                   { e.log = append(e.log, "finis
 
 func TestRunnerProgress(t *testing.T) {
 	vs, _ := Select(DefaultConfig().Measure, []string{"HS256"})
-	c := DefaultConfig().Runner
+	c := runnerConfig()
 	c.Revs, c.Iterations = 1, 1
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }}
 	r := f.runner(c)
