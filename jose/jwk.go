@@ -37,9 +37,10 @@ import (
 // checked: every member has its registered JSON type, every binary member is
 // canonical base64url of the right length, EC points are on their curve, OKP
 // and EC private keys match their public keys, RSA private keys pass
-// [rsa.PrivateKey.Validate], and the public key of the leaf certificate of
-// x5c equals the key. The certificate chain itself is not verified: x5c is
-// carried, never trusted.
+// [rsa.PrivateKey.Validate], the public key of the leaf certificate of x5c
+// equals the key, and x5t and x5t#S256, when x5c is present too, are the
+// leaf's SHA-1 and SHA-256 thumbprints. The certificate chain itself is not
+// verified: x5c is carried, never trusted.
 //
 // Members this module does not know are kept, in order, as raw JSON and
 // written back by [JWK.MarshalJSON].

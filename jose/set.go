@@ -153,10 +153,14 @@ func (s *Set) Public() *Set {
 	return p
 }
 
-// LookupKeyID returns the supported keys of s whose kid is kid, in order.
+// LookupKeyID returns the supported keys of s whose kid is kid, in order;
+// nil if there is none or s is nil.
 // Several keys may share a kid (RFC 7517 §4.5 asks that they differ in kty
 // or use); callers pick among them with [JWK.Permits].
 func (s *Set) LookupKeyID(kid string) []*JWK {
+	if s == nil {
+		return nil
+	}
 	var out []*JWK
 	for _, k := range s.Keys {
 		if k.Supported() && k.KeyID == kid {
@@ -176,8 +180,12 @@ type KeyFilter struct {
 	Use string
 }
 
-// Filter returns the supported keys of s that f selects, in order.
+// Filter returns the supported keys of s that f selects, in order; nil if
+// there is none or s is nil.
 func (s *Set) Filter(f KeyFilter) []*JWK {
+	if s == nil {
+		return nil
+	}
 	var out []*JWK
 	for _, k := range s.Keys {
 		if !k.Supported() ||

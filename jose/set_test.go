@@ -236,6 +236,10 @@ func TestSetFilterAndPublic(t *testing.T) {
 	if out, err := bad.AppendJSON([]byte("p")); err == nil || string(out) != "p" {
 		t.Errorf("bad set: %s %v", out, err)
 	}
+	var nilSet *Set
+	if nilSet.LookupKeyID("") != nil || nilSet.Filter(KeyFilter{}) != nil {
+		t.Error("nil set selected keys")
+	}
 	if out, _ := (&Set{}).MarshalJSON(); string(out) != `{"keys":[]}` {
 		t.Errorf("empty set: %s", out)
 	}
