@@ -65,7 +65,8 @@ type Verifier struct {
 	lim     jose.Limits
 	single  []prepared // VerifyOptions.Key: one per allowed alg
 	set     *jose.Set
-	cache   verifierCache
+	cache   verifierCache // prepared verifiers of JWKs (Keys, KeyFunc)
+	headers headerCache   // verified compact protected headers
 	keyFunc func(h *jose.Header) (any, error)
 }
 
@@ -291,13 +292,20 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 	if hdrLen > v.lim.MaxHeaderSize {
 		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
-	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+len(pseg))
-	h, buf, err := v.parseProtected(hseg, buf)
-	if err != nil {
-		return nil, err
+	h := v.headers.get(hseg)
+	cached := h != nil
+	if cached {
+		hdrLen = 0
 	}
-	if err := v.checkHeaders(h, nil); err != nil {
-		return nil, err
+	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+len(pseg))
+	if !cached {
+		var err error
+		if h, buf, err = v.parseProtected(hseg, buf); err != nil {
+			return nil, err
+		}
+		if err := v.checkHeaders(h, nil); err != nil {
+			return nil, err
+		}
 	}
 	unencoded := h.B64 != nil && !*h.B64
 	cands, err := v.candidates(h)
@@ -332,6 +340,9 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 	}
 	if err := verifyWith(&cands, input, sig); err != nil {
 		return nil, err
+	}
+	if !cached {
+		v.headers.put(hseg, h)
 	}
 	return &Message{Payload: clip(payload), Header: h}, nil
 }
