@@ -131,7 +131,7 @@ var Benchmarks = []Benchmark{
 	jweBench("PBES2HS256A128KWBench", jwa.PBES2HS256A128KW, "PBES2", "PBES2HS256A128KW", "PBES2-HS256+A128KW"),
 	jweBench("PBES2HS384A192KWBench", jwa.PBES2HS384A192KW, "PBES2", "PBES2HS384A192KW", "PBES2-HS384+A192KW"),
 	jweBench("PBES2HS512A256KWBench", jwa.PBES2HS512A256KW, "PBES2", "PBES2HS512A256KW", "PBES2-HS512+A256KW"),
-	jweBench("RSA15Bench", jwa.RSA1_5, "RSAEnc", "RSA1_5"),
+	jweBench("RSA1_5Bench", jwa.RSA1_5, "RSAEnc", "RSA1_5"),
 	jweBench("RSAOAEPBench", jwa.RSAOAEP, "RSAEnc", "RSA-OAEP"),
 	jweBench("RSAOAEP256Bench", jwa.RSAOAEP256, "RSAEnc", "RSA-OAEP-256"),
 	jweBench("DirBench", jwa.Direct, "dir"),

@@ -133,7 +133,7 @@ func (t *Table) writeChart(w io.Writer, family string) {
 	fmt.Fprint(w, "</svg>\n")
 }
 
-// chartLabel is "RSA15Bench benchDecryption enc=A128GCM,bits=2048": the
+// chartLabel is "RSA1_5Bench benchDecryption enc=A128GCM,bits=2048": the
 // parameters but alg, which the benchmark names.
 func chartLabel(r *bench.Result) string {
 	var ps []string

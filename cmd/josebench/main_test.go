@@ -241,7 +241,7 @@ func TestList(t *testing.T) {
 		t.Fatal(code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 54 || lines[0] != "RSA15Bench/benchEncryption/alg=RSA1_5/enc=A128CBC-HS256/bits=2048" {
+	if len(lines) != 54 || lines[0] != "RSA1_5Bench/benchEncryption/alg=RSA1_5/enc=A128CBC-HS256/bits=2048" {
 		t.Errorf("%d lines, first %q", len(lines), lines[0])
 	}
 	code, out, _ = runCLI(t, "list")
