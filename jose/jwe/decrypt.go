@@ -3,6 +3,7 @@ package jwe
 import (
 	"bytes"
 	"crypto/cipher"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
@@ -67,6 +68,33 @@ type Decrypter struct {
 
 	cache  sync.Map // cacheKey → *prepared
 	cached atomic.Int32
+	// last is the most recent cacheable compact protected header, parsed:
+	// tokens from one sender usually share it byte for byte.
+	last atomic.Pointer[headerEntry]
+}
+
+// headerEntry is a parsed protected header, never handed out: every
+// message gets its own copy.
+type headerEntry struct {
+	enc string // Encoded Protected Header
+	h   *jose.Header
+}
+
+// maxCachedHeader bounds the encoded size of a cached protected header.
+const maxCachedHeader = 1024
+
+// cacheable reports whether h may be kept as the last header: it holds no
+// per-message key management parameter and only value members, so that a
+// struct copy is a deep copy.
+func cacheable(h *jose.Header) bool {
+	return h.Critical == nil && h.B64 == nil && h.JWK == nil && h.X5C == nil && h.EPK == nil &&
+		h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil && h.P2S == nil && h.Extra == nil
+}
+
+// message is a Message and its header in one allocation.
+type message struct {
+	Message
+	hdr jose.Header
 }
 
 // maxCached bounds the prepared keys a Decrypter keeps.
@@ -157,6 +185,9 @@ type token struct {
 	aadB64       []byte // JSON: encoded JWE AAD, nil when absent
 	hasAAD       bool
 	iv, ct, tag  []byte // encoded
+	one          [1]recipient // the recipient of a compact token (recipients nil)
+	buf          []byte       // spare capacity for the decoded parts, or nil
+	msg          *message     // the result, allocated with the header copy, or nil
 }
 
 type recipient struct {
@@ -184,38 +215,68 @@ func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
 		return nil, fmt.Errorf("jwe: compact token has more than 5 segments: %w", jose.ErrMalformed)
 	}
 	seg[4] = rest
-	h, err := d.parseProtected(seg[0])
-	if err != nil {
+	if err := d.checkHeaderSize(seg[0]); err != nil {
 		return nil, err
 	}
-	t := token{
-		protectedB64: seg[0],
-		protected:    h,
-		recipients:   []recipient{{ek: seg[1]}},
-		iv:           seg[2], ct: seg[3], tag: seg[4],
+	// One buffer for every decoded part: header, iv, ciphertext, tag and
+	// encrypted key; the plaintext overwrites the ciphertext.
+	n := 0
+	for _, s := range seg {
+		n += jose.Base64URLDecodedLen(len(s))
 	}
+	var t token
+	if e := d.last.Load(); e != nil && e.enc == string(seg[0]) {
+		// The same header as the last token: copy it, skip the parse.
+		t.msg = &message{hdr: *e.h}
+		t.protected = &t.msg.hdr
+		n -= jose.Base64URLDecodedLen(len(seg[0]))
+		t.buf = make([]byte, 0, n)
+	} else {
+		buf := make([]byte, 0, n)
+		h, buf, err := d.parseProtected(buf, seg[0])
+		if err != nil {
+			return nil, err
+		}
+		if len(seg[0]) <= maxCachedHeader && cacheable(h) {
+			d.last.Store(&headerEntry{string(seg[0]), h})
+			t.msg = &message{hdr: *h}
+			h = &t.msg.hdr
+		}
+		t.protected, t.buf = h, buf
+	}
+	t.protectedB64 = seg[0]
+	t.iv, t.ct, t.tag = seg[2], seg[3], seg[4]
+	t.one[0].ek = seg[1]
 	return d.decrypt(&t)
 }
 
-// parseProtected decodes and parses an Encoded Protected Header, checking
-// its size before decoding.
-func (d *Decrypter) parseProtected(enc []byte) (*jose.Header, error) {
+// checkHeaderSize refuses an empty Encoded Protected Header, or one that
+// decodes to more than Limits.MaxHeaderSize bytes, before decoding it.
+func (d *Decrypter) checkHeaderSize(enc []byte) error {
 	if len(enc) == 0 {
-		return nil, fmt.Errorf("jwe: empty protected header: %w", jose.ErrMalformed)
+		return fmt.Errorf("jwe: empty protected header: %w", jose.ErrMalformed)
 	}
 	if jose.Base64URLDecodedLen(len(enc)) > d.lim.MaxHeaderSize {
-		return nil, fmt.Errorf("jwe: protected header of %d encoded bytes: %w", len(enc), jose.ErrLimitExceeded)
+		return fmt.Errorf("jwe: protected header of %d encoded bytes: %w", len(enc), jose.ErrLimitExceeded)
 	}
-	var buf [512]byte
-	raw, err := jose.AppendBase64URLDecode(buf[:0], enc)
+	return nil
+}
+
+// parseProtected decodes an Encoded Protected Header into buf's spare
+// capacity and parses it; it returns buf's remaining spare capacity.
+func (d *Decrypter) parseProtected(buf, enc []byte) (*jose.Header, []byte, error) {
+	if err := d.checkHeaderSize(enc); err != nil {
+		return nil, nil, err
+	}
+	raw, err := b64Decode(buf, enc)
 	if err != nil {
-		return nil, fmt.Errorf("jwe: protected header: %w", err)
+		return nil, nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
 	h, err := jose.ParseHeader(raw, d.lim)
 	if err != nil {
-		return nil, fmt.Errorf("jwe: protected header: %w", err)
+		return nil, nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	return h, nil
+	return h, raw[len(raw):], nil
 }
 
 // DecryptJSON decrypts a JWE JSON Serialization, flattened or general
@@ -294,7 +355,7 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		t.recipients = []recipient{flat}
 	}
 	if hasProtected {
-		if t.protected, err = d.parseProtected(protectedB64); err != nil {
+		if t.protected, _, err = d.parseProtected(nil, protectedB64); err != nil {
 			return nil, err
 		}
 		t.protectedB64 = protectedB64
@@ -384,14 +445,19 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 		enc jwa.ContentEncryption
 		ek  []byte
 	}
-	cands := make([]candidate, 0, len(t.recipients))
+	var candBuf [1]candidate
+	cands := candBuf[:0]
 	var firstErr error
-	for _, r := range t.recipients {
+	recipients := t.recipients
+	if recipients == nil {
+		recipients = t.one[:]
+	}
+	for _, r := range recipients {
 		h, alg, enc, err := d.checkRecipient(t, r.header)
 		if err != nil {
 			// A recipient whose alg or enc the caller does not accept is
 			// skipped; any other fault refuses the whole token.
-			if len(t.recipients) == 1 || !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+			if len(recipients) == 1 || !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 				return nil, err
 			}
 			if firstErr == nil {
@@ -405,25 +471,34 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 		return nil, firstErr
 	}
 
-	// Decode the shared parts once: iv, then ciphertext || tag in one
-	// buffer that the plaintext overwrites.
+	// Decode the shared parts once into one buffer: iv, ciphertext || tag
+	// (which the plaintext overwrites), then room for the longest
+	// encrypted key.
 	b64len := jose.Base64URLDecodedLen
-	buf := make([]byte, 0, b64len(len(t.iv))+b64len(len(t.ct))+b64len(len(t.tag)))
-	buf, err := jose.AppendBase64URLDecode(buf, t.iv)
+	maxEK := 0
+	for _, c := range cands {
+		maxEK = max(maxEK, b64len(len(c.ek)))
+	}
+	buf := t.buf
+	if need := b64len(len(t.iv)) + b64len(len(t.ct)) + b64len(len(t.tag)) + maxEK; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	buf, err := b64Decode(buf, t.iv)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: iv: %w", err)
 	}
 	iv := buf[:len(buf):len(buf)]
-	buf, err = jose.AppendBase64URLDecode(buf, t.ct)
+	buf, err = b64Decode(buf, t.ct)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: ciphertext: %w", err)
 	}
-	buf, err = jose.AppendBase64URLDecode(buf, t.tag)
+	buf, err = b64Decode(buf, t.tag)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: tag: %w", err)
 	}
-	ctTag := buf[len(iv):]
-	tagLen := len(ctTag) - (jose.Base64URLDecodedLen(len(t.ct)))
+	ctTag := buf[len(iv):len(buf):len(buf)]
+	tagLen := len(ctTag) - b64len(len(t.ct))
+	ekBuf := buf[len(buf):]
 	var aadDec []byte
 	aad := t.protectedB64
 	if t.hasAAD {
@@ -445,11 +520,9 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			failed = true
 			continue
 		}
-		var ek []byte
-		if len(c.ek) > 0 {
-			if ek, err = jose.Base64URLDecode(c.ek); err != nil {
-				return nil, fmt.Errorf("jwe: encrypted_key: %w", err)
-			}
+		ek, err := b64Decode(ekBuf[:0], c.ek)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: encrypted_key: %w", err)
 		}
 		if c.alg.IsDirect() && len(ek) != 0 {
 			return nil, fmt.Errorf("jwe: %s with a non-empty encrypted key: %w", c.alg, jose.ErrMalformed)
@@ -458,7 +531,8 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 		if err != nil {
 			return nil, err
 		}
-		keys, err := d.keysFor(c.h, c.alg)
+		var keyBuf [1]keyRef
+		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg)
 		if err != nil {
 			lastErr = err
 			continue
@@ -479,7 +553,8 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			attempts++
 			aead := p.aead
 			if aead == nil {
-				cek, err := p.kd.DecryptKey(ek, c.enc, &params)
+				kp := params // on the heap only for key management
+				cek, err := p.kd.DecryptKey(ek, c.enc, &kp)
 				if err != nil {
 					if errors.Is(err, jwa.ErrInvalidParameter) {
 						lastErr = fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, err)
@@ -505,6 +580,10 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 				if pt, err = inflate(pt, d.lim.MaxDecompressedSize); err != nil {
 					return nil, err
 				}
+			}
+			if t.msg != nil && c.h == &t.msg.hdr {
+				t.msg.Plaintext, t.msg.AAD, t.msg.Header = pt, aadDec, c.h
+				return &t.msg.Message, nil
 			}
 			return &Message{Plaintext: pt, Header: c.h, AAD: aadDec}, nil
 		}
@@ -622,7 +701,7 @@ type keyRef struct {
 // keysFor returns the candidate keys for a recipient whose merged header
 // is h. JWKs that do not permit alg are refused (single key) or skipped
 // (JWK Set).
-func (d *Decrypter) keysFor(h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, error) {
+func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, error) {
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
@@ -630,7 +709,7 @@ func (d *Decrypter) keysFor(h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, err
 		if h.KeyID != "" {
 			list = d.keys.LookupKeyID(h.KeyID)
 		}
-		var out []keyRef
+		out := dst
 		for _, j := range list {
 			if j == nil || j.Key == nil || j.Permits(string(alg), op) != nil {
 				continue
@@ -655,7 +734,7 @@ func (d *Decrypter) keysFor(h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, err
 			}
 			k = j.Key
 		}
-		return []keyRef{{nil, k}}, nil
+		return append(dst, keyRef{nil, k}), nil
 	default:
 		k := d.key
 		if j, ok := k.(*jose.JWK); ok {
@@ -664,7 +743,7 @@ func (d *Decrypter) keysFor(h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, err
 			}
 			k = j.Key
 		}
-		return []keyRef{{fixedKey{}, k}}, nil
+		return append(dst, keyRef{fixedKey{}, k}), nil
 	}
 }
 
@@ -706,4 +785,26 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		}
 	}
 	return &p, nil
+}
+
+// b64url is the unpadded URL-safe base64 of RFC 4648 §5, strict about the
+// trailing bits.
+var b64url = base64.RawURLEncoding.Strict()
+
+// b64Decode appends the strict base64url decoding of src (RFC 7515 §2) to
+// dst, as jose.AppendBase64URLDecode does: encoding/base64 refuses every
+// character outside the alphabet (padding included) except CR and LF,
+// which are refused here.
+func b64Decode(dst, src []byte) ([]byte, error) {
+	if bytes.IndexByte(src, '\n') >= 0 || bytes.IndexByte(src, '\r') >= 0 {
+		return dst, fmt.Errorf("base64url: line break: %w", jose.ErrMalformed)
+	}
+	n := len(dst)
+	m := b64url.DecodedLen(len(src))
+	dst = slices.Grow(dst, m)
+	k, err := b64url.Decode(dst[n:n+m], src)
+	if err != nil {
+		return dst[:n], fmt.Errorf("base64url: %w", jose.ErrMalformed)
+	}
+	return dst[:n+k], nil
 }

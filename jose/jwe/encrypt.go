@@ -246,9 +246,11 @@ func checkDisjoint(protected []string, h *jose.Header) error {
 // readRand fills b from the test hook or crypto/rand.
 func (e *Encrypter) readRand(b []byte) {
 	if e.rand != nil {
-		if _, err := io.ReadFull(e.rand, b); err != nil {
+		tmp := make([]byte, len(b)) // keeps b on the caller's stack
+		if _, err := io.ReadFull(e.rand, tmp); err != nil {
 			panic("jwe: test rand: " + err.Error())
 		}
+		copy(b, tmp)
 		return
 	}
 	rand.Read(b) // never fails (crypto/rand, Go 1.24)
@@ -263,13 +265,14 @@ type sealed struct {
 	tagSize      int
 }
 
-// contentKey runs key management for one message and returns the CEK, the
-// encrypted key and the parameters that go into the header.
-func (e *Encrypter) contentKey(p *jwa.KeyParams) (cipher.AEAD, []byte, error) {
+// contentKey runs key management for one message and returns the content
+// cipher, the encrypted key and the parameters that go into the header
+// (nil for dir, whose cipher is made once).
+func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 	if e.dirAEAD != nil {
-		return e.dirAEAD, nil, nil
+		return e.dirAEAD, nil, nil, nil
 	}
-	p.APU, p.APV = e.apu, e.apv
+	p := &jwa.KeyParams{APU: e.apu, APV: e.apv}
 	var cek []byte
 	if !e.alg.IsDirect() {
 		cek = make([]byte, e.enc.KeySize())
@@ -277,13 +280,14 @@ func (e *Encrypter) contentKey(p *jwa.KeyParams) (cipher.AEAD, []byte, error) {
 	}
 	cekOut, ek, err := e.ke.EncryptKey(cek, e.enc, p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jwe: %w", err)
+		return nil, nil, nil, fmt.Errorf("jwe: %w", err)
 	}
 	aead, err := jwa.NewContentCipher(e.enc, cekOut)
+	clear(cekOut)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jwe: %w", err)
+		return nil, nil, nil, fmt.Errorf("jwe: %w", err)
 	}
-	return aead, ek, nil
+	return aead, ek, p, nil
 }
 
 // encodedHeader returns the encoded protected header for a message whose
@@ -305,19 +309,15 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 	if e.unprotected != nil {
 		return nil, errors.New("jwe: the compact serialization has no unprotected header")
 	}
-	var p jwa.KeyParams
-	aead, ek, err := e.contentKey(&p)
+	aead, ek, p, err := e.contentKey()
 	if err != nil {
 		return nil, err
 	}
-	hdr := e.encodedHeader(&p)
+	hdr := e.encodedHeader(p)
 	if e.pp.zip {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
-	var ivBuf [16]byte
-	iv := ivBuf[:ivSize]
-	e.readRand(iv)
 
 	// One allocation: the token, then room for the raw ciphertext and tag,
 	// sealed there first and encoded in front. The AEAD overhead bounds
@@ -325,7 +325,9 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 	b64 := base64.RawURLEncoding.EncodedLen
 	maxRaw := len(plaintext) + aead.Overhead()
 	maxN := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(maxRaw) + 1 + b64(tagSize)
-	out := make([]byte, 0, maxN+maxRaw)
+	out := make([]byte, 0, maxN+maxRaw+ivSize)
+	iv := out[maxN+maxRaw : maxN+maxRaw+ivSize]
+	e.readRand(iv)
 	out = append(out, hdr...)
 	raw := aead.Seal(out[maxN:maxN], iv, plaintext, out[:len(hdr)])
 	out = append(out, '.')
@@ -344,12 +346,11 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 // protected header except those of [EncrypterOptions.Unprotected]. A
 // non-empty aad is the JWE AAD (RFC 7516 §5.1 step 14).
 func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
-	var p jwa.KeyParams
-	aead, ek, err := e.contentKey(&p)
+	aead, ek, p, err := e.contentKey()
 	if err != nil {
 		return nil, err
 	}
-	hdr := e.encodedHeader(&p)
+	hdr := e.encodedHeader(p)
 	s := e.seal(aead, hdr, plaintext, aad)
 	s.encryptedKey = ek
 	out := []byte(`{"protected":"`)

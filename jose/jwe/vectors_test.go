@@ -507,11 +507,11 @@ func TestCookbookEncrypt(t *testing.T) {
 
 			// The header writer's output is the given header's JSON value.
 			e.rand = bytes.NewReader(random)
-			var p jwa.KeyParams
-			if _, _, err := e.contentKey(&p); err != nil {
+			_, _, p, err := e.contentKey()
+			if err != nil {
 				t.Fatal(err)
 			}
-			own := e.pp.appendProtected(nil, &p)
+			own := e.pp.appendProtected(nil, p)
 			if !vecJSONEqual(t, own, v.EncryptingContent.Protected) {
 				t.Fatalf("header writer: %s\nwant %s", own, v.EncryptingContent.Protected)
 			}
@@ -590,8 +590,7 @@ func vecGeneralUnprotected(t *testing.T, v *vecCookbook, alg jwa.KeyAlgorithm, e
 			t.Fatal(err)
 		}
 		e.rand = bytes.NewReader(random)
-		var p jwa.KeyParams
-		aead, ek, err := e.contentKey(&p)
+		aead, ek, _, err := e.contentKey()
 		if err != nil {
 			t.Fatal(err)
 		}
