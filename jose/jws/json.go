@@ -182,9 +182,11 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 		unencoded = u
 	}
 
-	// The payload segment of the signing input, and the payload.
+	// The payload segment of the signing input, and the payload, unless
+	// no signature is left to verify.
 	var seg, payload []byte
 	switch {
+	case unencoded < 0:
 	case isDetached && unencoded == 1:
 		seg, payload = detached, detached
 	case isDetached:

@@ -281,6 +281,16 @@ func TestGeneralSeveralSignatures(t *testing.T) {
 	if !errors.Is(err, jose.ErrAlgorithmNotAllowed) || pl != nil || len(res) != 3 {
 		t.Fatalf("VerifyEach with no usable key: %v %q %d", err, pl, len(res))
 	}
+	// Every header refused: the reasons are reported, not a payload error
+	// (this payload is not base64url).
+	bad := []byte(`{"payload":"$.02","signatures":[{"protected":"eyJhbGciOiJIUzUxMiJ9","signature":"AA"}]}`)
+	res, _, err = v2.VerifyEach(bad)
+	if !errors.Is(err, jose.ErrAlgorithmNotAllowed) || len(res) != 1 || !errors.Is(res[0].Err, jose.ErrAlgorithmNotAllowed) {
+		t.Fatalf("VerifyEach, every alg refused: %v %+v", err, res)
+	}
+	if _, err := v2.VerifyJSON(bad); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		t.Fatalf("VerifyJSON, alg refused: %v", err)
+	}
 	// Signers that disagree on b64 cannot share a payload.
 	hu, _ := jws.NewSigner(jwa.HS256, keys[0].priv, &jws.SignerOptions{Unencoded: true})
 	if _, err := jws.SignGeneral(rtPayload, hs, hu); err == nil {

@@ -57,8 +57,11 @@ const MaxKeyCandidates = 4
 const maxCached = 1024
 
 // Verifier verifies JWS tokens against an allow-list of algorithms and a
-// key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once and
-// is safe for concurrent use.
+// key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once,
+// remembers up to 64 verified compact protected headers made only of
+// string members (so that tokens of one issuer skip decoding and parsing
+// them again; the Header of each Message is still the caller's own copy),
+// and is safe for concurrent use.
 type Verifier struct {
 	algs    []jwa.SignatureAlgorithm
 	crit    []string
