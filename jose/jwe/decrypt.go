@@ -184,7 +184,7 @@ type token struct {
 	recipients   []recipient
 	aadB64       []byte // JSON: encoded JWE AAD, nil when absent
 	hasAAD       bool
-	iv, ct, tag  []byte // encoded
+	iv, ct, tag  []byte       // encoded
 	one          [1]recipient // the recipient of a compact token (recipients nil)
 	buf          []byte       // spare capacity for the decoded parts, or nil
 	msg          *message     // the result, allocated with the header copy, or nil
