@@ -895,7 +895,7 @@ func (k *JWK) Permits(alg string, op KeyOp) error {
 		return err
 	}
 	if k.Algorithm != "" && k.Algorithm != alg {
-		return fmt.Errorf("%w: key %q is for alg %q, not %q", ErrAlgorithmNotAllowed, k.KeyID, k.Algorithm, alg)
+		return fmt.Errorf("%w: %s is for alg %q, not %q", ErrAlgorithmNotAllowed, k.describe(), k.Algorithm, alg)
 	}
 	var use string
 	switch op {
@@ -907,12 +907,20 @@ func (k *JWK) Permits(alg string, op KeyOp) error {
 		return fmt.Errorf("%w: unknown key operation %q", ErrAlgorithmNotAllowed, op)
 	}
 	if k.Use != "" && k.Use != use {
-		return fmt.Errorf("%w: key %q has use %q, not usable to %s", ErrAlgorithmNotAllowed, k.KeyID, k.Use, op)
+		return fmt.Errorf("%w: %s has use %q, not usable to %s", ErrAlgorithmNotAllowed, k.describe(), k.Use, op)
 	}
 	if k.KeyOps != nil && !slices.Contains(k.KeyOps, op) {
-		return fmt.Errorf("%w: key %q does not list %q in key_ops", ErrAlgorithmNotAllowed, k.KeyID, op)
+		return fmt.Errorf("%w: %s does not list %q in key_ops", ErrAlgorithmNotAllowed, k.describe(), op)
 	}
 	return nil
+}
+
+// describe names k in error messages: by kid if it has one.
+func (k *JWK) describe() string {
+	if k.KeyID != "" {
+		return fmt.Sprintf("key %q", k.KeyID)
+	}
+	return k.KeyType() + " key"
 }
 
 // MarshalJSON returns the JWK as a JSON object (RFC 7517 §4), with its

@@ -728,6 +728,14 @@ func TestPermits(t *testing.T) {
 			t.Errorf("%d: error %v", i, err)
 		}
 	}
+	err := (&JWK{Key: key, Algorithm: "HS384"}).Permits("HS256", OpSign)
+	if want := `jose: algorithm not allowed: oct key is for alg "HS384", not "HS256"`; err == nil || err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	err = (&JWK{Key: key, KeyID: "k1", Use: "enc"}).Permits("HS256", OpSign)
+	if want := `jose: algorithm not allowed: key "k1" has use "enc", not usable to sign`; err == nil || err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
 	if err := (&JWK{}).Permits("HS256", OpSign); !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("empty JWK: %v", err)
 	}
