@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -89,8 +90,10 @@ const maxRevs = 1_000_000_000
 
 // Run prepares and measures each variant in turn. It stops at the first
 // variant that cannot be prepared or whose operation fails, returning the
-// results so far and an error naming the variant.
-func (r *Runner) Run(variants []Variant) ([]Result, error) {
+// results so far and an error naming the variant. When ctx is done it stops
+// between two iterations and returns the results of the variants completed
+// with an error wrapping ctx.Err().
+func (r *Runner) Run(ctx context.Context, variants []Variant) ([]Result, error) {
 	if r.Progress != nil {
 		r.Progress.Start(len(variants))
 		defer r.Progress.Finish()
@@ -101,7 +104,10 @@ func (r *Runner) Run(variants []Variant) ([]Result, error) {
 		if r.Progress != nil {
 			r.Progress.Variant(i, v)
 		}
-		res, err := r.runVariant(v)
+		res, err := r.runVariant(ctx, v)
+		if ctx.Err() != nil {
+			return results, fmt.Errorf("bench: interrupted after %d of %d variants: %w", len(results), len(variants), ctx.Err())
+		}
 		if err != nil {
 			return results, fmt.Errorf("bench: %s: %w", v.ID(), err)
 		}
@@ -128,7 +134,7 @@ func (r *Runner) memStats(m *runtime.MemStats) {
 	runtime.ReadMemStats(m)
 }
 
-func (r *Runner) runVariant(v *Variant) (*Result, error) {
+func (r *Runner) runVariant(ctx context.Context, v *Variant) (*Result, error) {
 	if r.Prepare == nil {
 		return nil, errors.New("no preparer")
 	}
@@ -146,6 +152,9 @@ func (r *Runner) runVariant(v *Variant) (*Result, error) {
 	}
 	res.Iterations = make([]Iteration, c.Iterations)
 	for i := range res.Iterations {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if res.Iterations[i], err = r.iteration(op, res.Revs); err != nil {
 			return nil, err
 		}
@@ -159,7 +168,7 @@ func (r *Runner) runVariant(v *Variant) (*Result, error) {
 		median := stats.Median(res.Times())
 		retried := false
 		for i := range res.Iterations {
-			if res.Rejects >= c.RetryLimit {
+			if res.Rejects >= c.RetryLimit || ctx.Err() != nil {
 				break
 			}
 			if math.Abs(stats.Deviation(median, res.Iterations[i].Time)) < c.RetryThreshold {

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"strings"
@@ -61,7 +62,7 @@ func runnerVariants(t *testing.T) []Variant {
 func TestRunnerAutoRevs(t *testing.T) {
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, allocs: 3}
 	c := runnerConfig()
-	res, err := f.runner(c).Run(runnerVariants(t))
+	res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestRunnerAutoRevs(t *testing.T) {
 // An operation slower than the target time runs once per iteration.
 func TestRunnerSlowOp(t *testing.T) {
 	f := &runnerFake{cost: func(int) time.Duration { return 50 * time.Millisecond }}
-	res, err := f.runner(runnerConfig()).Run(runnerVariants(t))
+	res, err := f.runner(runnerConfig()).Run(context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestRunnerRetry(t *testing.T) {
 		}
 		return time.Microsecond
 	}}
-	res, err := f.runner(c).Run(runnerVariants(t))
+	res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestRunnerRetry(t *testing.T) {
 		}
 		return time.Microsecond
 	}}
-	res, err = f.runner(c).Run(runnerVariants(t))
+	res, err = f.runner(c).Run(context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestRunnerRetry(t *testing.T) {
 	// retry_threshold 0 disables retries.
 	c.RetryThreshold = 0
 	f.calls, f.elapsed = 0, 0
-	res, err = f.runner(c).Run(runnerVariants(t))
+	res, err = f.runner(c).Run(context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,17 +157,17 @@ func TestRunnerErrors(t *testing.T) {
 	c := runnerConfig()
 	c.Revs = 5
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, fail: 8}
-	res, err := f.runner(c).Run(runnerVariants(t))
+	res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
 	if err == nil || !strings.Contains(err.Error(), "bench: HS256Bench/benchSignature/alg=HS256: boom") || len(res) != 0 {
 		t.Errorf("failing op: %v, %d results", err, len(res))
 	}
 	r := f.runner(c)
 	r.Prepare = func(*Variant) (Op, error) { return nil, errors.New("no key") }
-	if _, err := r.Run(runnerVariants(t)); err == nil || !strings.HasSuffix(err.Error(), ": no key") {
+	if _, err := r.Run(context.Background(), runnerVariants(t)); err == nil || !strings.HasSuffix(err.Error(), ": no key") {
 		t.Errorf("failing prepare: %v", err)
 	}
 	r.Prepare = nil
-	if _, err := r.Run(runnerVariants(t)); err == nil {
+	if _, err := r.Run(context.Background(), runnerVariants(t)); err == nil {
 		t.Error("nil Prepare accepted")
 	}
 }
@@ -187,11 +188,33 @@ func TestRunnerProgress(t *testing.T) {
 	r := f.runner(c)
 	ev := &runnerEvents{}
 	r.Progress = ev
-	if _, err := r.Run(vs[:2]); err != nil {
+	if _, err := r.Run(context.Background(), vs[:2]); err != nil {
 		t.Fatal(err)
 	}
 	want := "start,variant benchSignature,done,variant benchVerification,done,finish"
 	if got := strings.Join(ev.log, ","); got != want {
 		t.Errorf("events %s", got)
+	}
+}
+
+// A cancelled context stops the run between iterations, keeping the
+// variants completed.
+func TestRunnerInterrupt(t *testing.T) {
+	vs, _ := Select(DefaultConfig().Measure, []string{"HS256"})
+	c := runnerConfig()
+	c.Revs = 10
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &runnerFake{cost: func(n int) time.Duration {
+		if n == 70 { // during the second variant
+			cancel()
+		}
+		return time.Microsecond
+	}}
+	res, err := f.runner(c).Run(ctx, vs)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "bench: interrupted after 1 of 3 variants") {
+		t.Errorf("error %v", err)
+	}
+	if len(res) != 1 {
+		t.Errorf("%d results", len(res))
 	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
 	"time"
@@ -231,10 +233,18 @@ Example:
 				Prepare:  subjects.Prepare,
 				Progress: bench.NewProgress(cfg.Runner.Progress, stderr, isTerminal(stderr)),
 			}
+			// An interrupt stops the run after the current iteration;
+			// the summary of the variants done is printed, nothing is
+			// stored.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
 			start := time.Now()
-			r.Results, err = runner.Run(variants)
+			r.Results, err = runner.Run(ctx, variants)
 			r.Duration = bench.Duration(time.Since(start).Round(time.Millisecond))
 			if err != nil {
+				if ctx.Err() != nil && len(r.Results) > 0 {
+					bench.Summarize(r.Results).Write(stdout, cfg.Runner.TimeUnit)
+				}
 				return err
 			}
 			if err := bench.Summarize(r.Results).Write(stdout, cfg.Runner.TimeUnit); err != nil {
