@@ -256,13 +256,11 @@ func (e *Encrypter) readRand(b []byte) {
 	rand.Read(b) // never fails (crypto/rand, Go 1.24)
 }
 
-// sealed is one encrypted message before serialization.
+// sealed is the content encryption of one message.
 type sealed struct {
-	header       []byte // encoded protected header
-	encryptedKey []byte
-	iv           []byte
-	raw          []byte // ciphertext || tag
-	tagSize      int
+	iv      []byte
+	raw     []byte // ciphertext || tag
+	tagSize int
 }
 
 // contentKey runs key management for one message and returns the content
@@ -352,7 +350,6 @@ func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
 	}
 	hdr := e.encodedHeader(p)
 	s := e.seal(aead, hdr, plaintext, aad)
-	s.encryptedKey = ek
 	out := []byte(`{"protected":"`)
 	out = append(out, hdr...)
 	out = append(out, '"')
@@ -376,7 +373,7 @@ func (e *Encrypter) seal(aead cipher.AEAD, hdr, plaintext, aad []byte) *sealed {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
-	s := &sealed{header: hdr, iv: make([]byte, ivSize), tagSize: tagSize}
+	s := &sealed{iv: make([]byte, ivSize), tagSize: tagSize}
 	e.readRand(s.iv)
 	s.raw = aead.Seal(nil, s.iv, plaintext, aadInput(hdr, aad))
 	return s

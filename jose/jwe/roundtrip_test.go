@@ -331,3 +331,34 @@ func TestDirectDecrypterCache(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderCacheIsolation: the decrypter's last-header cache never lets
+// one message's header change another's, and a different header is parsed.
+func TestHeaderCacheIsolation(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 16)
+	d := rtDecrypter(t, jwa.A128KW, jwa.A128GCM, key)
+	e1, _ := NewEncrypter(jwa.A128KW, jwa.A128GCM, key, &EncrypterOptions{KeyID: "one"})
+	e2, _ := NewEncrypter(jwa.A128KW, jwa.A128GCM, key, &EncrypterOptions{KeyID: "two", Extra: map[string]any{"x": 1}})
+	tok1, _ := e1.Compact([]byte("a"))
+	tok2, _ := e2.Compact([]byte("b"))
+	for i := range 3 {
+		m, err := d.DecryptCompact(tok1)
+		if err != nil || m.Header.KeyID != "one" || string(m.Plaintext) != "a" {
+			t.Fatalf("round %d: %v %+v", i, err, m)
+		}
+		m.Header.KeyID = "changed"
+		m.Header.Algorithm = "dir"
+		m, err = d.DecryptCompact(tok2)
+		if err != nil || m.Header.KeyID != "two" || string(m.Header.Extra["x"]) != "1" {
+			t.Fatalf("round %d: %v %+v", i, err, m)
+		}
+		m.Header.Extra["x"] = []byte("2")
+	}
+	// A cached header still goes through the allow-list of each call.
+	d2 := rtDecrypter(t, jwa.A256KW, jwa.A128GCM, bytes.Repeat([]byte{7}, 32))
+	for range 2 {
+		if _, err := d2.DecryptCompact(tok1); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+			t.Fatalf("err %v", err)
+		}
+	}
+}
