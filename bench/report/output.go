@@ -203,13 +203,12 @@ func (t *Table) writeJSON(w io.Writer) error {
 	}{t.Title, t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"), string(t.Unit), t.Columns, []jsonRow{}, t.Notes}
 	for _, row := range t.Rows {
 		r := jsonRow{cols: t.Columns}
-		for j, c := range row {
+		for _, c := range row {
 			v := c.Raw(t.Unit)
 			if c.kind == signed && c.Noise() {
 				v = map[string]any{"percent": v, "noise": true}
 			}
 			r.vals = append(r.vals, v)
-			_ = j
 		}
 		doc.Rows = append(doc.Rows, r)
 	}
