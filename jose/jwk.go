@@ -104,6 +104,9 @@ const (
 	MaxRSAModulusBits = 16384
 	// MaxCertificates is the largest number of certificates in "x5c".
 	MaxCertificates = 32
+	// MaxKeyOps is the largest number of values in "key_ops" (RFC 7517
+	// §4.3 registers eight, and forbids duplicates).
+	MaxKeyOps = 32
 )
 
 // jwkMember is one member of a JSON object: its name and raw value.
@@ -250,15 +253,21 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 			nk.Algorithm = s
 			continue
 		case "key_ops":
+			if err := jwkCheckArrayLen(m, MaxKeyOps); err != nil {
+				return err
+			}
 			ops, err := jwkStringArray(m)
 			if err != nil {
 				return err
 			}
 			nk.KeyOps = make([]KeyOp, 0, len(ops))
+			seen := make(map[string]bool, len(ops))
 			for _, op := range ops {
-				if slices.Contains(nk.KeyOps, KeyOp(op)) {
+				// Duplicates are forbidden (RFC 7517 §4.3).
+				if seen[op] {
 					return jwkErrorf(ErrMalformed, "member \"key_ops\": duplicate value %q", op)
 				}
+				seen[op] = true
 				nk.KeyOps = append(nk.KeyOps, KeyOp(op))
 			}
 			continue
@@ -377,6 +386,28 @@ func jwkStringArray(m jwkMember) ([]string, error) {
 	return ss, nil
 }
 
+// jwkCheckArrayLen refuses an array value of m with more than maxElems
+// elements, before anything is decoded or allocated.
+func jwkCheckArrayLen(m jwkMember, maxElems int) error {
+	if jsonx.KindOf(m.value) != jsonx.KindArray {
+		return nil // jwkStringArray reports the type
+	}
+	n := 0
+	err := jsonx.ScanArray(m.value, jsonx.Limits{}, func([]byte) error {
+		if n++; n > maxElems {
+			return jwkErrorf(ErrLimitExceeded, "member %q: more than %d values", m.name, maxElems)
+		}
+		return nil
+	})
+	if err != nil {
+		if _, ok := err.(*jwkError); ok {
+			return err
+		}
+		return jwkJSONError(err)
+	}
+	return nil
+}
+
 // jwkBase64 returns the value of m, which must be a string of canonical
 // unpadded base64url (RFC 7515 §2).
 func jwkBase64(m jwkMember) ([]byte, error) {
@@ -394,15 +425,15 @@ func jwkBase64(m jwkMember) ([]byte, error) {
 // jwkParseX5C decodes "x5c": an array of standard base64 DER certificates
 // (RFC 7517 §4.7), leaf first.
 func jwkParseX5C(m jwkMember) ([]*x509.Certificate, error) {
+	if err := jwkCheckArrayLen(m, MaxCertificates); err != nil {
+		return nil, err
+	}
 	ss, err := jwkStringArray(m)
 	if err != nil {
 		return nil, err
 	}
 	if len(ss) == 0 {
 		return nil, jwkErrorf(ErrMalformed, "member \"x5c\": no certificate")
-	}
-	if len(ss) > MaxCertificates {
-		return nil, jwkErrorf(ErrLimitExceeded, "member \"x5c\": %d certificates, limit %d", len(ss), MaxCertificates)
 	}
 	certs := make([]*x509.Certificate, len(ss))
 	for i, s := range ss {

@@ -315,6 +315,7 @@ func TestParseKeyRefusals(t *testing.T) {
 		{"key_ops string", `{"kty":"oct","k":"AAAA","key_ops":"sign"}`, ErrMalformed, `"key_ops"`},
 		{"key_ops number", `{"kty":"oct","k":"AAAA","key_ops":["sign",1]}`, ErrMalformed, `"key_ops"`},
 		{"key_ops duplicate", `{"kty":"oct","k":"AAAA","key_ops":["sign","verify","sign"]}`, ErrMalformed, `"key_ops"`},
+		{"key_ops too long", `{"kty":"oct","k":"AAAA","key_ops":[` + strings.Repeat(`"a",`, MaxKeyOps) + `"b"]}`, ErrLimitExceeded, `"key_ops"`},
 		{"k number", `{"kty":"oct","k":12}`, ErrMalformed, `"k"`},
 		{"k padded", `{"kty":"oct","k":"AAA="}`, ErrMalformed, `"k"`},
 		{"k standard alphabet", `{"kty":"oct","k":"AA+/"}`, ErrMalformed, `"k"`},
