@@ -626,6 +626,9 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 	if !slices.Contains(d.encs, enc) {
 		return nil, "", "", fmt.Errorf("jwe: enc %q: %w", h.Encryption, jose.ErrAlgorithmNotAllowed)
 	}
+	if alg.IsDirect() && len(t.recipients) > 1 {
+		return nil, "", "", fmt.Errorf("jwe: %s in a token with %d recipients: %w", alg, len(t.recipients), jose.ErrMalformed)
+	}
 	if h.Compression != "" && h.Compression != "DEF" {
 		return nil, "", "", fmt.Errorf("jwe: zip %q: %w", h.Compression, jose.ErrUnsupportedAlgorithm)
 	}

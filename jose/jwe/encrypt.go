@@ -105,7 +105,16 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 		return nil, err
 	}
 	if h := opts.Unprotected; h != nil {
-		if err := checkDisjoint(e.pp.names(true), h); err != nil {
+		names := e.pp.names(true)
+		switch {
+		case alg.IsECDH():
+			names = append(names, "epk", "apu", "apv")
+		case alg.IsGCMKW():
+			names = append(names, "iv", "tag")
+		case alg.IsPBES2():
+			names = append(names, "p2s", "p2c")
+		}
+		if err := checkDisjoint(names, h); err != nil {
 			return nil, err
 		}
 	}
@@ -426,8 +435,9 @@ type Recipient struct {
 // recipient and returns the general JWE JSON Serialization
 // (RFC 7516 §7.2.1). The protected header holds "enc" and the members of
 // opts (kid, typ, cty, zip, apu, apv, extra); each recipient's header holds
-// its "alg" and key management parameters. "dir" and ECDH-ES (direct key
-// agreement) are allowed only as the single recipient. A non-empty aad is
+// its "alg" and key management parameters, and the "kid" of a *jose.JWK key
+// when no header sets one. "dir" and ECDH-ES (direct key agreement) are
+// allowed only as the single recipient. A non-empty aad is
 // the JWE AAD. opts may be nil.
 func EncryptGeneral(enc jwa.ContentEncryption, plaintext, aad []byte, opts *EncrypterOptions, recipients ...Recipient) ([]byte, error) {
 	return encryptGeneral(nil, enc, plaintext, aad, opts, recipients)
@@ -482,7 +492,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	}
 	outs := make([]out, len(recipients))
 	for i, r := range recipients {
-		ke, _, err := newKeyEncrypter(r.Algorithm, r.Key, opts.PBES2Count)
+		ke, kid, err := newKeyEncrypter(r.Algorithm, r.Key, opts.PBES2Count)
 		if err != nil {
 			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
 		}
@@ -497,6 +507,10 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 		h, err := recipientHeader(r, &p)
 		if err != nil {
 			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)
+		}
+		// A JWK's "kid" names the recipient unless a header already has one.
+		if kid != "" && h.KeyID == "" && opts.KeyID == "" && (opts.Unprotected == nil || opts.Unprotected.KeyID == "") {
+			h.KeyID = kid
 		}
 		if err := checkUnprotected(h); err != nil {
 			return nil, fmt.Errorf("jwe: recipient %d: %w", i, err)

@@ -185,6 +185,9 @@ func TestNewEncrypterRefuses(t *testing.T) {
 	if _, err := NewEncrypter(jwa.A128KW, jwa.A128GCM, rfKey16, &EncrypterOptions{KeyID: "a", Unprotected: &jose.Header{KeyID: "b"}}); err == nil {
 		t.Error("kid both protected and unprotected accepted")
 	}
+	if _, err := NewEncrypter(jwa.A128GCMKW, jwa.A128GCM, rfKey16, &EncrypterOptions{Unprotected: &jose.Header{IV: []byte("123456789012")}}); err == nil {
+		t.Error("iv both protected (GCM key wrap) and unprotected accepted")
+	}
 	if _, err := NewEncrypter(jwa.A128KW, jwa.A128GCM, rfKey16, &EncrypterOptions{Unprotected: &jose.Header{Compression: "DEF"}}); err == nil {
 		t.Error("unprotected zip accepted")
 	}
@@ -416,6 +419,11 @@ func TestDecryptJSONRefuses(t *testing.T) {
 		{"too large", []byte(`{"iv":"` + strings.Repeat("A", 2000) + `"}`), DecryptOptions{Limits: jose.Limits{MaxTokenSize: 1000}}, jose.ErrLimitExceeded},
 		{"no alg anywhere", []byte(`{"unprotected":{"enc":"A128GCM"},"iv":"AAAA","ciphertext":"","tag":""}`), DecryptOptions{}, jose.ErrMalformed},
 		{"no header at all", []byte(`{"iv":"AAAA","ciphertext":"","tag":""}`), DecryptOptions{}, jose.ErrMalformed},
+		{"dir with two recipients", edit(func(m map[string]any) {
+			hdr(m, 1)["alg"] = "dir"
+			delete(recips(m)[1].(map[string]any), "encrypted_key")
+		}),
+			DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW, jwa.Direct}}, jose.ErrMalformed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, err := rfDecrypter(t, tc.opts).DecryptJSON(tc.tok)

@@ -362,3 +362,30 @@ func TestHeaderCacheIsolation(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralJWKKeyID: a JWK recipient key's "kid" goes into its header.
+func TestGeneralJWKKeyID(t *testing.T) {
+	j := &jose.JWK{Key: bytes.Repeat([]byte{8}, 16), KeyID: "jwk-kid", Algorithm: "A128KW"}
+	tok, err := EncryptGeneral(jwa.A128GCM, []byte("x"), nil, nil, Recipient{Algorithm: jwa.A128KW, Key: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW}, ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM},
+		Keys: &jose.Set{Keys: []*jose.JWK{j}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := d.DecryptJSON(tok)
+	if err != nil || m.Header.KeyID != "jwk-kid" {
+		t.Fatalf("%v %s", err, tok)
+	}
+	// The same for the compact serialization, in the protected header.
+	e, err := NewEncrypter(jwa.A128KW, jwa.A128GCM, j, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctok, _ := e.Compact([]byte("y"))
+	if m, err := d.DecryptCompact(ctok); err != nil || m.Header.KeyID != "jwk-kid" {
+		t.Fatalf("compact: %v", err)
+	}
+}
