@@ -234,16 +234,16 @@ var ReportColumns = map[string][]string{
 
 // DefaultConfig returns the built-in configuration, identical to the
 // bench.yaml shipped with the module: every group, 10 iterations of about
-// 5ms each, and the PHP suite's inputs.
+// 4ms each, and the PHP suite's inputs.
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
 			Iterations:     10,
 			Revs:           Auto,
-			Time:           Duration(5 * time.Millisecond),
+			Time:           Duration(4 * time.Millisecond),
 			Warmup:         0,
 			RetryThreshold: 10,
-			RetryLimit:     5,
+			RetryLimit:     3,
 			TimeUnit:       Microseconds,
 			Progress:       "auto",
 			Storage:        ".josebench",
