@@ -228,6 +228,14 @@ func TestEndToEnd(t *testing.T) {
 	if !strings.Contains(out, "ref_mean") || !strings.Contains(out, "+99900.00%") {
 		t.Errorf("comparison report:\n%s", out)
 	}
+	// run --ref compares the new run with a stored one.
+	code, out, errs = runCLI(t, "run", "--config", cfg, "--group", "HS256", "--subject", "benchSignature", "--ref", id, "--report", "simple", "--output", "md")
+	if code != 0 {
+		t.Fatalf("run --ref: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | ref_mean | diff\n") || !strings.Contains(out, "diff: change of the mean from run "+id) {
+		t.Errorf("run --ref output:\n%s", out)
+	}
 	// Compared with itself nothing is slower.
 	code, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", id, "--ref", id, "--fail-slower", "1")
 	if code != 0 {
