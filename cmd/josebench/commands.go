@@ -305,6 +305,15 @@ Example:
 			if cf.unit != "" {
 				r.Config.Runner.TimeUnit = cfg.Runner.TimeUnit
 			}
+			// Reports defined in the configuration apply to older runs too.
+			for name, def := range cfg.Reports {
+				if _, ok := r.Config.Reports[name]; !ok {
+					if r.Config.Reports == nil {
+						r.Config.Reports = map[string]bench.ReportDef{}
+					}
+					r.Config.Reports[name] = def
+				}
+			}
 			if err := of.check(&r.Config); err != nil {
 				return err
 			}

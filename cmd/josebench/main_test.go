@@ -195,6 +195,15 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("md report:\n%s", out)
 	}
 
+	// A report defined in the configuration given to report.
+	cfg2 := filepath.Join(dir, "bench2.yaml")
+	raw2, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg2, append(raw2, "reports:\n  means:\n    extends: aggregate\n    cols: [benchmark, subject, mean, median]\n"...), 0o644)
+	code, out, errs = runCLI(t, "report", "--config", cfg2, "--report", "means", "--output", "csv")
+	if code != 0 || !strings.HasPrefix(out, "benchmark,subject,mean (μs),median (μs)\nHS256Bench,benchSignature,") {
+		t.Errorf("defined report: exit %d, %s\n%s", code, errs, out)
+	}
+
 	// report --output=gobench --file
 	gb := filepath.Join(dir, "run.txt")
 	code, out, errs = runCLI(t, "report", "--config", cfg, "--uuid", id, "--output", "gobench", "--file", gb)
