@@ -71,6 +71,14 @@ type Decrypter struct {
 	// last is the most recent cacheable compact protected header, parsed:
 	// tokens from one sender usually share it byte for byte.
 	last atomic.Pointer[headerEntry]
+	// lastPrep is the most recently used prepared key, checked before the
+	// map.
+	lastPrep atomic.Pointer[prepEntry]
+}
+
+type prepEntry struct {
+	key cacheKey
+	p   *prepared
 }
 
 // headerEntry is a parsed protected header, never handed out: every
@@ -755,7 +763,11 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) (*prepared, error) {
 	ck := cacheKey{k.id, alg, enc}
 	if k.id != nil {
+		if e := d.lastPrep.Load(); e != nil && e.key == ck {
+			return e.p, nil
+		}
 		if p, ok := d.cache.Load(ck); ok {
+			d.lastPrep.Store(&prepEntry{ck, p.(*prepared)})
 			return p.(*prepared), nil
 		}
 	}
@@ -786,6 +798,7 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		if _, loaded := d.cache.LoadOrStore(ck, &p); !loaded {
 			d.cached.Add(1)
 		}
+		d.lastPrep.Store(&prepEntry{ck, &p})
 	}
 	return &p, nil
 }
