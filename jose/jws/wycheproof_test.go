@@ -87,14 +87,12 @@ var wpDisagree = map[string]map[int]string{
 	},
 }
 
-// Cases that fail when the strict policy is not implemented, with what the
-// policy requires (left failing on purpose, never skipped):
+// Cases that only the strict policy refuses (they were the last to pass):
 //   - json_web_key_test tcId 4 (DuplicateKid): a set with two HS256 keys of
-//     the same kid is ambiguous; the token must be refused (ErrKeyNotFound),
-//     not verified with whichever key matches.
+//     the same kid is ambiguous; the token must be refused, not verified
+//     with whichever key matches.
 //   - json_web_key_test tcId 7, json_web_crypto_test tcId 46: an RSA key
-//     with the ROCA fingerprint (CVE-2017-15361) must be refused as weak
-//     (ErrInvalidKey), when the JWK is parsed or the verifier is made.
+//     with the ROCA fingerprint (CVE-2017-15361) must be refused as weak.
 
 type wpCounts struct {
 	run, passed, failed, skipped, disagreements int
