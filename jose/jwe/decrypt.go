@@ -55,7 +55,10 @@ type DecryptOptions struct {
 }
 
 // Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
-// use, and caches the key management prepared for each key it uses.
+// use. It caches the key management prepared for each key it uses (and for
+// "dir" the content cipher), and the parsed form of the last compact
+// protected header it saw that holds no per-message parameter; every
+// [Message] gets its own copy of the header.
 type Decrypter struct {
 	algs    []jwa.KeyAlgorithm
 	encs    []jwa.ContentEncryption
@@ -131,7 +134,7 @@ type Message struct {
 	Plaintext []byte
 	// Header is the JOSE Header (RFC 7516 §4): the union of the protected,
 	// shared unprotected and per-recipient headers of the recipient that
-	// decrypted.
+	// decrypted. It belongs to the caller.
 	Header *jose.Header
 	// AAD is the decoded JWE AAD of a JSON token (RFC 7516 §2), or nil.
 	AAD []byte
