@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -326,17 +327,27 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
 
-	// One allocation: the token, then room for the raw ciphertext and tag,
-	// sealed there first and encoded in front. The AEAD overhead bounds
-	// the ciphertext expansion (tag, and CBC padding).
-	b64 := base64.RawURLEncoding.EncodedLen
-	maxRaw := len(plaintext) + aead.Overhead()
-	maxN := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(maxRaw) + 1 + b64(tagSize)
-	out := make([]byte, 0, maxN+maxRaw+ivSize)
-	iv := out[maxN+maxRaw : maxN+maxRaw+ivSize]
+	// The IV, ciphertext and tag go to a pooled scratch buffer (they are not
+	// secret; the plaintext is never written there), and the token to one
+	// allocation of its exact size. The AEAD overhead bounds the ciphertext
+	// expansion (tag, and CBC padding).
+	need := ivSize + len(plaintext) + aead.Overhead()
+	var sp *[]byte
+	var scratch []byte
+	if need <= maxPooledSeal {
+		sp = sealPool.Get().(*[]byte)
+		scratch = *sp
+	}
+	if cap(scratch) < need {
+		scratch = make([]byte, 0, max(need, 512))
+	}
+	iv := scratch[:ivSize]
 	e.readRand(iv)
+	raw := aead.Seal(scratch[ivSize:ivSize], iv, plaintext, hdr)
+	b64 := base64.RawURLEncoding.EncodedLen
+	n := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(len(raw)-tagSize) + 1 + b64(tagSize)
+	out := make([]byte, 0, n)
 	out = append(out, hdr...)
-	raw := aead.Seal(out[maxN:maxN], iv, plaintext, out[:len(hdr)])
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, ek)
 	out = append(out, '.')
@@ -345,8 +356,19 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 	out = jose.AppendBase64URL(out, raw[:len(raw)-tagSize])
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, raw[len(raw)-tagSize:])
-	return out[:len(out):len(out)], nil
+	if sp != nil {
+		*sp = scratch[:0]
+		sealPool.Put(sp)
+	}
+	return out, nil
 }
+
+// maxPooledSeal is the largest IV || ciphertext || tag sealed in a pooled
+// buffer; larger messages get their own.
+const maxPooledSeal = 16 << 10
+
+// sealPool holds *[]byte scratch buffers for Compact.
+var sealPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // Flattened encrypts plaintext and returns the flattened JWE JSON
 // Serialization (RFC 7516 §7.2.2), with every header member in the
