@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -283,6 +284,21 @@ func wpRunJWECase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 	}
 	// (json_web_signature_test tcId 17 holds a truncated JSON text: only a
 	// well-formed one is checked.)
+	// The same five segments as a flattened JWE JSON Serialization
+	// (RFC 7516 §7.2.2) must give the same result through DecryptJSON.
+	if flat, ok := wpFlattened(token); ok && want != "acceptable" {
+		for _, p := range policies {
+			msg, err := wpDecrypt(keys.options(p.algs), flat, true)
+			switch {
+			case want == "valid" && err != nil:
+				t.Errorf("%s policy: flattened form of a valid token refused: %v\n%s", p.name, err, flat)
+			case want == "valid" && pt != nil && !bytes.Equal(msg.Plaintext, pt):
+				t.Errorf("%s policy: flattened form: plaintext %x, want %x", p.name, msg.Plaintext, pt)
+			case want == "invalid" && err == nil:
+				t.Errorf("%s policy: flattened form of an invalid token decrypted\n%s", p.name, flat)
+			}
+		}
+	}
 	if slices.Contains(tc.Flags, "JsonSerialization") && json.Valid(token) {
 		// Refused above because a compact-only API gets a JSON token. The
 		// token is a well-formed flattened JWE JSON Serialization
@@ -296,6 +312,24 @@ func wpRunJWECase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 			}
 		}
 	}
+}
+
+// wpFlattened rewrites a compact JWE of exactly five segments as a
+// flattened JSON serialization; empty members other than ciphertext are
+// omitted, as RFC 7516 §7.2.1 requires.
+func wpFlattened(token []byte) ([]byte, bool) {
+	parts := strings.Split(string(token), ".")
+	if len(parts) != 5 || (len(token) > 0 && token[0] == '{') {
+		return nil, false
+	}
+	m := map[string]string{"ciphertext": parts[3]}
+	for i, name := range []string{"protected", "encrypted_key", "iv", "", "tag"} {
+		if name != "" && parts[i] != "" {
+			m[name] = parts[i]
+		}
+	}
+	b, err := json.Marshal(m)
+	return b, err == nil
 }
 
 // wpKnownError reports whether err wraps one of the errors of jose/errors.go

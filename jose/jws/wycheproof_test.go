@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -356,6 +357,43 @@ func wpRunJWSCase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 			t.Errorf("refusal does not wrap a jose sentinel error: %v", err)
 		}
 	}
+	// The same three segments as a flattened JWS JSON Serialization
+	// (RFC 7515 §7.2.2) must give the same result through VerifyJSON.
+	if flat, ok := wpFlattened(token); ok && want != "acceptable" {
+		for _, p := range policies {
+			var msg *jws.Message
+			v, err := jws.NewVerifier(keys.options(p.algs))
+			if err == nil {
+				msg, err = v.VerifyJSON(flat)
+			}
+			switch {
+			case want == "valid" && err != nil:
+				t.Errorf("%s policy: flattened form of a valid token refused: %v\n%s", p.name, err, flat)
+			case want == "valid":
+				if pl, _ := wpCompactPayload(token); !bytes.Equal(msg.Payload, pl) {
+					t.Errorf("%s policy: flattened form: payload %q, want %q", p.name, msg.Payload, pl)
+				}
+			case want == "invalid" && err == nil:
+				t.Errorf("%s policy: flattened form of an invalid token accepted\n%s", p.name, flat)
+			}
+		}
+	}
+}
+
+// wpFlattened rewrites a compact JWS of exactly three segments as a
+// flattened JSON serialization; an empty protected header is omitted, as
+// RFC 7515 §7.2.1 requires.
+func wpFlattened(token []byte) ([]byte, bool) {
+	parts := strings.Split(string(token), ".")
+	if len(parts) != 3 || (len(token) > 0 && token[0] == '{') {
+		return nil, false
+	}
+	m := map[string]string{"payload": parts[1], "signature": parts[2]}
+	if parts[0] != "" {
+		m["protected"] = parts[0]
+	}
+	b, err := json.Marshal(m)
+	return b, err == nil
 }
 
 // wpKnownError reports whether err wraps one of the errors of jose/errors.go
