@@ -27,19 +27,20 @@ const (
 	maxCachedHeaderLen = 256 // bytes of one encoded header
 )
 
-// get returns a copy of the header cached for the encoded header seg, or
-// nil.
+// get returns the header cached for the encoded header seg, or nil. The
+// result is shared: callers copy it before handing it out.
 func (c *headerCache) get(seg []byte) *jose.Header {
 	p := c.m.Load()
 	if p == nil {
 		return nil
 	}
-	h, ok := (*p)[string(seg)]
-	if !ok {
-		return nil
-	}
-	cp := *h
-	return &cp
+	return (*p)[string(seg)]
+}
+
+// messageHeader is a Message and its Header in one allocation.
+type messageHeader struct {
+	m Message
+	h jose.Header
 }
 
 // put caches a copy of h, the verified header encoded as seg, if it can be

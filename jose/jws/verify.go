@@ -295,10 +295,13 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 	if hdrLen > v.lim.MaxHeaderSize {
 		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
-	h := v.headers.get(hseg)
-	cached := h != nil
-	if cached {
-		hdrLen = 0
+	var h *jose.Header
+	var mh *messageHeader // on a cache hit: the Message and a copy of the header
+	cached := false
+	if ch := v.headers.get(hseg); ch != nil {
+		mh = &messageHeader{h: *ch}
+		mh.m.Header = &mh.h
+		h, cached, hdrLen = &mh.h, true, 0
 	}
 	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+len(pseg))
 	if !cached {
@@ -344,9 +347,11 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 	if err := verifyWith(&cands, input, sig); err != nil {
 		return nil, err
 	}
-	if !cached {
-		v.headers.put(hseg, h)
+	if cached {
+		mh.m.Payload = clip(payload)
+		return &mh.m, nil
 	}
+	v.headers.put(hseg, h)
 	return &Message{Payload: clip(payload), Header: h}, nil
 }
 
