@@ -41,6 +41,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			e, d := bnSetup(b, c)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
+			defer bnCPU(b)()
 			for b.Loop() {
 				tok, err := e.Compact(bnPayload)
 				if err != nil {
@@ -60,6 +61,7 @@ func BenchmarkEncrypt(b *testing.B) {
 			e, _ := bnSetup(b, c)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
+			defer bnCPU(b)()
 			for b.Loop() {
 				if _, err := e.Compact(bnPayload); err != nil {
 					b.Fatal(err)
@@ -76,6 +78,7 @@ func BenchmarkDecrypt(b *testing.B) {
 			tok, _ := e.Compact(bnPayload)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
+			defer bnCPU(b)()
 			for b.Loop() {
 				if _, err := d.DecryptCompact(tok); err != nil {
 					b.Fatal(err)
@@ -119,6 +122,7 @@ func BenchmarkBare(b *testing.B) {
 			buf := make([]byte, 0, len(bnPayload)+64)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
+			defer bnCPU(b)()
 			for b.Loop() {
 				rand.Read(iv)
 				sealer, opener := dirAEAD, dirAEAD
