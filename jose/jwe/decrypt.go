@@ -3,7 +3,6 @@ package jwe
 import (
 	"bytes"
 	"crypto/cipher"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
@@ -279,7 +278,7 @@ func (d *Decrypter) parseProtected(buf, enc []byte) (*jose.Header, []byte, error
 	if err := d.checkHeaderSize(enc); err != nil {
 		return nil, nil, err
 	}
-	raw, err := b64Decode(buf, enc)
+	raw, err := jose.AppendBase64URLDecode(buf, enc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
@@ -494,16 +493,16 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 	if need := b64len(len(t.iv)) + b64len(len(t.ct)) + b64len(len(t.tag)) + maxEK; cap(buf) < need {
 		buf = make([]byte, 0, need)
 	}
-	buf, err := b64Decode(buf, t.iv)
+	buf, err := jose.AppendBase64URLDecode(buf, t.iv)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: iv: %w", err)
 	}
 	iv := buf[:len(buf):len(buf)]
-	buf, err = b64Decode(buf, t.ct)
+	buf, err = jose.AppendBase64URLDecode(buf, t.ct)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: ciphertext: %w", err)
 	}
-	buf, err = b64Decode(buf, t.tag)
+	buf, err = jose.AppendBase64URLDecode(buf, t.tag)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: tag: %w", err)
 	}
@@ -531,7 +530,7 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			failed = true
 			continue
 		}
-		ek, err := b64Decode(ekBuf[:0], c.ek)
+		ek, err := jose.AppendBase64URLDecode(ekBuf[:0], c.ek)
 		if err != nil {
 			return nil, fmt.Errorf("jwe: encrypted_key: %w", err)
 		}
@@ -806,24 +805,3 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 	return &p, nil
 }
 
-// b64url is the unpadded URL-safe base64 of RFC 4648 §5, strict about the
-// trailing bits.
-var b64url = base64.RawURLEncoding.Strict()
-
-// b64Decode appends the strict base64url decoding of src (RFC 7515 §2) to
-// dst, as jose.AppendBase64URLDecode does: encoding/base64 refuses every
-// character outside the alphabet (padding included) except CR and LF,
-// which are refused here.
-func b64Decode(dst, src []byte) ([]byte, error) {
-	if bytes.IndexByte(src, '\n') >= 0 || bytes.IndexByte(src, '\r') >= 0 {
-		return dst, fmt.Errorf("base64url: line break: %w", jose.ErrMalformed)
-	}
-	n := len(dst)
-	m := b64url.DecodedLen(len(src))
-	dst = slices.Grow(dst, m)
-	k, err := b64url.Decode(dst[n:n+m], src)
-	if err != nil {
-		return dst[:n], fmt.Errorf("base64url: %w", jose.ErrMalformed)
-	}
-	return dst[:n+k], nil
-}
