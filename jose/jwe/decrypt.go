@@ -442,11 +442,6 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			return nil, err
 		}
 	}
-	if t.protected != nil {
-		if err := d.checkCritical(t.protected); err != nil {
-			return nil, err
-		}
-	}
 	// Header checks for every recipient first; no key work until one
 	// passes them all.
 	type candidate struct {
@@ -608,6 +603,9 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 // check that needs no key: alg and enc present and allowed, zip, crit and
 // the PBES2 iteration count (RFC 7516 §5.2 steps 5-8).
 func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa.KeyAlgorithm, jwa.ContentEncryption, error) {
+	if err := jose.CheckCritical(t.protected, d.crit, t.shared, rh); err != nil {
+		return nil, "", "", fmt.Errorf("jwe: %w", err)
+	}
 	h := t.protected
 	if t.shared != nil || rh != nil {
 		if rh != nil {
@@ -648,46 +646,12 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 	return h, alg, enc, nil
 }
 
-// checkUnprotectedHeader refuses "zip" (RFC 7516 §4.1.3) and "crit"
-// (RFC 7515 §4.1.11), which must be integrity protected, in an unprotected
-// header.
+// checkUnprotectedHeader refuses "zip" (RFC 7516 §4.1.3), which must be
+// integrity protected, in an unprotected header; "crit" is checked by
+// jose.CheckCritical.
 func (d *Decrypter) checkUnprotectedHeader(h *jose.Header) error {
 	if h.Compression != "" || h.Has("zip") {
 		return fmt.Errorf(`jwe: "zip" in an unprotected header: %w`, jose.ErrMalformed)
-	}
-	if h.Critical != nil || h.Has("crit") {
-		return fmt.Errorf(`jwe: "crit" in an unprotected header: %w`, jose.ErrMalformed)
-	}
-	return nil
-}
-
-// checkCritical applies RFC 7516 §4.1.13 (RFC 7515 §4.1.11) to the
-// protected header: "crit", when present, is a non-empty list of distinct
-// extension names, none registered, each one the caller understands and
-// present in the header.
-func (d *Decrypter) checkCritical(h *jose.Header) error {
-	if h.Critical == nil {
-		if h.Has("crit") {
-			return fmt.Errorf(`jwe: invalid "crit": %w`, jose.ErrMalformed)
-		}
-		return nil
-	}
-	if len(h.Critical) == 0 {
-		return fmt.Errorf(`jwe: empty "crit": %w`, jose.ErrMalformed)
-	}
-	for i, name := range h.Critical {
-		if jose.IsRegisteredHeader(name) {
-			return fmt.Errorf(`jwe: "crit" lists the registered name %q: %w`, name, jose.ErrMalformed)
-		}
-		if slices.Contains(h.Critical[:i], name) {
-			return fmt.Errorf(`jwe: "crit" lists %q twice: %w`, name, jose.ErrMalformed)
-		}
-		if !slices.Contains(d.crit, name) {
-			return fmt.Errorf("jwe: critical extension %q: %w", name, jose.ErrUnsupportedCritical)
-		}
-		if !h.Has(name) {
-			return fmt.Errorf(`jwe: "crit" lists %q, absent from the protected header: %w`, name, jose.ErrMalformed)
-		}
 	}
 	return nil
 }
@@ -804,4 +768,3 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 	}
 	return &p, nil
 }
-

@@ -144,7 +144,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	}
 	v := &Verifier{
 		algs:    slices.Clone(opts.Algorithms),
-		crit:    slices.Clone(opts.Critical),
+		crit:    append(slices.Clone(opts.Critical), "b64"),
 		lim:     opts.Limits.WithDefaults(),
 		set:     opts.Keys,
 		keyFunc: opts.KeyFunc,
@@ -400,35 +400,14 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 	if !slices.Contains(v.algs, jwa.SignatureAlgorithm(alg)) {
 		return fmt.Errorf("jws: alg %q is not allowed: %w", alg, jose.ErrAlgorithmNotAllowed)
 	}
-	if u != nil {
-		if u.Has("crit") {
-			return fmt.Errorf("jws: crit in an unprotected header (RFC 7515 §4.1.11): %w", jose.ErrMalformed)
-		}
-		if u.Has("b64") {
-			return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)
-		}
+	if u != nil && u.Has("b64") {
+		return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)
+	}
+	if err := jose.CheckCritical(p, v.crit, u); err != nil {
+		return fmt.Errorf("jws: %w", err)
 	}
 	if p == nil {
 		return nil
-	}
-	if p.Has("crit") {
-		if len(p.Critical) == 0 {
-			return fmt.Errorf("jws: crit is empty (RFC 7515 §4.1.11): %w", jose.ErrMalformed)
-		}
-		for i, c := range p.Critical {
-			if isRegistered(c) {
-				return fmt.Errorf("jws: crit lists the registered header %q (RFC 7515 §4.1.11): %w", c, jose.ErrMalformed)
-			}
-			if slices.Contains(p.Critical[:i], c) {
-				return fmt.Errorf("jws: crit lists %q twice: %w", c, jose.ErrMalformed)
-			}
-			if c != "b64" && !slices.Contains(v.crit, c) {
-				return fmt.Errorf("jws: critical header %q is not understood: %w", c, jose.ErrUnsupportedCritical)
-			}
-			if !p.Has(c) && (u == nil || !u.Has(c)) {
-				return fmt.Errorf("jws: critical header %q is absent: %w", c, jose.ErrMalformed)
-			}
-		}
 	}
 	if p.B64 != nil && !slices.Contains(p.Critical, "b64") {
 		return fmt.Errorf("jws: b64 is not listed in crit (RFC 7797 §6): %w", jose.ErrMalformed)
