@@ -23,9 +23,10 @@ type Preparer func(v *Variant) (Op, error)
 
 // Iteration is one timed sample: revs revolutions in a row.
 type Iteration struct {
-	Time   float64 `json:"time"`   // nanoseconds per revolution
-	Bytes  int64   `json:"bytes"`  // bytes allocated per revolution
-	Allocs int64   `json:"allocs"` // heap allocations per revolution
+	Time   float64 `json:"time"`          // nanoseconds per revolution (wall clock)
+	CPU    float64 `json:"cpu,omitempty"` // CPU time of the thread per revolution, ns (0: not measured)
+	Bytes  int64   `json:"bytes"`         // bytes allocated per revolution
+	Allocs int64   `json:"allocs"`        // heap allocations per revolution
 }
 
 // Result is the outcome of one variant.
@@ -35,6 +36,7 @@ type Result struct {
 	Iterations []Iteration   `json:"iterations"` // the accepted iterations
 	Rejects    int           `json:"rejects"`    // iterations rejected and re-run
 	Stats      stats.Summary `json:"stats"`      // of the iteration times, in ns per revolution
+	CPU        float64       `json:"cpu"`        // mean thread CPU time per revolution, ns (0: not measured)
 	Bytes      float64       `json:"bytes"`      // mean bytes allocated per revolution
 	Allocs     float64       `json:"allocs"`     // mean allocations per revolution
 }
@@ -51,13 +53,14 @@ func (r *Result) Times() []float64 {
 // summarize fills Stats, Bytes and Allocs from the iterations.
 func (r *Result) summarize() {
 	r.Stats = stats.Summarize(r.Times())
-	var b, a float64
+	var b, a, c float64
 	for _, it := range r.Iterations {
 		b += float64(it.Bytes)
 		a += float64(it.Allocs)
+		c += it.CPU
 	}
 	if n := float64(len(r.Iterations)); n > 0 {
-		r.Bytes, r.Allocs = b/n, a/n
+		r.Bytes, r.Allocs, r.CPU = b/n, a/n, c/n
 	}
 }
 
@@ -79,10 +82,13 @@ type Runner struct {
 	Prepare  Preparer
 	Progress Progress // nil: no progress
 
-	// Now and MemStats are the clock and allocation counters, replaceable
-	// in tests; nil means time.Now and runtime.ReadMemStats.
+	// Now, MemStats and CPU are the clock, the allocation counters and the
+	// thread CPU clock (ns, and whether available), replaceable in tests;
+	// nil means time.Now, runtime.ReadMemStats and the OS thread's clock
+	// (Linux only).
 	Now      func() time.Time
 	MemStats func(*runtime.MemStats)
+	CPU      func() (int64, bool)
 }
 
 // maxRevs bounds calibrated revolutions.
@@ -126,6 +132,13 @@ func (r *Runner) now() time.Time {
 	return time.Now()
 }
 
+func (r *Runner) cpu() (int64, bool) {
+	if r.CPU != nil {
+		return r.CPU()
+	}
+	return threadCPU()
+}
+
 func (r *Runner) memStats(m *runtime.MemStats) {
 	if r.MemStats != nil {
 		r.MemStats(m)
@@ -143,6 +156,10 @@ func (r *Runner) runVariant(ctx context.Context, v *Variant) (*Result, error) {
 		return nil, err
 	}
 	runtime.GC()
+	// The iterations run on one OS thread, whose CPU time they read: on a
+	// machine shared with other work it moves much less than wall time.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	c := r.Config
 	res := &Result{Variant: *v, Revs: int(c.Revs)}
 	if c.Revs == Auto {
@@ -231,6 +248,7 @@ func (r *Runner) iteration(op Op, revs int) (Iteration, error) {
 	}
 	var m0, m1 runtime.MemStats
 	r.memStats(&m0)
+	cpu0, cpuOK := r.cpu()
 	start := r.now()
 	for range revs {
 		if err := op(); err != nil {
@@ -238,10 +256,15 @@ func (r *Runner) iteration(op Op, revs int) (Iteration, error) {
 		}
 	}
 	d := r.now().Sub(start)
+	cpu1, _ := r.cpu()
 	r.memStats(&m1)
-	return Iteration{
+	it := Iteration{
 		Time:   float64(d.Nanoseconds()) / float64(revs),
 		Bytes:  int64(m1.TotalAlloc-m0.TotalAlloc) / int64(revs),
 		Allocs: int64(m1.Mallocs-m0.Mallocs) / int64(revs),
-	}, nil
+	}
+	if cpuOK {
+		it.CPU = float64(cpu1-cpu0) / float64(revs)
+	}
+	return it, nil
 }

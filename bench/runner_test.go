@@ -39,6 +39,7 @@ func (f *runnerFake) runner(c RunnerConfig) *Runner {
 			m.Mallocs = uint64(f.calls) * f.allocs
 			m.TotalAlloc = uint64(f.calls) * f.allocs * 16
 		},
+		CPU: func() (int64, bool) { return int64(f.elapsed / 2), true }, // half the wall time
 	}
 }
 
@@ -74,12 +75,12 @@ func TestRunnerAutoRevs(t *testing.T) {
 		t.Errorf("%d iterations, %d rejects", len(r.Iterations), r.Rejects)
 	}
 	for _, it := range r.Iterations {
-		if it.Time != 1000 || it.Allocs != 3 || it.Bytes != 48 {
-			t.Errorf("iteration %+v, want 1000ns, 3 allocs, 48 B", it)
+		if it.Time != 1000 || it.CPU != 500 || it.Allocs != 3 || it.Bytes != 48 {
+			t.Errorf("iteration %+v, want 1000ns, 500ns CPU, 3 allocs, 48 B", it)
 		}
 	}
-	if r.Stats.Mean != 1000 || r.Stats.Mode != 1000 || r.Stats.Stdev != 0 || r.Allocs != 3 || r.Bytes != 48 {
-		t.Errorf("stats %+v allocs %v bytes %v", r.Stats, r.Allocs, r.Bytes)
+	if r.Stats.Mean != 1000 || r.Stats.Mode != 1000 || r.Stats.Stdev != 0 || r.CPU != 500 || r.Allocs != 3 || r.Bytes != 48 {
+		t.Errorf("stats %+v cpu %v allocs %v bytes %v", r.Stats, r.CPU, r.Allocs, r.Bytes)
 	}
 }
 
@@ -216,5 +217,30 @@ func TestRunnerInterrupt(t *testing.T) {
 	}
 	if len(res) != 1 {
 		t.Errorf("%d results", len(res))
+	}
+}
+
+// On Linux the thread CPU time is measured for real: a busy loop uses CPU.
+func TestRunnerThreadCPU(t *testing.T) {
+	if _, ok := threadCPU(); !ok {
+		t.Skip("no thread CPU clock here")
+	}
+	c := runnerConfig()
+	c.Revs, c.Iterations, c.RetryThreshold = 1, 2, 0
+	sink := 0
+	r := &Runner{Config: c, Prepare: func(*Variant) (Op, error) {
+		return func() error {
+			for start := time.Now(); time.Since(start) < 2*time.Millisecond; {
+				sink++
+			}
+			return nil
+		}, nil
+	}}
+	res, err := r.Run(context.Background(), runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cpu := res[0].CPU; cpu <= 0 || cpu > 1.5*res[0].Stats.Mean {
+		t.Errorf("CPU %v ns for a wall time of %v ns", cpu, res[0].Stats.Mean)
 	}
 }

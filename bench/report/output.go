@@ -223,7 +223,8 @@ func (t *Table) writeJSON(w io.Writer) error {
 //
 //	BenchmarkHS256Bench/benchSignature/alg=HS256-2  10000  1234 ns/op  512 B/op  7 allocs/op
 //
-// where the -N suffix is GOMAXPROCS when it is not 1, as `go test` writes.
+// where the -N suffix is GOMAXPROCS when it is not 1, as `go test` writes,
+// followed by the thread CPU time (cpu-ns/op) when it was measured.
 func writeGobench(w io.Writer, run *bench.Run) error {
 	bw := bufio.NewWriter(w)
 	e := run.Env
@@ -243,7 +244,11 @@ func writeGobench(w io.Writer, run *bench.Run) error {
 		r := &run.Results[i]
 		name := "Benchmark" + strings.ReplaceAll(r.ID(), " ", "_") + suffix
 		for _, it := range r.Iterations {
-			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op\n", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)
+			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)
+			if it.CPU > 0 {
+				fmt.Fprintf(bw, "\t%s cpu-ns/op", nsPerOp(it.CPU))
+			}
+			fmt.Fprintln(bw)
 		}
 	}
 	return bw.Flush()

@@ -32,7 +32,7 @@ func reportVariant(t *testing.T, group, id string) bench.Variant {
 func reportResult(v bench.Variant, revs, rejects int, times ...float64) bench.Result {
 	r := bench.Result{Variant: v, Revs: revs, Rejects: rejects}
 	for i, x := range times {
-		r.Iterations = append(r.Iterations, bench.Iteration{Time: x, Bytes: int64(1000 + 8*i), Allocs: 12})
+		r.Iterations = append(r.Iterations, bench.Iteration{Time: x, CPU: x * 0.9, Bytes: int64(1000 + 8*i), Allocs: 12})
 	}
 	return r
 }

@@ -80,12 +80,22 @@ var columns = map[string]column{
 		return Cell{kind: number, f: r.Allocs}
 	},
 	"time_rev": func(r *bench.Result, it int) Cell { return Cell{kind: timeNS, f: r.Iterations[it].Time} },
+	"cpu":      func(r *bench.Result, _ int) Cell { return cpuCell(r.CPU) },
+	"cpu_rev":  func(r *bench.Result, it int) Cell { return cpuCell(r.Iterations[it].CPU) },
 	"z_value": func(r *bench.Result, it int) Cell {
 		return Cell{kind: number, f: stats.ZScore(r.Times(), r.Iterations[it].Time)}
 	},
 	"deviation": func(r *bench.Result, it int) Cell {
 		return Cell{kind: signed, f: stats.Deviation(r.Stats.Mean, r.Iterations[it].Time)}
 	},
+}
+
+// cpuCell shows a thread CPU time, or "-" when it was not measured.
+func cpuCell(ns float64) Cell {
+	if ns <= 0 {
+		return Cell{kind: text, s: "-"}
+	}
+	return Cell{kind: timeNS, f: ns}
 }
 
 // Options select a report and its output.
