@@ -17,10 +17,39 @@ const DefaultAlpha = 0.05
 // judged from the relative standard deviations instead.
 const minUTestSamples = 3
 
+// Metric is what a comparison compares.
+type Metric string
+
+// Metrics.
+const (
+	// MetricTime compares the wall time per revolution (phpbench's time).
+	MetricTime Metric = "time"
+	// MetricCPU compares the thread CPU time per revolution, which moves
+	// much less than wall time when other work shares the machine.
+	MetricCPU Metric = "cpu"
+)
+
+// samples returns the iteration values of r for m, or nil when r has
+// none (CPU time not measured).
+func (m Metric) samples(r *bench.Result) []float64 {
+	if m != MetricCPU {
+		return r.Times()
+	}
+	xs := make([]float64, len(r.Iterations))
+	for i, it := range r.Iterations {
+		if it.CPU <= 0 {
+			return nil
+		}
+		xs[i] = it.CPU
+	}
+	return xs
+}
+
 // Delta is the change of one variant between a reference run and a run.
 type Delta struct {
 	ID      string  // the variant's identity (bench.Variant.ID)
-	Found   bool    // the variant is in the reference run
+	Found   bool    // the variant is in the reference run, and both have the metric
+	NoData  bool    // the variant is in the reference run, but one side lacks the metric
 	Cur     float64 // mean of the run, ns
 	Ref     float64 // mean of the reference run, ns
 	Percent float64 // (Cur - Ref) / Ref, in percent: positive is slower
@@ -28,12 +57,13 @@ type Delta struct {
 	Noise   bool    // the change is within noise
 }
 
-// Compare returns, for each result of run in order, its change from the
-// result of the same variant in ref. A change is within noise when the
-// two-sided Mann-Whitney U test of the iteration times gives p >= alpha
-// (DefaultAlpha when 0), or, when either side has fewer than 3 iterations,
-// when |Percent| is at most the sum of the two relative standard deviations.
-func Compare(run, ref *bench.Run, alpha float64) []Delta {
+// Compare returns, for each result of run in order, the change of metric m
+// (MetricTime when "") from the result of the same variant in ref. A change
+// is within noise when the two-sided Mann-Whitney U test of the iteration
+// values gives p >= alpha (DefaultAlpha when 0), or, when either side has
+// fewer than 3 iterations, when |Percent| is at most the sum of the two
+// relative standard deviations.
+func Compare(run, ref *bench.Run, m Metric, alpha float64) []Delta {
 	if alpha == 0 {
 		alpha = DefaultAlpha
 	}
@@ -45,16 +75,25 @@ func Compare(run, ref *bench.Run, alpha float64) []Delta {
 	deltas := make([]Delta, len(run.Results))
 	for i := range run.Results {
 		r := &run.Results[i]
-		d := Delta{ID: r.ID(), Cur: r.Stats.Mean, P: -1}
-		if rr, ok := byID[d.ID]; ok {
-			d.Found, d.Ref = true, rr.Stats.Mean
-			d.Percent = stats.Deviation(rr.Stats.Mean, r.Stats.Mean)
-			if len(r.Iterations) >= minUTestSamples && len(rr.Iterations) >= minUTestSamples {
-				d.P = stats.MannWhitney(r.Times(), rr.Times())
-				d.Noise = d.P >= alpha
-			} else {
-				d.Noise = math.Abs(d.Percent) <= r.Stats.RStdev+rr.Stats.RStdev
-			}
+		d := Delta{ID: r.ID(), P: -1}
+		deltas[i] = d
+		rr, ok := byID[d.ID]
+		if !ok {
+			continue
+		}
+		xs, ys := m.samples(r), m.samples(rr)
+		if len(xs) == 0 || len(ys) == 0 {
+			deltas[i].NoData = true
+			continue
+		}
+		cur, prev := stats.Summarize(xs), stats.Summarize(ys)
+		d.Found, d.Cur, d.Ref = true, cur.Mean, prev.Mean
+		d.Percent = stats.Deviation(prev.Mean, cur.Mean)
+		if len(xs) >= minUTestSamples && len(ys) >= minUTestSamples {
+			d.P = stats.MannWhitney(xs, ys)
+			d.Noise = d.P >= alpha
+		} else {
+			d.Noise = math.Abs(d.Percent) <= cur.RStdev+prev.RStdev
 		}
 		deltas[i] = d
 	}

@@ -129,11 +129,16 @@ func TestGolden(t *testing.T) {
 		{"aggregate-ref.console", "aggregate", "console", ref},
 		{"aggregate-ref.csv", "aggregate", "csv", ref},
 		{"aggregate-ref.json", "aggregate", "json", ref},
+		{"simple-ref-cpu.md", "simple", "md", ref},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Write(&b, run, tt.output, Options{Report: tt.report, Ref: tt.ref}); err != nil {
+			opts := Options{Report: tt.report, Ref: tt.ref}
+			if strings.Contains(tt.name, "-cpu") {
+				opts.Metric = MetricCPU
+			}
+			if err := Write(&b, run, tt.output, opts); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tt.name, b.Bytes())
@@ -175,7 +180,7 @@ func TestHTMLSelfContained(t *testing.T) {
 func TestCompare(t *testing.T) {
 	run := reportRun(t, reportRunID, 1, true)
 	ref := reportRun(t, reportRefID, 1.1, false)
-	ds := Compare(run, ref, 0)
+	ds := Compare(run, ref, MetricTime, 0)
 	if len(ds) != 4 {
 		t.Fatalf("%d deltas", len(ds))
 	}
@@ -191,31 +196,54 @@ func TestCompare(t *testing.T) {
 		t.Errorf("new variant found in ref: %+v", d)
 	}
 	// The reverse comparison: sign and decryption are 10% slower.
-	back := Compare(ref, run, 0)
+	back := Compare(ref, run, "", 0)
 	if s := Slower(back, 5); len(s) != 2 || s[0].ID != "HS256Bench/benchSignature/alg=HS256" {
 		t.Errorf("Slower = %+v", s)
 	}
 	if s := Slower(back, 15); len(s) != 0 {
 		t.Errorf("Slower(15) = %+v", s)
 	}
+	// CPU time: the synthetic runs' CPU is 0.9 of the time.
+	cpu := Compare(run, ref, MetricCPU, 0)
+	if d := cpu[0]; !d.Found || d.Noise || d.Cur != 0.9*2500 || d.Percent > -9 || d.Percent < -10 {
+		t.Errorf("cpu delta %+v", d)
+	}
+	noCPU := reportRun(t, reportRefID, 1.1, false)
+	for i := range noCPU.Results {
+		for j := range noCPU.Results[i].Iterations {
+			noCPU.Results[i].Iterations[j].CPU = 0
+		}
+	}
+	if d := Compare(run, noCPU, MetricCPU, 0)[0]; d.Found || !d.NoData {
+		t.Errorf("cpu delta without CPU in ref: %+v", d)
+	}
+
 	// One iteration a side: the rstdev rule.
 	one := reportRun(t, reportRunID, 1, false)
 	oneRef := reportRun(t, reportRefID, 1.01, false)
 	for _, r := range []*bench.Run{one, oneRef} {
 		for i := range r.Results {
 			r.Results[i].Iterations = r.Results[i].Iterations[:1]
-			r.Results[i].Stats.RStdev = 0.4
 		}
 	}
-	ds = Compare(one, oneRef, 0)
+	// One sample a side: rstdev 0, so any change is beyond noise.
+	ds = Compare(one, oneRef, MetricTime, 0)
 	if d := ds[0]; d.P != -1 || d.Noise {
-		t.Errorf("1%% change with rstdevs 0.4+0.4: %+v", d)
+		t.Errorf("1%% change with one sample a side: %+v", d)
 	}
-	for i := range one.Results {
-		one.Results[i].Stats.RStdev = 0.8
+	// Two samples a side, spread +-1%: rstdev 1% each, so a 1% change is
+	// noise.
+	for _, r := range []*bench.Run{one, oneRef} {
+		for i := range r.Results {
+			x := r.Results[i].Iterations[0]
+			lo, hi := x, x
+			lo.Time *= 0.99
+			hi.Time *= 1.01
+			r.Results[i].Iterations = []bench.Iteration{lo, hi}
+		}
 	}
-	if d := Compare(one, oneRef, 0)[0]; !d.Noise {
-		t.Errorf("1%% change with rstdevs 0.8+0.4: %+v", d)
+	if d := Compare(one, oneRef, MetricTime, 0)[0]; !d.Noise || d.P != -1 {
+		t.Errorf("1%% change with rstdevs 1+1: %+v", d)
 	}
 }
 

@@ -102,6 +102,7 @@ func cpuCell(ns float64) Cell {
 type Options struct {
 	Report string     // simple, default, aggregate or a name defined in the run's config
 	Ref    *bench.Run // a run to compare with (simple and aggregate reports), or nil
+	Metric Metric     // what the comparison compares; "" means MetricTime
 	Alpha  float64    // significance level of the comparison; 0 means DefaultAlpha
 }
 
@@ -145,7 +146,7 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
 	if opts.Ref != nil && base != bench.ReportDefault {
-		t.addComparison(opts.Ref, Compare(run, opts.Ref, opts.Alpha), opts.Alpha)
+		t.addComparison(opts.Ref, opts.Metric, Compare(run, opts.Ref, opts.Metric, opts.Alpha), opts.Alpha)
 	}
 	return t, nil
 }
@@ -161,14 +162,24 @@ func (t *Table) row(r *bench.Result, it int) []Cell {
 }
 
 // addComparison appends the reference mean and the difference columns.
-func (t *Table) addComparison(ref *bench.Run, deltas []Delta, alpha float64) {
+func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha float64) {
 	if alpha == 0 {
 		alpha = DefaultAlpha
 	}
-	t.Columns = append(t.Columns, "ref_mean", "diff")
+	what := "the mean"
+	if m == MetricCPU {
+		t.Columns = append(t.Columns, "ref_cpu", "diff_cpu")
+		what = "the mean thread CPU time"
+	} else {
+		t.Columns = append(t.Columns, "ref_mean", "diff")
+	}
 	for i := range t.Rows {
 		d := deltas[i]
-		if !d.Found {
+		switch {
+		case d.NoData:
+			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "n/a"})
+			continue
+		case !d.Found:
 			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "new"})
 			continue
 		}
@@ -179,7 +190,7 @@ func (t *Table) addComparison(ref *bench.Run, deltas []Delta, alpha float64) {
 		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: d.Ref}, diff)
 	}
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("diff: change of the mean from run %s; ~ marks a change within noise (two-sided Mann-Whitney U test on the iteration times, p >= %g; with fewer than %d iterations on a side, |diff| <= rstdev + ref rstdev)", ref.ID, alpha, minUTestSamples))
+		fmt.Sprintf("%s: change of %s from run %s; ~ marks a change within noise (two-sided Mann-Whitney U test on the iterations, p >= %g; with fewer than %d iterations on a side, |diff| <= rstdev + ref rstdev)", t.Columns[len(t.Columns)-1], what, ref.ID, alpha, minUTestSamples))
 }
 
 // Format returns the cell as text in unit, with unit symbols.
@@ -226,7 +237,7 @@ func (c Cell) Raw(unit bench.TimeUnit) any {
 func (c Cell) Noise() bool { return c.s == "~" }
 
 // numeric reports whether the cell is right-aligned.
-func (c Cell) numeric() bool { return c.kind != text || c.s == "-" || c.s == "new" }
+func (c Cell) numeric() bool { return c.kind != text || c.s == "-" || c.s == "new" || c.s == "n/a" }
 
 func round(x float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))

@@ -61,6 +61,7 @@ type outputFlags struct {
 	output     string
 	file       string
 	ref        string
+	metric     string
 	failSlower float64
 }
 
@@ -69,6 +70,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
 	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (or latest): the % difference of each mean, ~ when within noise")
+	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref, exit with status 1 when a variant is slower than the reference by more than `pct` percent, beyond noise")
 }
 
@@ -78,6 +80,9 @@ func (o *outputFlags) check(cfg *bench.Config) error {
 	}
 	if !slices.Contains(report.Outputs, o.output) {
 		return usagef("unknown output %q (want %s)", o.output, strings.Join(report.Outputs, ", "))
+	}
+	if o.metric != string(report.MetricTime) && o.metric != string(report.MetricCPU) {
+		return usagef("unknown metric %q (want time or cpu)", o.metric)
 	}
 	if o.failSlower < 0 {
 		return usagef("--fail-slower must not be negative")
@@ -101,7 +106,7 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 			}
 			w = f
 		}
-		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref})
+		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric)})
 		if f != nil {
 			if cerr := f.Close(); err == nil {
 				err = cerr
@@ -112,7 +117,7 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 		}
 	}
 	if ref != nil && o.failSlower > 0 {
-		slow := report.Slower(report.Compare(r, ref, 0), o.failSlower)
+		slow := report.Slower(report.Compare(r, ref, report.Metric(o.metric), 0), o.failSlower)
 		if len(slow) > 0 {
 			var b strings.Builder
 			fmt.Fprintf(&b, "%d variants are slower than run %s by more than %g%%:", len(slow), ref.ID, o.failSlower)

@@ -84,6 +84,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--config", cfg, "--group", "HS256", "--subject", "benchEncryption"}, "select no variant"},
 		{[]string{"run", "--config", cfg, "--progress", "bar"}, `josebench: unknown progress "bar"`},
 		{[]string{"report", "--time-unit", "hours"}, `josebench: unknown time unit "hours"`},
+		{[]string{"run", "--config", cfg, "--metric", "speed"}, `josebench: unknown metric "speed" (want time or cpu)`},
 	}
 	for _, tt := range tests {
 		code, out, errs := runCLI(t, tt.args...)
@@ -237,6 +238,15 @@ func TestEndToEnd(t *testing.T) {
 	if !strings.Contains(out, "ref_mean") || !strings.Contains(out, "+99900.00%") {
 		t.Errorf("comparison report:\n%s", out)
 	}
+	// The reference's CPU times are the run's: by CPU time nothing is
+	// slower (on Linux, where it is measured).
+	if stored.Results[0].Iterations[0].CPU > 0 {
+		code, out, errs = runCLI(t, "report", "--config", cfg, "--uuid", id, "--ref", refID, "--report", "simple", "--metric", "cpu", "--fail-slower", "50")
+		if code != 0 || !strings.Contains(out, "ref_cpu") {
+			t.Errorf("fail-slower by cpu: exit %d, stderr %q\n%s", code, errs, out)
+		}
+	}
+
 	// run --ref compares the new run with a stored one.
 	code, out, errs = runCLI(t, "run", "--config", cfg, "--group", "HS256", "--subject", "benchSignature", "--ref", id, "--report", "simple", "--output", "md")
 	if code != 0 {
