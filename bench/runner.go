@@ -205,14 +205,15 @@ func (r *Runner) runVariant(ctx context.Context, v *Variant) (*Result, error) {
 	return res, nil
 }
 
-// calibrate returns the revolutions that take about target: it times
-// growing runs until one lasts at least a quarter of target, then divides
-// target by the fastest time per revolution seen (noise only ever slows a
-// run down).
+// calibrate returns the revolutions that take about target. It times
+// growing runs until one lasts at least a quarter of target, estimates the
+// revolutions from the fastest time per revolution seen (noise only ever
+// slows a run down), then checks the estimate with a run of that many
+// revolutions, up to three times: one slow first run (a page fault, a
+// preemption) would otherwise leave a variant with far too few revolutions.
 func (r *Runner) calibrate(op Op, target time.Duration) (int, error) {
-	n := 1
 	best := math.Inf(1) // fastest ns per revolution
-	for {
+	timeRevs := func(n int) (time.Duration, error) {
 		start := r.now()
 		for range n {
 			if err := op(); err != nil {
@@ -223,12 +224,22 @@ func (r *Runner) calibrate(op Op, target time.Duration) (int, error) {
 		if d > 0 {
 			best = min(best, float64(d)/float64(n))
 		}
+		return d, nil
+	}
+	estimate := func() int {
+		if math.IsInf(best, 1) {
+			return maxRevs
+		}
+		return min(max(int(math.Round(float64(target)/best)), 1), maxRevs)
+	}
+	n := 1
+	for {
+		d, err := timeRevs(n)
+		if err != nil {
+			return 0, err
+		}
 		if d >= target/4 || n >= maxRevs {
-			if math.IsInf(best, 1) {
-				return maxRevs, nil
-			}
-			revs := int(math.Round(float64(target) / best))
-			return min(max(revs, 1), maxRevs), nil
+			break
 		}
 		next := 100 * n
 		if d > 0 {
@@ -236,6 +247,21 @@ func (r *Runner) calibrate(op Op, target time.Duration) (int, error) {
 		}
 		n = min(max(next, n+1), 100*n, maxRevs)
 	}
+	revs := estimate()
+	for range 3 {
+		if revs == 1 && best >= float64(target) {
+			break // a revolution lasts longer than an iteration
+		}
+		if _, err := timeRevs(revs); err != nil {
+			return 0, err
+		}
+		next := estimate()
+		if next <= revs+revs/4 {
+			return next, nil
+		}
+		revs = next
+	}
+	return revs, nil
 }
 
 // iteration runs the warmup revolutions, then times revs revolutions and

@@ -94,7 +94,8 @@ func TestRunnerSlowOp(t *testing.T) {
 	if res[0].Revs != 1 || res[0].Stats.Mean != 50e6 {
 		t.Errorf("revs %d mean %v", res[0].Revs, res[0].Stats.Mean)
 	}
-	// calibration 1 + 5 iterations of (1 warmup + 1 rev)
+	// calibration 1 (no check run: one revolution exceeds the target) + 5
+	// iterations of (1 warmup + 1 rev)
 	if f.calls != 11 {
 		t.Errorf("%d calls", f.calls)
 	}
@@ -242,5 +243,23 @@ func TestRunnerThreadCPU(t *testing.T) {
 	}
 	if cpu := res[0].CPU; cpu <= 0 || cpu > 1.5*res[0].Stats.Mean {
 		t.Errorf("CPU %v ns for a wall time of %v ns", cpu, res[0].Stats.Mean)
+	}
+}
+
+// A slow first revolution (cold caches, a preemption) does not leave the
+// variant with too few revolutions: the estimate is checked.
+func TestRunnerCalibrationRecovers(t *testing.T) {
+	f := &runnerFake{cost: func(n int) time.Duration {
+		if n == 1 {
+			return 5 * time.Millisecond // more than a quarter of the target
+		}
+		return time.Microsecond
+	}}
+	res, err := f.runner(runnerConfig()).Run(context.Background(), runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[0].Revs; r != 10000 {
+		t.Errorf("revs %d, want 10000 (10ms / 1µs)", r)
 	}
 }
