@@ -34,7 +34,8 @@ type DecryptOptions struct {
 	// *jose.JWK holding one of these.
 	Key any
 	// Keys is a JWK Set: the keys whose "kid" equals the token's, or every
-	// key when the token has no "kid", are tried in order.
+	// key when the token has no "kid", that permit the token's alg are
+	// tried in order, at most [MaxKeyCandidates] of them per recipient.
 	Keys *jose.Set
 	// KeyFunc returns the key for a token, given its merged header. It is
 	// called after the header checks and before any cryptography.
@@ -52,6 +53,13 @@ type DecryptOptions struct {
 	// defaults of [jose.Limits].
 	Limits jose.Limits
 }
+
+// MaxKeyCandidates is the largest number of keys of a JWK Set
+// ([DecryptOptions.Keys]) tried for one recipient of a token (RFC 7516
+// §5.2 step 6): a token, with or without a "kid", cannot make the Decrypter
+// do more key decryptions than this times [jose.Limits.MaxRecipients],
+// whatever the size of the set.
+const MaxKeyCandidates = 4
 
 // Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
 // use. It caches the key management prepared for each key it uses (and for
@@ -690,6 +698,9 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 		for _, j := range list {
 			if j == nil || j.Key == nil || j.Permits(string(alg), op) != nil {
 				continue
+			}
+			if len(out)-len(dst) == MaxKeyCandidates {
+				break
 			}
 			out = append(out, keyRef{j, j.Key})
 		}

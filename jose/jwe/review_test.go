@@ -1,0 +1,300 @@
+package jwe_test
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jwe"
+)
+
+func rvRSA(t *testing.T) *rsa.PrivateKey {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/keys/rsa2048.pem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := pem.Decode(data)
+	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k.(*rsa.PrivateKey)
+}
+
+func rvDecrypter(t *testing.T, o jwe.DecryptOptions) *jwe.Decrypter {
+	t.Helper()
+	if o.KeyAlgorithms == nil {
+		o.KeyAlgorithms = jwa.KeyAlgorithms()
+	}
+	if o.ContentEncryptions == nil {
+		o.ContentEncryptions = jwa.ContentEncryptions()
+	}
+	d, err := jwe.NewDecrypter(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func rvCompact(t *testing.T, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts *jwe.EncrypterOptions) []byte {
+	t.Helper()
+	e, err := jwe.NewEncrypter(alg, enc, key, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := e.Compact([]byte("attack at dawn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// rvSegs splits a compact token (test input only).
+func rvSegs(tok []byte) []string { return strings.Split(string(tok), ".") }
+
+func rvJoin(s []string) []byte { return []byte(strings.Join(s, ".")) }
+
+// TestRVOpaqueErrorText: every failure after the header checks gives the
+// same error, with the same text.
+func TestRVOpaqueErrorText(t *testing.T) {
+	rk := rvRSA(t)
+	k16 := bytes.Repeat([]byte{7}, 16)
+	want := ""
+	check := func(name string, d *jwe.Decrypter, tok []byte) {
+		t.Helper()
+		_, err := d.DecryptCompact(tok)
+		if !errors.Is(err, jose.ErrDecryptionFailed) {
+			t.Errorf("%s: %v, want ErrDecryptionFailed", name, err)
+			return
+		}
+		if want == "" {
+			want = err.Error()
+		}
+		if err.Error() != want {
+			t.Errorf("%s: text %q, want %q", name, err, want)
+		}
+	}
+	dk := rvDecrypter(t, jwe.DecryptOptions{Key: k16})
+	tok := rvCompact(t, jwa.A128KW, jwa.A128GCM, k16, nil)
+	s := rvSegs(tok)
+	s2 := append([]string(nil), s...)
+	s2[4] = s[4][:len(s[4])-2] // 15-byte tag... re-encode properly below
+	tag, _ := jose.Base64URLDecode(s[4])
+	s2[4] = jose.Base64URLEncode(tag[:12])
+	check("truncated GCM tag", dk, rvJoin(s2))
+	s2[4] = jose.Base64URLEncode(append(tag, 0))
+	check("extended GCM tag", dk, rvJoin(s2))
+	copy(s2, s)
+	iv, _ := jose.Base64URLDecode(s[2])
+	s2[2] = jose.Base64URLEncode(append(iv, 0, 0, 0, 0))
+	check("16-byte GCM iv", dk, rvJoin(s2))
+	copy(s2, s)
+	ek, _ := jose.Base64URLDecode(s[1])
+	ek[3] ^= 1
+	s2[1] = jose.Base64URLEncode(ek)
+	check("AES-KW integrity", dk, rvJoin(s2))
+	s2[1] = jose.Base64URLEncode(ek[:16])
+	check("AES-KW short", dk, rvJoin(s2))
+	check("wrong key", rvDecrypter(t, jwe.DecryptOptions{Key: bytes.Repeat([]byte{8}, 16)}), tok)
+
+	dr := rvDecrypter(t, jwe.DecryptOptions{Key: rk})
+	for _, alg := range []jwa.KeyAlgorithm{jwa.RSA1_5, jwa.RSAOAEP, jwa.RSAOAEP256} {
+		tok := rvCompact(t, alg, jwa.A256GCM, &rk.PublicKey, nil)
+		s := rvSegs(tok)
+		ek, _ := jose.Base64URLDecode(s[1])
+		ek[10] ^= 1
+		s[1] = jose.Base64URLEncode(ek)
+		check(string(alg)+" bad ek", dr, rvJoin(s))
+		s[1] = jose.Base64URLEncode(ek[:100])
+		check(string(alg)+" short ek", dr, rvJoin(s))
+		// A well-padded CEK of the wrong size for enc.
+		var wrong []byte
+		if alg == jwa.RSA1_5 {
+			wrong, _ = rsa.EncryptPKCS1v15(rand.Reader, &rk.PublicKey, k16)
+		} else {
+			wrong = nil
+		}
+		if wrong != nil {
+			s[1] = jose.Base64URLEncode(wrong)
+			check(string(alg)+" CEK of the wrong size", dr, rvJoin(s))
+		}
+	}
+}
+
+// TestRVSetCandidatesBounded: a token without a kid makes the Decrypter try
+// at most jwe.MaxKeyCandidates keys of a JWK Set per recipient, so the work
+// one token causes does not grow with the set.
+func TestRVSetCandidatesBounded(t *testing.T) {
+	set := &jose.Set{}
+	for i := range jwe.MaxKeyCandidates + 1 {
+		set.Keys = append(set.Keys, &jose.JWK{Key: bytes.Repeat([]byte{byte(i + 1)}, 16)})
+	}
+	d := rvDecrypter(t, jwe.DecryptOptions{Keys: set})
+	in := rvCompact(t, jwa.A128KW, jwa.A128GCM, set.Keys[jwe.MaxKeyCandidates-1].Key, nil)
+	if _, err := d.DecryptCompact(in); err != nil {
+		t.Fatalf("key within the bound: %v", err)
+	}
+	out := rvCompact(t, jwa.A128KW, jwa.A128GCM, set.Keys[jwe.MaxKeyCandidates].Key, nil)
+	if _, err := d.DecryptCompact(out); err == nil {
+		t.Fatal("a key past MaxKeyCandidates was tried")
+	}
+	// With a kid, the key is found wherever it is.
+	set.Keys[jwe.MaxKeyCandidates].KeyID = "last"
+	kid := rvCompact(t, jwa.A128KW, jwa.A128GCM, set.Keys[jwe.MaxKeyCandidates].Key, &jwe.EncrypterOptions{KeyID: "last"})
+	if _, err := rvDecrypter(t, jwe.DecryptOptions{Keys: set}).DecryptCompact(kid); err != nil {
+		t.Fatalf("by kid: %v", err)
+	}
+}
+
+// TestRVKeyFunc: whatever KeyFunc returns, nothing decrypts with a key that
+// does not fit, and nothing panics.
+func TestRVKeyFunc(t *testing.T) {
+	rk := rvRSA(t)
+	tok := rvCompact(t, jwa.RSAOAEP, jwa.A128GCM, &rk.PublicKey, nil)
+	rj, _ := jose.NewJWK(rk)
+	rj.Algorithm = "RSA1_5"
+	pub, _ := jose.NewJWK(&rk.PublicKey)
+	unsupported, err := jose.ParseSet([]byte(`{"keys":[{"kty":"XYZ","kid":"a"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		key  any
+	}{
+		{"public key", &rk.PublicKey},
+		{"public JWK", pub},
+		{"JWK alg differs", rj},
+		{"bytes", bytes.Repeat([]byte{1}, 16)},
+		{"nil", nil},
+		{"nil JWK", (*jose.JWK)(nil)},
+		{"unsupported entry", unsupported.Keys[0]},
+		{"string", "key"},
+	} {
+		d := rvDecrypter(t, jwe.DecryptOptions{KeyFunc: func(*jose.Header) (any, error) { return c.key, nil }})
+		if m, err := d.DecryptCompact(tok); err == nil || m != nil {
+			t.Errorf("%s: decrypted", c.name)
+		}
+		if c.key != nil {
+			d = rvDecrypter(t, jwe.DecryptOptions{Key: c.key})
+			if m, err := d.DecryptCompact(tok); err == nil || m != nil {
+				t.Errorf("%s (Key): decrypted", c.name)
+			}
+		}
+	}
+}
+
+// TestRVECDHEPK: the epk must be a public key on the receiver's curve.
+func TestRVECDHEPK(t *testing.T) {
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	p384, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	d := rvDecrypter(t, jwe.DecryptOptions{Key: p256})
+	tok := rvCompact(t, jwa.ECDHES, jwa.A128GCM, &p256.PublicKey, nil)
+	if _, err := d.DecryptCompact(tok); err != nil {
+		t.Fatal(err)
+	}
+	s := rvSegs(tok)
+	hb, _ := jose.Base64URLDecode(s[0])
+	var h map[string]any
+	json.Unmarshal(hb, &h)
+	for name, epk := range map[string]*ecdsa.PrivateKey{"private epk": p256, "other curve": p384} {
+		j, _ := jose.NewJWK(epk)
+		if name == "other curve" {
+			j = j.Public()
+		}
+		jb, _ := json.Marshal(j)
+		var jm any
+		json.Unmarshal(jb, &jm)
+		h["epk"] = jm
+		nb, _ := json.Marshal(h)
+		s2 := append([]string(nil), s...)
+		s2[0] = jose.Base64URLEncode(nb)
+		if _, err := d.DecryptCompact(rvJoin(s2)); err == nil {
+			t.Errorf("%s: decrypted", name)
+		}
+	}
+}
+
+// TestRVJSONRules: dir among several recipients, zip outside the protected
+// header, and overlapping header names are refused; AAD is authenticated.
+func TestRVJSONRules(t *testing.T) {
+	k16 := bytes.Repeat([]byte{7}, 16)
+	e, err := jwe.NewEncrypter(jwa.A128KW, jwa.A128GCM, k16, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := e.Flattened([]byte("pt"), []byte("aad"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := rvDecrypter(t, jwe.DecryptOptions{Key: k16})
+	if m, err := d.DecryptJSON(tok); err != nil || string(m.AAD) != "aad" {
+		t.Fatalf("%v", err)
+	}
+	var m map[string]any
+	json.Unmarshal(tok, &m)
+	mod := func(f func(m map[string]any)) []byte {
+		var c map[string]any
+		json.Unmarshal(tok, &c)
+		f(c)
+		b, _ := json.Marshal(c)
+		return b
+	}
+	for name, in := range map[string][]byte{
+		"aad changed":      mod(func(c map[string]any) { c["aad"] = jose.Base64URLEncode([]byte("aae")) }),
+		"aad removed":      mod(func(c map[string]any) { delete(c, "aad") }),
+		"zip unprotected":  mod(func(c map[string]any) { c["unprotected"] = map[string]any{"zip": "DEF"} }),
+		"zip per-recip":    mod(func(c map[string]any) { c["header"] = map[string]any{"zip": "DEF"} }),
+		"alg overlap":      mod(func(c map[string]any) { c["header"] = map[string]any{"alg": "A128KW"} }),
+		"enc in shared":    mod(func(c map[string]any) { c["unprotected"] = map[string]any{"enc": "A128GCM"} }),
+		"crit unprotected": mod(func(c map[string]any) { c["unprotected"] = map[string]any{"crit": []string{"x"}, "x": 1} }),
+	} {
+		if _, err := d.DecryptJSON(in); err == nil {
+			t.Errorf("%s: decrypted", name)
+		}
+	}
+	// dir in a general JSON with two recipients.
+	dd := rvDecrypter(t, jwe.DecryptOptions{Key: k16})
+	de, _ := jwe.NewEncrypter(jwa.Direct, jwa.A128GCM, k16, nil)
+	ft, _ := de.Flattened([]byte("pt"), nil)
+	var fm map[string]any
+	json.Unmarshal(ft, &fm)
+	fm["recipients"] = []any{map[string]any{}, map[string]any{}}
+	b, _ := json.Marshal(fm)
+	if _, err := dd.DecryptJSON(b); err == nil {
+		t.Error("dir with two recipients decrypted")
+	}
+}
+
+// TestRVPBES2CountBeforeWork: p2c outside the range is refused as a limit.
+func TestRVPBES2CountBeforeWork(t *testing.T) {
+	pw := []byte("password")
+	d := rvDecrypter(t, jwe.DecryptOptions{Key: pw})
+	for _, p2c := range []string{"1000000000", "0", "-1", "999", "600001", "1e3", "1.5", `"1000"`} {
+		h := `{"alg":"PBES2-HS256+A128KW","enc":"A128GCM","p2s":"AAAAAAAAAAA","p2c":` + p2c + `}`
+		tok := jose.Base64URLEncode([]byte(h)) + ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAA.AA.AAAAAAAAAAAAAAAAAAAAAA"
+		if _, err := d.DecryptCompact([]byte(tok)); err == nil || errors.Is(err, jose.ErrDecryptionFailed) {
+			t.Errorf("p2c %s: %v", p2c, err)
+		}
+	}
+}
+
+func TestRVShortInputs(t *testing.T) {
+	d := rvDecrypter(t, jwe.DecryptOptions{Key: bytes.Repeat([]byte{7}, 16)})
+	for _, in := range []string{"", "....", ".....", "a....", "{", "{}", `{"recipients":[]}`, `{"recipients":[{}],"iv":"","ciphertext":"","tag":""}`, `{"protected":"","iv":"","ciphertext":"","tag":""}`, `{"iv":"","ciphertext":"","tag":"","unprotected":{"alg":"dir","enc":"A128GCM"}}`} {
+		d.DecryptCompact([]byte(in))
+		d.DecryptJSON([]byte(in))
+	}
+}
