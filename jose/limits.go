@@ -11,7 +11,7 @@ const (
 	DefaultMaxRecipients       = 16      // recipients in one general JWE JSON
 	DefaultMaxDecompressedSize = 1 << 20 // bytes of "zip":"DEF" plaintext after inflation
 	DefaultPBES2MinCount       = 1000    // smallest accepted p2c (RFC 7518 §4.8.1.2)
-	DefaultPBES2MaxCount       = 600000  // largest accepted p2c
+	DefaultPBES2MaxCount       = 600000  // largest accepted p2c (jwe: one token's PBES2 attempts together at most 4× this)
 	DefaultMaxSetKeys          = 1000    // keys in one JWK Set
 )
 

@@ -58,7 +58,10 @@ type DecryptOptions struct {
 // ([DecryptOptions.Keys]) tried for one recipient of a token (RFC 7516
 // §5.2 step 6): a token, with or without a "kid", cannot make the Decrypter
 // do more key decryptions than this times [jose.Limits.MaxRecipients],
-// whatever the size of the set.
+// whatever the size of the set. It also bounds the PBKDF2 work of one
+// token: its PBES2 attempts together may cost at most MaxKeyCandidates ×
+// [jose.Limits.PBES2MaxCount] iterations; an attempt past that budget is
+// refused with [jose.ErrLimitExceeded] before its key derivation.
 const MaxKeyCandidates = 4
 
 // Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
@@ -526,6 +529,9 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 
 	var saved []byte // ciphertext || tag, kept when several attempts may be needed
 	attempts := 0
+	// PBKDF2 iterations this token may still cost, over all its PBES2
+	// recipients and keys (each p2c is already within the limits).
+	pbes2Left := MaxKeyCandidates * d.lim.PBES2MaxCount
 	failed := false // some decryption was attempted and failed
 	var lastErr error
 	for _, c := range cands {
@@ -561,6 +567,11 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 					saved = slices.Clone(ctTag)
 				} else {
 					copy(ctTag, saved)
+				}
+			}
+			if c.alg.IsPBES2() {
+				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
+					return nil, fmt.Errorf("jwe: PBES2 work of one token exceeds %d iterations: %w", MaxKeyCandidates*d.lim.PBES2MaxCount, jose.ErrLimitExceeded)
 				}
 			}
 			attempts++
