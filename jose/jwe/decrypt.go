@@ -30,8 +30,9 @@ type DecryptOptions struct {
 	ContentEncryptions []jwa.ContentEncryption
 
 	// Key is the one decryption key: []byte (dir, AES key wrap, or a PBES2
-	// password), *rsa.PrivateKey, *ecdsa.PrivateKey, *ecdh.PrivateKey, or a
-	// *jose.JWK holding one of these.
+	// password; NewDecrypter keeps a copy), *rsa.PrivateKey,
+	// *ecdsa.PrivateKey, *ecdh.PrivateKey, or a *jose.JWK holding one of
+	// these.
 	Key any
 	// Keys is a JWK Set: the keys whose "kid" equals the token's, or every
 	// key when the token has no "kid", that permit the token's alg are
@@ -184,10 +185,15 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		return nil, errors.New("jwe: exactly one of DecryptOptions.Key, Keys and KeyFunc must be set")
 	}
 	lim := opts.Limits.WithDefaults()
+	key := opts.Key
+	if b, ok := key.([]byte); ok {
+		// Prepared on first use: keep a copy the caller cannot change.
+		key = bytes.Clone(b)
+	}
 	return &Decrypter{
 		algs:    slices.Clone(opts.KeyAlgorithms),
 		encs:    slices.Clone(opts.ContentEncryptions),
-		key:     opts.Key,
+		key:     key,
 		keys:    opts.Keys,
 		keyFunc: opts.KeyFunc,
 		crit:    slices.Clone(opts.Critical),

@@ -322,3 +322,17 @@ func TestRVPBES2WorkPerToken(t *testing.T) {
 		t.Fatalf("recipient past the budget: %v, want ErrLimitExceeded", err)
 	}
 }
+
+// TestRVKeyCopied: NewDecrypter keeps its own copy of a []byte Key, so a
+// caller reusing (or zeroing) its buffer afterwards changes nothing.
+func TestRVKeyCopied(t *testing.T) {
+	for _, alg := range []jwa.KeyAlgorithm{jwa.Direct, jwa.A128KW, jwa.PBES2HS256A128KW} {
+		key := bytes.Repeat([]byte{9}, 16)
+		tok := rvCompact(t, alg, jwa.A128GCM, key, &jwe.EncrypterOptions{PBES2Count: 1000})
+		d := rvDecrypter(t, jwe.DecryptOptions{Key: key})
+		clear(key)
+		if _, err := d.DecryptCompact(tok); err != nil {
+			t.Errorf("%s: key changed after NewDecrypter: %v", alg, err)
+		}
+	}
+}
