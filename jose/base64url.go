@@ -57,26 +57,26 @@ func AppendBase64URL(dst, src []byte) []byte {
 // b64Encode writes the unpadded encoding of src to dst, which is exactly
 // b64.EncodedLen(len(src)) bytes long.
 func b64Encode(dst, src []byte) {
-	i, j := 0, 0
 	// 6 bytes in, 8 characters out, reading 8 bytes.
-	for ; len(src)-i >= 8 && len(dst)-j >= 8; i, j = i+6, j+8 {
-		v := binary.BigEndian.Uint64(src[i:])
+	for len(src) >= 8 && len(dst) >= 8 {
+		v := binary.BigEndian.Uint64(src)
 		w := uint64(b64Pair[v>>52]) | uint64(b64Pair[v>>40&0xfff])<<16 |
 			uint64(b64Pair[v>>28&0xfff])<<32 | uint64(b64Pair[v>>16&0xfff])<<48
-		binary.LittleEndian.PutUint64(dst[j:], w)
+		binary.LittleEndian.PutUint64(dst, w)
+		src, dst = src[6:], dst[8:]
 	}
-	for ; len(src)-i >= 3; i, j = i+3, j+4 {
-		v := uint(src[i])<<16 | uint(src[i+1])<<8 | uint(src[i+2])
-		binary.LittleEndian.PutUint16(dst[j:], b64Pair[v>>12])
-		binary.LittleEndian.PutUint16(dst[j+2:], b64Pair[v&0xfff])
+	for len(src) >= 3 && len(dst) >= 4 {
+		v := uint(src[0])<<16 | uint(src[1])<<8 | uint(src[2])
+		binary.LittleEndian.PutUint32(dst, uint32(b64Pair[v>>12])|uint32(b64Pair[v&0xfff])<<16)
+		src, dst = src[3:], dst[4:]
 	}
-	switch len(src) - i {
-	case 2:
-		v := uint(src[i])<<16 | uint(src[i+1])<<8
-		binary.LittleEndian.PutUint16(dst[j:], b64Pair[v>>12])
-		dst[j+2] = b64Alphabet[v>>6&63]
-	case 1:
-		binary.LittleEndian.PutUint16(dst[j:], b64Pair[uint(src[i])<<4])
+	switch {
+	case len(src) == 2 && len(dst) >= 3:
+		v := uint(src[0])<<16 | uint(src[1])<<8
+		binary.LittleEndian.PutUint16(dst, b64Pair[v>>12])
+		dst[2] = b64Alphabet[v>>6&63]
+	case len(src) == 1 && len(dst) >= 2:
+		binary.LittleEndian.PutUint16(dst, b64Pair[uint(src[0])<<4])
 	}
 }
 
@@ -108,35 +108,38 @@ func AppendBase64URLDecode[T string | []byte](dst []byte, s T) ([]byte, error) {
 // exactly b64.DecodedLen(len(src)) bytes long, and reports whether src is
 // canonical unpadded base64url. When it is false, dst holds garbage.
 func b64Decode[T string | []byte](dst []byte, src T) bool {
-	i, j := 0, 0
 	var bad uint32
 	// 8 characters in, 6 bytes out, writing 8 bytes.
-	for ; len(src)-i >= 8 && len(dst)-j >= 8; i, j = i+8, j+6 {
-		a := b64Quad[0][src[i]] | b64Quad[1][src[i+1]] | b64Quad[2][src[i+2]] | b64Quad[3][src[i+3]]
-		b := b64Quad[0][src[i+4]] | b64Quad[1][src[i+5]] | b64Quad[2][src[i+6]] | b64Quad[3][src[i+7]]
+	for len(src) >= 8 && len(dst) >= 8 {
+		a := b64Quad[0][src[0]] | b64Quad[1][src[1]] | b64Quad[2][src[2]] | b64Quad[3][src[3]]
+		b := b64Quad[0][src[4]] | b64Quad[1][src[5]] | b64Quad[2][src[6]] | b64Quad[3][src[7]]
 		bad |= a | b
-		binary.BigEndian.PutUint64(dst[j:], uint64(a)<<40|uint64(b)<<16)
+		binary.BigEndian.PutUint64(dst, uint64(a)<<40|uint64(b)<<16)
+		src, dst = src[8:], dst[6:]
 	}
-	for ; len(src)-i >= 4; i, j = i+4, j+3 {
-		a := b64Quad[0][src[i]] | b64Quad[1][src[i+1]] | b64Quad[2][src[i+2]] | b64Quad[3][src[i+3]]
+	for len(src) >= 4 && len(dst) >= 3 {
+		a := b64Quad[0][src[0]] | b64Quad[1][src[1]] | b64Quad[2][src[2]] | b64Quad[3][src[3]]
 		bad |= a
-		dst[j], dst[j+1], dst[j+2] = byte(a>>16), byte(a>>8), byte(a)
+		dst[0], dst[1], dst[2] = byte(a>>16), byte(a>>8), byte(a)
+		src, dst = src[4:], dst[3:]
 	}
-	switch len(src) - i {
-	case 3:
-		a := b64Quad[0][src[i]] | b64Quad[1][src[i+1]] | b64Quad[2][src[i+2]]
+	switch {
+	case len(src) == 3 && len(dst) >= 2:
+		a := b64Quad[0][src[0]] | b64Quad[1][src[1]] | b64Quad[2][src[2]]
 		bad |= a
 		if a&0xff != 0 { // non-zero bits after the last full byte
 			bad |= b64Bad
 		}
-		dst[j], dst[j+1] = byte(a>>16), byte(a>>8)
-	case 2:
-		a := b64Quad[0][src[i]] | b64Quad[1][src[i+1]]
+		dst[0], dst[1] = byte(a>>16), byte(a>>8)
+	case len(src) == 2 && len(dst) >= 1:
+		a := b64Quad[0][src[0]] | b64Quad[1][src[1]]
 		bad |= a
 		if a&0xffff != 0 {
 			bad |= b64Bad
 		}
-		dst[j] = byte(a >> 16)
+		dst[0] = byte(a >> 16)
+	case len(src) != 0:
+		return false // cannot happen: the lengths fit
 	}
 	return bad&b64Bad == 0
 }
