@@ -121,7 +121,14 @@ func (pp *protectedParts) appendProtected(dst []byte, p *jwa.KeyParams) []byte {
 		}
 	}
 	for _, m := range pp.extra {
-		member(m.name)
+		// Caller-chosen names are escaped: a '"' in one must not inject
+		// members.
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = appendJSONString(dst, m.name)
+		dst = append(dst, ':')
 		dst = append(dst, m.value...)
 	}
 	return append(dst, '}')

@@ -336,3 +336,28 @@ func TestRVKeyCopied(t *testing.T) {
 		}
 	}
 }
+
+// TestRVExtraNameEscaped: a member name of EncrypterOptions.Extra is
+// written as a JSON string, so that it cannot inject members (here "cty")
+// into the protected header.
+func TestRVExtraNameEscaped(t *testing.T) {
+	key := bytes.Repeat([]byte{9}, 16)
+	name := `a":1,"cty":"injected","b`
+	for _, alg := range []jwa.KeyAlgorithm{jwa.Direct, jwa.A128GCMKW} {
+		e, err := jwe.NewEncrypter(alg, jwa.A128GCM, key, &jwe.EncrypterOptions{Extra: map[string]any{name: 1}})
+		if err != nil {
+			continue // refusing such a name is fine too
+		}
+		tok, err := e.Compact([]byte("pt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := rvDecrypter(t, jwe.DecryptOptions{Key: key}).DecryptCompact(tok)
+		if err != nil {
+			t.Fatalf("%s: %v", alg, err)
+		}
+		if m.Header.ContentType != "" || m.Header.Extra[name] == nil {
+			t.Errorf("%s: Extra name injected members: cty %q, extra %q", alg, m.Header.ContentType, m.Header.Extra)
+		}
+	}
+}
