@@ -31,11 +31,17 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 	case *ecdh.PublicKey:
 		pub = k
 	case *ecdh.PrivateKey:
-		pub = k.PublicKey()
+		if k != nil {
+			pub = k.PublicKey()
+		}
 	case *ecdsa.PublicKey:
-		pub, err = k.ECDH()
+		if k != nil {
+			pub, err = k.ECDH()
+		}
 	case *ecdsa.PrivateKey:
-		pub, err = k.PublicKey.ECDH()
+		if k != nil {
+			pub, err = k.PublicKey.ECDH()
+		}
 	default:
 		return nil, fmt.Errorf("%w: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T", ErrInvalidKey, alg, key)
 	}
@@ -110,7 +116,9 @@ func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
 	case *ecdh.PrivateKey:
 		priv = k
 	case *ecdsa.PrivateKey:
-		priv, err = k.ECDH()
+		if k != nil {
+			priv, err = k.ECDH()
+		}
 	default:
 		return nil, fmt.Errorf("%w: %s needs an *ecdh.PrivateKey or *ecdsa.PrivateKey, not %T", ErrInvalidKey, alg, key)
 	}

@@ -152,11 +152,17 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 	}
 	switch k := key.(type) {
 	case *rsa.PrivateKey:
-		key = &k.PublicKey
+		if k != nil {
+			key = &k.PublicKey
+		}
 	case *ecdsa.PrivateKey:
-		key = &k.PublicKey
+		if k != nil {
+			key = &k.PublicKey
+		}
 	case *ecdh.PrivateKey:
-		key = k.PublicKey()
+		if k != nil {
+			key = k.PublicKey()
+		}
 	}
 	var ke jwa.KeyEncrypter
 	var err error

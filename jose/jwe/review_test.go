@@ -2,6 +2,7 @@ package jwe_test
 
 import (
 	"bytes"
+	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -358,6 +359,26 @@ func TestRVExtraNameEscaped(t *testing.T) {
 		}
 		if m.Header.ContentType != "" || m.Header.Extra[name] == nil {
 			t.Errorf("%s: Extra name injected members: cty %q, extra %q", alg, m.Header.ContentType, m.Header.Extra)
+		}
+	}
+}
+
+// TestRVNilKeys: a nil key of a supported type (a caller bug, from Key or
+// KeyFunc) is an error, not a panic.
+func TestRVNilKeys(t *testing.T) {
+	for _, k := range []any{(*rsa.PublicKey)(nil), (*rsa.PrivateKey)(nil), (*ecdsa.PublicKey)(nil), (*ecdsa.PrivateKey)(nil), (*ecdh.PrivateKey)(nil), []byte(nil), &rsa.PrivateKey{}, &ecdsa.PrivateKey{}} {
+		for _, alg := range []jwa.KeyAlgorithm{jwa.RSAOAEP, jwa.ECDHES, jwa.A128KW, jwa.Direct, jwa.PBES2HS256A128KW} {
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%T %s: panic %v", k, alg, r)
+					}
+				}()
+				d := rvDecrypter(t, jwe.DecryptOptions{KeyFunc: func(*jose.Header) (any, error) { return k, nil }})
+				h := `{"alg":"` + string(alg) + `","enc":"A128GCM","epk":{"kty":"EC","crv":"P-256","x":"weNJy2HscCSM6AEDTDg04biOvhFhyyWvOHQfeF_PxMQ","y":"e8lnCO-AlStT-NJVX-crhB7QRYhiix03illJOVAOyck"},"p2s":"AAAAAAAAAAA","p2c":1000}`
+				d.DecryptCompact([]byte(jose.Base64URLEncode([]byte(h)) + ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAA.AA.AAAAAAAAAAAAAAAAAAAAAA"))
+				jwe.NewEncrypter(alg, jwa.A128GCM, k, nil)
+			}()
 		}
 	}
 }
