@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/ecdsa"
+	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
 	"fmt"
@@ -104,6 +105,9 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s with an invalid ECDSA private key: %v", ErrInvalidKey, alg, err)
 		}
+	case ed25519.PrivateKey:
+		// Not its Public method: it panics on a key of the wrong length.
+		return nil, sigKeyTypeError(alg, key)
 	case crypto.Signer:
 		pub, ok := k.Public().(*ecdsa.PublicKey)
 		if !ok {

@@ -3,6 +3,7 @@ package jwa
 import (
 	"bytes"
 	"crypto"
+	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
 	"fmt"
@@ -79,6 +80,9 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 		}
 		s.priv = c
 		s.size = c.Size()
+	case ed25519.PrivateKey:
+		// Not its Public method: it panics on a key of the wrong length.
+		return nil, sigKeyTypeError(alg, key)
 	case crypto.Signer:
 		pub, ok := k.Public().(*rsa.PublicKey)
 		if !ok {
