@@ -36,7 +36,9 @@ type DecryptOptions struct {
 	Key any
 	// Keys is a JWK Set: the keys whose "kid" equals the token's, or every
 	// key when the token has no "kid", that permit the token's alg are
-	// tried in order, at most [MaxKeyCandidates] of them per recipient.
+	// tried in order, at most [MaxKeyCandidates] of them per recipient. The
+	// set must not be modified while the Decrypter is in use: its keys are
+	// prepared on first use and remembered.
 	Keys *jose.Set
 	// KeyFunc returns the key for a token, given its merged header. It is
 	// called after the header checks and before any cryptography.

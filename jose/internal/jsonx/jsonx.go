@@ -81,6 +81,7 @@ type SyntaxError struct {
 	Msg    string // what is wrong
 }
 
+// Error implements the error interface.
 func (e *SyntaxError) Error() string {
 	return "jsonx: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
 }
@@ -92,6 +93,7 @@ type DuplicateError struct {
 	Offset int    // byte offset of the second occurrence
 }
 
+// Error implements the error interface.
 func (e *DuplicateError) Error() string {
 	return "jsonx: duplicate member name " + quoteShort(e.Name) + " at offset " + strconv.Itoa(e.Offset)
 }
@@ -112,6 +114,7 @@ type LimitError struct {
 	Offset int    // byte offset where it was exceeded
 }
 
+// Error implements the error interface.
 func (e *LimitError) Error() string {
 	if e.Limit == "depth" {
 		return "jsonx: nesting deeper than " + strconv.Itoa(e.Max) + " at offset " + strconv.Itoa(e.Offset)
@@ -125,6 +128,7 @@ type TypeError struct {
 	Got  Kind   // what the value is
 }
 
+// Error implements the error interface.
 func (e *TypeError) Error() string {
 	return "jsonx: want " + e.Want + ", have " + e.Got.String()
 }
@@ -135,6 +139,7 @@ type RangeError struct {
 	Type   string // "int64" or "int"
 }
 
+// Error implements the error interface.
 func (e *RangeError) Error() string {
 	return "jsonx: number " + e.Number + " out of range of " + e.Type
 }
