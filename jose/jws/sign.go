@@ -294,16 +294,21 @@ func (s *Signer) compact(payload []byte, detached bool) ([]byte, error) {
 	if !detached {
 		out += plen
 	}
-	// The raw signature is appended past the end of both the signing input
-	// and the output, in the spare capacity of the one buffer, so that its
-	// encoding (which ends at out) never overwrites it. If the signature is
-	// longer than expected, Sign allocates and nothing aliases.
-	tail := max(n, out)
-	buf := make([]byte, n, tail+s.sigSize)
+	// One buffer of the output's size (or the signing input's and the raw
+	// signature's, if larger): the raw signature goes right after the
+	// signing input and is copied (to the stack unless it is longer than
+	// any RSA-4096 one) before its encoding overwrites it.
+	buf := make([]byte, n, max(n+s.sigSize, out))
 	s.appendSigningInput(buf[:0], payload)
-	sig, err := s.signer.Sign(buf[tail:tail], buf[:n])
+	sig, err := s.signer.Sign(buf[n:n], buf[:n])
 	if err != nil {
 		return nil, fmt.Errorf("jws: %w", err)
+	}
+	var tmp [maxStackSig]byte
+	if len(sig) <= len(tmp) {
+		sig = tmp[:copy(tmp[:], sig)]
+	} else {
+		sig = bytes.Clone(sig)
 	}
 	if detached {
 		buf = append(buf[:len(s.protB64)], '.')
@@ -311,6 +316,10 @@ func (s *Signer) compact(payload []byte, detached bool) ([]byte, error) {
 	buf = append(buf, '.')
 	return jose.AppendBase64URL(buf, sig), nil
 }
+
+// maxStackSig is the largest signature Compact copies to the stack: ES512's
+// 132 bytes and RSA-4096's 512.
+const maxStackSig = 512
 
 // appendSigningInput appends the JWS Signing Input (RFC 7515 §5.1 step 5,
 // RFC 7797 §3) for payload to dst.

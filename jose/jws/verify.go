@@ -290,11 +290,13 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 		return nil, fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
 	}
 	// One buffer for the decoded header, signature and payload (at most
-	// len(pseg) bytes, whether encoded or not).
+	// len(pseg) bytes, whether encoded or not; a cached header never has
+	// "b64": false, so then the payload is exactly its decoded length).
 	hdrLen := jose.Base64URLDecodedLen(len(hseg))
 	if hdrLen > v.lim.MaxHeaderSize {
 		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
+	payLen := len(pseg)
 	var h *jose.Header
 	var mh *messageHeader // on a cache hit: the Message and a copy of the header
 	cached := false
@@ -302,8 +304,9 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 		mh = &messageHeader{h: *ch}
 		mh.m.Header = &mh.h
 		h, cached, hdrLen = &mh.h, true, 0
+		payLen = jose.Base64URLDecodedLen(len(pseg))
 	}
-	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+len(pseg))
+	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+payLen)
 	if !cached {
 		var err error
 		if h, buf, err = v.parseProtected(hseg, buf); err != nil {
