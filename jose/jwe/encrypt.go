@@ -102,6 +102,9 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 	if e.pp.kid == "" {
 		e.pp.kid = kid
 	}
+	if err := e.pp.check(); err != nil {
+		return nil, err
+	}
 	if err := checkUnprotected(opts.Unprotected); err != nil {
 		return nil, err
 	}
@@ -490,6 +493,9 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	e := &Encrypter{enc: enc, rand: rnd, unprotected: opts.Unprotected}
 	e.pp.enc = enc
 	if err := e.pp.init(opts); err != nil {
+		return nil, err
+	}
+	if err := e.pp.check(); err != nil {
 		return nil, err
 	}
 	if err := checkUnprotected(opts.Unprotected); err != nil {

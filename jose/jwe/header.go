@@ -134,6 +134,20 @@ func (pp *protectedParts) appendProtected(dst []byte, p *jwa.KeyParams) []byte {
 	return append(dst, '}')
 }
 
+// check parses the protected header back, as a Decrypter with the default
+// limits will, and applies the "crit" rules (RFC 7516 §4.1.13) to it, so
+// that no Extra member makes a header every Decrypter refuses.
+func (pp *protectedParts) check() error {
+	h, err := jose.ParseHeader(pp.appendProtected(nil, nil), jose.Limits{})
+	if err != nil {
+		return fmt.Errorf("jwe: protected header: %w", err)
+	}
+	if err := jose.CheckCritical(h, h.Critical); err != nil {
+		return fmt.Errorf("jwe: protected header: %w", err)
+	}
+	return nil
+}
+
 // appendB64String appends src base64url-encoded as a JSON string.
 func appendB64String(dst, src []byte) []byte {
 	dst = append(dst, '"')

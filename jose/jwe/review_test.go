@@ -382,3 +382,32 @@ func TestRVNilKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRVEncrypterHeaderChecked: NewEncrypter and EncryptGeneral refuse
+// Extra members that make a protected header every Decrypter refuses (RFC
+// 7516 §4.1.13 crit rules, JSON limits), as jws.NewSigner does.
+func TestRVEncrypterHeaderChecked(t *testing.T) {
+	key := bytes.Repeat([]byte{9}, 16)
+	big := map[string]any{}
+	for i := range 100 {
+		big[string(rune('A'+i%26))+string(rune('a'+i/26))] = i
+	}
+	for name, extra := range map[string]map[string]any{
+		"empty crit":        {"crit": []string{}},
+		"crit not an array": {"crit": "exp", "exp": 1},
+		"crit absent name":  {"crit": []string{"exp"}},
+		"crit registered":   {"crit": []string{"kid"}},
+		"100 members":       big,
+	} {
+		if _, err := jwe.NewEncrypter(jwa.A128KW, jwa.A128GCM, key, &jwe.EncrypterOptions{Extra: extra}); err == nil {
+			t.Errorf("NewEncrypter: %s accepted", name)
+		}
+		if _, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("pt"), nil, &jwe.EncrypterOptions{Extra: extra}, jwe.Recipient{Algorithm: jwa.A128KW, Key: key}); err == nil {
+			t.Errorf("EncryptGeneral: %s accepted", name)
+		}
+	}
+	tok := rvCompact(t, jwa.A128KW, jwa.A128GCM, key, &jwe.EncrypterOptions{Extra: map[string]any{"crit": []string{"exp"}, "exp": 1}})
+	if _, err := rvDecrypter(t, jwe.DecryptOptions{Key: key, Critical: []string{"exp"}}).DecryptCompact(tok); err != nil {
+		t.Fatalf("valid crit: %v", err)
+	}
+}
