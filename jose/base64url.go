@@ -9,8 +9,8 @@ import (
 
 // b64 is the unpadded URL-safe alphabet of RFC 4648 §5, decoding strictly
 // (non-zero trailing bits are refused). The hot paths below use their own
-// table-driven codec of the same alphabet (differentially tested against
-// this one); b64 gives lengths and the error messages' reference behaviour.
+// table-driven codec of the same alphabet, differentially tested against
+// this one.
 var b64 = base64.RawURLEncoding.Strict()
 
 const b64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -48,14 +48,14 @@ func Base64URLEncode(src []byte) string { return string(AppendBase64URL(nil, src
 // AppendBase64URL appends the unpadded base64url encoding of src to dst.
 func AppendBase64URL(dst, src []byte) []byte {
 	n := len(dst)
-	m := b64.EncodedLen(len(src))
+	m := b64EncodedLen(len(src))
 	dst = slices.Grow(dst, m)[:n+m]
 	b64Encode(dst[n:], src)
 	return dst
 }
 
 // b64Encode writes the unpadded encoding of src to dst, which is exactly
-// b64.EncodedLen(len(src)) bytes long.
+// b64EncodedLen(len(src)) bytes long.
 func b64Encode(dst, src []byte) {
 	// 6 bytes in, 8 characters out, reading 8 bytes.
 	for len(src) >= 8 && len(dst) >= 8 {
@@ -96,7 +96,7 @@ func AppendBase64URLDecode[T string | []byte](dst []byte, s T) ([]byte, error) {
 		return dst, base64URLError(s)
 	}
 	n := len(dst)
-	m := b64.DecodedLen(len(s))
+	m := Base64URLDecodedLen(len(s))
 	dst = slices.Grow(dst, m)
 	if !b64Decode(dst[n:n+m], s) {
 		return dst[:n], base64URLError(s)
@@ -105,7 +105,7 @@ func AppendBase64URLDecode[T string | []byte](dst []byte, s T) ([]byte, error) {
 }
 
 // b64Decode decodes src, whose length is not 1 modulo 4, into dst, which is
-// exactly b64.DecodedLen(len(src)) bytes long, and reports whether src is
+// exactly Base64URLDecodedLen(len(src)) bytes long, and reports whether src is
 // canonical unpadded base64url. When it is false, dst holds garbage.
 func b64Decode[T string | []byte](dst []byte, src T) bool {
 	var bad uint32
@@ -146,7 +146,10 @@ func b64Decode[T string | []byte](dst []byte, src T) bool {
 
 // Base64URLDecodedLen returns the number of bytes an n-character unpadded
 // base64url string decodes to.
-func Base64URLDecodedLen(n int) int { return b64.DecodedLen(n) }
+func Base64URLDecodedLen(n int) int { return n/4*3 + n%4*6/8 }
+
+// b64EncodedLen returns the length of the unpadded encoding of n bytes.
+func b64EncodedLen(n int) int { return n/3*4 + (n%3*8+5)/6 }
 
 // base64URLError describes why s is not strict base64url. It runs only on
 // the error path.

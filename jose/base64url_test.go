@@ -133,3 +133,15 @@ func BenchmarkBase64URL(b *testing.B) {
 		}
 	})
 }
+
+// TestBase64URLLen checks the length formulas against encoding/base64.
+func TestBase64URLLen(t *testing.T) {
+	for n := 0; n < 10000; n++ {
+		if got, want := Base64URLDecodedLen(n), base64.RawURLEncoding.DecodedLen(n); got != want {
+			t.Fatalf("Base64URLDecodedLen(%d) = %d, want %d", n, got, want)
+		}
+		if got, want := b64EncodedLen(n), base64.RawURLEncoding.EncodedLen(n); got != want {
+			t.Fatalf("b64EncodedLen(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
