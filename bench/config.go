@@ -234,13 +234,13 @@ var ReportColumns = map[string][]string{
 
 // DefaultConfig returns the built-in configuration, identical to the
 // bench.yaml shipped with the module: every group, 10 iterations of about
-// 4ms each, and the PHP suite's inputs.
+// 10ms each, and the PHP suite's inputs.
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
 			Iterations:     10,
 			Revs:           Auto,
-			Time:           Duration(4 * time.Millisecond),
+			Time:           Duration(10 * time.Millisecond),
 			Warmup:         0,
 			RetryThreshold: 10,
 			RetryLimit:     3,
