@@ -37,12 +37,6 @@ func (c *headerCache) get(seg []byte) *jose.Header {
 	return (*p)[string(seg)]
 }
 
-// messageHeader is a Message and its Header in one allocation.
-type messageHeader struct {
-	m Message
-	h jose.Header
-}
-
 // put caches a copy of h, the verified header encoded as seg, if it can be
 // shared safely and there is room.
 func (c *headerCache) put(seg []byte, h *jose.Header) {

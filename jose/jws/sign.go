@@ -270,7 +270,20 @@ var errDotInPayload = errors.New("jws: unencoded payload contains '.' and cannot
 // with SignerOptions.Unencoded, the payload as is (RFC 7797 §5.2; it must
 // not contain '.').
 func (s *Signer) Compact(payload []byte) ([]byte, error) {
-	return s.compact(payload, false)
+	return s.appendCompact(nil, payload, false)
+}
+
+// AppendCompact appends the JWS Compact Serialization of payload (RFC 7515
+// §7.1), as [Signer.Compact] makes it, to dst and returns the extended
+// buffer. A caller that reuses dst (dst[:0] of the previous token) signs
+// without allocating once dst is large enough. payload must not overlap
+// dst's spare capacity. On error dst is returned unchanged.
+func (s *Signer) AppendCompact(dst, payload []byte) ([]byte, error) {
+	out, err := s.appendCompact(dst, payload, false)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
 }
 
 // CompactDetached returns the compact serialization of payload with the
@@ -278,10 +291,12 @@ func (s *Signer) Compact(payload []byte) ([]byte, error) {
 // recipient gets the payload by other means and calls
 // [Verifier.VerifyDetached].
 func (s *Signer) CompactDetached(payload []byte) ([]byte, error) {
-	return s.compact(payload, true)
+	return s.appendCompact(nil, payload, true)
 }
 
-func (s *Signer) compact(payload []byte, detached bool) ([]byte, error) {
+// appendCompact appends the compact serialization of payload to dst, with
+// the payload left out if detached.
+func (s *Signer) appendCompact(dst, payload []byte, detached bool) ([]byte, error) {
 	if s.unencoded && !detached && bytes.IndexByte(payload, '.') >= 0 {
 		return nil, errDotInPayload
 	}
@@ -298,9 +313,10 @@ func (s *Signer) compact(payload []byte, detached bool) ([]byte, error) {
 	// signature's, if larger): the raw signature goes right after the
 	// signing input and is copied (to the stack unless it is longer than
 	// any RSA-4096 one) before its encoding overwrites it.
-	buf := make([]byte, n, max(n+s.sigSize, out))
-	s.appendSigningInput(buf[:0], payload)
-	sig, err := s.signer.Sign(buf[n:n], buf[:n])
+	base := len(dst)
+	buf := slices.Grow(dst, max(n+s.sigSize, out))
+	buf = s.appendSigningInput(buf, payload)
+	sig, err := s.signer.Sign(buf[base+n:base+n], buf[base:base+n])
 	if err != nil {
 		return nil, fmt.Errorf("jws: %w", err)
 	}
@@ -311,7 +327,7 @@ func (s *Signer) compact(payload []byte, detached bool) ([]byte, error) {
 		sig = bytes.Clone(sig)
 	}
 	if detached {
-		buf = append(buf[:len(s.protB64)], '.')
+		buf = append(buf[:base+len(s.protB64)], '.')
 	}
 	buf = append(buf, '.')
 	return jose.AppendBase64URL(buf, sig), nil

@@ -85,6 +85,8 @@ type prepared struct {
 type Message struct {
 	Payload []byte
 	Header  *jose.Header
+
+	hdr jose.Header // storage of Header for the compact calls
 }
 
 // SignatureResult is the outcome of one signature of a JWS JSON
@@ -220,7 +222,26 @@ func errAlgNotAllowed(err error) error {
 // and returns its payload and header. A token whose header says "b64":
 // false carries its payload as is (RFC 7797 §5.2).
 func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
-	return v.verifyCompact(token, nil, false)
+	m := new(Message)
+	if err := v.verifyCompact(m, token, nil, false); err != nil {
+		return nil, err
+	}
+	m.Payload = clip(m.Payload)
+	return m, nil
+}
+
+// VerifyCompactInto verifies a JWS Compact Serialization (RFC 7515 §5.2,
+// §7.1) as [Verifier.VerifyCompact] does, with the same checks, and stores
+// the result in m, overwriting its previous contents. m.Payload reuses the
+// capacity of m.Payload when it is large enough, and m.Header points to
+// storage inside m: a caller that reuses one Message verifies without
+// allocating once its buffer is warm (and the protected header is one the
+// Verifier has seen). The previous m.Payload and *m.Header are then
+// overwritten, so they must not be retained across calls; modifying
+// *m.Header affects nothing else. On error m.Payload has length 0 and
+// m.Header is nil.
+func (v *Verifier) VerifyCompactInto(m *Message, token []byte) error {
+	return v.verifyCompact(m, token, nil, false)
 }
 
 // VerifyDetached verifies a JWS whose payload is detached (RFC 7515
@@ -239,7 +260,11 @@ func (v *Verifier) VerifyDetached(token, payload []byte) (*Message, error) {
 		}
 		return &Message{Payload: pl, Header: res[0].Header}, nil
 	}
-	return v.verifyCompact(token, payload, true)
+	m := new(Message)
+	if err := v.verifyCompact(m, token, payload, true); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // isJSON reports whether data looks like a JSON serialization rather than
@@ -275,67 +300,92 @@ func splitCompact(token []byte) (h, p, s []byte, ok bool) {
 	return token[:i], token[i+1 : j], token[j+1:], true
 }
 
-func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Message, error) {
+// verifyCompact verifies a compact JWS, with the payload detached if
+// isDetached, into m; on error m is left empty.
+func (v *Verifier) verifyCompact(m *Message, token, detached []byte, isDetached bool) error {
+	err := v.verifyCompactInto(m, token, detached, isDetached)
+	if err != nil {
+		m.Payload, m.Header, m.hdr = m.Payload[:0], nil, jose.Header{}
+	}
+	return err
+}
+
+// verifyCompactInto is verifyCompact before the clean-up on error. With
+// isDetached, m.Payload is set to detached, so m must be a fresh Message.
+func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetached bool) error {
+	m.Header = nil
 	if len(token) > v.lim.MaxTokenSize {
-		return nil, fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
+		return fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
 	}
 	hseg, pseg, sseg, ok := splitCompact(token)
 	if !ok {
-		return nil, fmt.Errorf("jws: compact serialization needs exactly three segments: %w", jose.ErrMalformed)
+		return fmt.Errorf("jws: compact serialization needs exactly three segments: %w", jose.ErrMalformed)
 	}
 	if len(hseg) == 0 {
-		return nil, fmt.Errorf("jws: empty protected header: %w", jose.ErrMalformed)
+		return fmt.Errorf("jws: empty protected header: %w", jose.ErrMalformed)
 	}
 	if isDetached && len(pseg) != 0 {
-		return nil, fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
+		return fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
 	}
-	// One buffer for the decoded header, signature and payload (at most
-	// len(pseg) bytes, whether encoded or not; a cached header never has
-	// "b64": false, so then the payload is exactly its decoded length).
+	// One buffer, m.Payload's if it is large enough, for the decoded
+	// payload (at most len(pseg) bytes, whether encoded or not; a cached
+	// header never has "b64": false, so then the payload is exactly its
+	// decoded length), then the signature, then the header. The payload
+	// comes first so that the buffer is m.Payload's on the next call.
 	hdrLen := jose.Base64URLDecodedLen(len(hseg))
 	if hdrLen > v.lim.MaxHeaderSize {
-		return nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+		return fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
 	payLen := len(pseg)
-	var h *jose.Header
-	var mh *messageHeader // on a cache hit: the Message and a copy of the header
 	cached := false
 	if ch := v.headers.get(hseg); ch != nil {
-		mh = &messageHeader{h: *ch}
-		mh.m.Header = &mh.h
-		h, cached, hdrLen = &mh.h, true, 0
+		// The caller gets a copy in m's storage: nothing it does to
+		// *m.Header reaches the cache.
+		m.hdr = *ch
+		cached, hdrLen = true, 0
 		payLen = jose.Base64URLDecodedLen(len(pseg))
 	}
-	buf := make([]byte, 0, hdrLen+jose.Base64URLDecodedLen(len(sseg))+payLen)
+	if isDetached {
+		payLen = 0
+	}
+	sigLen := jose.Base64URLDecodedLen(len(sseg))
+	buf := m.Payload[:0]
+	if need := payLen + sigLen + hdrLen; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	var parsed *jose.Header // the header parsed here, to cache once verified
 	if !cached {
-		var err error
-		if h, buf, err = v.parseProtected(hseg, buf); err != nil {
-			return nil, err
+		// jose.ParseHeader copies what it keeps, so the decoded JSON may
+		// be overwritten afterwards.
+		h, _, err := v.parseProtected(hseg, buf[payLen+sigLen:payLen+sigLen])
+		if err != nil {
+			return err
 		}
 		if err := v.checkHeaders(h, nil); err != nil {
-			return nil, err
+			return err
 		}
+		m.hdr, parsed = *h, h
 	}
+	h := &m.hdr
 	unencoded := h.B64 != nil && !*h.B64
 	cands, err := v.candidates(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	sig, err := jose.AppendBase64URLDecode(buf[len(buf):len(buf)], sseg)
+	sig, err := jose.AppendBase64URLDecode(buf[payLen:payLen], sseg)
 	if err != nil {
-		return nil, fmt.Errorf("jws: signature: %w", err)
+		return fmt.Errorf("jws: signature: %w", err)
 	}
-	rest := sig[len(sig):len(sig)]
 	var payload, input []byte
 	switch {
 	case !isDetached && !unencoded:
-		payload, err = jose.AppendBase64URLDecode(rest, pseg)
+		payload, err = jose.AppendBase64URLDecode(buf[:0:payLen], pseg)
 		if err != nil {
-			return nil, fmt.Errorf("jws: payload: %w", err)
+			return fmt.Errorf("jws: payload: %w", err)
 		}
 		input = token[:len(hseg)+1+len(pseg)]
 	case !isDetached:
-		payload = append(rest, pseg...)
+		payload = append(buf[:0:payLen], pseg...)
 		input = token[:len(hseg)+1+len(pseg)]
 	default:
 		payload = detached
@@ -348,14 +398,16 @@ func (v *Verifier) verifyCompact(token, detached []byte, isDetached bool) (*Mess
 		}
 	}
 	if err := verifyWith(&cands, input, sig); err != nil {
-		return nil, err
+		return err
 	}
-	if cached {
-		mh.m.Payload = clip(payload)
-		return &mh.m, nil
+	if parsed != nil {
+		v.headers.put(hseg, parsed)
 	}
-	v.headers.put(hseg, h)
-	return &Message{Payload: clip(payload), Header: h}, nil
+	if !isDetached {
+		payload = buf[:len(payload)] // keep the whole buffer for the next call
+	}
+	m.Payload, m.Header = payload, h
+	return nil
 }
 
 // parseProtected decodes an encoded protected header, appending the JSON
