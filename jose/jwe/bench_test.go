@@ -55,6 +55,30 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 }
 
+// BenchmarkRoundTripReuse is BenchmarkRoundTrip with the token buffer and
+// the Message reused: AppendCompact then DecryptCompactInto.
+func BenchmarkRoundTripReuse(b *testing.B) {
+	for _, c := range bnCases {
+		b.Run(c.name, func(b *testing.B) {
+			e, d := bnSetup(b, c)
+			var tok []byte
+			var m Message
+			b.ReportAllocs()
+			b.SetBytes(int64(len(bnPayload)))
+			defer bnCPU(b)()
+			for b.Loop() {
+				var err error
+				if tok, err = e.AppendCompact(tok[:0], bnPayload); err != nil {
+					b.Fatal(err)
+				}
+				if err := d.DecryptCompactInto(&m, tok); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkEncrypt(b *testing.B) {
 	for _, c := range bnCases {
 		b.Run(c.name, func(b *testing.B) {

@@ -115,12 +115,6 @@ func cacheable(h *jose.Header) bool {
 		h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil && h.P2S == nil && h.Extra == nil
 }
 
-// message is a Message and its header in one allocation.
-type message struct {
-	Message
-	hdr jose.Header
-}
-
 // maxCached bounds the prepared keys a Decrypter keeps.
 const maxCached = 256
 
@@ -151,6 +145,8 @@ type Message struct {
 	Header *jose.Header
 	// AAD is the decoded JWE AAD of a JSON token (RFC 7516 §2), or nil.
 	AAD []byte
+
+	hdr jose.Header // storage of Header for the compact calls
 }
 
 // NewDecrypter returns a Decrypter for opts. It refuses empty allow-lists,
@@ -215,8 +211,8 @@ type token struct {
 	hasAAD       bool
 	iv, ct, tag  []byte       // encoded
 	one          [1]recipient // the recipient of a compact token (recipients nil)
-	buf          []byte       // spare capacity for the decoded parts, or nil
-	msg          *message     // the result, allocated with the header copy, or nil
+	buf          []byte       // capacity for the decoded parts, from index 0, or nil
+	reuse        bool         // buf is the result's: Plaintext keeps its capacity
 }
 
 type recipient struct {
@@ -224,10 +220,42 @@ type recipient struct {
 	ek     []byte       // encoded JWE Encrypted Key
 }
 
-// DecryptCompact decrypts a JWE Compact Serialization (RFC 7516 §7.1).
+// DecryptCompact decrypts a JWE Compact Serialization (RFC 7516 §5.2,
+// §7.1).
 func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
+	m := new(Message)
+	if err := d.DecryptCompactInto(m, tok); err != nil {
+		return nil, err
+	}
+	m.Plaintext = m.Plaintext[:len(m.Plaintext):len(m.Plaintext)]
+	return m, nil
+}
+
+// DecryptCompactInto decrypts a JWE Compact Serialization (RFC 7516 §5.2,
+// §7.1) as [Decrypter.DecryptCompact] does, with the same checks, and
+// stores the result in m, overwriting its previous contents. m.Plaintext
+// reuses the capacity of m.Plaintext when it is large enough (except for
+// "zip":"DEF", whose inflated plaintext is a new buffer), and m.Header
+// points to storage inside m: a caller that reuses one Message decrypts
+// without allocating once its buffer is warm, with "dir" (and a protected
+// header like the previous token's). The previous m.Plaintext and
+// *m.Header are then overwritten, so they must not be retained across
+// calls; modifying *m.Header affects nothing else. On error the buffer of
+// m.Plaintext is zeroed, m.Plaintext has length 0 and m.Header and m.AAD
+// are nil: no unauthenticated plaintext is exposed.
+func (d *Decrypter) DecryptCompactInto(m *Message, tok []byte) error {
+	err := d.decryptCompact(m, tok)
+	if err != nil {
+		clear(m.Plaintext[:cap(m.Plaintext)])
+		m.Plaintext, m.Header, m.AAD, m.hdr = m.Plaintext[:0], nil, nil, jose.Header{}
+	}
+	return err
+}
+
+func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
+	m.Header, m.AAD = nil, nil
 	if len(tok) > d.lim.MaxTokenSize {
-		return nil, fmt.Errorf("jwe: token of %d bytes: %w", len(tok), jose.ErrLimitExceeded)
+		return fmt.Errorf("jwe: token of %d bytes: %w", len(tok), jose.ErrLimitExceeded)
 	}
 	// Exactly five segments, found in one pass: a token of a million dots
 	// costs no more than its length.
@@ -236,47 +264,56 @@ func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
 	for i := 0; i < 4; i++ {
 		j := bytes.IndexByte(rest, '.')
 		if j < 0 {
-			return nil, fmt.Errorf("jwe: compact token has %d segments, not 5: %w", i+1, jose.ErrMalformed)
+			return fmt.Errorf("jwe: compact token has %d segments, not 5: %w", i+1, jose.ErrMalformed)
 		}
 		seg[i], rest = rest[:j], rest[j+1:]
 	}
 	if bytes.IndexByte(rest, '.') >= 0 {
-		return nil, fmt.Errorf("jwe: compact token has more than 5 segments: %w", jose.ErrMalformed)
+		return fmt.Errorf("jwe: compact token has more than 5 segments: %w", jose.ErrMalformed)
 	}
 	seg[4] = rest
 	if err := d.checkHeaderSize(seg[0]); err != nil {
-		return nil, err
+		return err
 	}
-	// One buffer for every decoded part: header, iv, ciphertext, tag and
-	// encrypted key; the plaintext overwrites the ciphertext.
+	// One buffer, m.Plaintext's if it is large enough, for every decoded
+	// part: first the header (parsed, then overwritten: jose.ParseHeader
+	// copies what it keeps), then ciphertext || tag (which the plaintext
+	// overwrites, so that it starts the buffer), iv and encrypted key.
 	n := 0
 	for _, s := range seg {
 		n += jose.Base64URLDecodedLen(len(s))
 	}
 	var t token
 	if e := d.last.Load(); e != nil && e.enc == string(seg[0]) {
-		// The same header as the last token: copy it, skip the parse.
-		t.msg = &message{hdr: *e.h}
-		t.protected = &t.msg.hdr
+		// The same header as the last token: copy it into m's storage
+		// (nothing done to *m.Header reaches the cache), skip the parse.
+		m.hdr = *e.h
 		n -= jose.Base64URLDecodedLen(len(seg[0]))
-		t.buf = make([]byte, 0, n)
+		t.buf = m.Plaintext[:0]
+		if cap(t.buf) < n {
+			t.buf = make([]byte, 0, n)
+		}
 	} else {
-		buf := make([]byte, 0, n)
-		h, buf, err := d.parseProtected(buf, seg[0])
+		buf := m.Plaintext[:0]
+		if cap(buf) < n {
+			buf = make([]byte, 0, n)
+		}
+		h, _, err := d.parseProtected(buf, seg[0])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(seg[0]) <= maxCachedHeader && cacheable(h) {
 			d.last.Store(&headerEntry{string(seg[0]), h})
-			t.msg = &message{hdr: *h}
-			h = &t.msg.hdr
 		}
-		t.protected, t.buf = h, buf
+		m.hdr = *h // h is not handed out: a shallow copy shares nothing
+		t.buf = buf
 	}
+	t.reuse = true
+	t.protected = &m.hdr
 	t.protectedB64 = seg[0]
 	t.iv, t.ct, t.tag = seg[2], seg[3], seg[4]
 	t.one[0].ek = seg[1]
-	return d.decrypt(&t)
+	return d.decrypt(&t, m)
 }
 
 // checkHeaderSize refuses an empty Encoded Protected Header, or one that
@@ -389,7 +426,11 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		}
 		t.protectedB64 = protectedB64
 	}
-	return d.decrypt(&t)
+	m := new(Message)
+	if err := d.decrypt(&t, m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // parseUnprotected parses a shared or per-recipient unprotected header.
@@ -454,11 +495,12 @@ func (d *Decrypter) parseRecipients(t *token, v []byte) error {
 	return nil
 }
 
-// decrypt runs RFC 7516 §5.2 steps 5-18 on a parsed token.
-func (d *Decrypter) decrypt(t *token) (*Message, error) {
+// decrypt runs RFC 7516 §5.2 steps 5-18 on a parsed token and stores the
+// result in m; on error m may hold partial results.
+func (d *Decrypter) decrypt(t *token, m *Message) error {
 	if t.shared != nil {
 		if err := d.checkUnprotectedHeader(t.shared); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	// Header checks for every recipient first; no key work until one
@@ -482,7 +524,7 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			// A recipient whose alg or enc the caller does not accept is
 			// skipped; any other fault refuses the whole token.
 			if len(recipients) == 1 || !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
-				return nil, err
+				return err
 			}
 			if firstErr == nil {
 				firstErr = err
@@ -492,42 +534,42 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 		cands = append(cands, candidate{h, alg, enc, r.ek})
 	}
 	if len(cands) == 0 {
-		return nil, firstErr
+		return firstErr
 	}
 
-	// Decode the shared parts once into one buffer: iv, ciphertext || tag
-	// (which the plaintext overwrites), then room for the longest
-	// encrypted key.
+	// Decode the shared parts once into one buffer: ciphertext || tag
+	// (which the plaintext overwrites, from the buffer's start), iv, then
+	// room for the longest encrypted key.
 	b64len := jose.Base64URLDecodedLen
 	maxEK := 0
 	for _, c := range cands {
 		maxEK = max(maxEK, b64len(len(c.ek)))
 	}
-	buf := t.buf
+	buf := t.buf[:0]
 	if need := b64len(len(t.iv)) + b64len(len(t.ct)) + b64len(len(t.tag)) + maxEK; cap(buf) < need {
-		buf = make([]byte, 0, need)
+		buf, t.reuse = make([]byte, 0, need), false
 	}
-	buf, err := jose.AppendBase64URLDecode(buf, t.iv)
+	buf, err := jose.AppendBase64URLDecode(buf, t.ct)
 	if err != nil {
-		return nil, fmt.Errorf("jwe: iv: %w", err)
-	}
-	iv := buf[:len(buf):len(buf)]
-	buf, err = jose.AppendBase64URLDecode(buf, t.ct)
-	if err != nil {
-		return nil, fmt.Errorf("jwe: ciphertext: %w", err)
+		return fmt.Errorf("jwe: ciphertext: %w", err)
 	}
 	buf, err = jose.AppendBase64URLDecode(buf, t.tag)
 	if err != nil {
-		return nil, fmt.Errorf("jwe: tag: %w", err)
+		return fmt.Errorf("jwe: tag: %w", err)
 	}
-	ctTag := buf[len(iv):len(buf):len(buf)]
+	ctTag := buf[:len(buf):len(buf)]
 	tagLen := len(ctTag) - b64len(len(t.ct))
+	buf, err = jose.AppendBase64URLDecode(buf, t.iv)
+	if err != nil {
+		return fmt.Errorf("jwe: iv: %w", err)
+	}
+	iv := buf[len(ctTag):len(buf):len(buf)]
 	ekBuf := buf[len(buf):]
 	var aadDec []byte
 	aad := t.protectedB64
 	if t.hasAAD {
 		if aadDec, err = jose.Base64URLDecode(t.aadB64); err != nil {
-			return nil, fmt.Errorf("jwe: aad: %w", err)
+			return fmt.Errorf("jwe: aad: %w", err)
 		}
 		aad = make([]byte, 0, len(t.protectedB64)+1+len(t.aadB64))
 		aad = append(aad, t.protectedB64...)
@@ -549,14 +591,14 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 		}
 		ek, err := jose.AppendBase64URLDecode(ekBuf[:0], c.ek)
 		if err != nil {
-			return nil, fmt.Errorf("jwe: encrypted_key: %w", err)
+			return fmt.Errorf("jwe: encrypted_key: %w", err)
 		}
 		if c.alg.IsDirect() && len(ek) != 0 {
-			return nil, fmt.Errorf("jwe: %s with a non-empty encrypted key: %w", c.alg, jose.ErrMalformed)
+			return fmt.Errorf("jwe: %s with a non-empty encrypted key: %w", c.alg, jose.ErrMalformed)
 		}
 		params, err := keyParams(c.h, c.alg)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var keyBuf [1]keyRef
 		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg)
@@ -579,7 +621,7 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			}
 			if c.alg.IsPBES2() {
 				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
-					return nil, fmt.Errorf("jwe: PBES2 work of one token exceeds %d iterations: %w", MaxKeyCandidates*d.lim.PBES2MaxCount, jose.ErrLimitExceeded)
+					return fmt.Errorf("jwe: PBES2 work of one token exceeds %d iterations: %w", MaxKeyCandidates*d.lim.PBES2MaxCount, jose.ErrLimitExceeded)
 				}
 			}
 			attempts++
@@ -610,20 +652,20 @@ func (d *Decrypter) decrypt(t *token) (*Message, error) {
 			pt = pt[:len(pt):len(pt)]
 			if c.h.Compression == "DEF" {
 				if pt, err = inflate(pt, d.lim.MaxDecompressedSize); err != nil {
-					return nil, err
+					return err
 				}
 			}
-			if t.msg != nil && c.h == &t.msg.hdr {
-				t.msg.Plaintext, t.msg.AAD, t.msg.Header = pt, aadDec, c.h
-				return &t.msg.Message, nil
+			if t.reuse && c.h.Compression == "" {
+				pt = buf[:len(pt)] // keep the whole buffer for the next call
 			}
-			return &Message{Plaintext: pt, Header: c.h, AAD: aadDec}, nil
+			m.Plaintext, m.Header, m.AAD = pt, c.h, aadDec
+			return nil
 		}
 	}
 	if failed || lastErr == nil {
-		return nil, errDecrypt
+		return errDecrypt
 	}
-	return nil, lastErr
+	return lastErr
 }
 
 // checkRecipient merges the headers of one recipient and applies every

@@ -323,12 +323,22 @@ func (e *Encrypter) encodedHeader(p *jwa.KeyParams) []byte {
 // Compact encrypts plaintext and returns the JWE Compact Serialization
 // (RFC 7516 §3.1, §7.1).
 func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
+	return e.AppendCompact(nil, plaintext)
+}
+
+// AppendCompact encrypts plaintext and appends the JWE Compact
+// Serialization (RFC 7516 §3.1, §7.1), as [Encrypter.Compact] makes it, to
+// dst, returning the extended buffer. A caller that reuses dst (dst[:0] of
+// the previous token) encrypts with "dir" without allocating once dst is
+// large enough. plaintext must not overlap dst's spare capacity. On error
+// dst is returned unchanged.
+func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 	if e.unprotected != nil {
-		return nil, errors.New("jwe: the compact serialization has no unprotected header")
+		return dst, errors.New("jwe: the compact serialization has no unprotected header")
 	}
 	aead, ek, p, err := e.contentKey()
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	hdr := e.encodedHeader(p)
 	if e.pp.zip {
@@ -355,7 +365,7 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 	raw := aead.Seal(scratch[ivSize:ivSize], iv, plaintext, hdr)
 	b64 := base64.RawURLEncoding.EncodedLen
 	n := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(len(raw)-tagSize) + 1 + b64(tagSize)
-	out := make([]byte, 0, n)
+	out := slices.Grow(dst, n)
 	out = append(out, hdr...)
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, ek)
