@@ -240,9 +240,10 @@ func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
 // without allocating once its buffer is warm, with "dir" (and a protected
 // header like the previous token's). The previous m.Plaintext and
 // *m.Header are then overwritten, so they must not be retained across
-// calls; modifying *m.Header affects nothing else. On error the buffer of
-// m.Plaintext is zeroed, m.Plaintext has length 0 and m.Header and m.AAD
-// are nil: no unauthenticated plaintext is exposed.
+// calls; modifying *m.Header affects nothing else. tok must not overlap
+// m.Plaintext's buffer. On error the buffer of m.Plaintext is zeroed,
+// m.Plaintext has length 0 and m.Header and m.AAD are nil: no
+// unauthenticated plaintext is exposed.
 func (d *Decrypter) DecryptCompactInto(m *Message, tok []byte) error {
 	err := d.decryptCompact(m, tok)
 	if err != nil {

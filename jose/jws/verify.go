@@ -238,8 +238,8 @@ func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
 // allocating once its buffer is warm (and the protected header is one the
 // Verifier has seen). The previous m.Payload and *m.Header are then
 // overwritten, so they must not be retained across calls; modifying
-// *m.Header affects nothing else. On error m.Payload has length 0 and
-// m.Header is nil.
+// *m.Header affects nothing else. token must not overlap m.Payload's
+// buffer. On error m.Payload has length 0 and m.Header is nil.
 func (v *Verifier) VerifyCompactInto(m *Message, token []byte) error {
 	return v.verifyCompact(m, token, nil, false)
 }
@@ -412,8 +412,8 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 
 // parseProtected decodes an encoded protected header, appending the JSON
 // to buf, and parses it; an empty one is nil. The size limit is checked on
-// the encoded length, before decoding. The header may keep references to
-// the bytes appended to buf.
+// the encoded length, before decoding. The header keeps no reference to
+// the bytes appended to buf (jose.ParseHeader copies what it keeps).
 func (v *Verifier) parseProtected(seg, buf []byte) (*jose.Header, []byte, error) {
 	if len(seg) == 0 {
 		return nil, buf, nil
