@@ -123,9 +123,6 @@ type ext struct {
 	raw      []byte
 	kty, crv string
 	err      error
-	// ecdh is the ECDH form of the public point of an "EC" key read by
-	// ParseKey, validated once while parsing; see [JWK.ECDHPublicKey].
-	ecdh *ecdh.PublicKey
 }
 
 // jwkErrorf returns an error wrapping sentinel whose text starts with
@@ -351,7 +348,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 	case KeyTypeRSA:
 		nk.Key, err = rsaFromParams(&kp)
 	case KeyTypeEC:
-		nk.Key, nk.ext.ecdh, err = ecFromParams(crv, &kp)
+		nk.Key, err = ecFromParams(crv, &kp)
 	case KeyTypeOKP:
 		nk.Key, err = okpFromParams(crv, &kp)
 	}
@@ -625,21 +622,20 @@ func ecCurveName(c elliptic.Curve) string {
 	return ""
 }
 
-// ecFromParams builds an EC key (RFC 7518 §6.2) and returns it with the
-// ECDH form of its public point.
-func ecFromParams(crv string, kp *keyParams) (any, *ecdh.PublicKey, error) {
+// ecFromParams builds an EC key (RFC 7518 §6.2).
+func ecFromParams(crv string, kp *keyParams) (any, error) {
 	if crv == "" {
-		return nil, nil, jwkErrorf(ErrMalformed, "missing member \"crv\"")
+		return nil, jwkErrorf(ErrMalformed, "missing member \"crv\"")
 	}
 	curve, size := ecCurve(crv)
 	if curve == nil {
-		return nil, nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %q", crv)
+		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %q", crv)
 	}
 	if kp.x == nil {
-		return nil, nil, jwkErrorf(ErrMalformed, "missing member \"x\"")
+		return nil, jwkErrorf(ErrMalformed, "missing member \"x\"")
 	}
 	if kp.y == nil {
-		return nil, nil, jwkErrorf(ErrMalformed, "missing member \"y\"")
+		return nil, jwkErrorf(ErrMalformed, "missing member \"y\"")
 	}
 	// Coordinates are exactly the curve's size (RFC 7518 §6.2.1.2-3).
 	for _, c := range []struct {
@@ -647,117 +643,26 @@ func ecFromParams(crv string, kp *keyParams) (any, *ecdh.PublicKey, error) {
 		v    []byte
 	}{{"x", kp.x}, {"y", kp.y}, {"d", kp.d}} {
 		if c.v != nil && len(c.v) != size {
-			return nil, nil, jwkErrorf(ErrMalformed, "member %q: %d bytes, want %d for %s", c.name, len(c.v), size, crv)
+			return nil, jwkErrorf(ErrMalformed, "member %q: %d bytes, want %d for %s", c.name, len(c.v), size, crv)
 		}
 	}
-	var buf [1 + 2*66]byte
-	point := append(append(append(buf[:0], 4), kp.x...), kp.y...)
-	// The point is validated once (SEC 1 §2.3.4: coordinates below p, on
-	// the curve), as crypto/ecdh and ecdsa.ParseUncompressedPublicKey both
-	// do; the ecdsa key is then built from the same validated coordinates,
-	// as ParseUncompressedPublicKey builds it.
-	epub, err := curveECDH(curve).NewPublicKey(point)
+	point := make([]byte, 0, 1+2*size)
+	point = append(append(append(point, 4), kp.x...), kp.y...)
+	pub, err := ecdsa.ParseUncompressedPublicKey(curve, point)
 	if err != nil {
-		return nil, nil, jwkErrorf(ErrInvalidKey, "members \"x\" and \"y\": not a point on %s", crv)
+		return nil, jwkErrorf(ErrInvalidKey, "members \"x\" and \"y\": not a point on %s", crv)
 	}
-	pub := &ecdsa.PublicKey{Curve: curve, X: new(big.Int).SetBytes(kp.x), Y: new(big.Int).SetBytes(kp.y)}
 	if kp.d == nil {
-		return pub, epub, nil
+		return pub, nil
 	}
 	priv, err := ecdsa.ParseRawPrivateKey(curve, kp.d)
 	if err != nil {
-		return nil, nil, jwkErrorf(ErrInvalidKey, "member \"d\": not a valid %s private key", crv)
+		return nil, jwkErrorf(ErrInvalidKey, "member \"d\": not a valid %s private key", crv)
 	}
 	if !priv.PublicKey.Equal(pub) {
-		return nil, nil, jwkErrorf(ErrInvalidKey, "member \"d\": does not match \"x\" and \"y\"")
+		return nil, jwkErrorf(ErrInvalidKey, "member \"d\": does not match \"x\" and \"y\"")
 	}
-	return priv, epub, nil
-}
-
-// curveECDH returns the ecdh.Curve of a NIST elliptic.Curve, or nil.
-func curveECDH(c elliptic.Curve) ecdh.Curve {
-	switch c {
-	case elliptic.P256():
-		return ecdh.P256()
-	case elliptic.P384():
-		return ecdh.P384()
-	case elliptic.P521():
-		return ecdh.P521()
-	}
-	return nil
-}
-
-// ECDHPublicKey returns the public key of k in the form ECDH key agreement
-// uses (RFC 7518 §4.6, RFC 8037 §3.2): for an "EC" key (RFC 7518 §6.2,
-// *ecdsa.PublicKey or *ecdsa.PrivateKey on P-256, P-384 or P-521) its public
-// point as an *ecdh.PublicKey on the same curve; for an X25519 key (or any
-// *ecdh key) its public key. For a key read by [ParseKey], whose point was
-// validated while parsing, the conversion costs no second validation; a
-// Key set or changed afterwards is converted and validated afresh. Other
-// keys are refused with an error wrapping [ErrInvalidKey].
-func (k *JWK) ECDHPublicKey() (*ecdh.PublicKey, error) {
-	switch key := k.Key.(type) {
-	case *ecdsa.PublicKey:
-		if key != nil {
-			return k.ecdhFromECDSA(key)
-		}
-	case *ecdsa.PrivateKey:
-		if key != nil {
-			return k.ecdhFromECDSA(&key.PublicKey)
-		}
-	case *ecdh.PublicKey:
-		if key != nil {
-			return key, nil
-		}
-	case *ecdh.PrivateKey:
-		if key != nil {
-			return key.PublicKey(), nil
-		}
-	}
-	return nil, keyErrorf(ErrInvalidKey, "%s is not an EC or X25519 key", k.describeType())
-}
-
-// describeType names the kind of k's Go key in error messages.
-func (k *JWK) describeType() string {
-	if k.Key == nil {
-		return "no key"
-	}
-	return fmt.Sprintf("%T", k.Key)
-}
-
-// ecdhFromECDSA returns the ECDH form of pub: the one validated while
-// parsing k when pub still has its curve and coordinates, else a fresh,
-// validated conversion.
-func (k *JWK) ecdhFromECDSA(pub *ecdsa.PublicKey) (*ecdh.PublicKey, error) {
-	if c := k.ext.ecdh; c != nil && ecdhMatches(c, pub) {
-		return c, nil
-	}
-	if pub.X == nil || pub.Y == nil {
-		return nil, keyErrorf(ErrInvalidKey, "EC public key without coordinates")
-	}
-	e, err := pub.ECDH()
-	if err != nil {
-		return nil, keyErrorf(ErrInvalidKey, "EC public key: %v", err)
-	}
-	return e, nil
-}
-
-// ecdhMatches reports whether pub has the curve and the coordinates of e.
-func ecdhMatches(e *ecdh.PublicKey, pub *ecdsa.PublicKey) bool {
-	if pub.Curve == nil || curveECDH(pub.Curve) != e.Curve() || pub.X == nil || pub.Y == nil ||
-		pub.X.Sign() < 0 || pub.Y.Sign() < 0 {
-		return false
-	}
-	p := e.Bytes()
-	size := (len(p) - 1) / 2
-	if pub.X.BitLen() > 8*size || pub.Y.BitLen() > 8*size {
-		return false
-	}
-	var buf [66]byte
-	if !bytes.Equal(pub.X.FillBytes(buf[:size]), p[1:1+size]) {
-		return false
-	}
-	return bytes.Equal(pub.Y.FillBytes(buf[:size]), p[1+size:])
+	return priv, nil
 }
 
 // okpFromParams builds an OKP key (RFC 8037 §2).
@@ -1007,7 +912,6 @@ func (k *JWK) Public() *JWK {
 			pub.ext.extra = append(pub.ext.extra, m)
 		}
 	}
-	pub.ext.ecdh = k.ext.ecdh
 	return pub
 }
 
@@ -1253,9 +1157,7 @@ func jwkLimits(lim Limits) jsonx.Limits {
 // names, nesting and members bounded by lim) and returns its members in
 // order. Values are subslices of data.
 func jwkParseObject(data []byte, lim Limits) ([]jwkMember, error) {
-	// Room for a typical key (kty, crv, x, y, d, kid, use, alg) in one
-	// allocation rather than several as the slice grows.
-	members := make([]jwkMember, 0, 8)
+	var members []jwkMember
 	err := jsonx.ScanObject(data, jwkLimits(lim), func(name, value []byte) error {
 		members = append(members, jwkMember{string(name), value})
 		return nil

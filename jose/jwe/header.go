@@ -224,11 +224,9 @@ func epkFromJWK(j *jose.JWK) (*ecdh.PublicKey, error) {
 	}
 	switch k := j.Key.(type) {
 	case *ecdsa.PublicKey:
-		// ParseHeader validated the point; ECDHPublicKey returns that
-		// validated form rather than converting (and validating) again.
-		pub, err := j.ECDHPublicKey()
+		pub, err := k.ECDH()
 		if err != nil {
-			return nil, fmt.Errorf("jwe: epk: not a valid EC public key: %w", jose.ErrMalformed)
+			return nil, fmt.Errorf("jwe: epk: unsupported curve: %w", jose.ErrMalformed)
 		}
 		return pub, nil
 	case *ecdh.PublicKey:
