@@ -1,0 +1,250 @@
+// Package vectortest is test support; not for production code.
+//
+// It holds what the tests of jose, jwa, jws and jwe share: locating and
+// reading the repository's testdata (RFC 7520 cookbook, latchset-jose,
+// Wycheproof, the fixed RSA keys of testdata/keys), the Wycheproof JSON
+// schema and its loader, and allocation measuring. Only _test.go files may
+// import it; TestNotImportedByProduction checks that no production package
+// depends on it. It imports nothing but the standard library, so that the
+// internal (package jose, package jwa) tests can use it too.
+package vectortest
+
+import (
+	"bytes"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+)
+
+var root = sync.OnceValues(func() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "testdata"), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("vectortest: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+})
+
+// Path returns the path of elem below the repository's testdata directory
+// (found from the working directory, which go test sets to the package's).
+// It panics if there is no go.mod above the working directory.
+func Path(elem ...string) string {
+	dir, err := root()
+	if err != nil {
+		panic(err)
+	}
+	return filepath.Join(append([]string{dir}, elem...)...)
+}
+
+// ReadFile returns the content of the testdata file elem, or fails t.
+func ReadFile(t testing.TB, elem ...string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(Path(elem...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// ReadTrimmed is ReadFile with surrounding white space removed, as the
+// latchset-jose token and key files need.
+func ReadTrimmed(t testing.TB, elem ...string) []byte {
+	t.Helper()
+	return bytes.TrimSpace(ReadFile(t, elem...))
+}
+
+// Glob returns the paths of the testdata files that match each pattern (a
+// filepath.Match pattern below testdata), in pattern order.
+func Glob(t testing.TB, patterns ...string) []string {
+	t.Helper()
+	var out []string
+	for _, p := range patterns {
+		names, err := filepath.Glob(Path(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, names...)
+	}
+	return out
+}
+
+// ReadAllTrimmed returns the trimmed contents of every testdata file that
+// matches one of patterns, in Glob order.
+func ReadAllTrimmed(t testing.TB, patterns ...string) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, name := range Glob(t, patterns...) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, bytes.TrimSpace(data))
+	}
+	return out
+}
+
+// RSAKey returns the fixed PKCS #8 RSA key testdata/keys/rsa<bits>.pem
+// (bits: 1024, 2048, 3072 or 4096). Tests never generate RSA keys.
+func RSAKey(t testing.TB, bits int) *rsa.PrivateKey {
+	t.Helper()
+	name := "rsa" + strconv.Itoa(bits) + ".pem"
+	block, _ := pem.Decode(ReadFile(t, "keys", name))
+	if block == nil {
+		t.Fatalf("%s: no PEM block", name)
+	}
+	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	rk, ok := k.(*rsa.PrivateKey)
+	if !ok {
+		t.Fatalf("%s: %T, not an RSA key", name, k)
+	}
+	return rk
+}
+
+// BytesAllocated returns the bytes allocated (runtime.MemStats.TotalAlloc)
+// while f runs, after a garbage collection.
+func BytesAllocated(f func()) uint64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// WrapsAny reports whether errors.Is(err, target) for one of targets.
+func WrapsAny(err error, targets ...error) bool {
+	for _, target := range targets {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// WycheproofFile is one file of C2SP/wycheproof testvectors_v1 for JOSE
+// (json_web_signature_test, json_web_encryption_test, json_web_key_test,
+// json_web_crypto_test).
+type WycheproofFile struct {
+	NumberOfTests int               `json:"numberOfTests"`
+	TestGroups    []WycheproofGroup `json:"testGroups"`
+}
+
+// WycheproofGroup is a test group: the key (a JWK or a JWK Set) and its
+// cases.
+type WycheproofGroup struct {
+	Comment string           `json:"comment"`
+	Private json.RawMessage  `json:"private"`
+	Public  json.RawMessage  `json:"public"`
+	Tests   []WycheproofTest `json:"tests"`
+}
+
+// WycheproofTest is one test case; Result is "valid", "invalid" or
+// "acceptable".
+type WycheproofTest struct {
+	TcID    int             `json:"tcId"`
+	Comment string          `json:"comment"`
+	JWS     json.RawMessage `json:"jws"`
+	JWE     json.RawMessage `json:"jwe"`
+	Enc     string          `json:"enc"`
+	Pt      *string         `json:"pt"`
+	Result  string          `json:"result"`
+	Flags   []string        `json:"flags"`
+}
+
+// LoadWycheproof reads testdata/wycheproof/<name>.json and fails t unless
+// its groups hold exactly numberOfTests cases.
+func LoadWycheproof(t testing.TB, name string) *WycheproofFile {
+	t.Helper()
+	data := ReadFile(t, "wycheproof", name+".json")
+	var f WycheproofFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	n := 0
+	for _, g := range f.TestGroups {
+		n += len(g.Tests)
+	}
+	if n != f.NumberOfTests {
+		t.Fatalf("%s: %d tests, header says %d", name, n, f.NumberOfTests)
+	}
+	return &f
+}
+
+// Present reports whether a member is there and not null.
+func Present(raw json.RawMessage) bool {
+	return len(raw) > 0 && !bytes.Equal(raw, []byte("null"))
+}
+
+// Token returns the token bytes of a jws or jwe member: the string, or the
+// JSON object as is.
+func Token(t testing.TB, raw json.RawMessage) []byte {
+	t.Helper()
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		return []byte(s)
+	}
+	return bytes.Clone(raw)
+}
+
+// IsKeySet reports whether a group's key is a JWK Set (has a "keys"
+// member) rather than a single JWK.
+func IsKeySet(raw json.RawMessage) bool {
+	var probe struct {
+		Keys json.RawMessage `json:"keys"`
+	}
+	_ = json.Unmarshal(raw, &probe)
+	return probe.Keys != nil
+}
+
+// Pinned returns the allow-list of the "pinned" policy: the algorithms of
+// algs (the keys' alg members) that are in supported, without repeats, in
+// order; all of supported when none is.
+func Pinned[A ~string](algs []string, supported []A) []A {
+	var out []A
+	for _, a := range algs {
+		if slices.Contains(supported, A(a)) && !slices.Contains(out, A(a)) {
+			out = append(out, A(a))
+		}
+	}
+	if len(out) == 0 {
+		return supported
+	}
+	return out
+}
+
+// Counts tallies the outcome of a Wycheproof file; its String is the line
+// the tests log.
+type Counts struct {
+	Run, Passed, Failed, Skipped, Disagreements int
+	AcceptableAccepted, AcceptableRefused       int
+	SkippedIDs                                  []int
+}
+
+func (c *Counts) String() string {
+	return fmt.Sprintf("run %d, passed %d, failed %d, skipped %d %v, expected disagreements %d, acceptable accepted/refused %d/%d",
+		c.Run, c.Passed, c.Failed, c.Skipped, c.SkippedIDs, c.Disagreements, c.AcceptableAccepted, c.AcceptableRefused)
+}

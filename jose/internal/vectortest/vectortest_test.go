@@ -1,0 +1,93 @@
+package vectortest
+
+import (
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const self = "github.com/josebench/josebench/jose/internal/vectortest"
+
+// TestNotImportedByProduction checks that no package of the module, built
+// without its tests, depends on this test-support package.
+func TestNotImportedByProduction(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go command not found")
+	}
+	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`,
+		"github.com/josebench/josebench/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for line := range strings.Lines(string(out)) {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] == self {
+			continue
+		}
+		checked++
+		if slices.Contains(f[1:], self) {
+			t.Errorf("%s depends on %s", f[0], self)
+		}
+	}
+	for _, pkg := range []string{"jose", "jose/jwa", "jose/jws", "jose/jwe"} {
+		if !strings.Contains(string(out), "github.com/josebench/josebench/"+pkg+" ") {
+			t.Errorf("go list did not report %s", pkg)
+		}
+	}
+	t.Logf("%d production packages checked", checked)
+}
+
+func TestRSAKey(t *testing.T) {
+	for _, bits := range []int{1024, 2048, 3072, 4096} {
+		if k := RSAKey(t, bits); k.N.BitLen() != bits {
+			t.Errorf("rsa%d.pem: %d-bit modulus", bits, k.N.BitLen())
+		}
+	}
+}
+
+func TestLoadWycheproof(t *testing.T) {
+	f := LoadWycheproof(t, "json_web_signature_test")
+	if f.NumberOfTests == 0 || len(f.TestGroups) == 0 {
+		t.Fatalf("empty file: %d tests", f.NumberOfTests)
+	}
+	tc := f.TestGroups[0].Tests[0]
+	if !Present(tc.JWS) || Present(tc.JWE) || len(Token(t, tc.JWS)) == 0 {
+		t.Errorf("tcId %d: jws %q, jwe %q", tc.TcID, tc.JWS, tc.JWE)
+	}
+}
+
+func TestPinned(t *testing.T) {
+	type alg string
+	supported := []alg{"A", "B", "C"}
+	for _, c := range []struct {
+		in   []string
+		want []alg
+	}{
+		{nil, supported},
+		{[]string{"X", ""}, supported},
+		{[]string{"B", "X", "B", "A"}, []alg{"B", "A"}},
+	} {
+		if got := Pinned(c.in, supported); !slices.Equal(got, c.want) {
+			t.Errorf("Pinned(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+var sink []byte
+
+func TestIsKeySetWrapsAnyBytesAllocated(t *testing.T) {
+	if !IsKeySet([]byte(`{"keys":[]}`)) || IsKeySet([]byte(`{"kty":"oct"}`)) {
+		t.Error("IsKeySet")
+	}
+	if !WrapsAny(fmt.Errorf("x: %w", io.EOF), io.ErrClosedPipe, io.EOF) || WrapsAny(io.EOF, io.ErrClosedPipe) {
+		t.Error("WrapsAny")
+	}
+	if BytesAllocated(func() { sink = make([]byte, 1<<20) }) < 1<<20 {
+		t.Error("BytesAllocated missed a 1 MiB allocation")
+	}
+}
