@@ -148,6 +148,10 @@ func b64Decode[T string | []byte](dst []byte, src T) bool {
 // base64url string decodes to.
 func Base64URLDecodedLen(n int) int { return n/4*3 + n%4*6/8 }
 
+// Base64URLEncodedLen returns the length of the unpadded base64url
+// encoding of n bytes (RFC 7515 §2, RFC 4648 §5).
+func Base64URLEncodedLen(n int) int { return b64EncodedLen(n) }
+
 // b64EncodedLen returns the length of the unpadded encoding of n bytes.
 func b64EncodedLen(n int) int { return n/3*4 + (n%3*8+5)/6 }
 

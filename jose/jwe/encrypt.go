@@ -6,7 +6,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/rsa"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -363,7 +362,7 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 	iv := scratch[:ivSize]
 	e.readRand(iv)
 	raw := aead.Seal(scratch[ivSize:ivSize], iv, plaintext, hdr)
-	b64 := base64.RawURLEncoding.EncodedLen
+	b64 := jose.Base64URLEncodedLen
 	n := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(len(raw)-tagSize) + 1 + b64(tagSize)
 	out := slices.Grow(dst, n)
 	out = append(out, hdr...)
@@ -435,7 +434,7 @@ func aadInput(hdr, aad []byte) []byte {
 	if len(aad) == 0 {
 		return hdr
 	}
-	b := make([]byte, 0, len(hdr)+1+base64.RawURLEncoding.EncodedLen(len(aad)))
+	b := make([]byte, 0, len(hdr)+1+jose.Base64URLEncodedLen(len(aad)))
 	b = append(b, hdr...)
 	b = append(b, '.')
 	return jose.AppendBase64URL(b, aad)

@@ -302,10 +302,10 @@ func (s *Signer) appendCompact(dst, payload []byte, detached bool) ([]byte, erro
 	}
 	plen := len(payload)
 	if !s.unencoded {
-		plen = encodedLen(len(payload))
+		plen = jose.Base64URLEncodedLen(len(payload))
 	}
 	n := len(s.protB64) + 1 + plen // the signing input
-	out := len(s.protB64) + 2 + encodedLen(s.sigSize)
+	out := len(s.protB64) + 2 + jose.Base64URLEncodedLen(s.sigSize)
 	if !detached {
 		out += plen
 	}
@@ -349,15 +349,13 @@ func (s *Signer) appendSigningInput(dst, payload []byte) []byte {
 }
 
 func (s *Signer) sign(payload []byte) ([]byte, error) {
-	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+encodedLen(len(payload))), payload)
+	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+jose.Base64URLEncodedLen(len(payload))), payload)
 	sig, err := s.signer.Sign(nil, input)
 	if err != nil {
 		return nil, fmt.Errorf("jws: %w", err)
 	}
 	return sig, nil
 }
-
-func encodedLen(n int) int { return (n*8 + 5) / 6 }
 
 // Flattened returns the flattened JWS JSON Serialization of payload
 // (RFC 7515 §7.2.2) with unprotected as its unprotected header ("header"),

@@ -389,7 +389,7 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 		input = token[:len(hseg)+1+len(pseg)]
 	default:
 		payload = detached
-		input = make([]byte, 0, len(hseg)+1+encodedLen(len(detached)))
+		input = make([]byte, 0, len(hseg)+1+jose.Base64URLEncodedLen(len(detached)))
 		input = append(append(input, hseg...), '.')
 		if unencoded {
 			input = append(input, detached...)
