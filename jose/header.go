@@ -798,6 +798,17 @@ func (h *Header) Clone() *Header {
 	return c
 }
 
+// ValuesOnly reports whether h holds only string and integer members (no
+// crit, b64, jwk, x5c, epk, apu, apv, iv, tag, p2s nor Extra member:
+// RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6-4.8), so that a struct copy
+// (*h) shares no memory with h. Caches of parsed headers hand out such
+// copies.
+func (h *Header) ValuesOnly() bool {
+	return h.Critical == nil && h.B64 == nil && h.JWK == nil && h.X5C == nil &&
+		h.EPK == nil && h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil &&
+		h.P2S == nil && h.Extra == nil
+}
+
 // MergeHeaders returns the union of the members of hs, for the JOSE Header
 // of a JWS or JWE JSON serialization: protected, shared unprotected and
 // per-signature or per-recipient headers (RFC 7515 §7.2.1, RFC 7516

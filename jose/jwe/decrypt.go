@@ -107,14 +107,6 @@ type headerEntry struct {
 // maxCachedHeader bounds the encoded size of a cached protected header.
 const maxCachedHeader = 1024
 
-// cacheable reports whether h may be kept as the last header: it holds no
-// per-message key management parameter and only value members, so that a
-// struct copy is a deep copy.
-func cacheable(h *jose.Header) bool {
-	return h.Critical == nil && h.B64 == nil && h.JWK == nil && h.X5C == nil && h.EPK == nil &&
-		h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil && h.P2S == nil && h.Extra == nil
-}
-
 // maxCached bounds the prepared keys a Decrypter keeps.
 const maxCached = 256
 
@@ -303,7 +295,7 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 		if err != nil {
 			return err
 		}
-		if len(seg[0]) <= maxCachedHeader && cacheable(h) {
+		if len(seg[0]) <= maxCachedHeader && h.ValuesOnly() {
 			d.last.Store(&headerEntry{string(seg[0]), h})
 		}
 		m.hdr = *h // h is not handed out: a shallow copy shares nothing

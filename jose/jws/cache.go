@@ -40,7 +40,7 @@ func (c *headerCache) get(seg []byte) *jose.Header {
 // put caches a copy of h, the verified header encoded as seg, if it can be
 // shared safely and there is room.
 func (c *headerCache) put(seg []byte, h *jose.Header) {
-	if len(seg) > maxCachedHeaderLen || !flatHeader(h) {
+	if len(seg) > maxCachedHeaderLen || !h.ValuesOnly() {
 		return
 	}
 	c.mu.Lock()
@@ -62,12 +62,4 @@ func (c *headerCache) put(seg []byte, h *jose.Header) {
 	cp := *h
 	m[string(seg)] = &cp
 	c.m.Store(&m)
-}
-
-// flatHeader reports whether h holds only string and integer members, so
-// that a shallow copy of it is a deep one.
-func flatHeader(h *jose.Header) bool {
-	return h.Critical == nil && h.B64 == nil && h.JWK == nil && h.X5C == nil &&
-		h.EPK == nil && h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil &&
-		h.P2S == nil && len(h.Extra) == 0
 }
