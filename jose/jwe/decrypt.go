@@ -321,12 +321,10 @@ func (d *Decrypter) checkHeaderSize(enc []byte) error {
 	return nil
 }
 
-// parseProtected decodes an Encoded Protected Header into buf's spare
-// capacity and parses it; it returns buf's remaining spare capacity.
+// parseProtected decodes an Encoded Protected Header, which has passed
+// checkHeaderSize, into buf's spare capacity and parses it; it returns
+// buf's remaining spare capacity.
 func (d *Decrypter) parseProtected(buf, enc []byte) (*jose.Header, []byte, error) {
-	if err := d.checkHeaderSize(enc); err != nil {
-		return nil, nil, err
-	}
 	raw, err := jose.AppendBase64URLDecode(buf, enc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("jwe: protected header: %w", err)
@@ -414,6 +412,9 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		t.recipients = []recipient{flat}
 	}
 	if hasProtected {
+		if err := d.checkHeaderSize(protectedB64); err != nil {
+			return nil, err
+		}
 		if t.protected, _, err = d.parseProtected(nil, protectedB64); err != nil {
 			return nil, err
 		}
@@ -431,10 +432,7 @@ func (d *Decrypter) parseUnprotected(name string, v []byte) (*jose.Header, error
 	if jsonx.KindOf(v) != jsonx.KindObject {
 		return nil, fmt.Errorf("jwe: %q is not a JSON object: %w", name, jose.ErrMalformed)
 	}
-	if len(v) > d.lim.MaxHeaderSize {
-		return nil, fmt.Errorf("jwe: %q header of %d bytes: %w", name, len(v), jose.ErrLimitExceeded)
-	}
-	h, err := jose.ParseHeader(v, d.lim)
+	h, err := jose.ParseHeader(v, d.lim) // refuses more than MaxHeaderSize bytes first
 	if err != nil {
 		return nil, fmt.Errorf("jwe: %q header: %w", name, err)
 	}

@@ -232,9 +232,7 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 	}
 	var u *jose.Header
 	if s.header != nil {
-		if len(s.header) > v.lim.MaxHeaderSize {
-			return nil, nil, fmt.Errorf("jws: unprotected header of %d bytes exceeds %d: %w", len(s.header), v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
-		}
+		// jose.ParseHeader refuses more than MaxHeaderSize bytes first.
 		if u, err = jose.ParseHeader(s.header, v.lim); err != nil {
 			return nil, nil, fmt.Errorf("jws: unprotected header: %w", err)
 		}

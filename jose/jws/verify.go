@@ -332,10 +332,10 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	// header never has "b64": false, so then the payload is exactly its
 	// decoded length), then the signature, then the header. The payload
 	// comes first so that the buffer is m.Payload's on the next call.
-	hdrLen := jose.Base64URLDecodedLen(len(hseg))
-	if hdrLen > v.lim.MaxHeaderSize {
-		return fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", hdrLen, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+	if err := v.checkProtectedSize(len(hseg)); err != nil {
+		return err
 	}
+	hdrLen := jose.Base64URLDecodedLen(len(hseg))
 	payLen := len(pseg)
 	cached := false
 	if ch := v.headers.get(hseg); ch != nil {
@@ -357,7 +357,7 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	if !cached {
 		// jose.ParseHeader copies what it keeps, so the decoded JSON may
 		// be overwritten afterwards.
-		h, _, err := v.parseProtected(hseg, buf[payLen+sigLen:payLen+sigLen])
+		h, _, err := v.decodeProtected(hseg, buf[payLen+sigLen:payLen+sigLen])
 		if err != nil {
 			return err
 		}
@@ -410,6 +410,15 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	return nil
 }
 
+// checkProtectedSize refuses an encoded protected header of n characters
+// that decodes to more than Limits.MaxHeaderSize bytes, before decoding.
+func (v *Verifier) checkProtectedSize(n int) error {
+	if d := jose.Base64URLDecodedLen(n); d > v.lim.MaxHeaderSize {
+		return fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", d, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+	}
+	return nil
+}
+
 // parseProtected decodes an encoded protected header, appending the JSON
 // to buf, and parses it; an empty one is nil. The size limit is checked on
 // the encoded length, before decoding. The header keeps no reference to
@@ -418,9 +427,15 @@ func (v *Verifier) parseProtected(seg, buf []byte) (*jose.Header, []byte, error)
 	if len(seg) == 0 {
 		return nil, buf, nil
 	}
-	if n := jose.Base64URLDecodedLen(len(seg)); n > v.lim.MaxHeaderSize {
-		return nil, nil, fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", n, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
+	if err := v.checkProtectedSize(len(seg)); err != nil {
+		return nil, nil, err
 	}
+	return v.decodeProtected(seg, buf)
+}
+
+// decodeProtected is parseProtected for a non-empty seg whose size the
+// caller has checked with checkProtectedSize.
+func (v *Verifier) decodeProtected(seg, buf []byte) (*jose.Header, []byte, error) {
 	n := len(buf)
 	buf, err := jose.AppendBase64URLDecode(buf, seg)
 	if err != nil {
