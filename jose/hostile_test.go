@@ -8,21 +8,12 @@ package jose_test
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
-
-func hzAllocated(f func()) uint64 {
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 func hzMembers(prefix string, n int) string {
 	var b strings.Builder
@@ -57,7 +48,7 @@ func TestHostileHeader(t *testing.T) {
 		t.Run(c.name+"/default limits", func(t *testing.T) {
 			data := []byte(c.data)
 			var err error
-			alloc := hzAllocated(func() { _, err = jose.ParseHeader(data, jose.Limits{}) })
+			alloc := vectortest.BytesAllocated(func() { _, err = jose.ParseHeader(data, jose.Limits{}) })
 			if !errors.Is(err, jose.ErrLimitExceeded) {
 				t.Fatalf("err = %v, want ErrLimitExceeded", err)
 			}
@@ -68,7 +59,7 @@ func TestHostileHeader(t *testing.T) {
 		t.Run(c.name+"/raised size limit", func(t *testing.T) {
 			data := []byte(c.data)
 			var err error
-			alloc := hzAllocated(func() { _, err = jose.ParseHeader(data, jose.Limits{MaxHeaderSize: 4 << 20}) })
+			alloc := vectortest.BytesAllocated(func() { _, err = jose.ParseHeader(data, jose.Limits{MaxHeaderSize: 4 << 20}) })
 			if c.raisedErr && !errors.Is(err, jose.ErrLimitExceeded) {
 				t.Fatalf("err = %v, want ErrLimitExceeded", err)
 			}
@@ -101,7 +92,7 @@ func TestHostileJWK(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data := []byte(c.data)
 			var err error
-			alloc := hzAllocated(func() { _, err = jose.ParseKey(data) })
+			alloc := vectortest.BytesAllocated(func() { _, err = jose.ParseKey(data) })
 			t.Logf("%d-byte JWK: %d bytes allocated: %v", len(c.data), alloc, err)
 			if c.name != "1MB kid" && err == nil {
 				t.Fatal("accepted")
@@ -119,13 +110,13 @@ func TestHostileSet(t *testing.T) {
 	key := `{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA"}`
 	data := []byte(`{"keys":[` + strings.Repeat(key+",", 99999) + key + "]}")
 	var err error
-	alloc := hzAllocated(func() { _, err = jose.ParseSet(data) })
+	alloc := vectortest.BytesAllocated(func() { _, err = jose.ParseSet(data) })
 	if !errors.Is(err, jose.ErrLimitExceeded) {
 		t.Fatalf("err = %v, want ErrLimitExceeded", err)
 	}
 	// Parsing the first MaxSetKeys keys is the most the input can cause.
 	one := []byte(`{"keys":[` + key + "]}")
-	perKey := hzAllocated(func() { jose.ParseSet(one) })
+	perKey := vectortest.BytesAllocated(func() { jose.ParseSet(one) })
 	bound := uint64(jose.DefaultMaxSetKeys+1)*perKey + 64<<10
 	t.Logf("%d-byte set: %d bytes allocated (bound %d): %v", len(data), alloc, bound, err)
 	if alloc > bound {

@@ -22,12 +22,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
@@ -205,23 +204,17 @@ func fzMakeSeeds(t testing.TB) *fzSeeds {
 func fzVectorTokens(f *testing.F, s *fzSeeds) [][]byte {
 	var out [][]byte
 	for _, name := range []string{"json_web_encryption_test", "json_web_crypto_test"} {
-		file := wpLoad(f, name)
+		file := vectortest.LoadWycheproof(f, name)
 		for _, g := range file.TestGroups {
 			var k struct {
 				K string `json:"k"`
 			}
 			_ = json.Unmarshal(g.Private, &k)
 			for _, tc := range g.Tests {
-				if !wpPresent(tc.JWE) {
+				if !vectortest.Present(tc.JWE) {
 					continue
 				}
-				var tok []byte
-				var str string
-				if json.Unmarshal(tc.JWE, &str) == nil {
-					tok = []byte(str)
-				} else {
-					tok = bytes.Clone(tc.JWE)
-				}
+				tok := vectortest.Token(f, tc.JWE)
 				out = append(out, tok)
 				// Known: the valid ones, and the well-formed JSON
 				// serializations labelled invalid only because the
@@ -241,16 +234,7 @@ func fzVectorTokens(f *testing.F, s *fzSeeds) [][]byte {
 			}
 		}
 	}
-	for _, glob := range []string{"../../testdata/latchset/non-json/*.jwec", "../../testdata/latchset/*.jwef", "../../testdata/latchset/*.jweg", "../../testdata/latchset/cve-2023-50967/*.jwe"} {
-		names, _ := filepath.Glob(glob)
-		for _, name := range names {
-			data, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			out = append(out, bytes.TrimSpace(data))
-		}
-	}
+	out = append(out, vectortest.ReadAllTrimmed(f, "latchset/non-json/*.jwec", "latchset/*.jwef", "latchset/*.jweg", "latchset/cve-2023-50967/*.jwe")...)
 	if len(out) < 150 {
 		f.Fatalf("only %d vector tokens found", len(out))
 	}

@@ -20,29 +20,18 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"os"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
 
 // hzKey is a fixed 32-byte key for "dir" with A256GCM or A128CBC-HS256.
 var hzKey = []byte("hostile-jwe-test-key-32-bytes!!!")
-
-// hzAllocated returns the bytes allocated while f runs.
-func hzAllocated(f func()) uint64 {
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // hzSealCompact builds a compact JWE by hand with the given protected header,
 // CEK, encrypted key and content (already compressed if the header says so),
@@ -90,14 +79,8 @@ func hzSegments(tok []byte, i int, seg string) []byte {
 // a derivation would end in (the positive control with an in-range p2c
 // shows that one), and fast (10^9 PBKDF2 iterations take minutes).
 func TestHostilePBES2Count(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/latchset/cve-2023-50967/cve-2023-50967.jwe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyData, err := os.ReadFile("../../testdata/latchset/cve-2023-50967/cve-2023-50967.jwk")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := vectortest.ReadFile(t, "latchset", "cve-2023-50967", "cve-2023-50967.jwe")
+	keyData := vectortest.ReadFile(t, "latchset", "cve-2023-50967", "cve-2023-50967.jwk")
 	key, err := jose.ParseKey(keyData)
 	if err != nil {
 		t.Fatal(err)
@@ -209,7 +192,7 @@ func TestHostileDeflateBomb(t *testing.T) {
 		t.Run(fmt.Sprintf("MaxDecompressedSize=%d", limit), func(t *testing.T) {
 			d := hzDirDecrypter(t, lim)
 			var err error
-			alloc := hzAllocated(func() { _, err = d.DecryptCompact(tok) })
+			alloc := vectortest.BytesAllocated(func() { _, err = d.DecryptCompact(tok) })
 			if !errors.Is(err, jose.ErrLimitExceeded) {
 				t.Fatalf("err = %v, want ErrLimitExceeded", err)
 			}
@@ -272,7 +255,7 @@ func TestHostileSizes(t *testing.T) {
 				}
 				d := hzDirDecrypter(t, lim)
 				var err error
-				alloc := hzAllocated(func() { _, err = d.DecryptCompact(c.token) })
+				alloc := vectortest.BytesAllocated(func() { _, err = d.DecryptCompact(c.token) })
 				if err == nil {
 					t.Fatal("accepted")
 				}
@@ -298,7 +281,7 @@ func TestHostileSizes(t *testing.T) {
 		for _, lim := range []jose.Limits{{}, {MaxTokenSize: 16 << 20}} {
 			d := hzDirDecrypter(t, lim)
 			var err error
-			alloc := hzAllocated(func() { _, err = d.DecryptJSON(data) })
+			alloc := vectortest.BytesAllocated(func() { _, err = d.DecryptJSON(data) })
 			if !errors.Is(err, jose.ErrLimitExceeded) && !errors.Is(err, jose.ErrMalformed) {
 				t.Fatalf("err = %v", err)
 			}
@@ -320,7 +303,7 @@ func TestHostileSizes(t *testing.T) {
 		data := []byte(b.String())
 		d := hzDirDecrypter(t, jose.Limits{MaxTokenSize: 16 << 20})
 		var err error
-		alloc := hzAllocated(func() { _, err = d.DecryptJSON(data) })
+		alloc := vectortest.BytesAllocated(func() { _, err = d.DecryptJSON(data) })
 		if !errors.Is(err, jose.ErrLimitExceeded) {
 			t.Fatalf("err = %v, want ErrLimitExceeded", err)
 		}
@@ -590,7 +573,7 @@ func TestHostileCBCPadding(t *testing.T) {
 // hzRSA15 returns a decrypter for the Wycheproof RSA1_5 key and the tokens
 // of that group, by tcId.
 func hzRSA15(t testing.TB) (*jwe.Decrypter, map[int][]byte) {
-	f := wpLoad(t, "json_web_encryption_test")
+	f := vectortest.LoadWycheproof(t, "json_web_encryption_test")
 	toks := map[int][]byte{}
 	var d *jwe.Decrypter
 	for _, g := range f.TestGroups {

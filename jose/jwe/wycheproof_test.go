@@ -20,43 +20,22 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
 
-const wpDir = "../../testdata/wycheproof"
-
-type wpFile struct {
-	NumberOfTests int       `json:"numberOfTests"`
-	TestGroups    []wpGroup `json:"testGroups"`
-}
-
-type wpGroup struct {
-	Comment string          `json:"comment"`
-	Private json.RawMessage `json:"private"`
-	Public  json.RawMessage `json:"public"`
-	Tests   []wpTest        `json:"tests"`
-}
-
-type wpTest struct {
-	TcID    int             `json:"tcId"`
-	Comment string          `json:"comment"`
-	JWS     json.RawMessage `json:"jws"`
-	JWE     json.RawMessage `json:"jwe"`
-	Enc     string          `json:"enc"`
-	Pt      *string         `json:"pt"`
-	Result  string          `json:"result"`
-	Flags   []string        `json:"flags"`
-}
+type (
+	wpGroup  = vectortest.WycheproofGroup
+	wpTest   = vectortest.WycheproofTest
+	wpCounts = vectortest.Counts
+)
 
 // wpDisagree lists the cases labelled valid that the strict policy refuses:
 // they are asserted refused. No JWE case is skipped.
@@ -69,53 +48,6 @@ var wpDisagree = map[string]map[int]string{
 	},
 }
 
-type wpCounts struct {
-	run, passed, failed, skipped, disagreements int
-	acceptableAccepted, acceptableRefused       int
-}
-
-func (c *wpCounts) String() string {
-	return fmt.Sprintf("run %d, passed %d, failed %d, skipped %d, expected disagreements %d, acceptable accepted/refused %d/%d",
-		c.run, c.passed, c.failed, c.skipped, c.disagreements, c.acceptableAccepted, c.acceptableRefused)
-}
-
-func wpLoad(t testing.TB, name string) *wpFile {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(wpDir, name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f wpFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	n := 0
-	for _, g := range f.TestGroups {
-		n += len(g.Tests)
-	}
-	if n != f.NumberOfTests {
-		t.Fatalf("%s: %d tests, header says %d", name, n, f.NumberOfTests)
-	}
-	return &f
-}
-
-func wpPresent(raw json.RawMessage) bool {
-	return len(raw) > 0 && !bytes.Equal(raw, []byte("null"))
-}
-
-// wpToken returns the token bytes: the string, or the JSON object as is.
-func wpToken(t *testing.T, raw json.RawMessage) []byte {
-	t.Helper()
-	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatal(err)
-		}
-		return []byte(s)
-	}
-	return bytes.Clone(raw)
-}
-
 type wpKeys struct {
 	key    *jose.JWK
 	set    *jose.Set
@@ -125,13 +57,9 @@ type wpKeys struct {
 
 // wpGroupKeys parses the decrypter's key: always the private one.
 func wpGroupKeys(g *wpGroup) wpKeys {
-	var probe struct {
-		Keys json.RawMessage `json:"keys"`
-	}
-	_ = json.Unmarshal(g.Private, &probe)
 	var k wpKeys
 	var algs []string
-	if probe.Keys != nil {
+	if vectortest.IsKeySet(g.Private) {
 		k.set, k.err = jose.ParseSet(g.Private)
 		if k.err == nil {
 			for _, key := range k.set.Keys {
@@ -144,14 +72,7 @@ func wpGroupKeys(g *wpGroup) wpKeys {
 			algs = append(algs, k.key.Algorithm)
 		}
 	}
-	for _, a := range algs {
-		if slices.Contains(jwa.KeyAlgorithms(), jwa.KeyAlgorithm(a)) && !slices.Contains(k.pinned, jwa.KeyAlgorithm(a)) {
-			k.pinned = append(k.pinned, jwa.KeyAlgorithm(a))
-		}
-	}
-	if len(k.pinned) == 0 {
-		k.pinned = jwa.KeyAlgorithms()
-	}
+	k.pinned = vectortest.Pinned(algs, jwa.KeyAlgorithms())
 	return k
 }
 
@@ -186,23 +107,23 @@ func TestWycheproofJWE(t *testing.T) {
 }
 
 func wpRunJWEFile(t *testing.T, name string) *wpCounts {
-	f := wpLoad(t, name)
+	f := vectortest.LoadWycheproof(t, name)
 	c := new(wpCounts)
 	for gi := range f.TestGroups {
 		g := &f.TestGroups[gi]
 		keys := wpGroupKeys(g)
 		for _, tc := range g.Tests {
-			if !wpPresent(tc.JWE) {
+			if !vectortest.Present(tc.JWE) {
 				continue // a JWS case of json_web_crypto_test: see package jws
 			}
-			c.run++
+			c.Run++
 			ok := t.Run(fmt.Sprintf("tcId=%d", tc.TcID), func(t *testing.T) {
 				wpRunJWECase(t, name, g, keys, tc, c)
 			})
 			if ok {
-				c.passed++
+				c.Passed++
 			} else {
-				c.failed++
+				c.Failed++
 			}
 		}
 	}
@@ -210,14 +131,14 @@ func wpRunJWEFile(t *testing.T, name string) *wpCounts {
 }
 
 func wpRunJWECase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest, c *wpCounts) {
-	token := wpToken(t, tc.JWE)
+	token := vectortest.Token(t, tc.JWE)
 	want := tc.Result
 	if reason, ok := wpDisagree[name][tc.TcID]; ok {
 		if want != "valid" {
 			t.Fatalf("expected disagreement on a case labelled %q: revisit", want)
 		}
 		t.Logf("labelled valid, asserted refused: %s", reason)
-		c.disagreements++
+		c.Disagreements++
 		want = "invalid"
 	}
 	t.Logf("%s (group %s) flags %v enc %s: %s", tc.Comment, g.Comment, tc.Flags, tc.Enc, token)
@@ -277,9 +198,9 @@ func wpRunJWECase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 	}
 	if want == "acceptable" {
 		if accepted > 0 {
-			c.acceptableAccepted++
+			c.AcceptableAccepted++
 		} else {
-			c.acceptableRefused++
+			c.AcceptableRefused++
 		}
 	}
 	// (json_web_signature_test tcId 17 holds a truncated JSON text: only a
@@ -335,15 +256,9 @@ func wpFlattened(token []byte) ([]byte, bool) {
 // wpKnownError reports whether err wraps one of the errors of jose/errors.go
 // (or jwa's parameter error).
 func wpKnownError(err error) bool {
-	for _, target := range []error{
+	return vectortest.WrapsAny(err,
 		jose.ErrMalformed, jose.ErrUnsupportedAlgorithm, jose.ErrAlgorithmNotAllowed,
 		jose.ErrLimitExceeded, jose.ErrKeyNotFound, jose.ErrVerificationFailed,
 		jose.ErrDecryptionFailed, jose.ErrInvalidKey, jose.ErrUnsupportedCritical,
-		jwa.ErrInvalidParameter,
-	} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
+		jwa.ErrInvalidParameter)
 }

@@ -23,13 +23,13 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -197,10 +197,7 @@ func fzVectorTokens(f *testing.F) [][]byte {
 		}
 	}
 	for _, name := range []string{"json_web_signature_test", "json_web_crypto_test", "json_web_key_test"} {
-		data, err := os.ReadFile(filepath.Join(wpDir, name+".json"))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := vectortest.ReadFile(f, "wycheproof", name+".json")
 		var file struct {
 			TestGroups []struct {
 				Tests []struct {
@@ -217,10 +214,8 @@ func fzVectorTokens(f *testing.F) [][]byte {
 			}
 		}
 	}
-	names, _ := filepath.Glob("../../testdata/cookbook/jws/*.json")
-	more, _ := filepath.Glob("../../testdata/cookbook/*/jws.json")
-	rfc7797, _ := filepath.Glob("../../testdata/cookbook/rfc7797/*.json")
-	for _, name := range append(append(append(names, more...), rfc7797...), "../../testdata/joserfc/jws_rfc7797.json") {
+	names := vectortest.Glob(f, "cookbook/jws/*.json", "cookbook/*/jws.json", "cookbook/rfc7797/*.json")
+	for _, name := range append(names, vectortest.Path("joserfc", "jws_rfc7797.json")) {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -234,16 +229,7 @@ func fzVectorTokens(f *testing.F) [][]byte {
 			}
 		}
 	}
-	for _, glob := range []string{"../../testdata/latchset/non-json/*.jwsc", "../../testdata/latchset/*.jwsf", "../../testdata/latchset/*.jwsg"} {
-		names, _ := filepath.Glob(glob)
-		for _, name := range names {
-			data, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			out = append(out, bytes.TrimSpace(data))
-		}
-	}
+	out = append(out, vectortest.ReadAllTrimmed(f, "latchset/non-json/*.jwsc", "latchset/*.jwsf", "latchset/*.jwsg")...)
 	if len(out) < 400 {
 		f.Fatalf("only %d vector tokens found", len(out))
 	}

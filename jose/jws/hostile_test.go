@@ -18,27 +18,17 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
 
 // hzHMACKey is a fixed HMAC key long enough for every HS algorithm.
 var hzHMACKey = bytes.Repeat([]byte("hostile-hmac-key"), 4)
-
-func hzAllocated(f func()) uint64 {
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // hzSign returns a compact JWS of payload under the protected header hdr
 // (given as JSON, used byte for byte), signed with jwa directly.
@@ -67,16 +57,7 @@ func hzVerifier(t testing.TB, opts jws.VerifyOptions) *jws.Verifier {
 
 func hzRSAKey(t testing.TB) *rsa.PrivateKey {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/keys/rsa2048.pem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, _ := pem.Decode(data)
-	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.(*rsa.PrivateKey)
+	return vectortest.RSAKey(t, 2048)
 }
 
 // hzECKey returns a fixed ECDSA key on c.
@@ -329,7 +310,7 @@ func TestHostileSizes(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				v := hzVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: hzHMACKey, Limits: lim})
 				var err error
-				alloc := hzAllocated(func() { _, err = v.VerifyCompact(c.token) })
+				alloc := vectortest.BytesAllocated(func() { _, err = v.VerifyCompact(c.token) })
 				if err == nil {
 					t.Fatal("accepted")
 				}
@@ -367,7 +348,7 @@ func TestHostileSizes(t *testing.T) {
 			"VerifyEach": func() error { _, _, err := v.VerifyEach(data); return err },
 		} {
 			var err error
-			alloc := hzAllocated(func() { err = f() })
+			alloc := vectortest.BytesAllocated(func() { err = f() })
 			if !errors.Is(err, jose.ErrLimitExceeded) {
 				t.Errorf("%s: err = %v, want ErrLimitExceeded", name, err)
 			}
@@ -380,7 +361,7 @@ func TestHostileSizes(t *testing.T) {
 		data := []byte(`{"payload":` + strings.Repeat("[", 5<<20) + strings.Repeat("]", 5<<20) + "}")
 		v := hzVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: hzHMACKey, Limits: jose.Limits{MaxTokenSize: 16 << 20}})
 		var err error
-		alloc := hzAllocated(func() { _, err = v.VerifyJSON(data) })
+		alloc := vectortest.BytesAllocated(func() { _, err = v.VerifyJSON(data) })
 		if !errors.Is(err, jose.ErrLimitExceeded) && !errors.Is(err, jose.ErrMalformed) {
 			t.Fatalf("err = %v", err)
 		}

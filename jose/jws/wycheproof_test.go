@@ -23,41 +23,22 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
 
-const wpDir = "../../testdata/wycheproof"
-
-type wpFile struct {
-	NumberOfTests int       `json:"numberOfTests"`
-	TestGroups    []wpGroup `json:"testGroups"`
-}
-
-type wpGroup struct {
-	Comment string          `json:"comment"`
-	Private json.RawMessage `json:"private"`
-	Public  json.RawMessage `json:"public"`
-	Tests   []wpTest        `json:"tests"`
-}
-
-type wpTest struct {
-	TcID    int             `json:"tcId"`
-	Comment string          `json:"comment"`
-	JWS     json.RawMessage `json:"jws"`
-	JWE     json.RawMessage `json:"jwe"`
-	Result  string          `json:"result"`
-	Flags   []string        `json:"flags"`
-}
+type (
+	wpGroup  = vectortest.WycheproofGroup
+	wpTest   = vectortest.WycheproofTest
+	wpCounts = vectortest.Counts
+)
 
 // wpSkipped lists the only cases not run, with the reason. They are the
 // known faulty entries of the vectors' README.
@@ -95,54 +76,6 @@ var wpDisagree = map[string]map[int]string{
 //   - json_web_key_test tcId 7, json_web_crypto_test tcId 46: an RSA key
 //     with the ROCA fingerprint (CVE-2017-15361) must be refused as weak.
 
-type wpCounts struct {
-	run, passed, failed, skipped, disagreements int
-	acceptableAccepted, acceptableRefused       int
-	skippedIDs                                  []int
-}
-
-func (c *wpCounts) String() string {
-	return fmt.Sprintf("run %d, passed %d, failed %d, skipped %d %v, expected disagreements %d, acceptable accepted/refused %d/%d",
-		c.run, c.passed, c.failed, c.skipped, c.skippedIDs, c.disagreements, c.acceptableAccepted, c.acceptableRefused)
-}
-
-func wpLoad(t testing.TB, name string) *wpFile {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(wpDir, name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f wpFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	n := 0
-	for _, g := range f.TestGroups {
-		n += len(g.Tests)
-	}
-	if n != f.NumberOfTests {
-		t.Fatalf("%s: %d tests, header says %d", name, n, f.NumberOfTests)
-	}
-	return &f
-}
-
-// wpToken returns the token bytes: the string, or the JSON object as is.
-func wpToken(t *testing.T, raw json.RawMessage) []byte {
-	t.Helper()
-	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatal(err)
-		}
-		return []byte(s)
-	}
-	return bytes.Clone(raw)
-}
-
-func wpPresent(raw json.RawMessage) bool {
-	return len(raw) > 0 && !bytes.Equal(raw, []byte("null"))
-}
-
 // wpKeys is the caller's key material for a group: the public key when the
 // group has one (the verifier's view), the private or secret key otherwise.
 type wpKeys struct {
@@ -154,16 +87,12 @@ type wpKeys struct {
 
 func wpGroupKeys(g *wpGroup) wpKeys {
 	raw := g.Private
-	if wpPresent(g.Public) {
+	if vectortest.Present(g.Public) {
 		raw = g.Public
 	}
-	var probe struct {
-		Keys json.RawMessage `json:"keys"`
-	}
-	_ = json.Unmarshal(raw, &probe)
 	var k wpKeys
 	var algs []string
-	if probe.Keys != nil {
+	if vectortest.IsKeySet(raw) {
 		k.set, k.err = jose.ParseSet(raw)
 		if k.err == nil {
 			for _, key := range k.set.Keys {
@@ -176,15 +105,7 @@ func wpGroupKeys(g *wpGroup) wpKeys {
 			algs = append(algs, k.key.Algorithm)
 		}
 	}
-	for _, a := range algs {
-		if slices.Contains(jwa.SignatureAlgorithms(), jwa.SignatureAlgorithm(a)) &&
-			!slices.Contains(k.pinned, jwa.SignatureAlgorithm(a)) {
-			k.pinned = append(k.pinned, jwa.SignatureAlgorithm(a))
-		}
-	}
-	if len(k.pinned) == 0 {
-		k.pinned = jwa.SignatureAlgorithms()
-	}
+	k.pinned = vectortest.Pinned(algs, jwa.SignatureAlgorithms())
 	return k
 }
 
@@ -228,13 +149,13 @@ func TestWycheproofJWS(t *testing.T) {
 }
 
 func wpRunJWSFile(t *testing.T, name string) *wpCounts {
-	f := wpLoad(t, name)
+	f := vectortest.LoadWycheproof(t, name)
 	c := new(wpCounts)
 	tokens := map[int][]byte{}
 	for _, g := range f.TestGroups {
 		for _, tc := range g.Tests {
-			if wpPresent(tc.JWS) {
-				tokens[tc.TcID] = wpToken(t, tc.JWS)
+			if vectortest.Present(tc.JWS) {
+				tokens[tc.TcID] = vectortest.Token(t, tc.JWS)
 			}
 		}
 	}
@@ -242,17 +163,17 @@ func wpRunJWSFile(t *testing.T, name string) *wpCounts {
 		g := &f.TestGroups[gi]
 		keys := wpGroupKeys(g)
 		for _, tc := range g.Tests {
-			if !wpPresent(tc.JWS) {
+			if !vectortest.Present(tc.JWS) {
 				continue // a JWE case of json_web_crypto_test: see package jwe
 			}
-			c.run++
+			c.Run++
 			if reason, ok := wpSkipped[name][tc.TcID]; ok {
 				// Still check that the entry is the faulty one described.
 				if !bytes.Equal(tokens[tc.TcID], tokens[357]) {
 					t.Errorf("tcId=%d: no longer identical to tcId 357; revisit the skip", tc.TcID)
 				}
-				c.skipped++
-				c.skippedIDs = append(c.skippedIDs, tc.TcID)
+				c.Skipped++
+				c.SkippedIDs = append(c.SkippedIDs, tc.TcID)
 				t.Run(fmt.Sprintf("tcId=%d", tc.TcID), func(t *testing.T) { t.Skip(reason) })
 				continue
 			}
@@ -260,9 +181,9 @@ func wpRunJWSFile(t *testing.T, name string) *wpCounts {
 				wpRunJWSCase(t, name, g, keys, tc, c)
 			})
 			if ok {
-				c.passed++
+				c.Passed++
 			} else {
-				c.failed++
+				c.Failed++
 			}
 		}
 	}
@@ -270,14 +191,14 @@ func wpRunJWSFile(t *testing.T, name string) *wpCounts {
 }
 
 func wpRunJWSCase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest, c *wpCounts) {
-	token := wpToken(t, tc.JWS)
+	token := vectortest.Token(t, tc.JWS)
 	want := tc.Result
 	if reason, ok := wpDisagree[name][tc.TcID]; ok {
 		if want != "valid" {
 			t.Fatalf("expected disagreement on a case labelled %q: revisit", want)
 		}
 		t.Logf("labelled valid, asserted refused: %s", reason)
-		c.disagreements++
+		c.Disagreements++
 		want = "invalid"
 	}
 	t.Logf("%s (group %s) flags %v: %s", tc.Comment, g.Comment, tc.Flags, token)
@@ -324,9 +245,9 @@ func wpRunJWSCase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 	}
 	if want == "acceptable" {
 		if accepted > 0 {
-			c.acceptableAccepted++
+			c.AcceptableAccepted++
 		} else {
-			c.acceptableRefused++
+			c.AcceptableRefused++
 		}
 	}
 	// (json_web_signature_test tcId 17 holds a truncated JSON text: only a
@@ -399,15 +320,9 @@ func wpFlattened(token []byte) ([]byte, bool) {
 // wpKnownError reports whether err wraps one of the errors of jose/errors.go
 // (or jwa's parameter error).
 func wpKnownError(err error) bool {
-	for _, target := range []error{
+	return vectortest.WrapsAny(err,
 		jose.ErrMalformed, jose.ErrUnsupportedAlgorithm, jose.ErrAlgorithmNotAllowed,
 		jose.ErrLimitExceeded, jose.ErrKeyNotFound, jose.ErrVerificationFailed,
 		jose.ErrDecryptionFailed, jose.ErrInvalidKey, jose.ErrUnsupportedCritical,
-		jwa.ErrInvalidParameter,
-	} {
-		if errors.Is(err, target) {
-			return true
-		}
-	}
-	return false
+		jwa.ErrInvalidParameter)
 }
