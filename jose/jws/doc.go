@@ -6,9 +6,13 @@
 // Signing: [NewSigner] binds one algorithm to one key and fixes the protected
 // header once; [Signer.Compact], [Signer.CompactDetached], [Signer.Flattened]
 // and [SignGeneral] then only encode the payload and sign.
+// [Signer.AppendCompact] appends the compact token to a caller's buffer, and
+// [Verifier.VerifyCompactInto] loads one into a caller's [Message]: reused,
+// they let a hot path (HS256, say) sign and verify without allocating.
 //
 // Loading: [NewVerifier] takes an explicit allow-list of algorithms and the
-// key (one key, a JWK Set or a callback). A token is refused before any
+// key (one key, a JWK Set or a callback; of a set, at most
+// [MaxKeyCandidates] keys are tried per signature). A token is refused before any
 // cryptography when its header is malformed or too large, when its "alg" is
 // "none" or not in the allow-list, when the key does not fit the algorithm
 // (type, curve, or the JWK's own "alg", "use" and "key_ops"), or when its
