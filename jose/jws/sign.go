@@ -59,12 +59,6 @@ type Signer struct {
 	unprotected *jose.Header // SignerOptions.Header
 }
 
-// registered JWS header parameter names (RFC 7515 §4.1), which may not
-// appear in "crit" (RFC 7515 §4.1.11).
-var registeredNames = []string{"alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit"}
-
-func isRegistered(name string) bool { return slices.Contains(registeredNames, name) }
-
 // NewSigner returns a Signer for alg with key (RFC 7515 §5.1).
 //
 // key is a []byte (HMAC), *rsa.PrivateKey, *ecdsa.PrivateKey,
@@ -187,7 +181,7 @@ func encodeProtected(alg jwa.SignatureAlgorithm, kid string, opts *SignerOptions
 		crit = append(crit, "b64")
 	}
 	for _, c := range opts.Critical {
-		if c == "b64" || isRegistered(c) {
+		if jose.IsRegisteredHeader(c) { // as jose.CheckCritical refuses them; b64 included
 			return nil, fmt.Errorf("jws: %q cannot be listed in crit", c)
 		}
 		if _, ok := opts.Extra[c]; !ok {
