@@ -742,12 +742,14 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
-		list := d.keys.Keys
-		if h.KeyID != "" {
-			list = d.keys.LookupKeyID(h.KeyID)
-		}
+		// One pass over the set, selecting as LookupKeyID would (without
+		// allocating its result) when the token has a kid.
+		kid := h.KeyID
 		out := dst
-		for _, j := range list {
+		for _, j := range d.keys.Keys {
+			if kid != "" && (!j.Supported() || j.KeyID != kid) {
+				continue
+			}
 			if j == nil || j.Key == nil || j.Permits(string(alg), op) != nil {
 				continue
 			}
