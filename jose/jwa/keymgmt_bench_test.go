@@ -14,6 +14,8 @@ import (
 	"crypto/sha512"
 	"hash"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // Benchmarks of key management and content encryption, each beside the
@@ -158,7 +160,7 @@ func (bb *benchBare) open(dst, iv, sealed, aad []byte) ([]byte, bool) {
 // bytes) with each key algorithm, beside the bare primitive.
 func BenchmarkKeyManagement(b *testing.B) {
 	const enc = A128GCM
-	rsaKey := kmRSAKey(b, "2048")
+	rsaKey := vectortest.RSAKey(b, 2048)
 	run := func(name string, f func() error) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -309,7 +311,7 @@ func BenchmarkKeyManagement(b *testing.B) {
 // encrypted key with one whose padding is invalid: the RFC 7516 §11.5
 // countermeasure should make them take the same time.
 func BenchmarkRSA1_5Decrypt(b *testing.B) {
-	key := kmRSAKey(b, "2048")
+	key := vectortest.RSAKey(b, 2048)
 	d, _ := NewKeyDecrypter(RSA1_5, key)
 	valid, _ := rsa.EncryptPKCS1v15(rand.Reader, &key.PublicKey, bytes.Repeat([]byte{7}, 32))
 	// Raw RSA of a block that does not start 00 02: invalid padding.

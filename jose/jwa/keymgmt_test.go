@@ -11,6 +11,8 @@ import (
 	"math/big"
 	"sync"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // kmCase is one key management algorithm with a key pair (or shared key)
@@ -45,8 +47,8 @@ func kmECKey(t testing.TB, crv string) [2]*ecdh.PrivateKey {
 
 // kmCases returns every key algorithm with keys; for ECDH-ES every curve.
 func kmCases(t testing.TB) []kmCase {
-	rsaKey := kmRSAKey(t, "2048")
-	rsaOther := kmRSAKey(t, "3072")
+	rsaKey := vectortest.RSAKey(t, 2048)
+	rsaOther := vectortest.RSAKey(t, 3072)
 	var cs []kmCase
 	for _, alg := range []KeyAlgorithm{RSA1_5, RSAOAEP, RSAOAEP256} {
 		cs = append(cs, kmCase{string(alg), alg, &rsaKey.PublicKey, rsaKey, rsaOther})
@@ -280,8 +282,8 @@ func TestDirect(t *testing.T) {
 // TestKeyManagementRefusedKeys checks that keys of the wrong type, size or
 // curve are refused when the encrypter or decrypter is made.
 func TestKeyManagementRefusedKeys(t *testing.T) {
-	rsa1024 := kmRSAKey(t, "1024")
-	rsa2048 := kmRSAKey(t, "2048")
+	rsa1024 := vectortest.RSAKey(t, 1024)
+	rsa2048 := vectortest.RSAKey(t, 2048)
 	p256, _ := ecdh.P256().GenerateKey(rand.Reader)
 	ecdsaP224, _ := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
 	offCurve := &ecdsa.PublicKey{Curve: elliptic.P256(), X: big.NewInt(1), Y: big.NewInt(1)}

@@ -4,10 +4,8 @@ import (
 	"crypto/ecdh"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"math/big"
 	"os"
 	"testing"
@@ -34,24 +32,6 @@ func kmReadJSON(t testing.TB, path string, v any) {
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-}
-
-// kmRSAKey loads one of the fixed PKCS #8 keys of testdata/keys.
-func kmRSAKey(t testing.TB, bits string) *rsa.PrivateKey {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/keys/rsa" + bits + ".pem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blk, _ := pem.Decode(data)
-	if blk == nil {
-		t.Fatal("no PEM block")
-	}
-	k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.(*rsa.PrivateKey)
 }
 
 // kmJWK is the subset of a JWK (RFC 7517, RFC 7518 §6, RFC 8037 §2) the

@@ -6,6 +6,8 @@ import (
 	"crypto/rsa"
 	"errors"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // TestRSA1_5Countermeasure checks RFC 7516 §11.5: a bad padding, a bad
@@ -13,7 +15,7 @@ import (
 // CEK of enc's size, different each time, and the later content
 // decryption fails with ErrDecryption.
 func TestRSA1_5Countermeasure(t *testing.T) {
-	key := kmRSAKey(t, "2048")
+	key := vectortest.RSAKey(t, 2048)
 	d, _ := NewKeyDecrypter(RSA1_5, key)
 	good, _ := rsa.EncryptPKCS1v15(rand.Reader, &key.PublicKey, bytes.Repeat([]byte{7}, 32))
 	if cek, err := d.DecryptKey(good, A128CBCHS256, nil); err != nil || !bytes.Equal(cek, bytes.Repeat([]byte{7}, 32)) {
@@ -55,7 +57,7 @@ func TestRSA1_5Countermeasure(t *testing.T) {
 
 // TestRSAOAEPWrongSize: a CEK of the wrong size for enc is a failure.
 func TestRSAOAEPWrongSize(t *testing.T) {
-	key := kmRSAKey(t, "2048")
+	key := vectortest.RSAKey(t, 2048)
 	for _, alg := range []KeyAlgorithm{RSAOAEP, RSAOAEP256} {
 		e, _ := NewKeyEncrypter(alg, &key.PublicKey)
 		d, _ := NewKeyDecrypter(alg, key)
@@ -81,13 +83,13 @@ func TestRSAOAEPWrongSize(t *testing.T) {
 // TestRSAKeySizes: 2048 bits and more are accepted, a private key gives
 // its public part to an encrypter.
 func TestRSAKeySizes(t *testing.T) {
-	for _, bits := range []string{"2048", "3072", "4096"} {
-		k := kmRSAKey(t, bits)
+	for _, bits := range []int{2048, 3072, 4096} {
+		k := vectortest.RSAKey(t, bits)
 		if _, err := NewKeyEncrypter(RSAOAEP256, k); err != nil {
-			t.Errorf("%s-bit private key for encryption: %v", bits, err)
+			t.Errorf("%d-bit private key for encryption: %v", bits, err)
 		}
 		if _, err := NewKeyDecrypter(RSAOAEP256, k); err != nil {
-			t.Errorf("%s-bit: %v", bits, err)
+			t.Errorf("%d-bit: %v", bits, err)
 		}
 	}
 	for _, k := range []any{(*rsa.PrivateKey)(nil), (*rsa.PublicKey)(nil), &rsa.PublicKey{}} {

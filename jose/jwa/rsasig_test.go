@@ -11,6 +11,8 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // TestRSACookbook reproduces RFC 7520 §4.1 (RS256) byte for byte and
@@ -65,7 +67,7 @@ func TestRSACookbook(t *testing.T) {
 // TestRSAKeySize checks that keys under 2048 bits are refused (RFC 7518
 // §3.3, §3.5), for signing, verifying and through a crypto.Signer.
 func TestRSAKeySize(t *testing.T) {
-	k1024 := sigLoadRSA(t, "rsa1024.pem")
+	k1024 := vectortest.RSAKey(t, 1024)
 	if k1024.N.BitLen() != 1024 {
 		t.Fatalf("rsa1024.pem has %d bits", k1024.N.BitLen())
 	}

@@ -9,10 +9,8 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/sha512"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // Test data used by the signature tests (all under the repository's
@@ -133,20 +133,6 @@ func sigParseJWK(t testing.TB, data []byte) any {
 	return nil
 }
 
-// sigLoadRSA reads a fixed PKCS #8 RSA key from testdata/keys.
-func sigLoadRSA(t testing.TB, name string) *rsa.PrivateKey {
-	t.Helper()
-	block, _ := pem.Decode(sigReadFile(t, "keys/"+name))
-	if block == nil {
-		t.Fatalf("%s: no PEM block", name)
-	}
-	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return k.(*rsa.PrivateKey)
-}
-
 // sigKeys holds one fixed private key per key kind.
 type sigKeySet struct {
 	hmac                 []byte // 64 bytes: enough for HS512
@@ -167,8 +153,8 @@ func sigKeys(t testing.TB) *sigKeySet {
 		h := sha512.Sum512([]byte("josebench jwa signature test key"))
 		sigKeysVal = &sigKeySet{
 			hmac:        h[:],
-			rsa2048:     sigLoadRSA(t, "rsa2048.pem"),
-			rsa1024:     sigLoadRSA(t, "rsa1024.pem"),
+			rsa2048:     vectortest.RSAKey(t, 2048),
+			rsa1024:     vectortest.RSAKey(t, 1024),
 			rsaCookbook: sigParseJWK(t, sigLoadCookbook(t, "cookbook/jws/4_1.rsa_v15_signature.json").Input.Key).(*rsa.PrivateKey),
 			p256:        sigParseJWK(t, sigReadFile(t, "latchset/rfc7515_A.3.jwk")).(*ecdsa.PrivateKey),
 			p384:        sigParseJWK(t, sigReadFile(t, "latchset/rfc7520_5.4.jwk")).(*ecdsa.PrivateKey),

@@ -7,32 +7,16 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
-
-func rvRSA(t *testing.T) *rsa.PrivateKey {
-	t.Helper()
-	data, err := os.ReadFile("../../testdata/keys/rsa2048.pem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := pem.Decode(data)
-	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.(*rsa.PrivateKey)
-}
 
 func rvDecrypter(t *testing.T, o jwe.DecryptOptions) *jwe.Decrypter {
 	t.Helper()
@@ -70,7 +54,7 @@ func rvJoin(s []string) []byte { return []byte(strings.Join(s, ".")) }
 // TestRVOpaqueErrorText: every failure after the header checks gives the
 // same error, with the same text.
 func TestRVOpaqueErrorText(t *testing.T) {
-	rk := rvRSA(t)
+	rk := vectortest.RSAKey(t, 2048)
 	k16 := bytes.Repeat([]byte{7}, 16)
 	want := ""
 	check := func(name string, d *jwe.Decrypter, tok []byte) {
@@ -162,7 +146,7 @@ func TestRVSetCandidatesBounded(t *testing.T) {
 // TestRVKeyFunc: whatever KeyFunc returns, nothing decrypts with a key that
 // does not fit, and nothing panics.
 func TestRVKeyFunc(t *testing.T) {
-	rk := rvRSA(t)
+	rk := vectortest.RSAKey(t, 2048)
 	tok := rvCompact(t, jwa.RSAOAEP, jwa.A128GCM, &rk.PublicKey, nil)
 	rj, _ := jose.NewJWK(rk)
 	rj.Algorithm = "RSA1_5"

@@ -7,30 +7,23 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
 // rtRSAKey loads the fixed 2048-bit test key (never generated in tests).
 var rtRSAKey = sync.OnceValue(func() *rsa.PrivateKey {
-	data, err := os.ReadFile("../../testdata/keys/rsa2048.pem")
+	k, err := vectortest.LoadRSAKey(2048)
 	if err != nil {
 		panic(err)
 	}
-	b, _ := pem.Decode(data)
-	k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
-	if err != nil {
-		panic(err)
-	}
-	return k.(*rsa.PrivateKey)
+	return k
 })
 
 var rtECKeys = sync.OnceValue(func() map[string]any {

@@ -26,6 +26,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -43,7 +44,7 @@ func benchCases(b *testing.B) []benchCase {
 	if len(benchPayload) != 167 {
 		b.Fatalf("payload of %d bytes", len(benchPayload))
 	}
-	r := rtRSA(b)
+	r := vectortest.RSAKey(b, 2048)
 	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		b.Fatal(err)

@@ -12,15 +12,14 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -37,20 +36,6 @@ var (
 	rtKeys []rtKey
 )
 
-func rtRSA(t testing.TB) *rsa.PrivateKey {
-	t.Helper()
-	b, err := os.ReadFile("../../testdata/keys/rsa2048.pem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blk, _ := pem.Decode(b)
-	k, err := x509.ParsePKCS8PrivateKey(blk.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k.(*rsa.PrivateKey)
-}
-
 func rtEC(t testing.TB, c elliptic.Curve) *ecdsa.PrivateKey {
 	k, err := ecdsa.GenerateKey(c, rand.Reader)
 	if err != nil {
@@ -63,7 +48,7 @@ func rtEC(t testing.TB, c elliptic.Curve) *ecdsa.PrivateKey {
 func rtAllKeys(t testing.TB) []rtKey {
 	rtOnce.Do(func() {
 		hk := func(n int) []byte { return bytes.Repeat([]byte{0x5a}, n) }
-		r := rtRSA(t)
+		r := vectortest.RSAKey(t, 2048)
 		p256, p384, p521 := rtEC(t, elliptic.P256()), rtEC(t, elliptic.P384()), rtEC(t, elliptic.P521())
 		ed := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32))
 		rtKeys = []rtKey{
@@ -836,7 +821,7 @@ func TestCryptoSigner(t *testing.T) {
 	if _, err := v.VerifyCompact(tok); err != nil {
 		t.Fatal(err)
 	}
-	r := rtRSA(t)
+	r := vectortest.RSAKey(t, 2048)
 	s, err = jws.NewSigner(jwa.PS256, rtOpaque{r}, nil)
 	if err != nil {
 		t.Fatal(err)

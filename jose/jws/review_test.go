@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -38,7 +39,7 @@ func rvVerifier(t *testing.T, opts jws.VerifyOptions) *jws.Verifier {
 // TestRVKeyFuncBinding: whatever KeyFunc returns, the key must fit the
 // token's alg.
 func TestRVKeyFuncBinding(t *testing.T) {
-	r := rtRSA(t)
+	r := vectortest.RSAKey(t, 2048)
 	rsaJWK, err := jose.NewJWK(&r.PublicKey)
 	if err != nil {
 		t.Fatal(err)

@@ -4,12 +4,9 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/rsa"
-	"crypto/x509"
-	"encoding/pem"
-	"os"
 	"testing"
 
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -19,19 +16,7 @@ import (
 // (HS256) to 132 (ES512) and 512 bytes (RS256 with RSA-4096), over payloads
 // of lengths around the buffer's boundaries.
 func TestCompactSignatureSizes(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/keys/rsa4096.pem")
-	if err != nil {
-		t.Fatal(err)
-	}
-	block, _ := pem.Decode(data)
-	if block == nil {
-		t.Fatal("rsa4096.pem: no PEM block")
-	}
-	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r4096 := k.(*rsa.PrivateKey)
+	r4096 := vectortest.RSAKey(t, 4096)
 	p521, err := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)

@@ -102,23 +102,38 @@ func ReadAllTrimmed(t testing.TB, patterns ...string) [][]byte {
 }
 
 // RSAKey returns the fixed PKCS #8 RSA key testdata/keys/rsa<bits>.pem
-// (bits: 1024, 2048, 3072 or 4096). Tests never generate RSA keys.
+// (bits: 1024, 2048, 3072 or 4096), or fails t. Tests never generate RSA
+// keys.
 func RSAKey(t testing.TB, bits int) *rsa.PrivateKey {
 	t.Helper()
+	k, err := LoadRSAKey(bits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// LoadRSAKey is RSAKey for callers without a testing.TB (a sync.OnceValue,
+// a benchmark table built at package level).
+func LoadRSAKey(bits int) (*rsa.PrivateKey, error) {
 	name := "rsa" + strconv.Itoa(bits) + ".pem"
-	block, _ := pem.Decode(ReadFile(t, "keys", name))
+	data, err := os.ReadFile(Path("keys", name))
+	if err != nil {
+		return nil, err
+	}
+	block, _ := pem.Decode(data)
 	if block == nil {
-		t.Fatalf("%s: no PEM block", name)
+		return nil, fmt.Errorf("%s: no PEM block", name)
 	}
 	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	rk, ok := k.(*rsa.PrivateKey)
 	if !ok {
-		t.Fatalf("%s: %T, not an RSA key", name, k)
+		return nil, fmt.Errorf("%s: %T, not an RSA key", name, k)
 	}
-	return rk
+	return rk, nil
 }
 
 // BytesAllocated returns the bytes allocated (runtime.MemStats.TotalAlloc)
