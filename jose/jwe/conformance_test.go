@@ -10,12 +10,12 @@ package jwe_test
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
@@ -43,18 +43,9 @@ var cfSections = map[string]struct {
 	"5.13": {[]jwa.KeyAlgorithm{jwa.RSA1_5, jwa.ECDHESA256KW, jwa.A256GCMKW}, jwa.A128CBCHS256},
 }
 
-func cfRead(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(cfLatch + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimSpace(data)
-}
-
 func cfKey(t *testing.T, name string) *jose.JWK {
 	t.Helper()
-	k, err := jose.ParseKey(cfRead(t, name))
+	k, err := jose.ParseKey(vectortest.ReadTrimmed(t, "latchset", name))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -80,8 +71,8 @@ func TestConformanceLatchsetRFC7520JWE(t *testing.T) {
 			if !ok {
 				t.Fatalf("unknown section %q", sec)
 			}
-			pt := cfRead(t, "non-json/rfc7520_"+sec+".pt")
-			tok := cfRead(t, name)
+			pt := vectortest.ReadTrimmed(t, "latchset", "non-json/rfc7520_"+sec+".pt")
+			tok := vectortest.ReadTrimmed(t, "latchset", name)
 			var keys []*jose.JWK
 			if sec == "5.13" {
 				for _, i := range []string{"1", "2", "3"} {

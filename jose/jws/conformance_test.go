@@ -13,12 +13,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -33,18 +33,9 @@ var cfAlgs = map[string][]jwa.SignatureAlgorithm{
 	"4.8": {jwa.RS256, jwa.ES512, jwa.HS256},
 }
 
-func cfRead(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(cfLatch + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bytes.TrimSpace(data)
-}
-
 func cfKey(t *testing.T, name string) *jose.JWK {
 	t.Helper()
-	k, err := jose.ParseKey(cfRead(t, name))
+	k, err := jose.ParseKey(vectortest.ReadTrimmed(t, "latchset", name))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -57,15 +48,12 @@ func TestConformanceLatchsetRFC7520JWS(t *testing.T) {
 			Payload string `json:"payload"`
 		} `json:"input"`
 	}
-	data, err := os.ReadFile("../../testdata/cookbook/jws/4_1.rsa_v15_signature.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := vectortest.ReadFile(t, "cookbook", "jws", "4_1.rsa_v15_signature.json")
 	if err := json.Unmarshal(data, &cb); err != nil {
 		t.Fatal(err)
 	}
 	payload := []byte(cb.Input.Payload)
-	if !bytes.Equal(cfRead(t, "non-json/rfc7520_4.5.payl"), payload) {
+	if !bytes.Equal(vectortest.ReadTrimmed(t, "latchset", "non-json/rfc7520_4.5.payl"), payload) {
 		t.Fatal("latchset's detached payload differs from the cookbook's")
 	}
 	var tokens []string
@@ -86,7 +74,7 @@ func TestConformanceLatchsetRFC7520JWS(t *testing.T) {
 			if !ok {
 				t.Fatalf("unknown section %q", sec)
 			}
-			tok := cfRead(t, name)
+			tok := vectortest.ReadTrimmed(t, "latchset", name)
 			compact := strings.HasSuffix(name, ".jwsc")
 			verify := func(key *jose.JWK, allow []jwa.SignatureAlgorithm) ([]byte, error) {
 				v, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: allow, Key: key})
