@@ -107,40 +107,18 @@ func TestWycheproofJWE(t *testing.T) {
 }
 
 func wpRunJWEFile(t *testing.T, name string) *wpCounts {
-	f := vectortest.LoadWycheproof(t, name)
 	c := new(wpCounts)
-	for gi := range f.TestGroups {
-		g := &f.TestGroups[gi]
-		keys := wpGroupKeys(g)
-		for _, tc := range g.Tests {
-			if !vectortest.Present(tc.JWE) {
-				continue // a JWS case of json_web_crypto_test: see package jws
-			}
-			c.Run++
-			ok := t.Run(fmt.Sprintf("tcId=%d", tc.TcID), func(t *testing.T) {
-				wpRunJWECase(t, name, g, keys, tc, c)
-			})
-			if ok {
-				c.Passed++
-			} else {
-				c.Failed++
-			}
-		}
+	has := func(tc wpTest) bool {
+		return vectortest.Present(tc.JWE) // else a JWS case of json_web_crypto_test: see package jws
 	}
+	vectortest.RunCases(t, vectortest.LoadWycheproof(t, name), c, has, wpGroupKeys, nil,
+		func(t *testing.T, g *wpGroup, keys wpKeys, tc wpTest) { wpRunJWECase(t, name, g, keys, tc, c) })
 	return c
 }
 
 func wpRunJWECase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest, c *wpCounts) {
 	token := vectortest.Token(t, tc.JWE)
-	want := tc.Result
-	if reason, ok := wpDisagree[name][tc.TcID]; ok {
-		if want != "valid" {
-			t.Fatalf("expected disagreement on a case labelled %q: revisit", want)
-		}
-		t.Logf("labelled valid, asserted refused: %s", reason)
-		c.Disagreements++
-		want = "invalid"
-	}
+	want := c.Expected(t, tc, wpDisagree[name])
 	t.Logf("%s (group %s) flags %v enc %s: %s", tc.Comment, g.Comment, tc.Flags, tc.Enc, token)
 	if keys.err != nil {
 		if want == "valid" {
@@ -197,11 +175,7 @@ func wpRunJWECase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 		}
 	}
 	if want == "acceptable" {
-		if accepted > 0 {
-			c.AcceptableAccepted++
-		} else {
-			c.AcceptableRefused++
-		}
+		c.Acceptable(accepted > 0)
 	}
 	// (json_web_signature_test tcId 17 holds a truncated JSON text: only a
 	// well-formed one is checked.)

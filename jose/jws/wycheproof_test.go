@@ -159,48 +159,25 @@ func wpRunJWSFile(t *testing.T, name string) *wpCounts {
 			}
 		}
 	}
-	for gi := range f.TestGroups {
-		g := &f.TestGroups[gi]
-		keys := wpGroupKeys(g)
-		for _, tc := range g.Tests {
-			if !vectortest.Present(tc.JWS) {
-				continue // a JWE case of json_web_crypto_test: see package jwe
-			}
-			c.Run++
-			if reason, ok := wpSkipped[name][tc.TcID]; ok {
-				// Still check that the entry is the faulty one described.
-				if !bytes.Equal(tokens[tc.TcID], tokens[357]) {
-					t.Errorf("tcId=%d: no longer identical to tcId 357; revisit the skip", tc.TcID)
-				}
-				c.Skipped++
-				c.SkippedIDs = append(c.SkippedIDs, tc.TcID)
-				t.Run(fmt.Sprintf("tcId=%d", tc.TcID), func(t *testing.T) { t.Skip(reason) })
-				continue
-			}
-			ok := t.Run(fmt.Sprintf("tcId=%d", tc.TcID), func(t *testing.T) {
-				wpRunJWSCase(t, name, g, keys, tc, c)
-			})
-			if ok {
-				c.Passed++
-			} else {
-				c.Failed++
-			}
-		}
+	has := func(tc wpTest) bool {
+		return vectortest.Present(tc.JWS) // else a JWE case of json_web_crypto_test: see package jwe
 	}
+	skip := func(tc wpTest) string {
+		reason, ok := wpSkipped[name][tc.TcID]
+		// Still check that the entry is the faulty one described.
+		if ok && !bytes.Equal(tokens[tc.TcID], tokens[357]) {
+			t.Errorf("tcId=%d: no longer identical to tcId 357; revisit the skip", tc.TcID)
+		}
+		return reason
+	}
+	vectortest.RunCases(t, f, c, has, wpGroupKeys, skip,
+		func(t *testing.T, g *wpGroup, keys wpKeys, tc wpTest) { wpRunJWSCase(t, name, g, keys, tc, c) })
 	return c
 }
 
 func wpRunJWSCase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest, c *wpCounts) {
 	token := vectortest.Token(t, tc.JWS)
-	want := tc.Result
-	if reason, ok := wpDisagree[name][tc.TcID]; ok {
-		if want != "valid" {
-			t.Fatalf("expected disagreement on a case labelled %q: revisit", want)
-		}
-		t.Logf("labelled valid, asserted refused: %s", reason)
-		c.Disagreements++
-		want = "invalid"
-	}
+	want := c.Expected(t, tc, wpDisagree[name])
 	t.Logf("%s (group %s) flags %v: %s", tc.Comment, g.Comment, tc.Flags, token)
 	if keys.err != nil {
 		if want == "valid" {
@@ -244,11 +221,7 @@ func wpRunJWSCase(t *testing.T, name string, g *wpGroup, keys wpKeys, tc wpTest,
 		}
 	}
 	if want == "acceptable" {
-		if accepted > 0 {
-			c.AcceptableAccepted++
-		} else {
-			c.AcceptableRefused++
-		}
+		c.Acceptable(accepted > 0)
 	}
 	// (json_web_signature_test tcId 17 holds a truncated JSON text: only a
 	// well-formed one is checked.)

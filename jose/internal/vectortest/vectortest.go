@@ -263,3 +263,69 @@ func (c *Counts) String() string {
 	return fmt.Sprintf("run %d, passed %d, failed %d, skipped %d %v, expected disagreements %d, acceptable accepted/refused %d/%d",
 		c.Run, c.Passed, c.Failed, c.Skipped, c.SkippedIDs, c.Disagreements, c.AcceptableAccepted, c.AcceptableRefused)
 }
+
+// RunCases runs, in file order, each case of f for which has is true as
+// the subtest "tcId=<n>" of t, counting it in c as run and passed or
+// failed. keys gives a group's key material, computed once per group. A
+// case for which skip (if not nil) gives a reason is counted as skipped
+// and its subtest skipped with that reason.
+func RunCases[K any](t *testing.T, f *WycheproofFile, c *Counts,
+	has func(WycheproofTest) bool,
+	keys func(*WycheproofGroup) K,
+	skip func(WycheproofTest) string,
+	run func(t *testing.T, g *WycheproofGroup, k K, tc WycheproofTest),
+) {
+	t.Helper()
+	for gi := range f.TestGroups {
+		g := &f.TestGroups[gi]
+		k := keys(g)
+		for _, tc := range g.Tests {
+			if !has(tc) {
+				continue
+			}
+			c.Run++
+			name := fmt.Sprintf("tcId=%d", tc.TcID)
+			if skip != nil {
+				if reason := skip(tc); reason != "" {
+					c.Skipped++
+					c.SkippedIDs = append(c.SkippedIDs, tc.TcID)
+					t.Run(name, func(t *testing.T) { t.Skip(reason) })
+					continue
+				}
+			}
+			if t.Run(name, func(t *testing.T) { run(t, g, k, tc) }) {
+				c.Passed++
+			} else {
+				c.Failed++
+			}
+		}
+	}
+}
+
+// Expected returns the result tc is asserted to have: its label, or
+// "invalid" when disagree lists it (a case labelled valid that the strict
+// policy refuses; counted and logged, and t fails if the case is no longer
+// labelled valid).
+func (c *Counts) Expected(t testing.TB, tc WycheproofTest, disagree map[int]string) string {
+	t.Helper()
+	reason, ok := disagree[tc.TcID]
+	if !ok {
+		return tc.Result
+	}
+	if tc.Result != "valid" {
+		t.Fatalf("expected disagreement on a case labelled %q: revisit", tc.Result)
+	}
+	t.Logf("labelled valid, asserted refused: %s", reason)
+	c.Disagreements++
+	return "invalid"
+}
+
+// Acceptable counts an "acceptable" case as accepted (by at least one
+// policy) or refused.
+func (c *Counts) Acceptable(accepted bool) {
+	if accepted {
+		c.AcceptableAccepted++
+	} else {
+		c.AcceptableRefused++
+	}
+}

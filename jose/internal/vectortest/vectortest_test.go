@@ -91,3 +91,40 @@ func TestIsKeySetWrapsAnyBytesAllocated(t *testing.T) {
 		t.Error("BytesAllocated missed a 1 MiB allocation")
 	}
 }
+
+func TestRunCasesCounts(t *testing.T) {
+	f := &WycheproofFile{TestGroups: []WycheproofGroup{{Comment: "g", Tests: []WycheproofTest{
+		{TcID: 1, JWS: []byte(`"a.b.c"`), Result: "valid"},
+		{TcID: 2, JWE: []byte(`"a.b.c.d.e"`), Result: "valid"},
+		{TcID: 3, JWS: []byte(`"a.b.c"`), Result: "invalid"},
+		{TcID: 4, JWS: []byte(`"a.b.c"`), Result: "acceptable"},
+	}}}}
+	var c Counts
+	var ran []int
+	groups := 0
+	RunCases(t, f, &c,
+		func(tc WycheproofTest) bool { return Present(tc.JWS) },
+		func(*WycheproofGroup) string { groups++; return "key" },
+		func(tc WycheproofTest) string {
+			if tc.TcID == 3 {
+				return "known faulty"
+			}
+			return ""
+		},
+		func(t *testing.T, g *WycheproofGroup, k string, tc WycheproofTest) {
+			ran = append(ran, tc.TcID)
+			if want := c.Expected(t, tc, map[int]string{1: "strict"}); tc.TcID == 1 && want != "invalid" {
+				t.Errorf("tcId 1: want %q, not invalid", want)
+			}
+			if tc.Result == "acceptable" {
+				c.Acceptable(false)
+			}
+		})
+	if !slices.Equal(ran, []int{1, 4}) || groups != 1 {
+		t.Errorf("ran %v in %d groups", ran, groups)
+	}
+	want := "run 3, passed 2, failed 0, skipped 1 [3], expected disagreements 1, acceptable accepted/refused 0/1"
+	if c.String() != want {
+		t.Errorf("counts %q, want %q", c.String(), want)
+	}
+}
