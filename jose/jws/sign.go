@@ -3,8 +3,6 @@ package jws
 import (
 	"bytes"
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/ed25519"
 	"crypto/rsa"
 	"encoding/json"
 	"errors"
@@ -249,11 +247,6 @@ func signatureSize(alg jwa.SignatureAlgorithm, key any) int {
 	}
 	return 0
 }
-
-var (
-	_ crypto.Signer = (*ecdsa.PrivateKey)(nil)
-	_ crypto.Signer = ed25519.PrivateKey(nil)
-)
 
 // errDotInPayload reports an unencoded payload that the compact
 // serialization cannot carry (RFC 7797 §5.2).
