@@ -245,6 +245,19 @@ func TestCompare(t *testing.T) {
 	if d := Compare(one, oneRef, MetricTime, 0)[0]; !d.Noise || d.P != -1 {
 		t.Errorf("1%% change with rstdevs 1+1: %+v", d)
 	}
+	// The same spread around a 3% slower reference: beyond the sum of
+	// the rstdevs (2%), so not noise.
+	far := reportRun(t, reportRefID, 1.03, false)
+	for i := range far.Results {
+		x := far.Results[i].Iterations[0]
+		lo, hi := x, x
+		lo.Time *= 0.99
+		hi.Time *= 1.01
+		far.Results[i].Iterations = []bench.Iteration{lo, hi}
+	}
+	if d := Compare(one, far, MetricTime, 0)[0]; d.Noise || d.P != -1 || d.Percent > -2.5 || d.Percent < -3.5 {
+		t.Errorf("3%% change with rstdevs 1+1: %+v", d)
+	}
 }
 
 func TestErrors(t *testing.T) {
