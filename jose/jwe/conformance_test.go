@@ -10,7 +10,6 @@ package jwe_test
 import (
 	"bytes"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,8 +18,6 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
-
-const cfLatch = "../../testdata/latchset/"
 
 // cfSections gives, for each RFC 7520 §5 example, its key management
 // algorithm(s) and content encryption, as the RFC states them.
@@ -53,20 +50,13 @@ func cfKey(t *testing.T, name string) *jose.JWK {
 }
 
 func TestConformanceLatchsetRFC7520JWE(t *testing.T) {
-	var tokens []string
-	for _, glob := range []string{"non-json/rfc7520_5.*.jwec", "rfc7520_5.*.jwef", "rfc7520_5.*.jweg"} {
-		names, _ := filepath.Glob(cfLatch + glob)
-		for _, n := range names {
-			tokens = append(tokens, strings.TrimPrefix(n, cfLatch))
-		}
-	}
+	tokens := vectortest.LatchsetNames(t, "non-json/rfc7520_5.*.jwec", "rfc7520_5.*.jwef", "rfc7520_5.*.jweg")
 	if len(tokens) != 32 {
 		t.Fatalf("found %d latchset JWE files, want 32", len(tokens))
 	}
 	for _, name := range tokens {
 		t.Run(name, func(t *testing.T) {
-			base := filepath.Base(name)
-			sec := strings.TrimPrefix(base[:strings.LastIndexByte(base, '.')], "rfc7520_")
+			sec := vectortest.RFC7520Section(name)
 			want, ok := cfSections[sec]
 			if !ok {
 				t.Fatalf("unknown section %q", sec)

@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,8 +21,6 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
-
-const cfLatch = "../../testdata/latchset/"
 
 // cfAlgs gives the algorithm of each RFC 7520 §4 example (§4.8: one per
 // signature, in order).
@@ -56,20 +53,13 @@ func TestConformanceLatchsetRFC7520JWS(t *testing.T) {
 	if !bytes.Equal(vectortest.ReadTrimmed(t, "latchset", "non-json/rfc7520_4.5.payl"), payload) {
 		t.Fatal("latchset's detached payload differs from the cookbook's")
 	}
-	var tokens []string
-	for _, glob := range []string{"non-json/rfc7520_4.*.jwsc", "rfc7520_4.*.jwsf", "rfc7520_4.*.jwsg"} {
-		names, _ := filepath.Glob(cfLatch + glob)
-		for _, n := range names {
-			tokens = append(tokens, strings.TrimPrefix(n, cfLatch))
-		}
-	}
+	tokens := vectortest.LatchsetNames(t, "non-json/rfc7520_4.*.jwsc", "rfc7520_4.*.jwsf", "rfc7520_4.*.jwsg")
 	if len(tokens) != 20 {
 		t.Fatalf("found %d latchset JWS files, want 20", len(tokens))
 	}
 	for _, name := range tokens {
 		t.Run(name, func(t *testing.T) {
-			base := filepath.Base(name)
-			sec := strings.TrimPrefix(base[:strings.LastIndexByte(base, '.')], "rfc7520_")
+			sec := vectortest.RFC7520Section(name)
 			algs, ok := cfAlgs[sec]
 			if !ok {
 				t.Fatalf("unknown section %q", sec)

@@ -18,10 +18,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -328,4 +330,48 @@ func (c *Counts) Acceptable(accepted bool) {
 	} else {
 		c.AcceptableRefused++
 	}
+}
+
+// ZeroAllocs runs f once to warm buffers and caches, then fails t unless f
+// allocates nothing on average over runs more calls (testing.AllocsPerRun).
+// what names f in the failure ("round trip"). It returns the first error f
+// returned, which the caller must check.
+func ZeroAllocs(t testing.TB, what string, runs int, f func() error) error {
+	t.Helper()
+	var first error
+	call := func() {
+		if err := f(); err != nil && first == nil {
+			first = err
+		}
+	}
+	call()
+	if n := testing.AllocsPerRun(runs, call); n != 0 {
+		t.Errorf("%v allocations per %s, want 0", n, what)
+	}
+	return first
+}
+
+// LatchsetNames returns the latchset-jose files that match patterns (below
+// testdata/latchset), as paths relative to that directory, in pattern
+// order.
+func LatchsetNames(t testing.TB, patterns ...string) []string {
+	t.Helper()
+	dir := Path("latchset") + string(filepath.Separator)
+	var out []string
+	for _, p := range patterns {
+		for _, name := range Glob(t, filepath.Join("latchset", p)) {
+			out = append(out, filepath.ToSlash(strings.TrimPrefix(name, dir)))
+		}
+	}
+	return out
+}
+
+// RFC7520Section returns the RFC 7520 section of a latchset-jose file name:
+// "4.8" for "non-json/rfc7520_4.8.jwsg".
+func RFC7520Section(name string) string {
+	base := path.Base(name)
+	if i := strings.LastIndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	return strings.TrimPrefix(base, "rfc7520_")
 }

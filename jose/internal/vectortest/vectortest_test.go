@@ -128,3 +128,33 @@ func TestRunCasesCounts(t *testing.T) {
 		t.Errorf("counts %q, want %q", c.String(), want)
 	}
 }
+
+func TestLatchsetNamesAndSection(t *testing.T) {
+	names := LatchsetNames(t, "non-json/rfc7520_4.1.jws?", "rfc7520_4.1.jwsf")
+	if !slices.Equal(names, []string{"non-json/rfc7520_4.1.jwsc", "rfc7520_4.1.jwsf"}) {
+		t.Fatalf("names %q", names)
+	}
+	for _, n := range names {
+		if got := RFC7520Section(n); got != "4.1" {
+			t.Errorf("RFC7520Section(%q) = %q", n, got)
+		}
+	}
+	if got := RFC7520Section("non-json/rfc7520_5.13.1.jwk"); got != "5.13.1" {
+		t.Errorf("RFC7520Section(5.13.1.jwk) = %q", got)
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	calls := 0
+	errBoom := fmt.Errorf("boom")
+	err := ZeroAllocs(t, "call", 10, func() error {
+		calls++
+		if calls == 2 {
+			return errBoom
+		}
+		return nil
+	})
+	if err != errBoom || calls != 12 {
+		t.Errorf("err %v after %d calls", err, calls)
+	}
+}
