@@ -16,10 +16,11 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // jwkTRead returns the contents of a test data file.
@@ -30,19 +31,6 @@ func jwkTRead(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// jwkTSameJSON reports whether a and b are the same JSON value.
-func jwkTSameJSON(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var va, vb any
-	if err := json.Unmarshal(a, &va); err != nil {
-		t.Fatalf("invalid JSON %s: %v", a, err)
-	}
-	if err := json.Unmarshal(b, &vb); err != nil {
-		t.Fatalf("invalid JSON %s: %v", b, err)
-	}
-	return reflect.DeepEqual(va, vb)
 }
 
 // jwkTMembers returns the member names of a JSON object.
@@ -145,7 +133,7 @@ func TestParseKeyVectors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !jwkTSameJSON(t, data, out) {
+			if !vectortest.SameJSON(t, data, out) {
 				t.Errorf("round trip differs:\n in  %s\n out %s", data, out)
 			}
 		})
@@ -163,7 +151,7 @@ func TestParseKeyVectors(t *testing.T) {
 			continue
 		}
 		out, err := k.MarshalJSON()
-		if err != nil || !jwkTSameJSON(t, data, out) {
+		if err != nil || !vectortest.SameJSON(t, data, out) {
 			t.Errorf("%s: round trip: %v\n in  %s\n out %s", f, err, data, out)
 		}
 	}
@@ -195,7 +183,7 @@ func TestRFC7517AppendixB(t *testing.T) {
 		t.Error("thumbprints not kept")
 	}
 	out, _ := k2.MarshalJSON()
-	if !jwkTSameJSON(t, good, out) {
+	if !vectortest.SameJSON(t, good, out) {
 		t.Errorf("round trip differs: %s", out)
 	}
 	for _, name := range []string{"x5t", "x5t#S256"} {
@@ -247,7 +235,7 @@ func TestRFC8037(t *testing.T) {
 	if !bytes.Equal(pub.Key.(ed25519.PublicKey), pubBytes) {
 		t.Error("A.2: public key differs")
 	}
-	if out, _ := priv.Public().MarshalJSON(); !jwkTSameJSON(t, out, []byte(jwkTEd25519Pub)) {
+	if out, _ := priv.Public().MarshalJSON(); !vectortest.SameJSON(t, out, []byte(jwkTEd25519Pub)) {
 		t.Errorf("A.2: Public() = %s", out)
 	}
 	for _, k := range []*JWK{priv, pub} {
@@ -273,7 +261,7 @@ func TestRFC8037(t *testing.T) {
 	if !ok || !bytes.Equal(xk.Bytes(), secret) || x.KeyType() != "OKP" || x.Curve() != "X25519" {
 		t.Fatalf("A.6: got %T", x.Key)
 	}
-	if out, _ := x.Public().MarshalJSON(); !jwkTSameJSON(t, out, []byte(jwkTX25519Pub)) {
+	if out, _ := x.Public().MarshalJSON(); !vectortest.SameJSON(t, out, []byte(jwkTX25519Pub)) {
 		t.Errorf("A.6: Public() = %s", out)
 	}
 }
@@ -424,7 +412,7 @@ func TestUnknownMembers(t *testing.T) {
 	if !bytes.HasSuffix(out, []byte(want)) {
 		t.Errorf("got %s", out)
 	}
-	if !jwkTSameJSON(t, []byte(in), out) {
+	if !vectortest.SameJSON(t, []byte(in), out) {
 		t.Errorf("round trip differs: %s", out)
 	}
 	pub, _ := k.Public().MarshalJSON()

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // jwkTPEM encodes der as one PEM block.
@@ -83,7 +85,7 @@ func TestParseKeyPEM(t *testing.T) {
 	k, _ := ParseKeyPEM(certPEM)
 	k.KeyID, k.Use = "1b94c", "sig"
 	out, _ := k.MarshalJSON()
-	if !jwkTSameJSON(t, out, jwkTRead(t, "../testdata/latchset/rfc7517_B.jwk")) {
+	if !vectortest.SameJSON(t, out, jwkTRead(t, "../testdata/latchset/rfc7517_B.jwk")) {
 		t.Errorf("certificate JWK: %s", out)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // TestParseSetRFC7517 checks the sets of RFC 7517 Appendix A.1-A.3 and the
@@ -46,7 +48,7 @@ func TestParseSetRFC7517(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !jwkTSameJSON(t, data, out) {
+			if !vectortest.SameJSON(t, data, out) {
 				t.Errorf("round trip differs:\n in  %s\n out %s", data, out)
 			}
 		})

@@ -21,11 +21,11 @@ import (
 	"hash"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -55,19 +55,6 @@ func vecReadKey(t testing.TB, path string) *jose.JWK {
 		t.Fatal(err)
 	}
 	return vecKey(t, data)
-}
-
-// vecJSONEqual reports whether two JSON texts hold the same value.
-func vecJSONEqual(t testing.TB, a, b []byte) bool {
-	t.Helper()
-	var va, vb any
-	if err := json.Unmarshal(a, &va); err != nil {
-		t.Fatalf("unmarshal %s: %v", a, err)
-	}
-	if err := json.Unmarshal(b, &vb); err != nil {
-		t.Fatalf("unmarshal %s: %v", b, err)
-	}
-	return reflect.DeepEqual(va, vb)
 }
 
 type vecRFC7516 struct {
@@ -512,7 +499,7 @@ func TestCookbookEncrypt(t *testing.T) {
 				t.Fatal(err)
 			}
 			own := e.pp.appendProtected(nil, p)
-			if !vecJSONEqual(t, own, v.EncryptingContent.Protected) {
+			if !vectortest.SameJSON(t, own, v.EncryptingContent.Protected) {
 				t.Fatalf("header writer: %s\nwant %s", own, v.EncryptingContent.Protected)
 			}
 
@@ -536,7 +523,7 @@ func TestCookbookEncrypt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !vecJSONEqual(t, js, v.Output.JSONFlat) {
+			if !vectortest.SameJSON(t, js, v.Output.JSONFlat) {
 				t.Fatalf("flattened:\n got %s\nwant %s", js, v.Output.JSONFlat)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -66,21 +67,6 @@ func vecVerifier(t *testing.T, alg jwa.SignatureAlgorithm, key any) *Verifier {
 		t.Fatal(err)
 	}
 	return v
-}
-
-// vecSameJSON reports whether a and b are the same JSON value.
-func vecSameJSON(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if err := json.Unmarshal(a, &x); err != nil {
-		t.Fatalf("%v: %s", err, a)
-	}
-	if err := json.Unmarshal(b, &y); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	xa, _ := json.Marshal(x)
-	ya, _ := json.Marshal(y)
-	return bytes.Equal(xa, ya)
 }
 
 // TestRFC7515AppendixA verifies the examples of RFC 7515 A.1-A.4, A.6 and
@@ -314,7 +300,7 @@ func TestCookbook(t *testing.T) {
 				if detached {
 					got = vecDropPayload(t, got)
 				}
-				if !vecSameJSON(t, got, c.Output.JSONFlat) {
+				if !vectortest.SameJSON(t, got, c.Output.JSONFlat) {
 					t.Fatalf("flattened:\n got %s\nwant %s", got, c.Output.JSONFlat)
 				}
 			}
@@ -328,7 +314,7 @@ func TestCookbook(t *testing.T) {
 				if detached {
 					got = vecDropPayload(t, got)
 				}
-				if !vecSameJSON(t, got, c.Output.JSON) {
+				if !vectortest.SameJSON(t, got, c.Output.JSON) {
 					t.Fatalf("general:\n got %s\nwant %s", got, c.Output.JSON)
 				}
 			}
@@ -421,7 +407,7 @@ func TestRFC7797(t *testing.T) {
 				t.Fatal("bad compact vector")
 			}
 			hdr, _ := jose.Base64URLDecode(h)
-			if !vecSameJSON(t, hdr, tc.Protected) {
+			if !vectortest.SameJSON(t, hdr, tc.Protected) {
 				t.Fatalf("vector header %s != %s", hdr, tc.Protected)
 			}
 			s := vecSigner(t, jwa.HS256, key, hdr)
@@ -448,7 +434,7 @@ func TestRFC7797(t *testing.T) {
 				t.Fatalf("compact does not verify: %+v", msg)
 			}
 			flat, err := s.Flattened(payload, nil)
-			if err != nil || !vecSameJSON(t, flat, tc.Flattened) {
+			if err != nil || !vectortest.SameJSON(t, flat, tc.Flattened) {
 				t.Fatalf("flattened: %v\n got %s\nwant %s", err, flat, tc.Flattened)
 			}
 			msg, err = v.VerifyJSON(tc.Flattened)

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -374,4 +375,18 @@ func RFC7520Section(name string) string {
 		base = base[:i]
 	}
 	return strings.TrimPrefix(base, "rfc7520_")
+}
+
+// SameJSON reports whether the JSON texts a and b hold the same value
+// (member order and white space aside); it fails t if either is not JSON.
+func SameJSON(t testing.TB, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("invalid JSON %s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("invalid JSON %s: %v", b, err)
+	}
+	return reflect.DeepEqual(va, vb)
 }

@@ -158,3 +158,12 @@ func TestZeroAllocs(t *testing.T) {
 		t.Errorf("err %v after %d calls", err, calls)
 	}
 }
+
+func TestSameJSON(t *testing.T) {
+	if !SameJSON(t, []byte(`{"a":1,"b":[true,null]}`), []byte(` {"b":[true, null], "a":1.0}`)) {
+		t.Error("equal values reported different")
+	}
+	if SameJSON(t, []byte(`{"a":1}`), []byte(`{"a":"1"}`)) || SameJSON(t, []byte(`[1,2]`), []byte(`[2,1]`)) {
+		t.Error("different values reported equal")
+	}
+}
