@@ -48,13 +48,10 @@ func vecKey(t testing.TB, raw json.RawMessage) *jose.JWK {
 	return k
 }
 
-func vecReadKey(t testing.TB, path string) *jose.JWK {
+// vecReadKey parses the JWK in the testdata file elem.
+func vecReadKey(t testing.TB, elem ...string) *jose.JWK {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return vecKey(t, data)
+	return vecKey(t, vectortest.ReadFile(t, elem...))
 }
 
 type vecRFC7516 struct {
@@ -93,8 +90,8 @@ func loadRFC7516(t *testing.T) map[string]vecRFC7516 {
 // TestRFC7516 decrypts Appendix A.1-A.4 and reproduces A.3 byte for byte.
 func TestRFC7516(t *testing.T) {
 	v := loadRFC7516(t)
-	a1 := vecReadKey(t, "../../testdata/joserfc/RFC7516-A.1.3.json")
-	a2 := vecReadKey(t, "../../testdata/joserfc/RFC7516-A.2.3.json")
+	a1 := vecReadKey(t, "joserfc", "RFC7516-A.1.3.json")
+	a2 := vecReadKey(t, "joserfc", "RFC7516-A.2.3.json")
 	a3 := vecKey(t, v["A.3"].Key)
 	for name, key := range map[string]*jose.JWK{"A.1": a1, "A.2": a2, "A.3": a3} {
 		t.Run(name, func(t *testing.T) {
@@ -595,10 +592,7 @@ func vecGeneralUnprotected(t *testing.T, v *vecCookbook, alg jwa.KeyAlgorithm, e
 
 // TestCookbookNesting decrypts RFC 7520 §6 and verifies the JWS inside.
 func TestCookbookNesting(t *testing.T) {
-	data, err := os.ReadFile("../../testdata/cookbook/6.nesting_signatures_and_encryption.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := vectortest.ReadFile(t, "cookbook", "6.nesting_signatures_and_encryption.json")
 	var v struct {
 		Sign struct {
 			Input struct {

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,17 +17,6 @@ import (
 	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
-
-const vecRoot = "../../testdata/"
-
-func vecRead(t *testing.T, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(vecRoot, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func vecKey(t *testing.T, data []byte) *jose.JWK {
 	t.Helper()
@@ -85,8 +73,8 @@ func TestRFC7515AppendixA(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			key := vecKey(t, vecRead(t, "latchset/rfc7515_"+tc.name+".jwk"))
-			tok := bytes.TrimSpace(vecRead(t, "latchset/non-json/rfc7515_"+tc.name+".jwsc"))
+			key := vecKey(t, vectortest.ReadFile(t, "latchset/rfc7515_"+tc.name+".jwk"))
+			tok := bytes.TrimSpace(vectortest.ReadFile(t, "latchset/non-json/rfc7515_"+tc.name+".jwsc"))
 			msg, err := vecVerifier(t, tc.alg, key).VerifyCompact(tok)
 			if err != nil {
 				t.Fatalf("VerifyCompact: %v", err)
@@ -122,8 +110,8 @@ func TestRFC7515AppendixA(t *testing.T) {
 	}
 
 	t.Run("A.5 unsecured is refused", func(t *testing.T) {
-		tok := bytes.TrimSpace(vecRead(t, "latchset/non-json/rfc7515_A.5.jwsc"))
-		key := vecKey(t, vecRead(t, "latchset/rfc7515_A.1.jwk"))
+		tok := bytes.TrimSpace(vectortest.ReadFile(t, "latchset/non-json/rfc7515_A.5.jwsc"))
+		key := vecKey(t, vectortest.ReadFile(t, "latchset/rfc7515_A.1.jwk"))
 		v := vecVerifier(t, jwa.HS256, key)
 		if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 			t.Fatalf("VerifyCompact(A.5) = %v, want ErrAlgorithmNotAllowed", err)
@@ -132,7 +120,7 @@ func TestRFC7515AppendixA(t *testing.T) {
 
 	t.Run("A.6 general", func(t *testing.T) {
 		// The keys of A.2 and A.3, with the kids the A.6 headers name.
-		set, err := jose.ParseSet(vecRead(t, "latchset/rfc7515_A.6.jwkset"))
+		set, err := jose.ParseSet(vectortest.ReadFile(t, "latchset/rfc7515_A.6.jwkset"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +130,7 @@ func TestRFC7515AppendixA(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok := vecRead(t, "latchset/rfc7515_A.6.jwsg")
+		tok := vectortest.ReadFile(t, "latchset/rfc7515_A.6.jwsg")
 		res, pl, err := v.VerifyEach(tok)
 		if err != nil {
 			t.Fatalf("VerifyEach: %v", err)
@@ -166,8 +154,8 @@ func TestRFC7515AppendixA(t *testing.T) {
 	})
 
 	t.Run("A.7 flattened", func(t *testing.T) {
-		key := vecKey(t, vecRead(t, "latchset/rfc7515_A.7.jwk"))
-		msg, err := vecVerifier(t, jwa.ES256, key).VerifyJSON(vecRead(t, "latchset/rfc7515_A.7.jwsf"))
+		key := vecKey(t, vectortest.ReadFile(t, "latchset/rfc7515_A.7.jwk"))
+		msg, err := vecVerifier(t, jwa.ES256, key).VerifyJSON(vectortest.ReadFile(t, "latchset/rfc7515_A.7.jwsf"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +188,7 @@ type vecCookbook struct {
 func vecLoadCookbook(t *testing.T, name string) *vecCookbook {
 	t.Helper()
 	var c vecCookbook
-	if err := json.Unmarshal(vecRead(t, name), &c); err != nil {
+	if err := json.Unmarshal(vectortest.ReadFile(t, name), &c); err != nil {
 		t.Fatal(err)
 	}
 	return &c
@@ -336,7 +324,7 @@ func vecDropPayload(t *testing.T, j []byte) []byte {
 // TestCookbookMultipleSignatures is RFC 7520 §4.8: three signatures
 // (RS256, ES512, HS256) over one payload, keys found by kid in a set.
 func TestCookbookMultipleSignatures(t *testing.T) {
-	set, err := jose.ParseSet(vecRead(t, "latchset/rfc7520_4.8.jwkset"))
+	set, err := jose.ParseSet(vectortest.ReadFile(t, "latchset/rfc7520_4.8.jwkset"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,14 +336,14 @@ func TestCookbookMultipleSignatures(t *testing.T) {
 			JSON json.RawMessage `json:"json"`
 		} `json:"output"`
 	}
-	if err := json.Unmarshal(vecRead(t, "cookbook/jws/4_8.multiple_signatures.json"), &c); err != nil {
+	if err := json.Unmarshal(vectortest.ReadFile(t, "cookbook/jws/4_8.multiple_signatures.json"), &c); err != nil {
 		t.Fatal(err)
 	}
 	v, err := NewVerifier(VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.RS256, jwa.ES512, jwa.HS256}, Keys: set})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tok := range [][]byte{c.Output.JSON, vecRead(t, "latchset/rfc7520_4.8.jwsg")} {
+	for _, tok := range [][]byte{c.Output.JSON, vectortest.ReadFile(t, "latchset/rfc7520_4.8.jwsg")} {
 		res, pl, err := v.VerifyEach(tok)
 		if err != nil {
 			t.Fatal(err)
@@ -391,10 +379,10 @@ func TestRFC7797(t *testing.T) {
 			Flattened json.RawMessage `json:"flattened_json"`
 		} `json:"tests"`
 	}
-	if err := json.Unmarshal(vecRead(t, "joserfc/jws_rfc7797.json"), &f); err != nil {
+	if err := json.Unmarshal(vectortest.ReadFile(t, "joserfc/jws_rfc7797.json"), &f); err != nil {
 		t.Fatal(err)
 	}
-	key := vecKey(t, vecRead(t, "latchset/rfc7515_A.1.jwk"))
+	key := vecKey(t, vectortest.ReadFile(t, "latchset/rfc7515_A.1.jwk"))
 	v := vecVerifier(t, jwa.HS256, key)
 	for _, tc := range f.Tests {
 		t.Run(tc.Name, func(t *testing.T) {
