@@ -138,8 +138,12 @@ func TestCBCHMACBadPadding(t *testing.T) {
 		append(bytes.Repeat([]byte{'a'}, 15), 17),   // pad length > block
 		append(bytes.Repeat([]byte{'a'}, 14), 1, 2), // inconsistent padding
 		append(bytes.Repeat([]byte{'a'}, 13), 3, 2, 3),
+		// Pad length 17 with 16 consistent bytes: only the bound on the
+		// pad length refuses it.
+		append(bytes.Repeat([]byte{'a'}, 16), bytes.Repeat([]byte{17}, 16)...),
+		append(bytes.Repeat([]byte{'a'}, 16), bytes.Repeat([]byte{255}, 16)...),
 	} {
-		ct := make([]byte, 16)
+		ct := make([]byte, len(last))
 		cipher.NewCBCEncrypter(c.block, iv).CryptBlocks(ct, last)
 		c.mu.Lock()
 		sealed := append(ct, c.tag(iv, ct, nil)...)
