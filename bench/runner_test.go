@@ -153,6 +153,28 @@ func TestRunnerRetry(t *testing.T) {
 	if res[0].Rejects != 0 || res[0].Stats.Best != 1000 || res[0].Stats.Worst != 3000 {
 		t.Errorf("without retries: %d rejects, %+v", res[0].Rejects, res[0].Stats)
 	}
+
+	// The threshold is inclusive: an iteration exactly 10% above the
+	// median is rejected, one 9.9% above is kept.
+	for _, tt := range []struct {
+		slow    time.Duration
+		rejects int
+	}{{1100, 1}, {1099, 0}} {
+		c.RetryThreshold, c.RetryLimit = 10, 3
+		f := &runnerFake{cost: func(n int) time.Duration {
+			if n > 20 && n <= 30 {
+				return tt.slow
+			}
+			return time.Microsecond
+		}}
+		res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Rejects != tt.rejects {
+			t.Errorf("one iteration at %v/op against 1µs/op, threshold 10%%: %d rejects, want %d", tt.slow, res[0].Rejects, tt.rejects)
+		}
+	}
 }
 
 func TestRunnerErrors(t *testing.T) {
