@@ -279,10 +279,19 @@ func TestRVPBES2CountBeforeWork(t *testing.T) {
 func TestRVShortInputs(t *testing.T) {
 	d := rvDecrypter(t, jwe.DecryptOptions{Key: bytes.Repeat([]byte{7}, 16)})
 	for _, in := range []string{"", "....", ".....", "a....", "{", "{}", `{"recipients":[]}`, `{"recipients":[{}],"iv":"","ciphertext":"","tag":""}`, `{"protected":"","iv":"","ciphertext":"","tag":""}`, `{"iv":"","ciphertext":"","tag":"","unprotected":{"alg":"dir","enc":"A128GCM"}}`} {
-		d.DecryptCompact([]byte(in))
-		d.DecryptJSON([]byte(in))
+		_, err1 := d.DecryptCompact([]byte(in))
+		_, err2 := d.DecryptJSON([]byte(in))
+		for i, err := range []error{err1, err2} {
+			if !vectortest.WrapsAny(err, rvSentinels...) {
+				t.Errorf("%q, call %d: error %v wraps no jose sentinel", in, i, err)
+			}
+		}
 	}
 }
+
+// rvSentinels are the errors every refusal of a token wraps.
+var rvSentinels = []error{jose.ErrMalformed, jose.ErrAlgorithmNotAllowed, jose.ErrLimitExceeded, jose.ErrKeyNotFound,
+	jose.ErrDecryptionFailed, jose.ErrUnsupportedCritical, jose.ErrUnsupportedAlgorithm}
 
 // TestRVPBES2WorkPerToken: the PBKDF2 iterations one token can cost are
 // bounded by MaxKeyCandidates × Limits.PBES2MaxCount, however many PBES2

@@ -140,12 +140,21 @@ func TestRVCritB64(t *testing.T) {
 func TestRVShortInputs(t *testing.T) {
 	v := rvVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: rvHKey})
 	for _, in := range []string{"", ".", "..", "...", "a..", "..a", "{", "{}", `{"signatures":[]}`, `{"signatures":[{}]}`, `{"payload":"","signatures":[{"signature":""}]}`, " ", "\x00", `{"payload":"eA","protected":"","signature":""}`} {
-		v.VerifyCompact([]byte(in))
-		v.VerifyJSON([]byte(in))
-		v.VerifyEach([]byte(in))
-		v.VerifyDetached([]byte(in), nil)
+		_, err1 := v.VerifyCompact([]byte(in))
+		_, err2 := v.VerifyJSON([]byte(in))
+		_, _, err3 := v.VerifyEach([]byte(in))
+		_, err4 := v.VerifyDetached([]byte(in), nil)
+		for i, err := range []error{err1, err2, err3, err4} {
+			if !vectortest.WrapsAny(err, rvSentinels...) {
+				t.Errorf("%q, call %d: error %v wraps no jose sentinel", in, i, err)
+			}
+		}
 	}
 }
+
+// rvSentinels are the errors every refusal of a token wraps.
+var rvSentinels = []error{jose.ErrMalformed, jose.ErrAlgorithmNotAllowed, jose.ErrLimitExceeded, jose.ErrKeyNotFound,
+	jose.ErrVerificationFailed, jose.ErrUnsupportedCritical, jose.ErrUnsupportedAlgorithm}
 
 // TestRVNilKeys: a nil key of a supported type (a caller bug) is an error
 // of NewSigner and of the verification, not a panic.
