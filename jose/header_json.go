@@ -1,0 +1,210 @@
+package jose
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/josebench/josebench/jose/internal/jsonx"
+)
+
+func appendStringArray(dst []byte, a []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range a {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// headerJSONLimits are the jsonx limits of lim.
+func headerJSONLimits(lim Limits) jsonx.Limits {
+	return jsonx.Limits{MaxDepth: lim.MaxJSONDepth, MaxMembers: lim.MaxHeaderMembers}
+}
+
+// wrapJSONError turns an error of package jsonx into one wrapping
+// ErrLimitExceeded or ErrMalformed; errors already wrapping a jose sentinel
+// are returned as they are.
+func wrapJSONError(what string, err error) error {
+	var le *jsonx.LimitError
+	switch {
+	case errors.As(err, &le):
+		return fmt.Errorf("%w: %s: %w", ErrLimitExceeded, what, err)
+	case isJoseError(err):
+		return err
+	}
+	return fmt.Errorf("%w: %s: %w", ErrMalformed, what, err)
+}
+
+func isJoseError(err error) bool {
+	return errors.Is(err, ErrMalformed) || errors.Is(err, ErrLimitExceeded) ||
+		errors.Is(err, ErrInvalidKey) || errors.Is(err, ErrUnsupportedAlgorithm) ||
+		errors.Is(err, ErrAlgorithmNotAllowed)
+}
+
+// headerMemberError is the error for a registered member name whose value
+// is refused.
+func headerMemberError(name string, err error) error {
+	if isJoseError(err) {
+		return fmt.Errorf("jose: header member %q: %w", name, err)
+	}
+	var le *jsonx.LimitError
+	if errors.As(err, &le) {
+		return fmt.Errorf("%w: header member %q: %w", ErrLimitExceeded, name, err)
+	}
+	return fmt.Errorf("%w: header member %q: %w", ErrMalformed, name, err)
+}
+
+// ParseHeader parses data, the JSON text of a JOSE Header (RFC 7515 §4,
+// RFC 7516 §4), decoded from base64url by the caller.
+//
+// data must be a JSON object (RFC 7515 §5.2 step 4) that jsonx accepts
+// (strict RFC 8259: valid UTF-8, no lone surrogates, no trailing data) with
+// no duplicate member names (RFC 7515 §5.2, RFC 7516 §5.2), at any depth.
+// lim.MaxHeaderSize is checked before anything else, then
+// lim.MaxHeaderMembers (members of the header and of every nested object)
+// and lim.MaxJSONDepth while scanning; zero fields mean the defaults
+// ([Limits.WithDefaults]).
+//
+// Registered members must have their registered type:
+//   - alg, enc, zip, kid, typ, cty, jku, x5u: non-empty strings;
+//   - x5t, x5t#S256: base64url strings of a 20- or 32-byte digest;
+//   - crit: a non-empty array of distinct non-empty strings;
+//   - b64: a boolean (RFC 7797 §3);
+//   - x5c: a non-empty array of standard base64 strings;
+//   - jwk, epk: public JWKs, parsed and checked with [ParseKey] (a
+//     private or symmetric key is refused);
+//   - apu, apv, iv, tag, p2s: strict base64url strings ([Base64URLDecode]);
+//   - p2c: an integer from 1 to 2^31-1 (RFC 7518 §4.8.1.2 requires a
+//     positive count; the PBES2 layer applies [Limits.PBES2MinCount] and
+//     [Limits.PBES2MaxCount]).
+//
+// Every other member is kept in Extra as raw JSON. Whether alg, enc and zip
+// name supported algorithms, and whether crit is honoured, is for jws and
+// jwe to decide.
+//
+// The returned Header does not alias data: strings are copied (or are
+// constants for well-known values), binary members are decoded into new
+// slices and Extra values are copied.
+//
+// Errors wrap [ErrLimitExceeded] for limits and [ErrMalformed] otherwise
+// (jwk and epk errors from [ParseKey] keep their own sentinel), and name
+// the offending member.
+func ParseHeader(data []byte, lim Limits) (*Header, error) {
+	lim = lim.WithDefaults()
+	if len(data) > lim.MaxHeaderSize {
+		return nil, fmt.Errorf("%w: header of %d bytes, more than %d", ErrLimitExceeded, len(data), lim.MaxHeaderSize)
+	}
+	h := new(Header)
+	err := jsonx.ScanObject(data, headerJSONLimits(lim), h.setRaw)
+	if err != nil {
+		return nil, wrapJSONError("header", err)
+	}
+	return h, nil
+}
+
+// setRaw sets the member name to the raw JSON value raw, validated by
+// jsonx, with the rules of ParseHeader. It is called once per name.
+func (h *Header) setRaw(name, raw []byte) error {
+	i := headerIndex(name)
+	if i < 0 {
+		if h.Extra == nil {
+			h.Extra = make(map[string]json.RawMessage, 2)
+		}
+		h.Extra[string(name)] = bytes.Clone(raw)
+		return nil
+	}
+	m := &headerMembers[i]
+	if err := m.decode(h, raw); err != nil {
+		return headerMemberError(m.name, err)
+	}
+	return nil
+}
+
+// AppendJSON appends the JSON text of h to dst (RFC 7515 §4, RFC 7516 §4):
+// one object without whitespace, the registered members that are present
+// in the order alg, enc, zip, kid, typ, cty, crit, b64, jku, jwk, x5u, x5c,
+// x5t, x5t#S256, epk, apu, apv, iv, tag, p2s, p2c, then the members of
+// Extra sorted by name. Binary members are written in base64url, jwk and
+// epk with [JWK.MarshalJSON]; Extra values are written as they are, after
+// checking that each is strict JSON. The output is deterministic, and
+// [ParseHeader] reads it back to an equal Header.
+//
+// It refuses (with an error wrapping [ErrMalformed]) an Extra member with a
+// registered name (it would be written twice), a name that is not UTF-8 or
+// a value that is not JSON,
+// a jwk or epk holding a private or symmetric key (it would publish the
+// secret), and a p2c that is not a positive 32-bit integer. On error dst is returned
+// unchanged.
+func (h *Header) AppendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, '{')
+	for i := range headerMembers {
+		m := &headerMembers[i]
+		if !m.has(h) {
+			continue
+		}
+		if len(dst) > start+1 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, '"')
+		dst = append(dst, m.name...)
+		dst = append(dst, '"', ':')
+		var err error
+		if dst, err = m.value(dst, h); err != nil {
+			return dst[:start], headerMemberError(m.name, err)
+		}
+	}
+	if len(h.Extra) > 0 {
+		for _, name := range h.extraNames() {
+			if IsRegisteredHeader(name) {
+				return dst[:start], fmt.Errorf("%w: header: registered member %q in Extra", ErrMalformed, name)
+			}
+			if !utf8.ValidString(name) {
+				return dst[:start], fmt.Errorf("%w: header: member name %q is not UTF-8", ErrMalformed, name)
+			}
+			v := h.Extra[name]
+			if err := jsonx.Valid(v, jsonx.Limits{}); err != nil {
+				return dst[:start], headerMemberError(name, err)
+			}
+			if len(dst) > start+1 {
+				dst = append(dst, ',')
+			}
+			dst = jsonx.AppendString(dst, name)
+			dst = append(dst, ':')
+			dst = append(dst, v...)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// MarshalJSON returns the JSON text of h, as [Header.AppendJSON] writes
+// it.
+func (h *Header) MarshalJSON() ([]byte, error) {
+	return h.AppendJSON(nil)
+}
+
+// UnmarshalJSON parses data as [ParseHeader] does with the default
+// [Limits] and, on success, replaces h.
+func (h *Header) UnmarshalJSON(data []byte) error {
+	nh, err := ParseHeader(data, Limits{})
+	if err != nil {
+		return err
+	}
+	*h = *nh
+	return nil
+}
+
+func (h *Header) extraNames() []string {
+	names := make([]string, 0, len(h.Extra))
+	for name := range h.Extra {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}

@@ -1,0 +1,136 @@
+package jwe
+
+import (
+	"fmt"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// MaxKeyCandidates is the largest number of keys of a JWK Set
+// ([DecryptOptions.Keys]) tried for one recipient of a token (RFC 7516
+// §5.2 step 6): a token, with or without a "kid", cannot make the Decrypter
+// do more key decryptions than this times [jose.Limits.MaxRecipients],
+// whatever the size of the set. It also bounds the PBKDF2 work of one
+// token: its PBES2 attempts together may cost at most MaxKeyCandidates ×
+// [jose.Limits.PBES2MaxCount] iterations; an attempt past that budget is
+// refused with [jose.ErrLimitExceeded] before its key derivation.
+const MaxKeyCandidates = 4
+
+// keyParams reads the key management parameters of alg from h.
+func keyParams(h *jose.Header, alg jwa.KeyAlgorithm) (jwa.KeyParams, error) {
+	p := jwa.KeyParams{APU: h.APU, APV: h.APV, IV: h.IV, Tag: h.Tag, P2S: h.P2S, P2C: h.P2C}
+	if alg.IsECDH() {
+		epk, err := epkFromJWK(h.EPK)
+		if err != nil {
+			return p, err
+		}
+		p.EPK = epk
+	}
+	return p, nil
+}
+
+// keyRef is one candidate key and its cache identity (nil: not cached).
+type keyRef struct {
+	id  any
+	key any
+}
+
+// keysFor returns the candidate keys for a recipient whose merged header
+// is h. JWKs that do not permit alg are refused (single key) or skipped
+// (JWK Set).
+func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, error) {
+	op := keyOp(alg, true)
+	switch {
+	case d.keys != nil:
+		// One pass over the set, selecting as LookupKeyID would (without
+		// allocating its result) when the token has a kid.
+		kid := h.KeyID
+		out := dst
+		for _, j := range d.keys.Keys {
+			if kid != "" && (!j.Supported() || j.KeyID != kid) {
+				continue
+			}
+			if j == nil || j.Key == nil || j.Permits(string(alg), op) != nil {
+				continue
+			}
+			if len(out)-len(dst) == MaxKeyCandidates {
+				break
+			}
+			out = append(out, keyRef{j, j.Key})
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("jwe: no key in the set for kid %q and alg %s: %w", h.KeyID, alg, jose.ErrKeyNotFound)
+		}
+		return out, nil
+	case d.keyFunc != nil:
+		k, err := d.keyFunc(h)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: key function: %w", err)
+		}
+		if k == nil {
+			return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
+		}
+		if j, ok := k.(*jose.JWK); ok {
+			if err := j.Permits(string(alg), op); err != nil {
+				return nil, fmt.Errorf("jwe: %w", err)
+			}
+			k = j.Key
+		}
+		return append(dst, keyRef{nil, k}), nil
+	default:
+		k := d.key
+		if j, ok := k.(*jose.JWK); ok {
+			if err := j.Permits(string(alg), op); err != nil {
+				return nil, fmt.Errorf("jwe: %w", err)
+			}
+			k = j.Key
+		}
+		return append(dst, keyRef{fixedKey{}, k}), nil
+	}
+}
+
+// prepare returns the key management of k for alg and enc, from the cache
+// when k has an identity.
+func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) (*prepared, error) {
+	ck := cacheKey{k.id, alg, enc}
+	if k.id != nil {
+		if e := d.lastPrep.Load(); e != nil && e.key == ck {
+			return e.p, nil
+		}
+		if p, ok := d.cache.Load(ck); ok {
+			d.lastPrep.Store(&prepEntry{ck, p.(*prepared)})
+			return p.(*prepared), nil
+		}
+	}
+	var p prepared
+	var err error
+	if alg.IsPBES2() {
+		pw, ok := k.key.([]byte)
+		if !ok {
+			return nil, fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, k.key, jose.ErrInvalidKey)
+		}
+		p.kd, err = jwa.NewPBES2Decrypter(alg, pw, d.lim.PBES2MinCount, d.lim.PBES2MaxCount)
+	} else {
+		p.kd, err = jwa.NewKeyDecrypter(alg, k.key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("jwe: %w", err)
+	}
+	if alg == jwa.Direct {
+		cek, err := p.kd.DecryptKey(nil, enc, &jwa.KeyParams{})
+		if err != nil {
+			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
+		}
+		if p.aead, err = jwa.NewContentCipher(enc, cek); err != nil {
+			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
+		}
+	}
+	if k.id != nil && d.cached.Load() < maxCached {
+		if _, loaded := d.cache.LoadOrStore(ck, &p); !loaded {
+			d.cached.Add(1)
+		}
+		d.lastPrep.Store(&prepEntry{ck, &p})
+	}
+	return &p, nil
+}
