@@ -1,0 +1,262 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1 // bad input, a token that does not verify, a weakness found
+	exitUsage   = 2 // a mistake in the command line
+)
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// streams are the standard streams of one run.
+type streams struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// action runs a command once its flags are parsed; args are the remaining
+// (positional) arguments, at most the command's maxArgs of them.
+type action func(s *streams, args []string) error
+
+// command is a leaf command (flags set) or a group of subcommands (sub set),
+// such as "key" or "set".
+type command struct {
+	name    string
+	summary string
+	// usage is the synopsis and description, without the flags.
+	usage string
+	// maxArgs is the number of positional arguments (FILE) accepted.
+	maxArgs int
+	// flags registers the command's flags on fs and returns its action.
+	flags func(fs *flag.FlagSet) action
+	// sub are the subcommands of a group.
+	sub []*command
+}
+
+// commands is the command table, in the order "jose help" lists it. Each
+// top-level command (or group, such as "key") lives in its own file and is
+// added here with one line.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		keyCommand,
+		setCommand,
+		signCommand,
+		verifyCommand,
+		encryptCommand,
+		decryptCommand,
+		inspectCommand,
+	}
+}
+
+const mainUsage = `jose makes keys and tokens from the shell: JWK and JWK Sets (RFC 7517),
+JWS (RFC 7515) and JWE (RFC 7516).
+
+Usage:
+
+	jose <command> [flags] [FILE]
+
+Commands:
+
+%s
+Run "jose help <command>" or "jose <command> -h" for its flags.
+Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
+FILE means standard input. Data goes to standard output, messages to
+standard error. Exit status: 0 success, 1 failure, 2 usage error.
+`
+
+func writeMainUsage(w io.Writer) {
+	fmt.Fprintf(w, mainUsage, listCommands(commands, "help"))
+}
+
+// listCommands is the indented table of names and summaries of cs, with
+// extra (such as "help") last.
+func listCommands(cs []*command, extra ...string) string {
+	width := 0
+	for _, c := range cs {
+		width = max(width, len(c.name))
+	}
+	for _, e := range extra {
+		width = max(width, len(e))
+	}
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "\t%-*s  %s\n", width, c.name, c.summary)
+	}
+	for _, e := range extra {
+		fmt.Fprintf(&b, "\t%-*s  %s\n", width, e, "show help for a command")
+	}
+	return b.String()
+}
+
+// writeGroupUsage writes the usage of the group c, named path.
+func writeGroupUsage(w io.Writer, path string, c *command) {
+	fmt.Fprintf(w, "%s\nCommands:\n\n%s\nRun \"jose help %s <command>\" or \"jose %s <command> -h\" for its flags.\n",
+		c.usage, listCommands(c.sub), path, path)
+}
+
+// run is the whole program: it returns the exit status.
+func run(stdin io.Reader, stdout, stderr io.Writer, args []string) int {
+	if len(args) == 0 {
+		writeMainUsage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help":
+		return help(stdout, stderr, args[1:])
+	case "-h", "-help", "--help":
+		return help(stdout, stderr, nil)
+	}
+	c, path, rest, err := resolve(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "jose: %v\n", err)
+		return exitUsage
+	}
+	if c.sub != nil {
+		if len(rest) > 0 && isHelpFlag(rest[0]) {
+			writeGroupUsage(stdout, path, c)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "jose: %s: missing command (run \"jose help %s\")\n", path, path)
+		return exitUsage
+	}
+	fs, act := c.flagSet(path, stderr)
+	// The flag package prints the usage on -h; it goes to stdout. A parse
+	// error is reported in one line instead of the whole usage.
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(rest); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			c.writeUsage(stdout, fs)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "jose: %s: %v (run \"jose %s -h\" for usage)\n", path, err, path)
+		return exitUsage
+	}
+	if fs.NArg() > c.maxArgs {
+		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
+		return exitUsage
+	}
+	s := &streams{stdin: stdin, stdout: stdout, stderr: stderr}
+	if err := act(s, fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, message(err))
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return exitFailure
+	}
+	return exitOK
+}
+
+// message is err's text without the "jose: " prefix of the library's key
+// errors, which would repeat the command's own.
+func message(err error) string {
+	return strings.TrimPrefix(err.Error(), "jose: ")
+}
+
+func isHelpFlag(s string) bool {
+	return s == "-h" || s == "-help" || s == "--help"
+}
+
+// help implements "jose help [command [subcommand]]".
+func help(stdout, stderr io.Writer, args []string) int {
+	if len(args) == 0 {
+		writeMainUsage(stdout)
+		return exitOK
+	}
+	c, path, rest, err := resolve(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "jose: %v\n", err)
+		return exitUsage
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "jose: help: unexpected argument %q\n", rest[0])
+		return exitUsage
+	}
+	if c.sub != nil {
+		writeGroupUsage(stdout, path, c)
+		return exitOK
+	}
+	fs, _ := c.flagSet(path, io.Discard)
+	c.writeUsage(stdout, fs)
+	return exitOK
+}
+
+// resolve finds the command args name: a top-level command, and for a group
+// its subcommand when args has one. It returns the command, its path ("key
+// generate") and the arguments after its name.
+func resolve(args []string) (c *command, path string, rest []string, err error) {
+	c = lookup(commands, args[0])
+	if c == nil {
+		return nil, "", nil, fmt.Errorf("unknown command %q (run \"jose help\")", args[0])
+	}
+	path, rest = c.name, args[1:]
+	if c.sub != nil && len(rest) > 0 && !isHelpFlag(rest[0]) {
+		s := lookup(c.sub, rest[0])
+		if s == nil {
+			return nil, "", nil, fmt.Errorf("unknown command %q (run \"jose help %s\")", path+" "+rest[0], path)
+		}
+		c, path, rest = s, path+" "+s.name, rest[1:]
+	}
+	return c, path, rest, nil
+}
+
+func lookup(cs []*command, name string) *command {
+	for _, c := range cs {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// flagSet returns the flags of the leaf command c, named path, and the
+// action to run once they are parsed.
+func (c *command) flagSet(path string, w io.Writer) (*flag.FlagSet, action) {
+	fs := flag.NewFlagSet("jose "+path, flag.ContinueOnError)
+	fs.SetOutput(w)
+	return fs, c.flags(fs)
+}
+
+func (c *command) writeUsage(w io.Writer, fs *flag.FlagSet) {
+	io.WriteString(w, c.usage)
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n == 0 {
+		return
+	}
+	io.WriteString(w, "\nFlags:\n\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// listFlag is a flag whose values may be repeated or comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/josebench/josebench/jose/jwe"
+)
+
+var encryptCommand = &command{
+	name:    "encrypt",
+	summary: "encrypt a plaintext (JWE)",
+	usage: `Usage: jose encrypt --alg ALG --enc ENC --key FILE [--kid KID] [--typ TYP] [--cty CTY] [--zip] [--p2c N] [--json] [PLAINTEXT]
+
+Encrypt the plaintext (the file PLAINTEXT, or standard input) to the key in
+FILE (a JWK or PEM: the recipient's public key, or for dir, AES key wrap
+and PBES2 an oct key, whose bytes are the PBES2 password) and print the JWE
+(RFC 7516): compact, or with --json the flattened JSON serialization.
+`,
+	maxArgs: 1,
+	flags: func(fs *flag.FlagSet) action {
+		alg := fs.String("alg", "", "key management `algorithm` (required)")
+		enc := fs.String("enc", "", "content encryption `algorithm` (required)")
+		keyFile := fs.String("key", "", "the recipient's key `file`, JWK or PEM (required)")
+		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's)")
+		typ := fs.String("typ", "", "the header's \"typ\"")
+		cty := fs.String("cty", "", "the header's \"cty\"")
+		zip := fs.Bool("zip", false, "compress the plaintext with DEFLATE (\"zip\":\"DEF\", RFC 7516 §4.1.3)")
+		p2c := fs.Int("p2c", 0, "the PBES2 iteration `count` (RFC 7518 §4.8.1.2; default 600000)")
+		asJSON := fs.Bool("json", false, "print the flattened JSON serialization (RFC 7516 §7.2.2)")
+		return func(s *streams, args []string) error {
+			a, err := parseAlg("alg", *alg, keyAlgs)
+			if err != nil {
+				return err
+			}
+			e, err := parseAlg("enc", *enc, contentEncs)
+			if err != nil {
+				return err
+			}
+			if *p2c < 0 {
+				return usagef("--p2c must not be negative")
+			}
+			input := argOrStdin(args)
+			if err := needKey(*keyFile, input); err != nil {
+				return err
+			}
+			k, err := loadKey(s, *keyFile)
+			if err != nil {
+				return err
+			}
+			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
+				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c,
+			})
+			if err != nil {
+				return err
+			}
+			plaintext, err := readInput(s, input, maxPayload)
+			if err != nil {
+				return err
+			}
+			var tok []byte
+			if *asJSON {
+				tok, err = encrypter.Flattened(plaintext, nil)
+			} else {
+				tok, err = encrypter.Compact(plaintext)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = s.stdout.Write(append(tok, '\n'))
+			return err
+		}
+	},
+}
+
+var decryptCommand = &command{
+	name:    "decrypt",
+	summary: "decrypt a JWE and print its plaintext",
+	usage: `Usage: jose decrypt --alg ALG[,ALG...] --enc ENC[,ENC...] --key FILE|SETFILE [TOKEN]
+
+Decrypt the JWE in the file TOKEN (or standard input), compact or JSON,
+with the key or JWK Set in FILE, accepting only the algorithms of --alg and
+--enc. Print the plaintext only when it decrypted; any failure is one
+opaque error and exit status 1.
+`,
+	maxArgs: 1,
+	flags: func(fs *flag.FlagSet) action {
+		var algs, encs listFlag
+		fs.Var(&algs, "alg", "the accepted key management `algorithms`, comma-separated or repeated (required)")
+		fs.Var(&encs, "enc", "the accepted content encryption `algorithms`, comma-separated or repeated (required)")
+		keyFile := fs.String("key", "", "the key or JWK Set `file` (required)")
+		return func(s *streams, args []string) error {
+			allowedAlgs, err := parseAlgs("alg", algs, keyAlgs)
+			if err != nil {
+				return err
+			}
+			allowedEncs, err := parseAlgs("enc", encs, contentEncs)
+			if err != nil {
+				return err
+			}
+			input := argOrStdin(args)
+			if err := needKey(*keyFile, input); err != nil {
+				return err
+			}
+			kf, err := loadKeyFile(s, *keyFile)
+			if err != nil {
+				return err
+			}
+			opts := jwe.DecryptOptions{KeyAlgorithms: allowedAlgs, ContentEncryptions: allowedEncs}
+			opts.Key, opts.Keys = kf.source()
+			d, err := jwe.NewDecrypter(opts)
+			if err != nil {
+				return err
+			}
+			tok, err := readToken(s, input)
+			if err != nil {
+				return err
+			}
+			var m *jwe.Message
+			if isJSON(tok) {
+				m, err = d.DecryptJSON(tok)
+			} else {
+				m, err = d.DecryptCompact(tok)
+			}
+			if err != nil {
+				return err
+			}
+			_, err = s.stdout.Write(m.Plaintext)
+			return err
+		}
+	},
+}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzInspect feeds arbitrary input to "jose inspect": it must exit with 0
+// and print JSON saying "verified": false, or exit with 1 and one line on
+// standard error; never panic.
+func FuzzInspect(f *testing.F) {
+	for _, name := range []string{tHS256, tEd, tEdFlat, tEdDetach, tBinary, tGeneral, tA128KW, tECDHFlat} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"recipients":[{"header":{}}],"unprotected":{},"ciphertext":""}`))
+	f.Add([]byte("...."))
+	f.Fuzz(func(t *testing.T, tok []byte) {
+		code, out, stderr := runCLI(t, tok, "inspect")
+		switch code {
+		case exitOK:
+			var v map[string]any
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, out)
+			}
+			if v["verified"] != false {
+				t.Fatalf("output does not say verified: false:\n%s", out)
+			}
+		case exitFailure:
+			if out != "" || !strings.HasPrefix(stderr, "jose: inspect: ") || strings.Count(stderr, "\n") != 1 {
+				t.Fatalf("failure: stdout %q, stderr %q", out, stderr)
+			}
+		default:
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+}

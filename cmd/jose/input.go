@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// Bounds on what the command reads, so that a wrong file (a disk image
+// named as a key) fails at once instead of filling memory.
+const (
+	maxKeyFile = 8 << 20  // bytes of a JWK, JWK Set or PEM file
+	maxPayload = 64 << 20 // bytes of a payload or plaintext to sign or encrypt
+	// maxToken is the library's default token limit, plus room for the
+	// line break and spaces a shell adds.
+	maxToken = jose.DefaultMaxTokenSize + 64
+)
+
+// stdinName is how errors name standard input.
+const stdinName = "standard input"
+
+func isStdin(name string) bool { return name == "" || name == "-" }
+
+func displayName(name string) string {
+	if isStdin(name) {
+		return stdinName
+	}
+	return name
+}
+
+// readInput reads the file name, or standard input for "" and "-", up to max
+// bytes.
+func readInput(s *streams, name string, max int64) ([]byte, error) {
+	var r io.Reader = s.stdin
+	if !isStdin(name) {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, errors.Unwrap(err))
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %v", displayName(name), err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: larger than %d bytes", displayName(name), max)
+	}
+	return data, nil
+}
+
+// readToken reads a compact or JSON token, without the white space around
+// it.
+func readToken(s *streams, name string) ([]byte, error) {
+	data, err := readInput(s, name, maxToken)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, fmt.Errorf("%s: no token", displayName(name))
+	}
+	return data, nil
+}
+
+// keyFile is what a key file holds: one key, or a JWK Set.
+type keyFile struct {
+	name string
+	key  *jose.JWK // one JWK, or the key of a PEM file
+	set  *jose.Set
+	pem  bool // read from PEM
+}
+
+// loadKeyFile reads name as a PEM file, a JWK Set (a JSON object with a
+// "keys" member) or a JWK.
+func loadKeyFile(s *streams, name string) (*keyFile, error) {
+	data, err := readInput(s, name, maxKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	kf := &keyFile{name: displayName(name)}
+	trimmed := bytes.TrimSpace(data)
+	switch {
+	case len(trimmed) == 0:
+		return nil, fmt.Errorf("%s: empty key file", kf.name)
+	case bytes.HasPrefix(trimmed, []byte("-----BEGIN")):
+		kf.pem = true
+		kf.key, err = jose.ParseKeyPEM(trimmed)
+	case isSet(trimmed):
+		kf.set, err = jose.ParseSet(trimmed)
+	default:
+		kf.key, err = jose.ParseKey(trimmed)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", kf.name, message(err))
+	}
+	return kf, nil
+}
+
+// isSet reports whether data is a JSON object with a "keys" member, which a
+// JWK never has (RFC 7517 §5).
+func isSet(data []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return false
+	}
+	_, ok := top["keys"]
+	return ok
+}
+
+// source returns the key, or the set, as the Key and Keys options of a
+// verifier or decrypter take them: exactly one is non-nil.
+func (kf *keyFile) source() (key any, set *jose.Set) {
+	if kf.set != nil {
+		return nil, kf.set
+	}
+	return kf.key, nil
+}
+
+// loadKey reads a file that must hold one key (JWK or PEM).
+func loadKey(s *streams, name string) (*jose.JWK, error) {
+	kf, err := loadKeyFile(s, name)
+	if err != nil {
+		return nil, err
+	}
+	if kf.set != nil {
+		return nil, fmt.Errorf("%s: a JWK Set, not a key (use the \"jose set\" commands)", kf.name)
+	}
+	return kf.key, nil
+}
+
+// loadSet reads a file that must hold a JWK Set.
+func loadSet(s *streams, name string) (*jose.Set, error) {
+	kf, err := loadKeyFile(s, name)
+	if err != nil {
+		return nil, err
+	}
+	if kf.set == nil {
+		return nil, fmt.Errorf("%s: a key, not a JWK Set (a set is {\"keys\":[...]})", kf.name)
+	}
+	return kf.set, nil
+}
+
+// writeJSON writes data, one JSON value, indented, and a line break.
+func writeJSON(w io.Writer, data []byte) error {
+	var b bytes.Buffer
+	if err := json.Indent(&b, data, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeValue writes v (a JWK, a Set or any value encoding/json handles) as
+// indented JSON.
+func writeValue(w io.Writer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, data)
+}
+
+// parseAlg checks the value of the flag name against the algorithms this
+// build implements. "none" is never accepted.
+func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
+	if value == "" {
+		return "", usagef("--%s is required (one of %s)", flagName, joinAlgs(known))
+	}
+	if strings.EqualFold(value, "none") {
+		return "", usagef("--%s none: unsecured tokens are never made or accepted", flagName)
+	}
+	if !slices.Contains(known, A(value)) {
+		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
+	}
+	return A(value), nil
+}
+
+// parseAlgs is parseAlg for an allow-list: at least one value, each known.
+func parseAlgs[A ~string](flagName string, values []string, known []A) ([]A, error) {
+	if len(values) == 0 {
+		return nil, usagef("--%s is required: the algorithms to accept (from %s)", flagName, joinAlgs(known))
+	}
+	out := make([]A, 0, len(values))
+	for _, v := range values {
+		a, err := parseAlg(flagName, v, known)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+func joinAlgs[A ~string](algs []A) string {
+	s := make([]string, len(algs))
+	for i, a := range algs {
+		s[i] = string(a)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Algorithm lists of this build.
+var (
+	signatureAlgs = jwa.SignatureAlgorithms()
+	keyAlgs       = jwa.KeyAlgorithms()
+	contentEncs   = jwa.ContentEncryptions()
+)

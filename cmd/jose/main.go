@@ -1,0 +1,27 @@
+// Command jose makes keys and tokens from the shell: a thin command line
+// over the josebench JOSE library (packages jose, jose/jws and jose/jwe).
+//
+// Usage:
+//
+//	jose key generate --kty oct|RSA|EC|OKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
+//	jose key public|thumbprint|analyze|convert [flags] [FILE]
+//	jose set generate|add|remove|public|rotate [flags] [FILE]
+//	jose sign --alg ALG --key FILE [--kid KID] [--detached] [--json]
+//	jose verify --alg ALG[,ALG] --key FILE [--payload FILE]
+//	jose encrypt --alg ALG --enc ENC --key FILE [--zip] [--json]
+//	jose decrypt --alg ALG[,ALG] --enc ENC[,ENC] --key FILE
+//	jose inspect [FILE]
+//	jose help [command [subcommand]]
+//
+// Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
+// file means standard input. Data goes to standard output; messages,
+// prefixed "jose:", go to standard error. The exit status is 0 on success,
+// 1 on failure (a token that does not verify, a weakness found, bad input)
+// and 2 for a usage error.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(run(os.Stdin, os.Stdout, os.Stderr, os.Args[1:]))
+}
