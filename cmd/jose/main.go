@@ -18,6 +18,14 @@
 // prefixed "jose:", go to standard error. The exit status is 0 on success,
 // 1 on failure (a token that does not verify, a weakness found, bad input)
 // and 2 for a usage error.
+//
+// What the command reads is bounded before it is parsed: key and set files
+// to 8 MiB, payloads and plaintexts to 64 MiB, tokens to the library's
+// jose.DefaultMaxTokenSize (1 MiB). Everything else is bounded by the
+// library's default jose.Limits, which verify, decrypt and inspect apply as
+// the library does; inspect counts a compact token's dots before splitting
+// it and refuses more than jose.DefaultMaxSignatures signatures or
+// jose.DefaultMaxRecipients recipients.
 package main
 
 import "os"

@@ -266,3 +266,34 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	}
 	return reflect.DeepEqual(va, vb)
 }
+
+func TestLikeKeyRSA(t *testing.T) {
+	// Rotating an RSA set makes a key of the same size; checked without
+	// generating one.
+	k := parseKey(t, mustRun(t, nil, "key", "convert", "--to", "jwk", "--alg", "RS256", "--use", "sig", kRSA))
+	p, err := likeKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.KeyType != "RSA" || p.Bits != 2048 || p.Algorithm != "RS256" || p.Use != "sig" || p.Curve != "" || p.KeyID != "" {
+		t.Errorf("%+v", p)
+	}
+}
+
+func TestInputBounds(t *testing.T) {
+	big := bytes.Repeat([]byte(" "), maxKeyFile+1)
+	for _, args := range [][]string{
+		{"key", "public"},
+		{"set", "public"},
+		{"key", "analyze"},
+	} {
+		code, out, stderr := runCLI(t, big, args...)
+		if code != exitFailure || out != "" || stderr != "jose: "+strings.Join(args, " ")+": standard input: larger than 8388608 bytes\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+	}
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, nil, "key", "public", dir); code != exitFailure || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("directory: exit %d, stderr %q", code, stderr)
+	}
+}
