@@ -77,8 +77,10 @@ func headerMemberError(name string, err error) error {
 //   - crit: a non-empty array of distinct non-empty strings;
 //   - b64: a boolean (RFC 7797 §3);
 //   - x5c: a non-empty array of standard base64 strings;
-//   - jwk, epk: public JWKs, parsed and checked with [ParseKey] (a
-//     private or symmetric key is refused);
+//   - jwk, epk: public JWKs. A member that carries secret material (d, p,
+//     q, dp, dq, qi, oth, k, r, t) or "kty":"oct" is refused on its name
+//     alone, before any key is built; the rest is parsed and checked with
+//     [ParseKey];
 //   - apu, apv, iv, tag, p2s: strict base64url strings ([Base64URLDecode]);
 //   - p2c: an integer from 1 to 2^31-1 (RFC 7518 §4.8.1.2 requires a
 //     positive count; the PBES2 layer applies [Limits.PBES2MinCount] and

@@ -252,6 +252,12 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 			if jsonx.KindOf(raw) != jsonx.KindObject {
 				return &jsonx.TypeError{Want: "object", Got: jsonx.KindOf(raw)}
 			}
+			// A secret member is refused on its name alone, before any
+			// key is built: an attacker's private RSA key would otherwise
+			// cost its full validation before being refused.
+			if err := checkNoSecretMembers(raw); err != nil {
+				return err
+			}
 			// ParseKey may keep subslices of its input (unknown members):
 			// give it a copy so that the Header never aliases the data.
 			k, err := ParseKey(bytes.Clone(raw))
@@ -280,6 +286,24 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 			return dst, nil
 		},
 	}
+}
+
+// checkNoSecretMembers refuses the JSON object raw, a "jwk" or "epk"
+// value, if it has a member that carries secret material (privateMembers)
+// or is a symmetric key ("kty":"oct"). It only scans the syntax; raw has
+// already been validated by the header's scan.
+func checkNoSecretMembers(raw []byte) error {
+	return jsonx.ScanObject(raw, jsonx.Limits{}, func(name, value []byte) error {
+		if slices.Contains(privateMembers, string(name)) {
+			return errSecretInHeader
+		}
+		if string(name) == "kty" && jsonx.KindOf(value) == jsonx.KindString {
+			if kty, err := jsonx.StringBytes(value); err == nil && string(kty) == KeyTypeOct {
+				return errSecretInHeader
+			}
+		}
+		return nil
+	})
 }
 
 // errSecretInHeader refuses a private or symmetric key as "jwk" or "epk":

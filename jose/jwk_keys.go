@@ -80,21 +80,101 @@ func rsaFromParams(kp *keyParams) (any, error) {
 		D:         new(big.Int).SetBytes(kp.d),
 		Primes:    []*big.Int{new(big.Int).SetBytes(kp.p), new(big.Int).SetBytes(kp.q)},
 	}
-	// Precompute first: Validate is faster on a precomputed key.
+	key.Precomputed.Dp = new(big.Int).SetBytes(kp.dp)
+	key.Precomputed.Dq = new(big.Int).SetBytes(kp.dq)
+	key.Precomputed.Qinv = new(big.Int).SetBytes(kp.qi)
+	if err := checkRSAPrivateShape(key); err != nil {
+		return nil, err
+	}
+	// One full validation, with the CRT values given: crypto/rsa checks
+	// them (no modular exponentiation), and Validate then finds the key
+	// precomputed and consistent.
+	if rsaValidateHook != nil {
+		rsaValidateHook()
+	}
 	key.Precompute()
 	if err := key.Validate(); err != nil {
 		return nil, jwkErrorf(ErrInvalidKey, "RSA private key: %v", err)
 	}
-	dp, dq, qi := rsaCRT(key)
+	return key, nil
+}
+
+// rsaValidateHook, when set by tests, is called before each full RSA
+// private-key validation, so that tests can count them.
+var rsaValidateHook func()
+
+// checkRSAPrivateShape refuses, with plain big.Int arithmetic and no
+// modular exponentiation, a two-prime RSA private key whose parts do not
+// fit together (RFC 8017 §3.2): primes whose bit lengths do not add up to
+// the modulus's, p·q ≠ n, d not in (2^(nlen/2), n), p and q too close
+// (|p−q| ≤ 2^(nlen/2−100), the bound crypto/rsa applies), and, when the
+// CRT values are set, dp, dq or qi out of range or inconsistent with d, e,
+// p and q. Its cost is a few multiplications and divisions of the size of
+// n, so that an attacker's inconsistent key (junk q, dp, dq, qi beside a
+// 16384-bit n) is refused before crypto/rsa's precomputation and
+// validation, which cost far more.
+//
+// The arithmetic is not constant-time: it leaks, through timing, only the
+// sizes of a key parsed once, and the full validation that follows runs in
+// crypto/rsa's constant-time arithmetic.
+func checkRSAPrivateShape(key *rsa.PrivateKey) error {
+	n, e, d := key.N, big.NewInt(int64(key.E)), key.D
+	p, q := key.Primes[0], key.Primes[1]
+	nb := n.BitLen()
+	one := big.NewInt(1)
+	if p.Cmp(one) <= 0 || q.Cmp(one) <= 0 {
+		return jwkErrorf(ErrInvalidKey, "members \"p\" and \"q\": not primes of the modulus")
+	}
+	// A product of an a-bit and a b-bit integer has a+b-1 or a+b bits.
+	if sum := p.BitLen() + q.BitLen(); sum != nb && sum != nb+1 {
+		return jwkErrorf(ErrInvalidKey, "members \"p\" and \"q\": %d and %d bits, not the factors of a %d-bit modulus", p.BitLen(), q.BitLen(), nb)
+	}
+	if new(big.Int).Mul(p, q).Cmp(n) != 0 {
+		return jwkErrorf(ErrInvalidKey, "members \"p\" and \"q\": p·q is not n")
+	}
+	if diff := new(big.Int).Sub(p, q); diff.Abs(diff).BitLen() <= nb/2-100 {
+		return jwkErrorf(ErrInvalidKey, "members \"p\" and \"q\": p and q too close")
+	}
+	if d.BitLen() <= nb/2 || d.Cmp(n) >= 0 {
+		return jwkErrorf(ErrInvalidKey, "member \"d\": private exponent out of range")
+	}
+	pc := &key.Precomputed
+	if pc.Dp == nil && pc.Dq == nil && pc.Qinv == nil {
+		return nil
+	}
+	if pc.Dp == nil || pc.Dq == nil || pc.Qinv == nil {
+		return jwkErrorf(ErrInvalidKey, "RSA private key: incomplete CRT values")
+	}
+	p1 := new(big.Int).Sub(p, one)
+	q1 := new(big.Int).Sub(q, one)
+	t := new(big.Int)
 	for _, c := range []struct {
-		name      string
-		got, want *big.Int
-	}{{"dp", new(big.Int).SetBytes(kp.dp), dp}, {"dq", new(big.Int).SetBytes(kp.dq), dq}, {"qi", new(big.Int).SetBytes(kp.qi), qi}} {
-		if c.got.Cmp(c.want) != 0 {
-			return nil, jwkErrorf(ErrInvalidKey, "member %q: does not match the private key", c.name)
+		name   string
+		v, mod *big.Int
+	}{{"dp", pc.Dp, p1}, {"dq", pc.Dq, q1}, {"qi", pc.Qinv, p}} {
+		if c.v.Sign() <= 0 || c.v.Cmp(c.mod) >= 0 {
+			return jwkErrorf(ErrInvalidKey, "member %q: out of range", c.name)
 		}
 	}
-	return key, nil
+	for _, c := range []struct {
+		name      string
+		a, b, mod *big.Int
+	}{{"dp", pc.Dp, e, p1}, {"dq", pc.Dq, e, q1}, {"qi", pc.Qinv, q, p}} {
+		// dp·e ≡ 1 (mod p−1), dq·e ≡ 1 (mod q−1), qi·q ≡ 1 (mod p).
+		if t.Mod(t.Mul(c.a, c.b), c.mod).Cmp(one) != 0 {
+			return jwkErrorf(ErrInvalidKey, "member %q: does not match the private key", c.name)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		v, mod *big.Int
+	}{{"dp", pc.Dp, p1}, {"dq", pc.Dq, q1}} {
+		// dp = d mod (p−1), dq = d mod (q−1).
+		if t.Mod(d, c.mod).Cmp(c.v) != 0 {
+			return jwkErrorf(ErrInvalidKey, "member %q: does not match \"d\"", c.name)
+		}
+	}
+	return nil
 }
 
 // checkRSAPublic refuses RSA public keys no RSA operation can use: a modulus
@@ -343,6 +423,15 @@ func NewJWK(key any) (*JWK, error) {
 		}
 		if err := checkRSAPublic(&key.PublicKey); err != nil {
 			return nil, err
+		}
+		if key.D == nil || key.Primes[0] == nil || key.Primes[1] == nil {
+			return nil, jwkErrorf(ErrInvalidKey, "RSA private key without d, p or q")
+		}
+		if err := checkRSAPrivateShape(key); err != nil {
+			return nil, err
+		}
+		if rsaValidateHook != nil {
+			rsaValidateHook()
 		}
 		if err := key.Validate(); err != nil {
 			return nil, jwkErrorf(ErrInvalidKey, "RSA private key: %v", err)

@@ -356,8 +356,8 @@ func TestParseKeyRefusals(t *testing.T) {
 		{"RSA p without d", rsaKey(func(m map[string]any) { delete(m, "d") }), ErrUnsupportedAlgorithm, `"d"`},
 		{"RSA d longer than n", rsaKey(func(m map[string]any) { m["d"] = m["n"].(string) + "AAAA" }), ErrInvalidKey, `"d"`},
 		{"RSA empty dq", rsaKey(func(m map[string]any) { m["dq"] = "" }), ErrMalformed, `"dq"`},
-		{"RSA wrong d", rsaKey(func(m map[string]any) { m["d"] = m["dp"] }), ErrInvalidKey, "RSA"},
-		{"RSA wrong p", rsaKey(func(m map[string]any) { m["p"], m["q"] = m["dp"], m["dq"] }), ErrInvalidKey, "RSA"},
+		{"RSA wrong d", rsaKey(func(m map[string]any) { m["d"] = m["dp"] }), ErrInvalidKey, `"d"`},
+		{"RSA wrong p", rsaKey(func(m map[string]any) { m["p"], m["q"] = m["dp"], m["dq"] }), ErrInvalidKey, `"p" and "q"`},
 		{"RSA wrong dp", rsaKey(func(m map[string]any) { m["dp"] = m["dq"] }), ErrInvalidKey, `"dp"`},
 		{"RSA wrong qi", rsaKey(func(m map[string]any) { m["qi"] = m["dq"] }), ErrInvalidKey, `"qi"`},
 

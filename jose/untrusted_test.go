@@ -1,0 +1,144 @@
+package jose
+
+import (
+	"crypto/rsa"
+	"errors"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
+)
+
+// countRSAValidations counts the full RSA private-key validations (crypto/rsa
+// precomputation and Validate) until the test ends.
+func countRSAValidations(t *testing.T) *int {
+	t.Helper()
+	n := new(int)
+	rsaValidateHook = func() { *n++ }
+	t.Cleanup(func() { rsaValidateHook = nil })
+	return n
+}
+
+// TestUntrustedRSAShapeFirst: an RSA private JWK whose parts do not fit
+// together (issue 9: 16384-bit n and p, junk q, dp, dq, qi) is refused by
+// the cheap checks, with no full validation; a consistent key, real or made
+// of non-primes, costs exactly one.
+func TestUntrustedRSAShapeFirst(t *testing.T) {
+	real4096, err := NewJWK(vectortest.RSAKey(t, 4096))
+	if err != nil {
+		t.Fatal(err)
+	}
+	realJSON, err := real4096.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mutate := func(f func(m map[string]any)) string { return jwkTMutate(t, string(realJSON), f) }
+	refused := []struct{ name, data string }{
+		{"issue 9 key, 16384 bits", vectortest.HostileRSAJWK(16384, 1, false, "")},
+		{"issue 9 key, 8192 bits", vectortest.HostileRSAJWK(8192, 2, false, "")},
+		{"p·q ≠ n", mutate(func(m map[string]any) { m["q"] = m["p"] })},
+		{"p of the wrong size", mutate(func(m map[string]any) { m["p"] = m["dq"].(string)[:20] })},
+		{"dp ≥ p−1", mutate(func(m map[string]any) { m["dp"] = m["p"] })},
+		{"qi ≥ p", mutate(func(m map[string]any) { m["qi"] = m["n"] })},
+		{"dp·e ≢ 1", mutate(func(m map[string]any) { m["dp"] = m["dq"] })},
+		{"qi·q ≢ 1", mutate(func(m map[string]any) { m["qi"] = m["dp"] })},
+		{"d ≢ dp", mutate(func(m map[string]any) {
+			m["d"] = Base64URLEncode(new(big.Int).Sub(real4096.Key.(*rsa.PrivateKey).D, big.NewInt(2)).Bytes())
+		})},
+		{"d small", mutate(func(m map[string]any) { m["d"] = m["dp"].(string)[:8] })},
+	}
+	for _, c := range refused {
+		t.Run(c.name, func(t *testing.T) {
+			n := countRSAValidations(t)
+			_, err := ParseKey([]byte(c.data))
+			if !errors.Is(err, ErrInvalidKey) {
+				t.Fatalf("err = %v, want ErrInvalidKey", err)
+			}
+			if *n != 0 {
+				t.Errorf("%d full validations before the refusal, want 0", *n)
+			}
+		})
+	}
+	t.Run("set of three issue 9 keys", func(t *testing.T) {
+		n := countRSAValidations(t)
+		var keys []string
+		for i := range 3 {
+			keys = append(keys, vectortest.HostileRSAJWK(16384, uint64(10+i), false, ""))
+		}
+		if _, err := ParseSet([]byte(`{"keys":[` + strings.Join(keys, ",") + `]}`)); err == nil {
+			t.Log("set accepted (entries kept as unusable)")
+		}
+		if *n != 0 {
+			t.Errorf("%d full validations, want 0", *n)
+		}
+	})
+	for _, c := range []struct{ name, data string }{
+		{"real 4096-bit key", string(realJSON)},
+		{"non-prime consistent 4096-bit key", vectortest.HostileRSAJWK(4096, 3, true, "")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := countRSAValidations(t)
+			if _, err := ParseKey([]byte(c.data)); err != nil {
+				t.Fatal(err)
+			}
+			if *n != 1 {
+				t.Errorf("%d full validations, want 1", *n)
+			}
+		})
+	}
+	t.Run("NewJWK", func(t *testing.T) {
+		n := countRSAValidations(t)
+		k := *vectortest.RSAKey(t, 2048)
+		k.Primes = []*big.Int{k.Primes[0], new(big.Int).Add(k.Primes[1], big.NewInt(2))}
+		if _, err := NewJWK(&k); !errors.Is(err, ErrInvalidKey) {
+			t.Fatalf("err = %v, want ErrInvalidKey", err)
+		}
+		if *n != 0 {
+			t.Errorf("%d full validations for p·q ≠ n, want 0", *n)
+		}
+		if _, err := NewJWK(vectortest.RSAKey(t, 2048)); err != nil || *n != 1 {
+			t.Errorf("valid key: %v, %d full validations, want 1", err, *n)
+		}
+	})
+}
+
+// TestUntrustedHeaderKeySecrets: a "jwk" or "epk" with any member that
+// carries secret material, or an "oct" key, is refused on its syntax
+// alone: no key is built, so no RSA validation runs and allocation stays
+// far below what building the 16384-bit key costs.
+func TestUntrustedHeaderKeySecrets(t *testing.T) {
+	ecPub := `{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"`
+	keys := map[string]string{
+		"RSA 16384 private": vectortest.HostileRSAJWK(16384, 1, false, ""),
+		"oct":               `{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAA"}`,
+		"oct escaped kty":   `{"kty":"o\u0063t","x":"AA"}`,
+		"EC d":              ecPub + `,"d":"AA"}`,
+	}
+	for _, m := range privateMembers {
+		keys["EC with "+m] = ecPub + `,"` + m + `":"AA"}`
+	}
+	for name, key := range keys {
+		for _, member := range []string{"jwk", "epk"} {
+			t.Run(member+"/"+name, func(t *testing.T) {
+				n := countRSAValidations(t)
+				data := []byte(`{"alg":"ES256","` + member + `":` + key + `}`)
+				var err error
+				alloc := vectortest.BytesAllocated(func() { _, err = ParseHeader(data, Limits{MaxHeaderSize: 1 << 20}) })
+				if err == nil || !strings.Contains(err.Error(), "secret key material") {
+					t.Fatalf("err = %v, want the secret-material refusal", err)
+				}
+				if *n != 0 {
+					t.Errorf("%d RSA validations", *n)
+				}
+				// The refusal scans the header: a few allocations of
+				// the header's size at most (the scanner's buffers).
+				// Building the 16384-bit key allocated megabytes.
+				t.Logf("%d-byte header: %d bytes allocated", len(data), alloc)
+				if bound := uint64(16<<10 + 2*len(data)); alloc > bound {
+					t.Errorf("allocated %d bytes for a %d-byte header, bound %d", alloc, len(data), bound)
+				}
+			})
+		}
+	}
+}
