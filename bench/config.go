@@ -439,7 +439,7 @@ func (c *Config) validate() *problem {
 		return p
 	}
 	if m.P2C < 1000 || m.P2C > 600000 {
-		return &problem{"measure.p2c", "must be between 1000 and 600000 (the jose.Limits PBES2 defaults)"}
+		return &problem{"measure.p2c", "must be between 1000 and 600000 (the benchmark raises its decrypter's jose.Limits.PBES2MaxCount to it)"}
 	}
 
 	for _, name := range slices.Sorted(func(yield func(string) bool) {

@@ -11,7 +11,7 @@ const (
 	DefaultMaxRecipients       = 16      // recipients in one general JWE JSON
 	DefaultMaxDecompressedSize = 1 << 20 // bytes of "zip":"DEF" plaintext after inflation
 	DefaultPBES2MinCount       = 1000    // smallest accepted p2c (RFC 7518 §4.8.1.2)
-	DefaultPBES2MaxCount       = 600000  // largest accepted p2c (jwe: one token's PBES2 attempts together at most 4× this)
+	DefaultPBES2MaxCount       = 10000   // largest accepted p2c, and the PBES2 iterations of one token over all its recipients and keys
 	DefaultMaxSetKeys          = 1000    // keys in one JWK Set
 )
 
@@ -27,7 +27,7 @@ type Limits struct {
 	MaxRecipients       int // recipients in a JWE JSON (DefaultMaxRecipients)
 	MaxDecompressedSize int // bytes of inflated plaintext (DefaultMaxDecompressedSize)
 	PBES2MinCount       int // smallest accepted p2c (DefaultPBES2MinCount)
-	PBES2MaxCount       int // largest accepted p2c (DefaultPBES2MaxCount)
+	PBES2MaxCount       int // largest accepted p2c, and one token's total PBES2 iterations (DefaultPBES2MaxCount)
 	MaxSetKeys          int // keys in a JWK Set (DefaultMaxSetKeys)
 }
 

@@ -58,7 +58,7 @@ func TestLimitsValues(t *testing.T) {
 		MaxRecipients:       16,
 		MaxDecompressedSize: 1 << 20,
 		PBES2MinCount:       1000,
-		PBES2MaxCount:       600000,
+		PBES2MaxCount:       10000,
 		MaxSetKeys:          1000,
 	}
 	if ltDefaults != want {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/keys"
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 	"github.com/josebench/josebench/jose/jws"
@@ -183,6 +184,8 @@ func jweFuncs(v *bench.Variant) (encryptFunc, decryptFunc, []byte, error) {
 		KeyAlgorithms:      []jwa.KeyAlgorithm{alg},
 		ContentEncryptions: []jwa.ContentEncryption{enc},
 		Key:                decKey,
+		// A count above the default maximum is accepted for the measure.
+		Limits: jose.Limits{PBES2MaxCount: v.P2C},
 	})
 	if err != nil {
 		return nil, nil, nil, err

@@ -12,10 +12,14 @@ import (
 // PBES2 iteration counts (RFC 7518 §4.8.1.2).
 const (
 	// DefaultPBES2Count is the p2c used for encryption when none is chosen:
-	// 600,000, the PBKDF2-HMAC-SHA256 work factor OWASP's Password Storage
-	// Cheat Sheet recommends (2023), and the largest count a decrypter with
-	// the default range accepts, so tokens made with it interoperate.
-	DefaultPBES2Count = 600000
+	// 10,000, the largest count a decrypter with the default range accepts
+	// here and in other widely used implementations (npm jose refuses more
+	// by default), so that tokens made with it interoperate. It is far below
+	// what password storage recommends (OWASP: 600,000 for
+	// PBKDF2-HMAC-SHA256): a low-entropy password needs a higher count on
+	// both sides, chosen with [NewPBES2Encrypter] and [NewPBES2Decrypter]
+	// (SECURITY.md gives the cost per 100,000 iterations).
+	DefaultPBES2Count = 10000
 	// DefaultPBES2MinCount is the smallest p2c a decrypter accepts by
 	// default: the minimum RFC 7518 §4.8.1.2 recommends. It mirrors
 	// jose.DefaultPBES2MinCount.
@@ -23,7 +27,7 @@ const (
 	// DefaultPBES2MaxCount is the largest p2c a decrypter accepts by
 	// default, bounding the work one token can demand. It mirrors
 	// jose.DefaultPBES2MaxCount.
-	DefaultPBES2MaxCount = 600000
+	DefaultPBES2MaxCount = 10000
 	// pbes2SaltSize is the size of the p2s generated on encryption; RFC
 	// 7518 §4.8.1.1 requires at least 8 bytes.
 	pbes2SaltSize = 16

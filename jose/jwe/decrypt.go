@@ -376,8 +376,9 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 	var saved []byte // ciphertext || tag, kept when several attempts may be needed
 	attempts := 0
 	// PBKDF2 iterations this token may still cost, over all its PBES2
-	// recipients and keys (each p2c is already within the limits).
-	pbes2Left := MaxKeyCandidates * d.lim.PBES2MaxCount
+	// recipients and keys (each p2c is already within the limits): one
+	// maximum count in all.
+	pbes2Left := d.lim.PBES2MaxCount
 	failed := false // some decryption was attempted and failed
 	var lastErr error
 	for _, c := range cands {
@@ -417,7 +418,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 			}
 			if c.alg.IsPBES2() {
 				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
-					return fmt.Errorf("jwe: PBES2 work of one token exceeds %d iterations: %w", MaxKeyCandidates*d.lim.PBES2MaxCount, jose.ErrLimitExceeded)
+					return fmt.Errorf("jwe: PBES2 work of one token exceeds %d iterations: %w", d.lim.PBES2MaxCount, jose.ErrLimitExceeded)
 				}
 			}
 			attempts++

@@ -20,8 +20,8 @@
 // Loading is bounded by [jose.Limits]: token and header sizes are checked
 // before decoding, the number of recipients before any key work, the PBES2
 // iteration count before any key derivation (and the PBES2 work of one token,
-// over all its recipients and keys, to [MaxKeyCandidates] ×
-// [jose.Limits.PBES2MaxCount] iterations), at most [MaxKeyCandidates] keys of
+// over all its recipients and keys, to one [jose.Limits.PBES2MaxCount] of
+// iterations), at most [MaxKeyCandidates] keys of
 // a JWK Set are tried per recipient, and "zip":"DEF" plaintext is
 // inflated up to [jose.Limits.MaxDecompressedSize] bytes; a larger one is
 // refused with [jose.ErrLimitExceeded], never truncated.

@@ -294,24 +294,27 @@ var rvSentinels = []error{jose.ErrMalformed, jose.ErrAlgorithmNotAllowed, jose.E
 	jose.ErrDecryptionFailed, jose.ErrUnsupportedCritical, jose.ErrUnsupportedAlgorithm}
 
 // TestRVPBES2WorkPerToken: the PBKDF2 iterations one token can cost are
-// bounded by MaxKeyCandidates × Limits.PBES2MaxCount, however many PBES2
-// recipients it has (CVE-2023-50967, multiplied by recipients).
+// bounded by Limits.PBES2MaxCount, however many PBES2 recipients it has
+// (CVE-2023-50967, multiplied by recipients): with p2c 1000 and a maximum
+// of 3000, the key of the third recipient is found, that of the fourth is
+// past the budget.
 func TestRVPBES2WorkPerToken(t *testing.T) {
+	const within = 3
 	var rs []jwe.Recipient
 	pw := func(i int) []byte { return []byte("password number " + string(rune('a'+i))) }
-	for i := range jwe.MaxKeyCandidates + 1 {
+	for i := range within + 1 {
 		rs = append(rs, jwe.Recipient{Algorithm: jwa.PBES2HS256A128KW, Key: pw(i)})
 	}
 	tok, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("pt"), nil, &jwe.EncrypterOptions{PBES2Count: 1000}, rs...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lim := jose.Limits{PBES2MinCount: 1000, PBES2MaxCount: 1000}
-	within := rvDecrypter(t, jwe.DecryptOptions{Key: pw(jwe.MaxKeyCandidates - 1), Limits: lim})
-	if _, err := within.DecryptJSON(tok); err != nil {
+	lim := jose.Limits{PBES2MinCount: 1000, PBES2MaxCount: within * 1000}
+	last := rvDecrypter(t, jwe.DecryptOptions{Key: pw(within - 1), Limits: lim})
+	if _, err := last.DecryptJSON(tok); err != nil {
 		t.Fatalf("recipient within the budget: %v", err)
 	}
-	past := rvDecrypter(t, jwe.DecryptOptions{Key: pw(jwe.MaxKeyCandidates), Limits: lim})
+	past := rvDecrypter(t, jwe.DecryptOptions{Key: pw(within), Limits: lim})
 	if _, err := past.DecryptJSON(tok); !errors.Is(err, jose.ErrLimitExceeded) {
 		t.Fatalf("recipient past the budget: %v, want ErrLimitExceeded", err)
 	}
