@@ -1,6 +1,7 @@
 package jwe
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,12 @@ import (
 // DecryptJSON decrypts a JWE JSON Serialization, flattened or general
 // (RFC 7516 §7.2). With several recipients, the first one whose alg is
 // allowed, whose key is found and that decrypts gives the message.
+//
+// A general serialization may also carry, beside "recipients", a top-level
+// "encrypted_key" byte-identical to the first recipient's: go-jose v4
+// writes one in every token with two or more recipients. It is ignored;
+// any other top-level "encrypted_key" or "header" beside "recipients" is
+// refused as malformed.
 func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 	if len(data) > d.lim.MaxTokenSize {
 		return nil, fmt.Errorf("jwe: token of %d bytes: %w", len(data), jose.ErrLimitExceeded)
@@ -21,6 +28,7 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		t                    token
 		flat                 recipient
 		hasFlat, hasRecips   bool
+		hasTopEK             bool
 		hasProtected, hasCT  bool
 		hasIV, hasTag        bool
 		protectedB64, recips []byte
@@ -47,7 +55,7 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 			hasFlat = true
 			flat.header, err = d.parseUnprotected("header", v)
 		case "encrypted_key":
-			hasFlat = true
+			hasTopEK = true
 			flat.ek, err = str("encrypted_key", v)
 		case "recipients":
 			hasRecips, recips = true, v
@@ -70,17 +78,21 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		if errors.Is(scanErr, jose.ErrMalformed) || errors.Is(scanErr, jose.ErrLimitExceeded) {
 			return nil, scanErr
 		}
-		return nil, fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, scanErr)
+		return nil, fmt.Errorf("jwe: %w: %v", jsonSentinel(scanErr), scanErr)
 	}
 	if !hasCT || !hasIV || !hasTag {
 		return nil, fmt.Errorf("jwe: JSON serialization lacks iv, ciphertext or tag: %w", jose.ErrMalformed)
 	}
 	switch {
 	case hasRecips && hasFlat:
-		return nil, fmt.Errorf(`jwe: "recipients" beside "header" or "encrypted_key": %w`, jose.ErrMalformed)
+		return nil, fmt.Errorf(`jwe: "recipients" beside "header": %w`, jose.ErrMalformed)
 	case hasRecips:
 		if err := d.parseRecipients(&t, recips); err != nil {
 			return nil, err
+		}
+		// go-jose's copy of the first recipient's encrypted key.
+		if hasTopEK && (len(flat.ek) == 0 || !bytes.Equal(flat.ek, t.recipients[0].ek)) {
+			return nil, fmt.Errorf(`jwe: "recipients" beside an "encrypted_key" that is not the first recipient's: %w`, jose.ErrMalformed)
 		}
 	default:
 		t.recipients = []recipient{flat}
@@ -99,6 +111,15 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// jsonSentinel is the sentinel an error of package jsonx stands for: a
+// member-count or depth limit is jose.ErrLimitExceeded, as in a header.
+func jsonSentinel(err error) error {
+	if le := (*jsonx.LimitError)(nil); errors.As(err, &le) {
+		return jose.ErrLimitExceeded
+	}
+	return jose.ErrMalformed
 }
 
 // parseUnprotected parses a shared or per-recipient unprotected header.
@@ -152,7 +173,7 @@ func (d *Decrypter) parseRecipients(t *token, v []byte) error {
 		if errors.Is(err, jose.ErrMalformed) || errors.Is(err, jose.ErrLimitExceeded) {
 			return err
 		}
-		return fmt.Errorf("jwe: recipients: %w: %v", jose.ErrMalformed, err)
+		return fmt.Errorf("jwe: recipients: %w: %v", jsonSentinel(err), err)
 	}
 	if len(t.recipients) == 0 {
 		return fmt.Errorf("jwe: empty recipients array: %w", jose.ErrMalformed)

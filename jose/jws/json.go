@@ -74,7 +74,11 @@ func parseJSON(data []byte, lim jose.Limits) (*jsonJWS, error) {
 		if countErr != nil && errors.Is(err, countErr) {
 			return nil, countErr
 		}
-		return nil, fmt.Errorf("jws: JSON serialization: %w: %w", jose.ErrMalformed, err)
+		sentinel := jose.ErrMalformed
+		if le := (*jsonx.LimitError)(nil); errors.As(err, &le) {
+			sentinel = jose.ErrLimitExceeded
+		}
+		return nil, fmt.Errorf("jws: JSON serialization: %w: %w", sentinel, err)
 	}
 	switch {
 	case general && isFlat:

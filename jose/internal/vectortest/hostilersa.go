@@ -70,3 +70,23 @@ func HostileRSAJWK(bits int, seed uint64, consistent bool, extra string) string 
 	s.WriteString("}")
 	return s.String()
 }
+
+// Issue9RSAJWK returns the JSON text of the RSA private JWK of issue 9's
+// token: n and p of bits bits (random, odd), and d, q, dp, dq and qi of 64
+// bits, so that a 16384-bit key fits in a default 8 KiB header. Before
+// issue 9, building it ran crypto/rsa's precomputation (a modular
+// exponentiation in the attacker's p) twice.
+func Issue9RSAJWK(bits int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 0x243f6a8885a308d3))
+	odd := func(bits int) string {
+		b := make([]byte, bits/8)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		b[0] |= 0x80
+		b[len(b)-1] |= 1
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	return `{"kty":"RSA","e":"AQAB","n":"` + odd(bits) + `","p":"` + odd(bits) + `","d":"` + odd(64) +
+		`","q":"` + odd(64) + `","dp":"` + odd(64) + `","dq":"` + odd(64) + `","qi":"` + odd(64) + `"}`
+}
