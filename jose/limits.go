@@ -13,6 +13,7 @@ const (
 	DefaultPBES2MinCount       = 1000    // smallest accepted p2c (RFC 7518 §4.8.1.2)
 	DefaultPBES2MaxCount       = 10000   // largest accepted p2c, and the PBES2 iterations of one token over all its recipients and keys
 	DefaultMaxSetKeys          = 1000    // keys in one JWK Set
+	DefaultMaxKeyAttempts      = 4       // signature verifications or key decryptions for one token
 )
 
 // Limits bounds the resources spent on one untrusted input. A zero field
@@ -29,6 +30,13 @@ type Limits struct {
 	PBES2MinCount       int // smallest accepted p2c (DefaultPBES2MinCount)
 	PBES2MaxCount       int // largest accepted p2c, and one token's total PBES2 iterations (DefaultPBES2MaxCount)
 	MaxSetKeys          int // keys in a JWK Set (DefaultMaxSetKeys)
+	// MaxKeyAttempts bounds the signature verifications (jws) or key
+	// decryptions (jwe) one token may cost, over all its signatures or
+	// recipients and all candidate keys (DefaultMaxKeyAttempts). An
+	// attempt past it is refused with ErrLimitExceeded before its
+	// cryptography. Raise it to verify every signature of tokens with many
+	// signatures, or to find a key past the fourth recipient of its type.
+	MaxKeyAttempts int
 }
 
 // WithDefaults returns l with every zero or negative field set to its
@@ -49,5 +57,6 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.PBES2MinCount, DefaultPBES2MinCount)
 	def(&l.PBES2MaxCount, DefaultPBES2MaxCount)
 	def(&l.MaxSetKeys, DefaultMaxSetKeys)
+	def(&l.MaxKeyAttempts, DefaultMaxKeyAttempts)
 	return l
 }

@@ -17,6 +17,7 @@ var ltDefaults = Limits{
 	PBES2MinCount:       DefaultPBES2MinCount,
 	PBES2MaxCount:       DefaultPBES2MaxCount,
 	MaxSetKeys:          DefaultMaxSetKeys,
+	MaxKeyAttempts:      DefaultMaxKeyAttempts,
 }
 
 // TestLimitsWithDefaults: a zero or negative field is its default, a
@@ -60,6 +61,7 @@ func TestLimitsValues(t *testing.T) {
 		PBES2MinCount:       1000,
 		PBES2MaxCount:       10000,
 		MaxSetKeys:          1000,
+		MaxKeyAttempts:      4,
 	}
 	if ltDefaults != want {
 		t.Errorf("defaults %+v, documented %+v", ltDefaults, want)

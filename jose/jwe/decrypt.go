@@ -416,6 +416,9 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 					copy(ctTag, saved)
 				}
 			}
+			if attempts == d.lim.MaxKeyAttempts {
+				return fmt.Errorf("jwe: the token needs more than %d key decryptions (Limits.MaxKeyAttempts): %w", d.lim.MaxKeyAttempts, jose.ErrLimitExceeded)
+			}
 			if c.alg.IsPBES2() {
 				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
 					return fmt.Errorf("jwe: PBES2 work of one token exceeds %d iterations: %w", d.lim.PBES2MaxCount, jose.ErrLimitExceeded)

@@ -11,8 +11,9 @@ import (
 // ([DecryptOptions.Keys]) tried for one recipient of a token (RFC 7516
 // §5.2 step 6): a token, with or without a "kid", cannot make the Decrypter
 // do more key decryptions than this times [jose.Limits.MaxRecipients],
-// whatever the size of the set. The PBKDF2 work of one token is bounded
-// apart: its PBES2 attempts together may cost at most
+// whatever the size of the set; over all its recipients and keys, one
+// token costs at most [jose.Limits.MaxKeyAttempts] key decryptions (4 by
+// default). The PBKDF2 work of one token is bounded apart: its PBES2 attempts together may cost at most
 // [jose.Limits.PBES2MaxCount] iterations; an attempt past that budget is
 // refused with [jose.ErrLimitExceeded] before its key derivation.
 const MaxKeyCandidates = 4

@@ -239,3 +239,44 @@ func TestPBES2Defaults(t *testing.T) {
 		t.Errorf("second recipient at the maximum count: %v, want ErrLimitExceeded", err)
 	}
 }
+
+// TestKeyAttemptsPerToken: over all its recipients and keys, one JWE costs
+// at most Limits.MaxKeyAttempts key decryptions (4 by default): with 16
+// A128KW recipients, the key of the fourth is found, that of the fifth is
+// refused with ErrLimitExceeded before its unwrap (where RSA or ECDH
+// recipients made 16 × MaxKeyCandidates private-key operations possible),
+// and found again once the limit is raised.
+func TestKeyAttemptsPerToken(t *testing.T) {
+	var rs []jwe.Recipient
+	for i := range jose.DefaultMaxRecipients {
+		rs = append(rs, jwe.Recipient{Algorithm: jwa.A128KW, Key: bytes.Repeat([]byte{byte(i + 1)}, 16)})
+	}
+	tok, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("pt"), nil, nil, rs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &jose.Set{}
+	for i := range jwe.MaxKeyCandidates {
+		k, _ := jose.NewJWK(bytes.Repeat([]byte{0xf0 + byte(i)}, 16))
+		set.Keys = append(set.Keys, k)
+	}
+	for _, c := range []struct {
+		name string
+		opts jwe.DecryptOptions
+		want error // nil: decrypts
+	}{
+		{"the fourth recipient's key", jwe.DecryptOptions{Key: rs[3].Key}, nil},
+		{"the fifth recipient's key", jwe.DecryptOptions{Key: rs[4].Key}, jose.ErrLimitExceeded},
+		{"the fifth recipient's key, limit raised", jwe.DecryptOptions{Key: rs[4].Key, Limits: jose.Limits{MaxKeyAttempts: 5}}, nil},
+		{"the last recipient's key, limit raised", jwe.DecryptOptions{Key: rs[15].Key, Limits: jose.Limits{MaxKeyAttempts: 16}}, nil},
+		{"a set of 4 wrong keys", jwe.DecryptOptions{Keys: set}, jose.ErrLimitExceeded},
+		{"a wrong key, limit raised", jwe.DecryptOptions{Key: bytes.Repeat([]byte{0xee}, 16), Limits: jose.Limits{MaxKeyAttempts: 16}}, jose.ErrDecryptionFailed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := rvDecrypter(t, c.opts).DecryptJSON(tok)
+			if c.want == nil && err != nil || c.want != nil && !errors.Is(err, c.want) {
+				t.Errorf("err = %v, want %v", err, c.want)
+			}
+		})
+	}
+}

@@ -205,11 +205,12 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 	}
 
 	verified := false
+	budget := v.lim.MaxKeyAttempts // verifications over all signatures
 	for i := range j.sigs {
 		if res[i].Err != nil {
 			continue
 		}
-		res[i].Err = v.verifySig(&j.sigs[i], res[i].Header, seg)
+		res[i].Err = v.verifySig(&j.sigs[i], res[i].Header, seg, &budget)
 		verified = verified || res[i].Err == nil
 	}
 	if single {
@@ -251,8 +252,9 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 }
 
 // verifySig verifies one signature whose joint header h has been checked,
-// with seg the payload segment of the signing input.
-func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte) error {
+// with seg the payload segment of the signing input, taking its attempts
+// from *budget.
+func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte, budget *int) error {
 	cands, err := v.candidates(h)
 	if err != nil {
 		return err
@@ -263,5 +265,5 @@ func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte) error {
 	}
 	input := make([]byte, 0, len(s.protected)+1+len(seg))
 	input = append(append(append(input, s.protected...), '.'), seg...)
-	return verifyWith(&cands, input, sig)
+	return verifyWith(&cands, input, sig, budget)
 }

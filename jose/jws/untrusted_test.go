@@ -1,6 +1,7 @@
 package jws_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -114,5 +115,83 @@ func TestUntrustedHeaderRSAKey(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// utGeneral returns a general JWS JSON of payload with one HS256 signature
+// per key, without kid.
+func utGeneral(t *testing.T, payload string, keys ...[]byte) []byte {
+	t.Helper()
+	var signers []*jws.Signer
+	for _, k := range keys {
+		s, err := jws.NewSigner(jwa.HS256, k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		signers = append(signers, s)
+	}
+	tok, err := jws.SignGeneral([]byte(payload), signers...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// utCount counts the results of VerifyEach wrapping each error.
+func utCount(res []jws.SignatureResult) (ok, failed, limited int) {
+	for _, r := range res {
+		switch {
+		case r.Err == nil:
+			ok++
+		case errors.Is(r.Err, jose.ErrLimitExceeded):
+			limited++
+		case errors.Is(r.Err, jose.ErrVerificationFailed):
+			failed++
+		}
+	}
+	return ok, failed, limited
+}
+
+// TestKeyAttemptsPerToken: all signatures of a JSON JWS together cost at
+// most Limits.MaxKeyAttempts verifications (4 by default): of 16
+// signatures that do not verify, 4 are tried and 12 refused with
+// ErrLimitExceeded before any verification; with a JWK Set of 4 keys and
+// no kid, the first signature takes the whole budget. Raising the limit
+// verifies them all.
+func TestKeyAttemptsPerToken(t *testing.T) {
+	var keys [][]byte
+	for i := range jose.DefaultMaxSignatures {
+		keys = append(keys, bytes.Repeat([]byte{byte(i + 1)}, 32))
+	}
+	tok := utGeneral(t, "{}", keys...)
+	wrong := bytes.Repeat([]byte{0xee}, 32)
+	algs := []jwa.SignatureAlgorithm{jwa.HS256}
+	set := &jose.Set{}
+	for i := range jws.MaxKeyCandidates {
+		k, _ := jose.NewJWK(bytes.Repeat([]byte{0xf0 + byte(i)}, 32))
+		set.Keys = append(set.Keys, k)
+	}
+	for _, c := range []struct {
+		name                string
+		opts                jws.VerifyOptions
+		ok, failed, limited int
+	}{
+		{"one wrong key", jws.VerifyOptions{Algorithms: algs, Key: wrong}, 0, 4, 12},
+		{"set of 4 wrong keys", jws.VerifyOptions{Algorithms: algs, Keys: set}, 0, 1, 15},
+		{"one wrong key, limit raised", jws.VerifyOptions{Algorithms: algs, Key: wrong, Limits: jose.Limits{MaxKeyAttempts: 16}}, 0, 16, 0},
+		{"the fourth signer's key", jws.VerifyOptions{Algorithms: algs, Key: keys[3]}, 1, 3, 12},
+		{"the fifth signer's key", jws.VerifyOptions{Algorithms: algs, Key: keys[4]}, 0, 4, 12},
+		{"the fifth signer's key, limit raised", jws.VerifyOptions{Algorithms: algs, Key: keys[4], Limits: jose.Limits{MaxKeyAttempts: 5}}, 1, 4, 11},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, _, err := hzVerifier(t, c.opts).VerifyEach(tok)
+			if c.ok == 0 && err == nil {
+				t.Fatal("no signature should verify")
+			}
+			ok, failed, limited := utCount(res)
+			if ok != c.ok || failed != c.failed || limited != c.limited {
+				t.Errorf("verified %d, failed %d, over the limit %d; want %d, %d, %d", ok, failed, limited, c.ok, c.failed, c.limited)
+			}
+		})
 	}
 }

@@ -49,8 +49,9 @@ type VerifyOptions struct {
 }
 
 // MaxKeyCandidates is the largest number of keys of a JWK Set tried for one
-// signature whose header has no "kid" (RFC 7515 §4.1.4): a token cannot
-// make the Verifier do more verifications than this.
+// signature whose header has no "kid" (RFC 7515 §4.1.4). All signatures of
+// a token together cost at most [jose.Limits.MaxKeyAttempts]
+// verifications (4 by default).
 const MaxKeyCandidates = 4
 
 // maxCached bounds the prepared verifiers kept for the keys of a JWK Set.
@@ -397,7 +398,8 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 			input = jose.AppendBase64URL(input, detached)
 		}
 	}
-	if err := verifyWith(&cands, input, sig); err != nil {
+	budget := v.lim.MaxKeyAttempts
+	if err := verifyWith(&cands, input, sig, &budget); err != nil {
 		return err
 	}
 	if parsed != nil {
@@ -485,9 +487,15 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 	return nil
 }
 
-// verifyWith tries each candidate verifier in turn.
-func verifyWith(cands *candidates, input, sig []byte) error {
+// verifyWith tries each candidate verifier in turn, each attempt taken
+// from *budget, the verifications the token may still cost
+// (jose.Limits.MaxKeyAttempts); none is made once it is spent.
+func verifyWith(cands *candidates, input, sig []byte, budget *int) error {
 	for _, c := range cands.v[:cands.n] {
+		if *budget <= 0 {
+			return fmt.Errorf("jws: the token needs more verifications than Limits.MaxKeyAttempts: %w", jose.ErrLimitExceeded)
+		}
+		*budget--
 		if c.Verify(input, sig) == nil {
 			return nil
 		}
