@@ -2,8 +2,10 @@ package jose
 
 import (
 	"crypto/rsa"
+	"encoding/json"
 	"errors"
 	"math/big"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -141,4 +143,50 @@ func TestUntrustedHeaderKeySecrets(t *testing.T) {
 			})
 		}
 	}
+}
+
+// FuzzHeaderKey embeds a JWK as the "jwk" and the "epk" of a header. A key
+// with a member that carries secret material is refused without any RSA
+// validation; a header that parses holds only public keys; every error
+// wraps a jose sentinel.
+func FuzzHeaderKey(f *testing.F) {
+	for _, name := range vectortest.Glob(f, "cookbook/jwk/*.json") {
+		f.Add(vectortest.ReadFile(f, "cookbook", "jwk", filepath.Base(name)))
+	}
+	f.Add([]byte(vectortest.Issue9RSAJWK(2048, 1)))
+	f.Add([]byte(vectortest.HostileRSAJWK(2048, 2, true, "")))
+	f.Add([]byte(`{"kty":"OKP","crv":"X25519","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`))
+	f.Add([]byte(`{"kty":"o\u0063t","k":"AAAA"}`))
+	f.Fuzz(func(t *testing.T, key []byte) {
+		var members map[string]json.RawMessage
+		secret := false
+		if json.Unmarshal(key, &members) == nil {
+			for _, m := range privateMembers {
+				_, has := members[m]
+				secret = secret || has
+			}
+		}
+		for _, member := range []string{"jwk", "epk"} {
+			n := 0
+			rsaValidateHook = func() { n++ }
+			data := append(append([]byte(`{"alg":"ES256","`+member+`":`), key...), '}')
+			h, err := ParseHeader(data, Limits{})
+			rsaValidateHook = nil
+			if err != nil {
+				if !vectortest.WrapsAny(err, ErrMalformed, ErrLimitExceeded, ErrInvalidKey, ErrUnsupportedAlgorithm) {
+					t.Fatalf("error %v wraps no jose sentinel error", err)
+				}
+				if secret && n != 0 {
+					t.Fatalf("%s with a secret member: %d RSA validations before the refusal", member, n)
+				}
+				continue
+			}
+			if secret {
+				t.Fatalf("%s with a secret member accepted: %s", member, key)
+			}
+			if h.JWK.IsPrivate() || h.EPK.IsPrivate() {
+				t.Fatalf("%s: a private key in a parsed header", member)
+			}
+		}
+	})
 }
