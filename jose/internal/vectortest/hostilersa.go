@@ -90,3 +90,17 @@ func Issue9RSAJWK(bits int, seed uint64) string {
 	return `{"kty":"RSA","e":"AQAB","n":"` + odd(bits) + `","p":"` + odd(bits) + `","d":"` + odd(64) +
 		`","q":"` + odd(64) + `","dp":"` + odd(64) + `","dq":"` + odd(64) + `","qi":"` + odd(64) + `"}`
 }
+
+// PublicRSAJWK returns the JSON text of a public RSA JWK whose modulus is a
+// random odd integer of bits bits, deterministic for a seed: what any
+// party can put in a header or a key set at no cost.
+func PublicRSAJWK(bits int, seed uint64) string {
+	rng := rand.New(rand.NewPCG(seed, 0x13198a2e03707344))
+	b := make([]byte, bits/8)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	b[0] |= 0x80
+	b[len(b)-1] |= 1
+	return `{"kty":"RSA","e":"AQAB","n":"` + base64.RawURLEncoding.EncodeToString(b) + `"}`
+}
