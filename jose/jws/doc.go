@@ -12,7 +12,9 @@
 //
 // Loading: [NewVerifier] takes an explicit allow-list of algorithms and the
 // key (one key, a JWK Set or a callback; of a set, at most
-// [MaxKeyCandidates] keys are tried per signature). A token is refused before any
+// [MaxKeyCandidates] keys are tried per signature, and
+// [jose.Limits.MaxKeyAttempts] verifications per token over all its
+// signatures). A token is refused before any
 // cryptography when its header is malformed or too large, when its "alg" is
 // "none" or not in the allow-list, when the key does not fit the algorithm
 // (type, curve, or the JWK's own "alg", "use" and "key_ops"), or when its
