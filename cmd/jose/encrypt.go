@@ -25,7 +25,7 @@ and PBES2 an oct key, whose bytes are the PBES2 password) and print the JWE
 		typ := fs.String("typ", "", "the header's \"typ\"")
 		cty := fs.String("cty", "", "the header's \"cty\"")
 		zip := fs.Bool("zip", false, "compress the plaintext with DEFLATE (\"zip\":\"DEF\", RFC 7516 §4.1.3)")
-		p2c := fs.Int("p2c", 0, "the PBES2 iteration `count` (RFC 7518 §4.8.1.2; default 600000)")
+		p2c := fs.Int("p2c", 0, "the PBES2 iteration `count` (RFC 7518 §4.8.1.2; default 10000, the most a default decrypter accepts)")
 		asJSON := fs.Bool("json", false, "print the flattened JSON serialization (RFC 7516 §7.2.2)")
 		return func(s *streams, args []string) error {
 			a, err := parseAlg("alg", *alg, keyAlgs)
