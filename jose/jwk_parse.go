@@ -22,6 +22,13 @@ import (
 // and keys whose kty or crv this module does not support (errors wrapping
 // [ErrUnsupportedAlgorithm]). Other errors wrap [ErrMalformed],
 // [ErrInvalidKey] or [ErrLimitExceeded], and name the offending member.
+//
+// Sizes are checked before any arithmetic. An RSA private key is first
+// checked with plain multiplications and divisions (bit lengths of p and q
+// against n, p·q = n, d, dp, dq and qi in range and consistent), and only
+// then validated, once, by crypto/rsa with its CRT values; as in
+// crypto/x509, the primes are not tested for primality. SECURITY.md gives
+// the cost of the worst keys.
 func ParseKey(data []byte) (*JWK, error) {
 	k := new(JWK)
 	if err := k.parse(data, Limits{}.WithDefaults()); err != nil {
