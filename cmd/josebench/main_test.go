@@ -144,7 +144,7 @@ func TestEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errs)
 	}
-	if !strings.HasPrefix(out, "3 subjects, 6 iterations, 18 revs, ") || !strings.Contains(out, "\n(best [mean mode] worst) = ") || !strings.Contains(out, " (μs)\n") {
+	if !strings.HasPrefix(out, "3 subjects, 3 variants, 6 iterations, 9 revs, ") || !strings.Contains(out, "\n(best [mean mode] worst) = ") || !strings.Contains(out, " (μs)\n") {
 		t.Errorf("run summary:\n%s", out)
 	}
 	m := uuidRE.FindStringSubmatch(out)
