@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -327,6 +328,10 @@ func ParseConfig(name string, data []byte) (Config, error) {
 	if findNode(root.Content[0], "reports") != nil {
 		withDefaultReports = false
 	}
+	if err := checkTypes(root.Content[0], reflect.TypeFor[Config](), ""); err != nil {
+		err.File = name
+		return Config{}, err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
@@ -367,6 +372,97 @@ func yamlError(name string, err error) error {
 		return &ConfigError{File: name, Line: line, Msg: m[2]}
 	}
 	return &ConfigError{File: name, Msg: msg}
+}
+
+// checkTypes checks the scalar types of the YAML document n against the
+// Go type t before it is decoded, so that every type error names its key
+// and integers are strict: yaml.v3 would truncate "iterations: 2.5" to 2
+// and report a string where an int belongs without naming the key. Keys
+// unknown to t are left to the decoder, types with their own UnmarshalYAML
+// (revs, time) to their decoder.
+func checkTypes(n *yaml.Node, t reflect.Type, path string) *ConfigError {
+	if reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]()) {
+		return nil
+	}
+	if n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	bad := func(want string) *ConfigError {
+		got := strconv.Quote(n.Value)
+		switch n.Kind {
+		case yaml.MappingNode:
+			got = "a mapping"
+		case yaml.SequenceNode:
+			got = "a list"
+		}
+		return &ConfigError{Line: n.Line, Msg: fmt.Sprintf("%s: must be %s, not %s", path, want, got)}
+	}
+	join := func(key string) string {
+		if path == "" {
+			return key
+		}
+		return path + "." + key
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			if n.Tag == "!!null" {
+				return nil
+			}
+			return bad("a mapping")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			for j := range t.NumField() {
+				f := t.Field(j)
+				if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name == key {
+					if err := checkTypes(n.Content[i+1], f.Type, join(key)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			if n.Tag == "!!null" {
+				return nil
+			}
+			return bad("a mapping")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := checkTypes(n.Content[i+1], t.Elem(), join(n.Content[i].Value)); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			if n.Tag == "!!null" {
+				return nil
+			}
+			return bad("a list")
+		}
+		for i, e := range n.Content {
+			if err := checkTypes(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Int:
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+			return bad("an integer")
+		}
+		if _, err := strconv.Atoi(n.Value); err != nil {
+			return bad("a decimal integer")
+		}
+	case reflect.Float64:
+		if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") {
+			return bad("a number")
+		}
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode {
+			return bad("a string")
+		}
+	}
+	return nil
 }
 
 // problem is a validation failure at a dotted path ("runner.iterations",
