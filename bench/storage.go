@@ -24,14 +24,40 @@ const RunFormat = 1
 // Run is one run of the suite: what was run, where, and the results. It is
 // what --store saves as JSON.
 type Run struct {
-	Format   int         `json:"format"`   // RunFormat
-	ID       string      `json:"id"`       // a UUID version 7 (time-ordered)
-	Start    time.Time   `json:"start"`    // when the run started (UTC)
-	Duration Duration    `json:"duration"` // wall time of the run
-	Groups   []string    `json:"groups"`   // the groups requested
-	Config   Config      `json:"config"`   // the configuration in force
-	Env      Environment `json:"env"`      // the machine and build
-	Results  []Result    `json:"results"`
+	Format int    `json:"format"`        // RunFormat
+	ID     string `json:"id"`            // a UUID version 7 (time-ordered)
+	Tag    string `json:"tag,omitempty"` // a name given with run --tag, see [CheckTag]
+	// Incomplete marks a run interrupted before every variant was
+	// measured: Results hold the variants completed.
+	Incomplete bool        `json:"incomplete,omitempty"`
+	Start      time.Time   `json:"start"`    // when the run started (UTC)
+	Duration   Duration    `json:"duration"` // wall time of the run
+	Groups     []string    `json:"groups"`   // the groups requested
+	Config     Config      `json:"config"`   // the configuration in force
+	Env        Environment `json:"env"`      // the machine and build
+	Results    []Result    `json:"results"`
+}
+
+// MaxTagLen bounds the length of a run's tag.
+const MaxTagLen = 64
+
+// CheckTag returns an error unless tag can name a run: 1 to [MaxTagLen]
+// letters, digits, '.', '_' or '-', starting with a letter or digit, and
+// neither "latest" nor a UUID (which --ref and --uuid read as ids).
+func CheckTag(tag string) error {
+	if tag == "" || len(tag) > MaxTagLen {
+		return fmt.Errorf("bench: a tag has 1 to %d characters, not %d", MaxTagLen, len(tag))
+	}
+	for i, c := range tag {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !letter && (i == 0 || !strings.ContainsRune("._-", c)) {
+			return fmt.Errorf("bench: tag %q: letters, digits, '.', '_' and '-' only, starting with a letter or digit", tag)
+		}
+	}
+	if _, err := uuid.Parse(tag); err == nil || tag == "latest" {
+		return fmt.Errorf("bench: tag %q would read as a run id", tag)
+	}
+	return nil
 }
 
 // NewRunID returns a new time-ordered run id (a UUID version 7, RFC 9562).
@@ -166,6 +192,26 @@ type Store struct {
 // ErrNoRun is returned (wrapped) when a requested run is not stored.
 var ErrNoRun = errors.New("bench: no such stored run")
 
+// Probe creates the store's directory if needed and checks that a file can
+// be written in it, so that a run with --store fails before it measures
+// anything rather than after.
+func (s Store) Probe() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fmt.Errorf("bench: cannot create storage: %w", err)
+	}
+	f, err := os.CreateTemp(s.Dir, ".probe-*.tmp")
+	if err != nil {
+		return fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	_, werr := f.Write([]byte("josebench\n"))
+	cerr := f.Close()
+	rerr := os.Remove(f.Name())
+	if err := errors.Join(werr, cerr, rerr); err != nil {
+		return fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	return nil
+}
+
 // Save writes run to the store, creating the directory if needed, and
 // returns the file's path. The file is written under a temporary name and
 // renamed, so a stored run is never partial.
@@ -223,9 +269,22 @@ func (s Store) IDs() ([]string, error) {
 	return ids, nil
 }
 
-// Load reads the run with the given id, or the newest one for "latest".
-// A run that is not stored is an error wrapping [ErrNoRun].
+// Load reads the run with the given id, the newest one for "latest", or
+// the newest one tagged id (see [CheckTag]). A run that is not stored is an
+// error wrapping [ErrNoRun].
 func (s Store) Load(id string) (*Run, error) {
+	if id != "latest" && CheckTag(id) == nil {
+		runs, err := s.List()
+		if err != nil {
+			return nil, err
+		}
+		for i := len(runs) - 1; i >= 0; i-- {
+			if runs[i].Tag == id {
+				return s.Load(runs[i].ID)
+			}
+		}
+		return nil, fmt.Errorf("%w: no run tagged %q in %s", ErrNoRun, id, s.Dir)
+	}
 	if id == "latest" {
 		ids, err := s.IDs()
 		if err != nil {
@@ -237,7 +296,7 @@ func (s Store) Load(id string) (*Run, error) {
 		id = ids[len(ids)-1]
 	}
 	if _, err := uuid.Parse(id); err != nil {
-		return nil, fmt.Errorf("bench: run id %q is neither a UUID nor \"latest\"", id)
+		return nil, fmt.Errorf("bench: run id %q is neither a UUID, \"latest\" nor a tag", id)
 	}
 	data, err := os.ReadFile(filepath.Join(s.Dir, id+".json"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -247,6 +306,50 @@ func (s Store) Load(id string) (*Run, error) {
 		return nil, fmt.Errorf("bench: cannot read storage: %w", err)
 	}
 	return DecodeRun(data)
+}
+
+// RunInfo describes a stored run, as `josebench log` lists it.
+type RunInfo struct {
+	ID         string
+	Start      time.Time
+	Tag        string
+	Groups     []string
+	Variants   int
+	Commit     string
+	Modified   bool
+	Incomplete bool
+}
+
+// List returns the stored runs, oldest first. A run file that cannot be
+// read or decoded is an error naming it.
+func (s Store) List() ([]RunInfo, error) {
+	ids, err := s.IDs()
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]RunInfo, 0, len(ids))
+	for _, id := range ids {
+		data, err := os.ReadFile(filepath.Join(s.Dir, id+".json"))
+		if err != nil {
+			return nil, fmt.Errorf("bench: cannot read storage: %w", err)
+		}
+		var r struct {
+			Format     int         `json:"format"`
+			ID         string      `json:"id"`
+			Start      time.Time   `json:"start"`
+			Tag        string      `json:"tag"`
+			Groups     []string    `json:"groups"`
+			Env        Environment `json:"env"`
+			Incomplete bool        `json:"incomplete"`
+			Results    []struct{}  `json:"results"`
+		}
+		if err := json.Unmarshal(data, &r); err != nil || r.Format != RunFormat {
+			return nil, fmt.Errorf("bench: stored run %s is not valid (format %d): %v", id, r.Format, err)
+		}
+		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Variants: len(r.Results),
+			Commit: r.Env.Commit, Modified: r.Env.Modified, Incomplete: r.Incomplete})
+	}
+	return infos, nil
 }
 
 // DecodeRun parses a stored run and recomputes its statistics from the
