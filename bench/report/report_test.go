@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/bench"
 )
@@ -268,5 +269,67 @@ func TestErrors(t *testing.T) {
 	}
 	if err := Write(&b, run, "pdf", Options{}); err == nil || !strings.Contains(err.Error(), `report: unknown output "pdf"`) {
 		t.Errorf("unknown output: %v", err)
+	}
+}
+
+// Every report of every variant the suite can select (both serializations,
+// a 1 MB payload, times up to 0.7 s per operation), with and without a
+// reference, fits ConsoleWidth columns on the console; md keeps every
+// column.
+func TestConsoleWidth(t *testing.T) {
+	m := bench.DefaultConfig().Measure
+	m.RSASignBits = bench.RSABits
+	m.Serializations = bench.Serializations
+	m.Payloads = []string{bench.PayloadRFC7520, "1000000"}
+	vs, err := bench.Select(m, []string{"JWS", "JWE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &bench.Run{Format: bench.RunFormat, ID: reportRunID, Config: bench.DefaultConfig()}
+	for i, v := range vs {
+		run.Results = append(run.Results, reportResult(v, 1_000_000, 3, float64(i+1)*1e6, float64(i+1)*1.3e6, float64(i+1)*0.7e6))
+	}
+	run, err = jsonRoundTrip(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []*bench.Run{nil, run} {
+		for _, name := range run.Config.ReportNames() {
+			var b strings.Builder
+			if err := Write(&b, run, "console", Options{Report: name, Ref: ref}); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(b.String(), "\n") {
+				if n := utf8.RuneCountInString(line); n > ConsoleWidth {
+					t.Fatalf("%s (ref %v): a line of %d columns:\n%s", name, ref != nil, n, line)
+				}
+			}
+			var md strings.Builder
+			Write(&md, run, "md", Options{Report: name, Ref: ref})
+			tab, _ := Build(run, Options{Report: name, Ref: ref})
+			if !strings.Contains(md.String(), "\n"+strings.Join(tab.Columns, " | ")+"\n") {
+				t.Errorf("%s: md lacks a column", name)
+			}
+		}
+	}
+}
+
+// Bytes and allocations per operation print as integers, truncated as
+// `go test -benchmem` truncates them (2240.9 B/op is 2240).
+func TestIntegerBytesAllocs(t *testing.T) {
+	v := reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256")
+	r := bench.Result{Variant: v, Revs: 10, Bytes: 2240.9, Allocs: 17.5}
+	for _, c := range []struct {
+		col  string
+		want string
+		raw  any
+	}{{"bytes", "2240", int64(2240)}, {"allocs", "17", int64(17)}} {
+		cell := columns[c.col](&r, -1)
+		if got := cell.Format(bench.Microseconds); got != c.want {
+			t.Errorf("%s: %q, want %q", c.col, got, c.want)
+		}
+		if got := cell.Raw(bench.Microseconds); got != c.raw {
+			t.Errorf("%s raw: %v (%T), want %v", c.col, got, got, c.raw)
+		}
 	}
 }

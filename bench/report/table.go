@@ -24,7 +24,7 @@ type kind int
 const (
 	text    kind = iota // a string
 	integer             // an int
-	number              // a float with two decimals (bytes, allocs per op)
+	number              // a float with two decimals (z-value)
 	timeNS              // nanoseconds, shown in the run's time unit
 	percent             // a percentage
 	signed              // a signed percentage (+1.20%)
@@ -67,17 +67,20 @@ var columns = map[string]column{
 	"worst":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
 	"stdev":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
 	"rstdev":    func(r *bench.Result, _ int) Cell { return Cell{kind: percent, f: r.Stats.RStdev} },
+	// Bytes and allocations per operation are whole numbers, as
+	// `go test -benchmem` prints them (the mean over the iterations,
+	// truncated).
 	"bytes": func(r *bench.Result, it int) Cell {
 		if it >= 0 {
 			return Cell{kind: integer, f: float64(r.Iterations[it].Bytes)}
 		}
-		return Cell{kind: number, f: r.Bytes}
+		return Cell{kind: integer, f: math.Floor(r.Bytes)}
 	},
 	"allocs": func(r *bench.Result, it int) Cell {
 		if it >= 0 {
 			return Cell{kind: integer, f: float64(r.Iterations[it].Allocs)}
 		}
-		return Cell{kind: number, f: r.Allocs}
+		return Cell{kind: integer, f: math.Floor(r.Allocs)}
 	},
 	"time_rev": func(r *bench.Result, it int) Cell { return Cell{kind: timeNS, f: r.Iterations[it].Time} },
 	"cpu":      func(r *bench.Result, _ int) Cell { return cpuCell(r.CPU) },
