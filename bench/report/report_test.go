@@ -130,6 +130,7 @@ func TestGolden(t *testing.T) {
 		{"aggregate-ref.console", "aggregate", "console", ref},
 		{"aggregate-ref.csv", "aggregate", "csv", ref},
 		{"aggregate-ref.json", "aggregate", "json", ref},
+		{"aggregate-ref.html", "aggregate", "html", ref},
 		{"simple-ref-cpu.md", "simple", "md", ref},
 	}
 	for _, tt := range tests {
@@ -173,8 +174,15 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Errorf("page contains %q", bad)
 		}
 	}
+	// The overview and one chart per requested group (HS256, RSA1_5; the
+	// ECDH-ES result is in neither).
 	if n := strings.Count(page, "<svg"); n != 3 {
-		t.Errorf("%d charts, want 3 (hmac, RSAEnc, ECDHES)", n)
+		t.Errorf("%d charts, want 3 (all, HS256, RSA1_5)", n)
+	}
+	for _, id := range []string{`id="chart-all"`, `id="chart-group-HS256"`, `id="chart-group-RSA1_5"`} {
+		if !strings.Contains(page, id) {
+			t.Errorf("no %s", id)
+		}
 	}
 }
 

@@ -45,6 +45,9 @@ type Table struct {
 	Columns []string
 	Rows    [][]Cell
 	Notes   []string // footnotes
+
+	ref    *bench.Run // the reference run compared with, or nil
+	metric Metric     // what the comparison compares
 }
 
 // column computes one column of a report for a result and, in the default
@@ -148,6 +151,7 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
+	t.ref, t.metric = opts.Ref, opts.Metric
 	if opts.Ref != nil && base != bench.ReportDefault {
 		t.addComparison(opts.Ref, opts.Metric, Compare(run, opts.Ref, opts.Metric, opts.Alpha), opts.Alpha)
 	}
