@@ -341,3 +341,21 @@ func TestIntegerBytesAllocs(t *testing.T) {
 		}
 	}
 }
+
+// A run interrupted before its end says so in every output.
+func TestIncompleteNote(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	run.Incomplete = true
+	for _, output := range []string{"console", "md", "csv", "json", "html"} {
+		var b bytes.Buffer
+		if err := Write(&b, run, output, Options{Report: "simple"}); err != nil {
+			t.Fatal(err)
+		}
+		if output == "csv" {
+			continue // csv holds rows only
+		}
+		if !strings.Contains(b.String(), "Incomplete run: interrupted after 4 variants") {
+			t.Errorf("%s: no incomplete note:\n%s", output, b.String())
+		}
+	}
+}

@@ -151,6 +151,9 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
+	if run.Incomplete {
+		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d variants; the variants not measured are missing.", len(run.Results)))
+	}
 	t.ref, t.metric = opts.Ref, opts.Metric
 	if opts.Ref != nil && base != bench.ReportDefault {
 		t.addComparison(opts.Ref, opts.Metric, Compare(run, opts.Ref, opts.Metric, opts.Alpha), opts.Alpha)

@@ -221,3 +221,16 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s:\n%s\nwant\n%s", name, got, want)
 	}
 }
+
+// Off a terminal the width comes from $COLUMNS, else 80.
+func TestTerminalWidth(t *testing.T) {
+	var b strings.Builder
+	t.Setenv("COLUMNS", "60")
+	if w := terminalWidth(&b); w != 60 {
+		t.Errorf("COLUMNS=60: width %d", w)
+	}
+	t.Setenv("COLUMNS", "wide")
+	if w := terminalWidth(&b); w != 80 {
+		t.Errorf("COLUMNS=wide: width %d", w)
+	}
+}
