@@ -20,6 +20,8 @@ const (
 	chartBar        = 11
 	chartTop        = 8  // above the first bar
 	chartAxisHeight = 40 // tick labels and the axis title below the bars
+	chartTallRows   = 40 // from this many bars the tick labels repeat above them
+	chartTopLabels  = 16 // room for those labels
 )
 
 // bar is one row of a chart: a value and its interval.
@@ -103,14 +105,21 @@ func timeAxis(lo, hi float64, logScale bool, x0, w float64) axis {
 // a chart of differences).
 func writeChart(w io.Writer, id, aria string, bars []bar, a axis, tickLabel func(float64) string, axisTitle string, ref float64) {
 	esc := html.EscapeString
-	plotH := len(bars)*chartRow + chartTop
+	top := chartTop
+	if len(bars) >= chartTallRows {
+		top += chartTopLabels
+	}
+	plotH := len(bars)*chartRow + top
 	height := plotH + chartAxisHeight
 	fmt.Fprintf(w, "<svg class=\"chart\" id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">\n",
 		esc(id), chartWidth, height, chartWidth, height, esc(aria))
 	// Grid lines and tick labels.
 	for _, v := range a.ticks() {
 		x := a.pos(v)
-		fmt.Fprintf(w, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, chartTop-4, x, plotH)
+		fmt.Fprintf(w, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, top-4, x, plotH)
+		if top > chartTop {
+			fmt.Fprintf(w, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x, top-8, esc(tickLabel(v)))
+		}
 		fmt.Fprintf(w, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x, plotH+14, esc(tickLabel(v)))
 	}
 	fmt.Fprintf(w, "<line class=\"axis\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", a.x0, plotH, a.x0+a.w, plotH)
@@ -120,7 +129,7 @@ func writeChart(w io.Writer, id, aria string, bars []bar, a axis, tickLabel func
 		origin = a.pos(ref)
 	}
 	for i, b := range bars {
-		y := chartTop + i*chartRow
+		y := top + i*chartRow
 		x1, x2 := origin, a.pos(b.value)
 		if x2 < x1 {
 			x1, x2 = x2, x1
@@ -135,7 +144,7 @@ func writeChart(w io.Writer, id, aria string, bars []bar, a axis, tickLabel func
 	}
 	if !math.IsNaN(ref) {
 		x := a.pos(ref)
-		fmt.Fprintf(w, "<line class=\"zero\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", x, chartTop-4, x, plotH)
+		fmt.Fprintf(w, "<line class=\"zero\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", x, top-4, x, plotH)
 	}
 	fmt.Fprint(w, "</svg>\n")
 }

@@ -176,7 +176,10 @@ func (t *Table) writeTimeChart(w io.Writer, id, aria string, rs []*bench.Result,
 	lo, hi := math.Inf(1), 0.0
 	for i, r := range rs {
 		l, h := meanInterval(r.Times())
-		lo, hi = min(lo, l, r.Stats.Mean), max(hi, h, r.Stats.Mean)
+		// The axis spans the means and the upper ends; a lower end below
+		// it (an interval reaching zero, on a log scale) is cut at the
+		// axis.
+		lo, hi = min(lo, r.Stats.Mean), max(hi, h, r.Stats.Mean)
 		val := bench.FormatTime(r.Stats.Mean, unit) + unit.Symbol()
 		bars[i] = bar{
 			label: chartLabel(r), value: r.Stats.Mean, lo: l, hi: h, color: subjectColors[r.Subject],

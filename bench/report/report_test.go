@@ -5,11 +5,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/josebench/josebench/bench"
+	"github.com/josebench/josebench/bench/stats"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -357,5 +359,24 @@ func TestIncompleteNote(t *testing.T) {
 		if !strings.Contains(b.String(), "Incomplete run: interrupted after 4 variants") {
 			t.Errorf("%s: no incomplete note:\n%s", output, b.String())
 		}
+	}
+}
+
+// A variant so noisy that its interval reaches below zero does not stretch
+// the log axis: the axis starts at the power of ten below the fastest mean.
+func TestLogAxisFromMeans(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	r := &run.Results[0]
+	r.Iterations = []bench.Iteration{{Time: 10}, {Time: 5000}}
+	r.Stats = stats.Summarize(r.Times())
+	var b bytes.Buffer
+	if err := Write(&b, run, "html", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	all := b.String()[strings.Index(b.String(), `id="chart-all"`):]
+	all = all[:strings.Index(all, "</svg>")]
+	ticks := regexp.MustCompile(`class="tick"[^>]*>([^<]*)<`).FindAllStringSubmatch(all, -1)
+	if len(ticks) == 0 || ticks[0][1] != "1μs" {
+		t.Errorf("first tick %v, want 1μs (the fastest mean is 2.5μs)", ticks)
 	}
 }
