@@ -35,15 +35,15 @@ type Run struct {
 	Results    []Result    `json:"results"`
 }
 
-// MaxTagLen bounds the length of a run's tag.
-const MaxTagLen = 64
+// maxTagLen bounds the length of a run's tag.
+const maxTagLen = 64
 
-// CheckTag returns an error unless tag can name a run: 1 to [MaxTagLen]
+// CheckTag returns an error unless tag can name a run: 1 to [maxTagLen]
 // letters, digits, '.', '_' or '-', starting with a letter or digit, and
 // neither "latest" nor a UUID (which --ref and --uuid read as ids).
 func CheckTag(tag string) error {
-	if tag == "" || len(tag) > MaxTagLen {
-		return fmt.Errorf("bench: a tag has 1 to %d characters, not %d", MaxTagLen, len(tag))
+	if tag == "" || len(tag) > maxTagLen {
+		return fmt.Errorf("bench: a tag has 1 to %d characters, not %d", maxTagLen, len(tag))
 	}
 	for i, c := range tag {
 		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'

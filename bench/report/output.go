@@ -72,10 +72,10 @@ func (t *Table) formatted() [][]string {
 	return out
 }
 
-// ConsoleWidth is the most columns a console table takes: columns are
+// consoleWidth is the most columns a console table takes: columns are
 // left out, least telling first (see consoleDrop), until it fits, and a
 // note names them; md, csv and json keep every column.
-const ConsoleWidth = 120
+const consoleWidth = 120
 
 // consoleDrop lists the columns a console table may leave out, in the
 // order it leaves them out. The identity of a variant, its mean (or
@@ -121,7 +121,7 @@ func (t *Table) writeConsole(w io.Writer) {
 	}
 	var dropped []string
 	for _, name := range consoleDrop {
-		if total() <= ConsoleWidth {
+		if total() <= consoleWidth {
 			break
 		}
 		if i := slices.IndexFunc(keep, func(j int) bool { return cols[j] == name }); i >= 0 {
@@ -160,10 +160,10 @@ func (t *Table) writeConsole(w io.Writer) {
 	}
 	notes := t.Notes
 	if len(dropped) > 0 {
-		notes = append(slices.Clone(notes), fmt.Sprintf("Left out to fit %d columns: %s (every column: --output md, csv or json).", ConsoleWidth, strings.Join(dropped, ", ")))
+		notes = append(slices.Clone(notes), fmt.Sprintf("Left out to fit %d columns: %s (every column: --output md, csv or json).", consoleWidth, strings.Join(dropped, ", ")))
 	}
 	for _, n := range notes {
-		fmt.Fprintf(w, "\n%s\n", wrap(n, ConsoleWidth))
+		fmt.Fprintf(w, "\n%s\n", wrap(n, consoleWidth))
 	}
 }
 

@@ -284,7 +284,7 @@ func TestErrors(t *testing.T) {
 
 // Every report of every variant the suite can select (both serializations,
 // a 1 MB payload, times up to 0.7 s per operation), with and without a
-// reference, fits ConsoleWidth columns on the console; md keeps every
+// reference, fits consoleWidth columns on the console; md keeps every
 // column.
 func TestConsoleWidth(t *testing.T) {
 	m := bench.DefaultConfig().Measure
@@ -310,7 +310,7 @@ func TestConsoleWidth(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, line := range strings.Split(b.String(), "\n") {
-				if n := utf8.RuneCountInString(line); n > ConsoleWidth {
+				if n := utf8.RuneCountInString(line); n > consoleWidth {
 					t.Fatalf("%s (ref %v): a line of %d columns:\n%s", name, ref != nil, n, line)
 				}
 			}
