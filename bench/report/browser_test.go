@@ -108,7 +108,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1400,1000", "--hide-scrollbars"}
+		"--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1400,1000"}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+path)...)
@@ -155,7 +155,7 @@ func TestHTMLInChromium(t *testing.T) {
 		t.Errorf("chart %s missing", id)
 	}
 	if shot := os.Getenv("JOSEBENCH_SCREENSHOT"); shot != "" {
-		cmd := exec.CommandContext(ctx, bin, append(args[:len(args)-2], "--window-size=1400,2400", "--screenshot="+shot, "file://"+path)...)
+		cmd := exec.CommandContext(ctx, bin, append(args[:len(args)-1], "--window-size=1400,2400", "--screenshot="+shot, "file://"+path)...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("screenshot: %v\n%s", err, out)
 		}

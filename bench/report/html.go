@@ -37,8 +37,8 @@ svg text.axis-title{font-size:12px;fill:#555}
 svg line.grid{stroke:#e4e4e4}
 svg line.axis,svg line.zero{stroke:#888}
 svg path.ci{stroke:#222;fill:none;stroke-width:1.2}
-table{border-collapse:collapse;font-size:12px;max-width:100%}
-th,td{border:1px solid #ccc;padding:2px 4px;vertical-align:top}
+table{border-collapse:collapse;font-size:11px;max-width:100%}
+th,td{border:1px solid #ccc;padding:2px 3px;vertical-align:top}
 td{white-space:nowrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 td.t{white-space:normal}
