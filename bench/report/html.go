@@ -197,7 +197,8 @@ func (t *Table) writeTimeChart(w io.Writer, id, aria string, rs []*bench.Result,
 }
 
 // writeDiffChart charts the % difference of each variant from the
-// reference run, with its 95% interval.
+// reference run, with its 95% interval, coloured as the table's diff
+// column judges it (Compare: grey within noise).
 func (t *Table) writeDiffChart(w io.Writer) {
 	esc := html.EscapeString
 	byID := map[string]*bench.Result{}
@@ -206,21 +207,21 @@ func (t *Table) writeDiffChart(w io.Writer) {
 	}
 	var bars []bar
 	m := 1.0
-	for i := range t.Run.Results {
-		r := &t.Run.Results[i]
-		rr, ok := byID[r.ID()]
-		if !ok {
+	for i, d := range Compare(t.Run, t.ref, t.metric, 0) {
+		if !d.Found {
 			continue
 		}
-		pct, lo, hi, ok := diffInterval(t.metric.samples(r), t.metric.samples(rr))
+		r := &t.Run.Results[i]
+		pct, lo, hi, ok := diffInterval(t.metric.samples(r), t.metric.samples(byID[d.ID]))
 		if !ok {
 			continue
 		}
 		color := colorSame
 		switch {
-		case lo > 0:
+		case d.Noise:
+		case pct > 0:
 			color = colorSlower
-		case hi < 0:
+		default:
 			color = colorFaster
 		}
 		m = max(m, math.Abs(lo), math.Abs(hi))
@@ -237,7 +238,7 @@ func (t *Table) writeDiffChart(w io.Writer) {
 	if t.metric == MetricCPU {
 		what = "mean thread CPU time"
 	}
-	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower); whiskers: 95%% confidence interval of the ratio of the means. Red: slower beyond the interval, green: faster, grey: the interval includes 0.</p>\n", esc(t.ref.ID), what)
+	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower); whiskers: 95%% confidence interval of the ratio of the means. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(t.ref.ID), what)
 	x0, width := plotArea()
 	step := niceStep(m / 3)
 	lim := math.Ceil(m/step) * step
