@@ -4,22 +4,24 @@ import (
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 )
 
 // NewProgress returns the progress display for mode ("dots", "line",
 // "none", or "auto": line when terminal is true, dots otherwise) writing to
-// w.
-func NewProgress(mode string, w io.Writer, terminal bool) Progress {
+// w. The progress line is cut to width columns (when width > 0) so that
+// rewriting it never leaves a wrapped line behind.
+func NewProgress(mode string, w io.Writer, terminal bool, width int) Progress {
 	switch mode {
 	case "none":
 		return nil
 	case "auto":
 		if terminal {
-			return &lineProgress{w: w}
+			return &lineProgress{w: w, width: width}
 		}
 		return &dotsProgress{w: w}
 	case "line":
-		return &lineProgress{w: w}
+		return &lineProgress{w: w, width: width}
 	}
 	return &dotsProgress{w: w}
 }
@@ -51,6 +53,7 @@ func (p *dotsProgress) Finish() {
 // estimated time left.
 type lineProgress struct {
 	w     io.Writer
+	width int // columns of the terminal; 0: unknown
 	total int
 	done  int
 	start time.Time
@@ -72,8 +75,19 @@ func (p *lineProgress) Variant(i int, v *Variant) {
 		left := time.Duration(float64(p.clock().Sub(p.start)) / float64(i) * float64(p.total-i))
 		eta = left.Round(time.Second).String()
 	}
-	width := len(fmt.Sprint(p.total))
-	fmt.Fprintf(p.w, "\r\033[K[%*d/%d] %s %s %s  ETA %s", width, i+1, p.total, v.Benchmark, v.Subject, v.Set(), eta)
+	digits := len(fmt.Sprint(p.total))
+	line := fmt.Sprintf("[%*d/%d] ETA %s  %s %s %s", digits, i+1, p.total, eta, v.Benchmark, v.Subject, v.Set())
+	fmt.Fprintf(p.w, "\r\033[K%s", fit(line, p.width))
+}
+
+// fit cuts s to fewer than width runes (the last column stays free: some
+// terminals wrap when it is written), ending it with "…" when cut.
+func fit(s string, width int) string {
+	if width <= 1 || utf8.RuneCountInString(s) < width {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:width-2]) + "…"
 }
 
 func (p *lineProgress) Done(int, *Result) { p.done++ }
@@ -83,5 +97,5 @@ func (p *lineProgress) Finish() {
 	if p.done != p.total {
 		n = fmt.Sprintf("%d of %d", p.done, p.total)
 	}
-	fmt.Fprintf(p.w, "\r\033[K%s variants in %s\n\n", n, p.clock().Sub(p.start).Round(time.Millisecond))
+	fmt.Fprintf(p.w, "\r\033[K%s\n\n", fit(fmt.Sprintf("%s variants in %s", n, p.clock().Sub(p.start).Round(time.Millisecond)), p.width))
 }

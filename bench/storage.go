@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -9,8 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -24,14 +21,40 @@ const RunFormat = 1
 // Run is one run of the suite: what was run, where, and the results. It is
 // what --store saves as JSON.
 type Run struct {
-	Format   int         `json:"format"`   // RunFormat
-	ID       string      `json:"id"`       // a UUID version 7 (time-ordered)
-	Start    time.Time   `json:"start"`    // when the run started (UTC)
-	Duration Duration    `json:"duration"` // wall time of the run
-	Groups   []string    `json:"groups"`   // the groups requested
-	Config   Config      `json:"config"`   // the configuration in force
-	Env      Environment `json:"env"`      // the machine and build
-	Results  []Result    `json:"results"`
+	Format int    `json:"format"`        // RunFormat
+	ID     string `json:"id"`            // a UUID version 7 (time-ordered)
+	Tag    string `json:"tag,omitempty"` // a name given with run --tag, see [CheckTag]
+	// Incomplete marks a run interrupted before every variant was
+	// measured: Results hold the variants completed.
+	Incomplete bool        `json:"incomplete,omitempty"`
+	Start      time.Time   `json:"start"`    // when the run started (UTC)
+	Duration   Duration    `json:"duration"` // wall time of the run
+	Groups     []string    `json:"groups"`   // the groups requested
+	Config     Config      `json:"config"`   // the configuration in force
+	Env        Environment `json:"env"`      // the machine and build
+	Results    []Result    `json:"results"`
+}
+
+// maxTagLen bounds the length of a run's tag.
+const maxTagLen = 64
+
+// CheckTag returns an error unless tag can name a run: 1 to [maxTagLen]
+// letters, digits, '.', '_' or '-', starting with a letter or digit, and
+// neither "latest" nor a UUID (which --ref and --uuid read as ids).
+func CheckTag(tag string) error {
+	if tag == "" || len(tag) > maxTagLen {
+		return fmt.Errorf("bench: a tag has 1 to %d characters, not %d", maxTagLen, len(tag))
+	}
+	for i, c := range tag {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !letter && (i == 0 || !strings.ContainsRune("._-", c)) {
+			return fmt.Errorf("bench: tag %q: letters, digits, '.', '_' and '-' only, starting with a letter or digit", tag)
+		}
+	}
+	if _, err := uuid.Parse(tag); err == nil || tag == "latest" {
+		return fmt.Errorf("bench: tag %q would read as a run id", tag)
+	}
+	return nil
 }
 
 // NewRunID returns a new time-ordered run id (a UUID version 7, RFC 9562).
@@ -43,121 +66,6 @@ func NewRunID() (string, error) {
 	return id.String(), nil
 }
 
-// Environment describes the machine and build a run was made on.
-type Environment struct {
-	GoVersion  string `json:"go_version"`
-	GOOS       string `json:"goos"`
-	GOARCH     string `json:"goarch"`
-	CPU        string `json:"cpu"` // model name, "unknown" when not found
-	NumCPU     int    `json:"num_cpu"`
-	GOMAXPROCS int    `json:"gomaxprocs"`
-	Module     string `json:"module"`             // main module path
-	Version    string `json:"version"`            // main module version ("(devel)" from a checkout)
-	Commit     string `json:"commit,omitempty"`   // vcs.revision of the build, else HEAD of the checkout run in
-	Modified   bool   `json:"modified,omitempty"` // vcs.modified (known only with VCS stamping)
-}
-
-// CurrentEnvironment describes the running program and machine.
-func CurrentEnvironment() Environment {
-	e := Environment{
-		GoVersion:  runtime.Version(),
-		GOOS:       runtime.GOOS,
-		GOARCH:     runtime.GOARCH,
-		CPU:        cpuModel(),
-		NumCPU:     runtime.NumCPU(),
-		GOMAXPROCS: runtime.GOMAXPROCS(0),
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		e.Module, e.Version = bi.Main.Path, bi.Main.Version
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				e.Commit = s.Value
-			case "vcs.modified":
-				e.Modified = s.Value == "true"
-			}
-		}
-	}
-	if e.Commit == "" {
-		// Built without VCS stamping (go run, -buildvcs=false): read the
-		// commit of the checkout the command runs in, if any.
-		if wd, err := os.Getwd(); err == nil {
-			e.Commit = gitHead(wd)
-		}
-	}
-	return e
-}
-
-// gitHead returns the commit that HEAD names in the git checkout holding
-// dir, or "" if there is none or it cannot be read.
-func gitHead(dir string) string {
-	for range 32 {
-		gitDir := filepath.Join(dir, ".git")
-		if st, err := os.Stat(gitDir); err == nil && st.IsDir() {
-			head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
-			if err != nil {
-				return ""
-			}
-			ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
-			if !ok {
-				return validCommit(ref)
-			}
-			if b, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
-				return validCommit(strings.TrimSpace(string(b)))
-			}
-			packed, err := os.ReadFile(filepath.Join(gitDir, "packed-refs"))
-			if err != nil {
-				return ""
-			}
-			for _, line := range strings.Split(string(packed), "\n") {
-				if h, r, ok := strings.Cut(line, " "); ok && r == ref {
-					return validCommit(h)
-				}
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-	return ""
-}
-
-// validCommit returns s if it is a hexadecimal object name, else "".
-func validCommit(s string) string {
-	if len(s) != 40 && len(s) != 64 {
-		return ""
-	}
-	for _, c := range s {
-		if !strings.ContainsRune("0123456789abcdef", c) {
-			return ""
-		}
-	}
-	return s
-}
-
-// cpuModel reads the CPU model name from /proc/cpuinfo on Linux.
-func cpuModel() string {
-	if runtime.GOOS != "linux" {
-		return "unknown"
-	}
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
-}
-
 // Store is a directory of stored runs, one <id>.json file each.
 type Store struct {
 	Dir string
@@ -165,6 +73,26 @@ type Store struct {
 
 // ErrNoRun is returned (wrapped) when a requested run is not stored.
 var ErrNoRun = errors.New("bench: no such stored run")
+
+// Probe creates the store's directory if needed and checks that a file can
+// be written in it, so that a run with --store fails before it measures
+// anything rather than after.
+func (s Store) Probe() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fmt.Errorf("bench: cannot create storage: %w", err)
+	}
+	f, err := os.CreateTemp(s.Dir, ".probe-*.tmp")
+	if err != nil {
+		return fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	_, werr := f.Write([]byte("josebench\n"))
+	cerr := f.Close()
+	rerr := os.Remove(f.Name())
+	if err := errors.Join(werr, cerr, rerr); err != nil {
+		return fmt.Errorf("bench: cannot write to storage: %w", err)
+	}
+	return nil
+}
 
 // Save writes run to the store, creating the directory if needed, and
 // returns the file's path. The file is written under a temporary name and
@@ -223,9 +151,22 @@ func (s Store) IDs() ([]string, error) {
 	return ids, nil
 }
 
-// Load reads the run with the given id, or the newest one for "latest".
-// A run that is not stored is an error wrapping [ErrNoRun].
+// Load reads the run with the given id, the newest one for "latest", or
+// the newest one tagged id (see [CheckTag]). A run that is not stored is an
+// error wrapping [ErrNoRun].
 func (s Store) Load(id string) (*Run, error) {
+	if id != "latest" && CheckTag(id) == nil {
+		runs, err := s.List()
+		if err != nil {
+			return nil, err
+		}
+		for i := len(runs) - 1; i >= 0; i-- {
+			if runs[i].Tag == id {
+				return s.Load(runs[i].ID)
+			}
+		}
+		return nil, fmt.Errorf("%w: no run tagged %q in %s", ErrNoRun, id, s.Dir)
+	}
 	if id == "latest" {
 		ids, err := s.IDs()
 		if err != nil {
@@ -237,7 +178,7 @@ func (s Store) Load(id string) (*Run, error) {
 		id = ids[len(ids)-1]
 	}
 	if _, err := uuid.Parse(id); err != nil {
-		return nil, fmt.Errorf("bench: run id %q is neither a UUID nor \"latest\"", id)
+		return nil, fmt.Errorf("bench: run id %q is neither a UUID, \"latest\" nor a tag", id)
 	}
 	data, err := os.ReadFile(filepath.Join(s.Dir, id+".json"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -247,6 +188,50 @@ func (s Store) Load(id string) (*Run, error) {
 		return nil, fmt.Errorf("bench: cannot read storage: %w", err)
 	}
 	return DecodeRun(data)
+}
+
+// RunInfo describes a stored run, as `josebench log` lists it.
+type RunInfo struct {
+	ID         string
+	Start      time.Time
+	Tag        string
+	Groups     []string
+	Variants   int
+	Commit     string
+	Modified   bool
+	Incomplete bool
+}
+
+// List returns the stored runs, oldest first. A run file that cannot be
+// read or decoded is an error naming it.
+func (s Store) List() ([]RunInfo, error) {
+	ids, err := s.IDs()
+	if err != nil {
+		return nil, err
+	}
+	infos := make([]RunInfo, 0, len(ids))
+	for _, id := range ids {
+		data, err := os.ReadFile(filepath.Join(s.Dir, id+".json"))
+		if err != nil {
+			return nil, fmt.Errorf("bench: cannot read storage: %w", err)
+		}
+		var r struct {
+			Format     int         `json:"format"`
+			ID         string      `json:"id"`
+			Start      time.Time   `json:"start"`
+			Tag        string      `json:"tag"`
+			Groups     []string    `json:"groups"`
+			Env        Environment `json:"env"`
+			Incomplete bool        `json:"incomplete"`
+			Results    []struct{}  `json:"results"`
+		}
+		if err := json.Unmarshal(data, &r); err != nil || r.Format != RunFormat {
+			return nil, fmt.Errorf("bench: stored run %s is not valid (format %d): %v", id, r.Format, err)
+		}
+		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Variants: len(r.Results),
+			Commit: r.Env.Commit, Modified: r.Env.Modified, Incomplete: r.Incomplete})
+	}
+	return infos, nil
 }
 
 // DecodeRun parses a stored run and recomputes its statistics from the

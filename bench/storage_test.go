@@ -114,29 +114,43 @@ func TestCurrentEnvironment(t *testing.T) {
 	}
 }
 
+// TestSummary checks each field against phpbench's definitions
+// (PhpBench\Model\Summary over per-revolution iteration times): subjects
+// are (benchmark, subject) pairs, revs sum the revolutions per iteration
+// of each variant, ⅀T sums every iteration time, worst is the largest.
 func TestSummary(t *testing.T) {
-	mk := func(revs int, rejects int, times ...float64) Result {
-		r := Result{Revs: revs, Rejects: rejects}
+	mk := func(bench, subject string, revs int, rejects int, times ...float64) Result {
+		r := Result{Variant: Variant{Benchmark: bench, Subject: subject}, Revs: revs, Rejects: rejects}
 		for _, x := range times {
 			r.Iterations = append(r.Iterations, Iteration{Time: x})
 		}
 		r.summarize()
 		return r
 	}
-	s := Summarize([]Result{mk(1000, 1, 1000, 1000, 1000), mk(10, 0, 2000, 4000)})
-	want := Summary{Subjects: 2, Iterations: 5, Revs: 3020, Rejects: 1, Best: 1000, Mean: 2000, Mode: 2000, Worst: 4000,
-		Total: 4000, MeanStdev: 500}
-	// rstdevs 0% and 1000/3000 = 33.33%
-	if d := s.MeanRStdev - 100.0/6; d > 1e-9 || d < -1e-9 {
+	// Two variants of one subject (two parameter sets) and one of another.
+	s := Summarize([]Result{
+		mk("HS256Bench", SubjectSignature, 1000, 1, 1000, 1000, 1000),
+		mk("HS256Bench", SubjectSignature, 10, 0, 2000, 4000),
+		mk("HS256Bench", SubjectVerification, 7, 2, 3000),
+	})
+	want := Summary{Subjects: 2, Variants: 3, Iterations: 6, Revs: 1017, Rejects: 3, Best: 1000, Mean: 7000.0 / 3, Mode: 7000.0 / 3, Worst: 4000,
+		Total: 3000 + 6000 + 3000, MeanStdev: 1000.0 / 3}
+	// rstdevs 0%, 1000/3000 = 33.33% and 0%
+	if d := s.MeanRStdev - 100.0/9; d > 1e-9 || d < -1e-9 {
 		t.Errorf("MeanRStdev %v", s.MeanRStdev)
 	}
-	want.MeanRStdev = s.MeanRStdev
+	for _, c := range [][2]float64{{s.Mean, want.Mean}, {s.Mode, want.Mode}} {
+		if d := c[0] - c[1]; d > 1e-6 || d < -1e-6 {
+			t.Errorf("mean or mode %v, want %v", c[0], c[1])
+		}
+	}
+	want.MeanRStdev, want.Mode, want.Mean = s.MeanRStdev, s.Mode, s.Mean
 	if s != want {
 		t.Errorf("got  %+v\nwant %+v", s, want)
 	}
 	var b strings.Builder
 	s.Write(&b, Microseconds)
-	wantText := "2 subjects, 5 iterations, 3,020 revs, 1 rejects\n(best [mean mode] worst) = 1.000 [2.000 2.000] 4.000 (μs)\n⅀T: 4.000μs μSD/r 0.500μs μRSD/r: 16.667%\n"
+	wantText := "2 subjects, 3 variants, 6 iterations, 1,017 revs, 3 rejects\n(best [mean mode] worst) = 1.000 [2.333 2.333] 4.000 (μs)\n⅀T: 12.000μs μSD/r 0.333μs μRSD/r: 11.111%\n"
 	if b.String() != wantText {
 		t.Errorf("summary text:\n%s\nwant\n%s", b.String(), wantText)
 	}

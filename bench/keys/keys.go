@@ -59,8 +59,15 @@ func bigInt(name, member, s string) (*big.Int, error) {
 
 // RSA returns the RSA private key of the given size: 2048 (RFC 7520 §3.4),
 // 3072 or 4096 bits.
-func RSA(bits int) (*rsa.PrivateKey, error) {
-	name := fmt.Sprintf("rsa%d.json", bits)
+func RSA(bits int) (*rsa.PrivateKey, error) { return rsaKey(fmt.Sprintf("rsa%d.json", bits), bits) }
+
+// OtherRSA returns a second RSA private key of the given size, distinct
+// from [RSA]'s: the key a token must not verify or decrypt under.
+func OtherRSA(bits int) (*rsa.PrivateKey, error) {
+	return rsaKey(fmt.Sprintf("other-rsa%d.json", bits), bits)
+}
+
+func rsaKey(name string, bits int) (*rsa.PrivateKey, error) {
 	k, err := load(name)
 	if err != nil {
 		return nil, err
@@ -87,21 +94,27 @@ func RSA(bits int) (*rsa.PrivateKey, error) {
 }
 
 var curves = map[string]struct {
-	file  string
+	file  string // without the .json suffix
 	curve elliptic.Curve
 }{
-	"P-256": {"p256.json", elliptic.P256()},
-	"P-384": {"p384.json", elliptic.P384()},
-	"P-521": {"p521.json", elliptic.P521()},
+	"P-256": {"p256", elliptic.P256()},
+	"P-384": {"p384", elliptic.P384()},
+	"P-521": {"p521", elliptic.P521()},
 }
 
 // EC returns the ECDSA private key on crv: P-256 (RFC 7520 §5.5), P-384
 // (RFC 7520 §5.4) or P-521 (RFC 7520 §3.2).
-func EC(crv string) (*ecdsa.PrivateKey, error) {
+func EC(crv string) (*ecdsa.PrivateKey, error) { return ecKey("", crv) }
+
+// OtherEC returns a second private key on crv, distinct from [EC]'s.
+func OtherEC(crv string) (*ecdsa.PrivateKey, error) { return ecKey("other-", crv) }
+
+func ecKey(prefix, crv string) (*ecdsa.PrivateKey, error) {
 	c, ok := curves[crv]
 	if !ok {
 		return nil, fmt.Errorf("keys: no key on curve %q", crv)
 	}
+	c.file = prefix + c.file + ".json"
 	k, err := load(c.file)
 	if err != nil {
 		return nil, err
@@ -129,57 +142,74 @@ func EC(crv string) (*ecdsa.PrivateKey, error) {
 }
 
 // Ed25519 returns the Ed25519 private key of RFC 8037 §A.1.
-func Ed25519() (ed25519.PrivateKey, error) {
-	k, err := load("ed25519.json")
+func Ed25519() (ed25519.PrivateKey, error) { return ed25519Key("ed25519.json") }
+
+// OtherEd25519 returns a second Ed25519 private key, distinct from
+// [Ed25519]'s.
+func OtherEd25519() (ed25519.PrivateKey, error) { return ed25519Key("other-ed25519.json") }
+
+func ed25519Key(name string) (ed25519.PrivateKey, error) {
+	k, err := load(name)
 	if err != nil {
 		return nil, err
 	}
-	d, err := b64("ed25519.json", "d", k.D)
+	d, err := b64(name, "d", k.D)
 	if err != nil {
 		return nil, err
 	}
 	if len(d) != ed25519.SeedSize {
-		return nil, fmt.Errorf("keys: ed25519.json: bad seed size")
+		return nil, fmt.Errorf("keys: %s: bad seed size", name)
 	}
 	key := ed25519.NewKeyFromSeed(d)
-	x, err := b64("ed25519.json", "x", k.X)
+	x, err := b64(name, "x", k.X)
 	if err != nil {
 		return nil, err
 	}
 	if !key.Public().(ed25519.PublicKey).Equal(ed25519.PublicKey(x)) {
-		return nil, fmt.Errorf("keys: ed25519.json: public key does not match d")
+		return nil, fmt.Errorf("keys: %s: public key does not match d", name)
 	}
 	return key, nil
 }
 
 // X25519 returns the X25519 private key of RFC 8037 §A.6 (Bob's).
-func X25519() (*ecdh.PrivateKey, error) {
-	k, err := load("x25519.json")
+func X25519() (*ecdh.PrivateKey, error) { return x25519Key("x25519.json") }
+
+// OtherX25519 returns a second X25519 private key, distinct from
+// [X25519]'s.
+func OtherX25519() (*ecdh.PrivateKey, error) { return x25519Key("other-x25519.json") }
+
+func x25519Key(name string) (*ecdh.PrivateKey, error) {
+	k, err := load(name)
 	if err != nil {
 		return nil, err
 	}
-	d, err := b64("x25519.json", "d", k.D)
+	d, err := b64(name, "d", k.D)
 	if err != nil {
 		return nil, err
 	}
 	key, err := ecdh.X25519().NewPrivateKey(d)
 	if err != nil {
-		return nil, fmt.Errorf("keys: x25519.json: %w", err)
+		return nil, fmt.Errorf("keys: %s: %w", name, err)
 	}
-	x, err := b64("x25519.json", "x", k.X)
+	x, err := b64(name, "x", k.X)
 	if err != nil {
 		return nil, err
 	}
 	if string(key.PublicKey().Bytes()) != string(x) {
-		return nil, fmt.Errorf("keys: x25519.json: public key does not match d")
+		return nil, fmt.Errorf("keys: %s: public key does not match d", name)
 	}
 	return key, nil
 }
 
 // Oct returns the symmetric key of the given size in bits: 128 (RFC 7520
 // §5.8), 192, 256 (RFC 7520 §5.7), 384 or 512.
-func Oct(bits int) ([]byte, error) {
-	name := fmt.Sprintf("oct%d.json", bits)
+func Oct(bits int) ([]byte, error) { return octKey(fmt.Sprintf("oct%d.json", bits), bits) }
+
+// OtherOct returns a second symmetric key of the given size, distinct from
+// [Oct]'s.
+func OtherOct(bits int) ([]byte, error) { return octKey(fmt.Sprintf("other-oct%d.json", bits), bits) }
+
+func octKey(name string, bits int) ([]byte, error) {
 	k, err := load(name)
 	if err != nil {
 		return nil, err
@@ -201,4 +231,10 @@ func PBES2Password() []byte {
 		panic("keys: embedded password missing: " + err.Error())
 	}
 	return b
+}
+
+// OtherPBES2Password returns a second PBES2 password, distinct from
+// [PBES2Password]'s.
+func OtherPBES2Password() []byte {
+	return []byte("Thus drew Sauron, the Dark Lord, the password of another")
 }

@@ -78,3 +78,49 @@ func TestPBES2Password(t *testing.T) {
 		t.Errorf("password %q", p)
 	}
 }
+
+// The second keys load, have the size of the first ones and differ from
+// them: a token made under one must not load under the other.
+func TestOtherKeys(t *testing.T) {
+	for _, bits := range []int{2048, 3072, 4096} {
+		k, err := RSA(bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := OtherRSA(bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.N.BitLen() != bits || o.N.Cmp(k.N) == 0 {
+			t.Errorf("other rsa%d: %d bits, same modulus %v", bits, o.N.BitLen(), o.N.Cmp(k.N) == 0)
+		}
+	}
+	for _, crv := range []string{"P-256", "P-384", "P-521"} {
+		k, _ := EC(crv)
+		o, err := OtherEC(crv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Curve != k.Curve || o.Equal(k) {
+			t.Errorf("other %s: curve %s, equal %v", crv, o.Curve.Params().Name, o.Equal(k))
+		}
+	}
+	ed, _ := Ed25519()
+	if o, err := OtherEd25519(); err != nil || o.Equal(ed) {
+		t.Errorf("other Ed25519: %v, equal %v", err, o.Equal(ed))
+	}
+	x, _ := X25519()
+	if o, err := OtherX25519(); err != nil || o.Equal(x) {
+		t.Errorf("other X25519: %v, equal %v", err, o.Equal(x))
+	}
+	for _, bits := range []int{128, 192, 256, 384, 512} {
+		k, _ := Oct(bits)
+		o, err := OtherOct(bits)
+		if err != nil || len(o) != len(k) || string(o) == string(k) {
+			t.Errorf("other oct%d: %v, %d bytes, equal %v", bits, err, len(o), string(o) == string(k))
+		}
+	}
+	if string(OtherPBES2Password()) == string(PBES2Password()) {
+		t.Error("other PBES2 password is the same")
+	}
+}

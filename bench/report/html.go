@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/josebench/josebench/bench"
+	"github.com/josebench/josebench/bench/stats"
 )
 
 // subjectColors colours the bars of each subject.
@@ -18,20 +21,38 @@ var subjectColors = map[string]string{
 	bench.SubjectRoundTrip:    "#59a14f",
 }
 
-const htmlStyle = `body{font-family:system-ui,sans-serif;margin:2em;color:#222}
-table{border-collapse:collapse;font-size:13px}
-th,td{border:1px solid #ccc;padding:2px 6px}
+// Colours of the bars of a difference chart.
+const (
+	colorSlower = "#e15759" // slower beyond the interval
+	colorFaster = "#59a14f" // faster beyond the interval
+	colorSame   = "#bab0ac" // the interval includes 0
+)
+
+const htmlStyle = `body{font-family:system-ui,sans-serif;margin:16px 24px;color:#222}
+h2{margin:1.4em 0 .3em}
+p.what{margin:.2em 0 .6em;color:#555;font-size:13px}
+svg.chart{display:block;max-width:100%;height:auto}
+svg text{font-size:11px;font-family:system-ui,sans-serif;fill:#222}
+svg text.axis-title{font-size:12px;fill:#555}
+svg line.grid{stroke:#e4e4e4}
+svg line.axis,svg line.zero{stroke:#888}
+svg path.ci{stroke:#222;fill:none;stroke-width:1.2}
+table{border-collapse:collapse;font-size:11px;max-width:100%}
+th,td{border:1px solid #ccc;padding:2px 3px;vertical-align:top}
+td{white-space:nowrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-th{background:#f0f0f0}
-svg text{font-size:11px;font-family:system-ui,sans-serif}
+td.t{white-space:normal}
+th{background:#f0f0f0;font-weight:600}
 .legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}`
 
-// writeHTML writes one self-contained page: no script, no external
-// resource. It has an SVG bar chart of the mean of each variant per family
-// group (hmac, RSASign, GCMKW, ...), then the report's table.
+// writeHTML writes one self-contained page, no script and no external
+// resource: an overview chart of every variant (log scale, fastest first),
+// a chart per requested group, with a reference run a chart of the %
+// difference of each variant, then the report's table. Every bar carries
+// the 95% confidence interval of its mean.
 func (t *Table) writeHTML(w io.Writer) {
 	esc := html.EscapeString
-	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(t.Title), htmlStyle)
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(t.Title), htmlStyle)
 	fmt.Fprintf(w, "<h1>%s</h1>\n<p>%s</p>\n", esc(t.Title), esc(t.suiteLine()))
 	e := t.Run.Env
 	fmt.Fprintf(w, "<p>%s %s/%s, %s, GOMAXPROCS %d</p>\n", esc(e.GoVersion), esc(e.GOOS), esc(e.GOARCH), esc(e.CPU), e.GOMAXPROCS)
@@ -44,22 +65,65 @@ func (t *Table) writeHTML(w io.Writer) {
 		fmt.Fprintf(w, "<span style=\"background:%s\"></span>%s", subjectColors[s], esc(s))
 	}
 	fmt.Fprint(w, "</p>\n")
-	for _, fam := range families(t.Run) {
-		t.writeChart(w, fam)
+
+	unit := t.Unit
+	all := make([]*bench.Result, 0, len(t.Run.Results))
+	for i := range t.Run.Results {
+		if len(t.Run.Results[i].Iterations) > 0 {
+			all = append(all, &t.Run.Results[i])
+		}
+	}
+	if len(all) > 0 {
+		sorted := slices.Clone(all)
+		slices.SortStableFunc(sorted, func(a, b *bench.Result) int {
+			return compareFloat(a.Stats.Mean, b.Stats.Mean)
+		})
+		fmt.Fprintf(w, "<h2>All variants</h2>\n<p class=\"what\">Mean time per operation of each of the %d variants, fastest first, on a log scale; the whiskers are the 95%% confidence interval of the mean.</p>\n", len(sorted))
+		t.writeTimeChart(w, "chart-all", "mean time per operation of every variant", sorted, true, unit)
+	}
+	for _, g := range t.Run.Groups {
+		var rs []*bench.Result
+		for _, r := range all {
+			if benchmarkInGroup(r, g) {
+				rs = append(rs, r)
+			}
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		lo, hi := math.Inf(1), 0.0
+		for _, r := range rs {
+			lo, hi = min(lo, r.Stats.Mean), max(hi, r.Stats.Mean)
+		}
+		logScale := hi > 20*lo
+		scale := "linear scale from zero"
+		if logScale {
+			scale = "log scale (the times span more than a factor of 20)"
+		}
+		fmt.Fprintf(w, "<h2>Group %s</h2>\n<p class=\"what\">Mean time per operation of the %d variants of group %s, in suite order, %s; whiskers: 95%% confidence interval of the mean.</p>\n", esc(g), len(rs), esc(g), scale)
+		t.writeTimeChart(w, "chart-group-"+g, "mean time per operation in group "+g, rs, logScale, unit)
+	}
+	if t.ref != nil {
+		t.writeDiffChart(w)
 	}
 
 	fmt.Fprint(w, "<h2>Report</h2>\n<table>\n<tr>")
-	for _, c := range t.Columns {
-		fmt.Fprintf(w, "<th>%s</th>", esc(c))
+	for j := range t.Columns {
+		fmt.Fprintf(w, "<th>%s</th>", esc(t.header(j, true)))
 	}
 	fmt.Fprint(w, "</tr>\n")
-	for i, row := range t.formatted() {
+	for _, row := range t.Rows {
 		fmt.Fprint(w, "<tr>")
-		for j, s := range row {
-			if t.Rows[i][j].numeric() {
+		for _, c := range row {
+			s := c.Format(unit)
+			if c.kind == timeNS {
+				s = bench.FormatTime(c.f, unit) // the unit is in the heading
+			}
+			switch {
+			case c.numeric():
 				fmt.Fprintf(w, "<td class=\"n\">%s</td>", esc(s))
-			} else {
-				fmt.Fprintf(w, "<td>%s</td>", esc(s))
+			default:
+				fmt.Fprintf(w, "<td class=\"t\">%s</td>", breakable(s))
 			}
 		}
 		fmt.Fprint(w, "</tr>\n")
@@ -71,66 +135,167 @@ func (t *Table) writeHTML(w io.Writer) {
 	fmt.Fprint(w, "</body>\n</html>\n")
 }
 
-// families returns the family groups of the run's results, in order.
-func families(run *bench.Run) []string {
-	var fams []string
-	for _, r := range run.Results {
-		if len(r.Groups) < 2 {
+// breakable escapes a text cell and marks where a narrow table may break
+// it: after the commas of a list (groups, parameter sets), before the
+// "Bench" of a benchmark name and after the "bench" of a subject.
+func breakable(s string) string {
+	e := strings.ReplaceAll(html.EscapeString(s), ",", ",<wbr>")
+	if b, ok := strings.CutSuffix(e, "Bench"); ok && b != "" {
+		e = b + "<wbr>Bench"
+	}
+	if b, ok := strings.CutPrefix(e, "bench"); ok && b != "" {
+		e = "bench<wbr>" + b
+	}
+	return e
+}
+
+func compareFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// benchmarkInGroup reports whether r's benchmark is in group g (aliases
+// resolved as --group resolves them).
+func benchmarkInGroup(r *bench.Result, g string) bool {
+	for _, b := range bench.Benchmarks {
+		if b.Name == r.Benchmark {
+			return b.InGroup(g)
+		}
+	}
+	return slices.Contains(r.Groups, g)
+}
+
+// writeTimeChart charts the mean time of rs with their intervals.
+func (t *Table) writeTimeChart(w io.Writer, id, aria string, rs []*bench.Result, logScale bool, unit bench.TimeUnit) {
+	bars := make([]bar, len(rs))
+	lo, hi := math.Inf(1), 0.0
+	for i, r := range rs {
+		l, h := meanInterval(r.Times())
+		// The axis spans the means and the upper ends; a lower end below
+		// it (an interval reaching zero, on a log scale) is cut at the
+		// axis.
+		lo, hi = min(lo, r.Stats.Mean), max(hi, h, r.Stats.Mean)
+		val := bench.FormatTime(r.Stats.Mean, unit) + unit.Symbol()
+		bars[i] = bar{
+			label: chartLabel(r), value: r.Stats.Mean, lo: l, hi: h, color: subjectColors[r.Subject],
+			text:  val,
+			title: fmt.Sprintf("%s: %s (95%% interval %s to %s)", r.ID(), val, bench.FormatTime(l, unit), bench.FormatTime(h, unit)+unit.Symbol()),
+		}
+	}
+	x0, width := plotArea()
+	a := timeAxis(lo, hi, logScale, x0, width)
+	title := "mean time per operation (" + unit.Symbol() + ")"
+	if logScale {
+		title += ", log scale"
+	}
+	writeChart(w, id, aria, bars, a, tickTime(unit), title, math.NaN())
+}
+
+// writeDiffChart charts the % difference of each variant from the
+// reference run, with its 95% interval, coloured as the table's diff
+// column judges it (Compare: grey within noise).
+func (t *Table) writeDiffChart(w io.Writer) {
+	esc := html.EscapeString
+	byID := map[string]*bench.Result{}
+	for i := range t.ref.Results {
+		byID[t.ref.Results[i].ID()] = &t.ref.Results[i]
+	}
+	var bars []bar
+	m := 1.0
+	for i, d := range Compare(t.Run, t.ref, t.metric, 0) {
+		if !d.Found {
 			continue
 		}
-		if f := r.Groups[1]; len(fams) == 0 || !containsStr(fams, f) {
-			fams = append(fams, f)
-		}
-	}
-	return fams
-}
-
-func containsStr(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Chart geometry, in pixels.
-const (
-	chartLabelWidth = 430
-	chartBarWidth   = 380
-	chartValueWidth = 110
-	chartRow        = 16
-	chartBar        = 12
-)
-
-func (t *Table) writeChart(w io.Writer, family string) {
-	esc := html.EscapeString
-	var rs []*bench.Result
-	var top float64
-	for i := range t.Run.Results {
 		r := &t.Run.Results[i]
-		if len(r.Groups) > 1 && r.Groups[1] == family {
-			rs = append(rs, r)
-			top = max(top, r.Stats.Mean)
+		pct, lo, hi, ok := diffInterval(t.metric.samples(r), t.metric.samples(byID[d.ID]))
+		if !ok {
+			continue
 		}
+		color := colorSame
+		switch {
+		case d.Noise:
+		case pct > 0:
+			color = colorSlower
+		default:
+			color = colorFaster
+		}
+		m = max(m, math.Abs(lo), math.Abs(hi))
+		bars = append(bars, bar{
+			label: chartLabel(r), value: pct, lo: lo, hi: hi, color: color,
+			text:  fmt.Sprintf("%+.2f%%", pct),
+			title: fmt.Sprintf("%s: %+.2f%% (95%% interval %+.2f%% to %+.2f%%)", r.ID(), pct, lo, hi),
+		})
 	}
-	if top == 0 {
-		top = 1
+	if len(bars) == 0 {
+		return
 	}
-	width := chartLabelWidth + chartBarWidth + chartValueWidth
-	height := len(rs)*chartRow + 4
-	fmt.Fprintf(w, "<h2>%s</h2>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"mean time per variant of %s\">\n",
-		esc(family), width, height, width, height, esc(family))
-	for i, r := range rs {
-		y := i*chartRow + 2
-		label := chartLabel(r)
-		barW := r.Stats.Mean / top * chartBarWidth
-		fmt.Fprintf(w, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", chartLabelWidth-6, y+chartBar-2, esc(label))
-		fmt.Fprintf(w, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s: %s</title></rect>",
-			chartLabelWidth, y, barW, chartBar, subjectColors[r.Subject], esc(r.ID()), esc(bench.FormatTime(r.Stats.Mean, t.Unit)+t.Unit.Symbol()))
-		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", chartLabelWidth+barW+4, y+chartBar-2, esc(bench.FormatTime(r.Stats.Mean, t.Unit)+t.Unit.Symbol()))
+	what := "mean time"
+	if t.metric == MetricCPU {
+		what = "mean thread CPU time"
 	}
-	fmt.Fprint(w, "</svg>\n")
+	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower); whiskers: 95%% confidence interval of the ratio of the means. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(t.ref.ID), what)
+	x0, width := plotArea()
+	step := niceStep(m / 3)
+	lim := math.Ceil(m/step) * step
+	a := axis{lo: -lim, hi: lim, x0: x0, w: width}
+	writeChart(w, "chart-diff", "difference from the reference run", bars, a, tickPercent, "change of the "+what+" (%)", 0)
+}
+
+// tQuantile975 holds the 0.975 quantiles of Student's t distribution for
+// 1 to 30 degrees of freedom.
+var tQuantile975 = [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+
+// tCrit returns the two-sided 95% critical value of t with n-1 degrees of
+// freedom (1.96 beyond 30).
+func tCrit(n int) float64 {
+	if n-1 >= 1 && n-1 <= len(tQuantile975) {
+		return tQuantile975[n-2]
+	}
+	return 1.96
+}
+
+// meanInterval returns the 95% confidence interval of the mean of xs
+// (Student's t, with the sample standard deviation); one sample gives a
+// point.
+func meanInterval(xs []float64) (lo, hi float64) {
+	m := stats.Mean(xs)
+	n := len(xs)
+	if n < 2 {
+		return m, m
+	}
+	se := stats.Stdev(xs) * math.Sqrt(float64(n)/float64(n-1)) / math.Sqrt(float64(n))
+	d := tCrit(n) * se
+	return m - d, m + d
+}
+
+// diffInterval returns the % difference of the mean of xs from that of ys
+// and its 95% interval, from the standard errors of the two means (the
+// delta method on the log of their ratio); ok is false without samples.
+func diffInterval(xs, ys []float64) (pct, lo, hi float64, ok bool) {
+	if len(xs) == 0 || len(ys) == 0 {
+		return 0, 0, 0, false
+	}
+	mx, my := stats.Mean(xs), stats.Mean(ys)
+	if mx <= 0 || my <= 0 {
+		return 0, 0, 0, false
+	}
+	rel := func(zs []float64, m float64) float64 {
+		if len(zs) < 2 {
+			return 0
+		}
+		l, h := meanInterval(zs)
+		return (h - l) / 2 / m // t·se/m
+	}
+	d := math.Hypot(rel(xs, mx), rel(ys, my))
+	r := mx / my
+	return (r - 1) * 100, (r*math.Exp(-d) - 1) * 100, (r*math.Exp(d) - 1) * 100, true
 }
 
 // chartLabel is "RSA1_5Bench benchDecryption enc=A128GCM,bits=2048": the

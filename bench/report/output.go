@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -71,11 +72,39 @@ func (t *Table) formatted() [][]string {
 	return out
 }
 
+// consoleWidth is the most columns a console table takes: columns are
+// left out, least telling first (see consoleDrop), until it fits, and a
+// note names them; md, csv and json keep every column.
+const consoleWidth = 120
+
+// consoleDrop lists the columns a console table may leave out, in the
+// order it leaves them out. The identity of a variant, its mean (or
+// iteration time) and a comparison's diff are always kept.
+var consoleDrop = []string{"groups", "median", "worst", "best", "mode", "stdev", "cpu_rev", "z_value", "cpu", "revs", "rejects", "its", "iter", "ref_mean", "ref_cpu", "allocs", "bytes", "deviation", "rstdev"}
+
 func (t *Table) writeConsole(w io.Writer) {
 	fmt.Fprintf(w, "%s\n%s\n\n", t.Title, t.suiteLine())
 	cells := t.formatted()
-	widths := make([]int, len(t.Columns))
-	for j, c := range t.Columns {
+	cols := slices.Clone(t.Columns)
+	// The benchmark names the algorithm: the set leaves out alg=.
+	if slices.Contains(cols, "benchmark") {
+		if j := slices.Index(cols, "set"); j >= 0 {
+			for _, row := range cells {
+				if rest, ok := strings.CutPrefix(row[j], "alg="); ok {
+					if _, rest, _ = strings.Cut(rest, ","); rest == "" {
+						rest = "-"
+					}
+					row[j] = rest
+				}
+			}
+		}
+	}
+	keep := make([]int, len(cols))
+	for j := range keep {
+		keep[j] = j
+	}
+	widths := make([]int, len(cols))
+	for j, c := range cols {
 		widths[j] = utf8.RuneCountInString(c)
 	}
 	for _, row := range cells {
@@ -83,10 +112,28 @@ func (t *Table) writeConsole(w io.Writer) {
 			widths[j] = max(widths[j], utf8.RuneCountInString(s))
 		}
 	}
+	total := func() int {
+		n := 2 * (len(keep) - 1)
+		for _, j := range keep {
+			n += widths[j]
+		}
+		return n
+	}
+	var dropped []string
+	for _, name := range consoleDrop {
+		if total() <= consoleWidth {
+			break
+		}
+		if i := slices.IndexFunc(keep, func(j int) bool { return cols[j] == name }); i >= 0 {
+			keep = slices.Delete(keep, i, i+1)
+			dropped = append(dropped, name)
+		}
+	}
 	line := func(vals []string, right func(j int) bool) {
 		var b strings.Builder
-		for j, s := range vals {
-			if j > 0 {
+		for k, j := range keep {
+			s := vals[j]
+			if k > 0 {
 				b.WriteString("  ")
 			}
 			pad := strings.Repeat(" ", widths[j]-utf8.RuneCountInString(s))
@@ -94,7 +141,7 @@ func (t *Table) writeConsole(w io.Writer) {
 				b.WriteString(pad + s)
 			} else {
 				b.WriteString(s)
-				if j < len(vals)-1 {
+				if k < len(keep)-1 {
 					b.WriteString(pad)
 				}
 			}
@@ -102,8 +149,8 @@ func (t *Table) writeConsole(w io.Writer) {
 		fmt.Fprintln(w, b.String())
 	}
 	numericCol := func(j int) bool { return len(t.Rows) > 0 && t.Rows[0][j].numeric() }
-	line(t.Columns, numericCol)
-	rule := make([]string, len(t.Columns))
+	line(cols, numericCol)
+	rule := make([]string, len(cols))
 	for j := range rule {
 		rule[j] = strings.Repeat("-", widths[j])
 	}
@@ -111,9 +158,35 @@ func (t *Table) writeConsole(w io.Writer) {
 	for i, row := range cells {
 		line(row, func(j int) bool { return t.Rows[i][j].numeric() })
 	}
-	for _, n := range t.Notes {
-		fmt.Fprintf(w, "\n%s\n", n)
+	notes := t.Notes
+	if len(dropped) > 0 {
+		notes = append(slices.Clone(notes), fmt.Sprintf("Left out to fit %d columns: %s (every column: --output md, csv or json).", consoleWidth, strings.Join(dropped, ", ")))
 	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "\n%s\n", wrap(n, consoleWidth))
+	}
+}
+
+// wrap breaks s at spaces into lines of at most width runes (a longer word
+// keeps its own line).
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		wl := utf8.RuneCountInString(word)
+		if i > 0 {
+			if n+1+wl > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += wl
+	}
+	return b.String()
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }

@@ -5,10 +5,13 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/bench"
+	"github.com/josebench/josebench/bench/stats"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -129,6 +132,7 @@ func TestGolden(t *testing.T) {
 		{"aggregate-ref.console", "aggregate", "console", ref},
 		{"aggregate-ref.csv", "aggregate", "csv", ref},
 		{"aggregate-ref.json", "aggregate", "json", ref},
+		{"aggregate-ref.html", "aggregate", "html", ref},
 		{"simple-ref-cpu.md", "simple", "md", ref},
 	}
 	for _, tt := range tests {
@@ -172,8 +176,15 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Errorf("page contains %q", bad)
 		}
 	}
+	// The overview and one chart per requested group (HS256, RSA1_5; the
+	// ECDH-ES result is in neither).
 	if n := strings.Count(page, "<svg"); n != 3 {
-		t.Errorf("%d charts, want 3 (hmac, RSAEnc, ECDHES)", n)
+		t.Errorf("%d charts, want 3 (all, HS256, RSA1_5)", n)
+	}
+	for _, id := range []string{`id="chart-all"`, `id="chart-group-HS256"`, `id="chart-group-RSA1_5"`} {
+		if !strings.Contains(page, id) {
+			t.Errorf("no %s", id)
+		}
 	}
 }
 
@@ -268,5 +279,104 @@ func TestErrors(t *testing.T) {
 	}
 	if err := Write(&b, run, "pdf", Options{}); err == nil || !strings.Contains(err.Error(), `report: unknown output "pdf"`) {
 		t.Errorf("unknown output: %v", err)
+	}
+}
+
+// Every report of every variant the suite can select (both serializations,
+// a 1 MB payload, times up to 0.7 s per operation), with and without a
+// reference, fits consoleWidth columns on the console; md keeps every
+// column.
+func TestConsoleWidth(t *testing.T) {
+	m := bench.DefaultConfig().Measure
+	m.RSASignBits = bench.RSABits
+	m.Serializations = bench.Serializations
+	m.Payloads = []string{bench.PayloadRFC7520, "1000000"}
+	vs, err := bench.Select(m, []string{"JWS", "JWE"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &bench.Run{Format: bench.RunFormat, ID: reportRunID, Config: bench.DefaultConfig()}
+	for i, v := range vs {
+		run.Results = append(run.Results, reportResult(v, 1_000_000, 3, float64(i+1)*1e6, float64(i+1)*1.3e6, float64(i+1)*0.7e6))
+	}
+	run, err = jsonRoundTrip(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []*bench.Run{nil, run} {
+		for _, name := range run.Config.ReportNames() {
+			var b strings.Builder
+			if err := Write(&b, run, "console", Options{Report: name, Ref: ref}); err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(b.String(), "\n") {
+				if n := utf8.RuneCountInString(line); n > consoleWidth {
+					t.Fatalf("%s (ref %v): a line of %d columns:\n%s", name, ref != nil, n, line)
+				}
+			}
+			var md strings.Builder
+			Write(&md, run, "md", Options{Report: name, Ref: ref})
+			tab, _ := Build(run, Options{Report: name, Ref: ref})
+			if !strings.Contains(md.String(), "\n"+strings.Join(tab.Columns, " | ")+"\n") {
+				t.Errorf("%s: md lacks a column", name)
+			}
+		}
+	}
+}
+
+// Bytes and allocations per operation print as integers, truncated as
+// `go test -benchmem` truncates them (2240.9 B/op is 2240).
+func TestIntegerBytesAllocs(t *testing.T) {
+	v := reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256")
+	r := bench.Result{Variant: v, Revs: 10, Bytes: 2240.9, Allocs: 17.5}
+	for _, c := range []struct {
+		col  string
+		want string
+		raw  any
+	}{{"bytes", "2240", int64(2240)}, {"allocs", "17", int64(17)}} {
+		cell := columns[c.col](&r, -1)
+		if got := cell.Format(bench.Microseconds); got != c.want {
+			t.Errorf("%s: %q, want %q", c.col, got, c.want)
+		}
+		if got := cell.Raw(bench.Microseconds); got != c.raw {
+			t.Errorf("%s raw: %v (%T), want %v", c.col, got, got, c.raw)
+		}
+	}
+}
+
+// A run interrupted before its end says so in every output.
+func TestIncompleteNote(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	run.Incomplete = true
+	for _, output := range []string{"console", "md", "csv", "json", "html"} {
+		var b bytes.Buffer
+		if err := Write(&b, run, output, Options{Report: "simple"}); err != nil {
+			t.Fatal(err)
+		}
+		if output == "csv" {
+			continue // csv holds rows only
+		}
+		if !strings.Contains(b.String(), "Incomplete run: interrupted after 4 variants") {
+			t.Errorf("%s: no incomplete note:\n%s", output, b.String())
+		}
+	}
+}
+
+// A variant so noisy that its interval reaches below zero does not stretch
+// the log axis: the axis starts at the power of ten below the fastest mean.
+func TestLogAxisFromMeans(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	r := &run.Results[0]
+	r.Iterations = []bench.Iteration{{Time: 10}, {Time: 5000}}
+	r.Stats = stats.Summarize(r.Times())
+	var b bytes.Buffer
+	if err := Write(&b, run, "html", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	all := b.String()[strings.Index(b.String(), `id="chart-all"`):]
+	all = all[:strings.Index(all, "</svg>")]
+	ticks := regexp.MustCompile(`class="tick"[^>]*>([^<]*)<`).FindAllStringSubmatch(all, -1)
+	if len(ticks) == 0 || ticks[0][1] != "1μs" {
+		t.Errorf("first tick %v, want 1μs (the fastest mean is 2.5μs)", ticks)
 	}
 }

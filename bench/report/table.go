@@ -24,7 +24,7 @@ type kind int
 const (
 	text    kind = iota // a string
 	integer             // an int
-	number              // a float with two decimals (bytes, allocs per op)
+	number              // a float with two decimals (z-value)
 	timeNS              // nanoseconds, shown in the run's time unit
 	percent             // a percentage
 	signed              // a signed percentage (+1.20%)
@@ -45,6 +45,9 @@ type Table struct {
 	Columns []string
 	Rows    [][]Cell
 	Notes   []string // footnotes
+
+	ref    *bench.Run // the reference run compared with, or nil
+	metric Metric     // what the comparison compares
 }
 
 // column computes one column of a report for a result and, in the default
@@ -67,17 +70,20 @@ var columns = map[string]column{
 	"worst":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
 	"stdev":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
 	"rstdev":    func(r *bench.Result, _ int) Cell { return Cell{kind: percent, f: r.Stats.RStdev} },
+	// Bytes and allocations per operation are whole numbers, as
+	// `go test -benchmem` prints them (the mean over the iterations,
+	// truncated).
 	"bytes": func(r *bench.Result, it int) Cell {
 		if it >= 0 {
 			return Cell{kind: integer, f: float64(r.Iterations[it].Bytes)}
 		}
-		return Cell{kind: number, f: r.Bytes}
+		return Cell{kind: integer, f: math.Floor(r.Bytes)}
 	},
 	"allocs": func(r *bench.Result, it int) Cell {
 		if it >= 0 {
 			return Cell{kind: integer, f: float64(r.Iterations[it].Allocs)}
 		}
-		return Cell{kind: number, f: r.Allocs}
+		return Cell{kind: integer, f: math.Floor(r.Allocs)}
 	},
 	"time_rev": func(r *bench.Result, it int) Cell { return Cell{kind: timeNS, f: r.Iterations[it].Time} },
 	"cpu":      func(r *bench.Result, _ int) Cell { return cpuCell(r.CPU) },
@@ -145,6 +151,10 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		}
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
+	if run.Incomplete {
+		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d variants; the variants not measured are missing.", len(run.Results)))
+	}
+	t.ref, t.metric = opts.Ref, opts.Metric
 	if opts.Ref != nil && base != bench.ReportDefault {
 		t.addComparison(opts.Ref, opts.Metric, Compare(run, opts.Ref, opts.Metric, opts.Alpha), opts.Alpha)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -16,13 +17,15 @@ const (
 	exitUsage   = 2
 )
 
-// usageError is a mistake in the command line: exit status 2.
-type usageError struct{ msg string }
+// usageError is a mistake in the command line or the configuration file:
+// exit status 2.
+type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{fmt.Errorf(format, args...)}
 }
 
 // command is one subcommand.
@@ -36,7 +39,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{runCommand, reportCommand, listCommand}
+	commands = []*command{runCommand, reportCommand, logCommand, listCommand}
 }
 
 const mainUsage = `josebench runs the JOSE benchmark suite (the Go counterpart of the PHP
@@ -51,7 +54,9 @@ Commands:
 %s
 Run "josebench help <command>" or "josebench <command> -h" for its flags.
 Results go to standard output, progress and messages to standard error.
-Exit status: 0 success, 1 failure, 2 usage error.
+Exit status: 0 success, 1 failure, 2 usage error (an unknown command, flag,
+argument or value, or a configuration file that cannot be read or is
+invalid).
 `
 
 func writeMainUsage(w io.Writer) {
@@ -169,6 +174,20 @@ func (l *listFlag) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// terminalWidth returns the columns of the terminal w is: the size the
+// terminal reports, else $COLUMNS, else 80.
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if n := ttyColumns(f); n > 0 {
+			return n
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 80
 }
 
 // isTerminal reports whether w is a character device (a terminal).

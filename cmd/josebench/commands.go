@@ -33,13 +33,15 @@ func (c *configFlags) register(fs *flag.FlagSet, output bool) {
 	fs.StringVar(&c.unit, "time-unit", "", "time `unit` of the output: nanoseconds, microseconds, milliseconds or seconds (default: runner.time_unit)")
 }
 
-// load returns the configuration with the flag overrides applied.
+// load returns the configuration with the flag overrides applied. A
+// configuration file that cannot be read or is invalid is a usage error,
+// as a bad flag is.
 func (c *configFlags) load() (bench.Config, error) {
 	cfg := bench.DefaultConfig()
 	if c.config != "" {
 		var err error
 		if cfg, err = bench.LoadConfig(c.config); err != nil {
-			return cfg, err
+			return cfg, &usageError{err}
 		}
 	}
 	if c.storage != "" {
@@ -69,7 +71,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (or latest): the % difference of each mean, ~ when within noise")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the % difference of each mean, ~ when within noise")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref, exit with status 1 when a variant is slower than the reference by more than `pct` percent, beyond noise")
 }
@@ -130,6 +132,10 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 	return nil
 }
 
+// prepare makes and checks the operation of each variant; tests replace it
+// with a broken subject.
+var prepare bench.Preparer = subjects.Prepare
+
 var runCommand = &command{
 	name:    "run",
 	summary: "run the benchmarks of the selected groups",
@@ -137,7 +143,21 @@ var runCommand = &command{
 
 Runs the variants of the selected groups (every group by default, see
 "josebench list"), prints the phpbench summary and a report, and with
---store saves the run under the storage directory.
+--store saves the run under the storage directory (created and checked for
+writing before the first variant runs).
+
+Before it is timed, every variant is checked both ways: its token loads and
+gives back the input; the token with one bit flipped in its signature or tag,
+and in its payload or ciphertext, is refused with the right jose error; the
+token under another key of the same type is refused. A variant that fails a
+check stops the run with an error naming it (exit status 1); nothing is
+stored.
+
+With --output console the summary precedes the report on standard output;
+with any other output standard output holds the report alone and the summary
+goes to standard error. An interrupt (Ctrl-C) stops the run after the current
+iteration: the variants measured are summarized, reported and, with --store,
+saved marked incomplete; the exit status is 1.
 
 Example:
 
@@ -149,6 +169,7 @@ Example:
 			of        outputFlags
 			groups    listFlag
 			doStore   bool
+			tag       string
 			iters     int
 			revs      string
 			itTime    time.Duration
@@ -160,6 +181,7 @@ Example:
 		fs.Var(&groups, "group", "benchmark `group` to run; repeatable or comma-separated (default: measure.groups)")
 		fs.Var(&subjectsF, "subject", "only this `subject` (benchSignature, benchVerification, benchEncryption, benchDecryption, benchRoundTrip); repeatable")
 		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory")
+		fs.StringVar(&tag, "tag", "", "name the run `name` (letters, digits, '.', '_', '-'), for --ref, --uuid and josebench log")
 		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
 		fs.StringVar(&revs, "revs", "", "override runner.revs: a number or auto")
 		fs.DurationVar(&itTime, "time", 0, "override runner.time, the target `duration` of an iteration with auto revs")
@@ -205,6 +227,11 @@ Example:
 				}
 				cfg.Measure.Subjects = subjectsF
 			}
+			if tag != "" {
+				if err := bench.CheckTag(tag); err != nil {
+					return &usageError{err}
+				}
+			}
 			if of.report == "" {
 				of.report = cfg.Runner.Report
 			}
@@ -213,7 +240,7 @@ Example:
 			}
 			variants, err := bench.Select(cfg.Measure, cfg.Measure.Groups)
 			if err != nil {
-				return &usageError{err.Error()}
+				return &usageError{err}
 			}
 			if len(variants) == 0 {
 				return usagef("the groups %s select no variant with the subjects %s", strings.Join(cfg.Measure.Groups, ","), strings.Join(cfg.Measure.Subjects, ","))
@@ -225,48 +252,66 @@ Example:
 					return err
 				}
 			}
+			if doStore {
+				if err := store.Probe(); err != nil {
+					return err
+				}
+			}
 			id, err := bench.NewRunID()
 			if err != nil {
 				return err
 			}
 			r := &bench.Run{
-				Format: bench.RunFormat, ID: id, Start: time.Now().UTC().Truncate(time.Second),
+				Format: bench.RunFormat, ID: id, Tag: tag, Start: time.Now().UTC().Truncate(time.Second),
 				Groups: cfg.Measure.Groups, Config: cfg, Env: bench.CurrentEnvironment(),
 			}
 			runner := &bench.Runner{
 				Config:   cfg.Runner,
-				Prepare:  subjects.Prepare,
-				Progress: bench.NewProgress(cfg.Runner.Progress, stderr, isTerminal(stderr)),
+				Prepare:  prepare,
+				Progress: bench.NewProgress(cfg.Runner.Progress, stderr, isTerminal(stderr), terminalWidth(stderr)),
+			}
+			// The summary and the storing messages precede a console
+			// report; any other output is alone on standard output.
+			info := stdout
+			if of.output != "console" {
+				info = stderr
 			}
 			// An interrupt stops the run after the current iteration;
-			// the summary of the variants done is printed, nothing is
-			// stored.
+			// what was measured is summarized, stored marked incomplete
+			// and reported.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			start := time.Now()
 			r.Results, err = runner.Run(ctx, variants)
 			r.Duration = bench.Duration(time.Since(start).Round(time.Millisecond))
-			if err != nil {
-				if ctx.Err() != nil && len(r.Results) > 0 {
-					bench.Summarize(r.Results).Write(stdout, cfg.Runner.TimeUnit)
-				}
+			interrupted := err != nil && ctx.Err() != nil
+			if err != nil && (!interrupted || len(r.Results) == 0) {
 				return err
 			}
-			if err := bench.Summarize(r.Results).Write(stdout, cfg.Runner.TimeUnit); err != nil {
+			stop() // a second interrupt ends the program
+			r.Incomplete = interrupted
+			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
 				return err
 			}
 			if doStore {
-				fmt.Fprint(stdout, "Storing results ... ")
+				fmt.Fprint(info, "Storing results ... ")
 				if _, err := store.Save(r); err != nil {
-					fmt.Fprintln(stdout, "FAILED")
+					fmt.Fprintln(info, "FAILED")
 					return err
 				}
-				fmt.Fprintf(stdout, "OK\nRun: %s\n", r.ID)
+				if interrupted {
+					fmt.Fprintf(info, "OK (incomplete: %d of %d variants)\nRun: %s\n", len(r.Results), len(variants), r.ID)
+				} else {
+					fmt.Fprintf(info, "OK\nRun: %s\n", r.ID)
+				}
 			}
 			if of.report != "none" && of.output == "console" && of.file == "" {
 				fmt.Fprintln(stdout)
 			}
-			return of.write(stdout, r, ref)
+			if werr := of.write(stdout, r, ref); werr != nil || !interrupted {
+				return werr
+			}
+			return err
 		}
 	},
 }
@@ -296,7 +341,7 @@ Example:
 		)
 		cf.register(fs, true)
 		of.register(fs, bench.ReportAggregate, "`report`: simple, default, aggregate, or one defined in the run's configuration")
-		fs.StringVar(&uuid, "uuid", "latest", "`id` of the stored run, or latest")
+		fs.StringVar(&uuid, "uuid", "latest", "`id` of the stored run: a run id, latest, or a tag (the newest run with that tag)")
 		return func(stdout, stderr io.Writer) error {
 			cfg, err := cf.load()
 			if err != nil {
@@ -360,7 +405,7 @@ line, as benchmark/subject/params.
 			if len(groups) > 0 {
 				vs, err := bench.Select(cfg.Measure, groups)
 				if err != nil {
-					return &usageError{err.Error()}
+					return &usageError{err}
 				}
 				for _, v := range vs {
 					fmt.Fprintln(stdout, v.ID())
@@ -385,4 +430,84 @@ line, as benchmark/subject/params.
 			return nil
 		}
 	},
+}
+
+var logCommand = &command{
+	name:    "log",
+	summary: "list the stored runs",
+	usage: `Usage: josebench log [flags]
+
+Lists the runs saved by "josebench run --store", oldest first: id, start
+date (UTC), tag, groups requested, variants measured, commit of the build
+(12 digits, "+" when the checkout was modified) and whether the run is
+complete or was interrupted. "--ref" and "--uuid" take an id, latest, or a
+tag (the newest run with that tag).
+`,
+	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
+		var cf configFlags
+		cf.register(fs, false)
+		fs.StringVar(&cf.storage, "storage", "", "`directory` of stored runs (default: runner.storage of the configuration)")
+		return func(stdout, stderr io.Writer) error {
+			cfg, err := cf.load()
+			if err != nil {
+				return err
+			}
+			runs, err := bench.Store{Dir: cfg.Runner.Storage}.List()
+			if err != nil {
+				return err
+			}
+			if len(runs) == 0 {
+				fmt.Fprintf(stderr, "josebench: no runs stored in %s\n", cfg.Runner.Storage)
+				return nil
+			}
+			return writeLog(stdout, runs)
+		}
+	},
+}
+
+// writeLog prints the runs as an aligned table.
+func writeLog(w io.Writer, runs []bench.RunInfo) error {
+	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "status"}}
+	for _, r := range runs {
+		commit := "-"
+		if r.Commit != "" {
+			commit = r.Commit[:min(12, len(r.Commit))]
+			if r.Modified {
+				commit += "+"
+			}
+		}
+		tag, status := r.Tag, "complete"
+		if tag == "" {
+			tag = "-"
+		}
+		if r.Incomplete {
+			status = "incomplete"
+		}
+		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, status})
+	}
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], len(c))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		for j, c := range row {
+			switch {
+			case j == 4: // variants, right-aligned
+				fmt.Fprintf(&b, "%*s", widths[j], c)
+			case j == len(row)-1:
+				b.WriteString(c)
+			default:
+				fmt.Fprintf(&b, "%-*s", widths[j], c)
+			}
+			if j < len(row)-1 {
+				b.WriteString("  ")
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -4,14 +4,17 @@
 //
 // Usage:
 //
-//	josebench run [--config bench.yaml] [--group G]... [--store] [--ref ID] [--fail-slower PCT]
+//	josebench run [--config bench.yaml] [--group G]... [--store] [--tag NAME] [--ref ID|TAG] [--fail-slower PCT]
 //	josebench report [--uuid ID|latest] [--report NAME] [--output FORMAT] [--file PATH] [--ref ID]
+//	josebench log [--storage DIR]
 //	josebench list [--group G]...
 //	josebench help [command]
 //
 // Results go to standard output; progress and messages, prefixed
 // "josebench:", go to standard error. The exit status is 2 for a usage
-// error, 1 for any other failure (including --fail-slower), 0 otherwise.
+// error (a bad command, flag, argument or value, or a configuration file
+// that cannot be read or is invalid), 1 for any other failure (a variant
+// failing its checks, an interrupt, --fail-slower), 0 otherwise.
 package main
 
 import (

@@ -31,6 +31,7 @@ func TestHelpGolden(t *testing.T) {
 		{"help-run", []string{"help", "run"}},
 		{"report-h", []string{"report", "-h"}},
 		{"list-h", []string{"list", "-h"}},
+		{"log-h", []string{"log", "-h"}},
 	} {
 		code, out, errs := runCLI(t, tt.args...)
 		if code != 0 || errs != "" {
@@ -65,6 +66,10 @@ func writeConfig(t *testing.T, dir string) string {
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir)
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("runner:\n  iterations: 3\n  revz: 4\n"), 0o644)
+	strict := filepath.Join(dir, "strict.yaml")
+	os.WriteFile(strict, []byte("runner:\n  iterations: 2.5\n"), 0o644)
 	tests := []struct {
 		args []string
 		msg  string
@@ -85,6 +90,17 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--config", cfg, "--progress", "bar"}, `josebench: unknown progress "bar"`},
 		{[]string{"report", "--time-unit", "hours"}, `josebench: unknown time unit "hours"`},
 		{[]string{"run", "--config", cfg, "--metric", "speed"}, `josebench: unknown metric "speed" (want time or cpu)`},
+		{[]string{"run", "--config", cfg, "--tag", "latest"}, `josebench: tag "latest" would read as a run id`},
+		{[]string{"run", "--config", cfg, "--tag", "a b"}, `josebench: tag "a b": letters, digits`},
+		{[]string{"run", "--config", cfg, "--tag", "0190a000-0000-7000-8000-000000000000"}, `would read as a run id`},
+		// A configuration file that does not load is a usage error too,
+		// for every command that reads one.
+		{[]string{"run", "--config", bad}, "josebench: " + bad + `:3: unknown key "revz" in runner` + "\n"},
+		{[]string{"run", "--config", strict}, "josebench: " + strict + `:2: runner.iterations: must be an integer, not "2.5"` + "\n"},
+		{[]string{"report", "--config", bad}, `unknown key "revz" in runner`},
+		{[]string{"list", "--config", bad}, `unknown key "revz" in runner`},
+		{[]string{"log", "--config", bad}, `unknown key "revz" in runner`},
+		{[]string{"run", "--config", filepath.Join(dir, "none.yaml")}, "josebench: open "},
 	}
 	for _, tt := range tests {
 		code, out, errs := runCLI(t, tt.args...)
@@ -102,8 +118,6 @@ func TestUsageErrors(t *testing.T) {
 
 func TestFailures(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.yaml")
-	os.WriteFile(bad, []byte("runner:\n  iterations: 3\n  revz: 4\n"), 0o644)
 	blocker := filepath.Join(dir, "blocker")
 	os.WriteFile(blocker, nil, 0o644)
 	cfg := writeConfig(t, dir)
@@ -111,11 +125,9 @@ func TestFailures(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"run", "--config", bad}, "josebench: " + bad + `:3: unknown key "revz" in runner` + "\n"},
-		{[]string{"run", "--config", filepath.Join(dir, "none.yaml")}, "josebench: open "},
 		{[]string{"report", "--config", cfg}, "josebench: no such stored run: storage " + filepath.Join(dir, "runs") + " holds no runs\n"},
 		{[]string{"report", "--config", cfg, "--uuid", "0190a000-0000-7000-8000-000000000000"}, "josebench: no such stored run: 0190a000-0000-7000-8000-000000000000 in "},
-		{[]string{"report", "--config", cfg, "--uuid", "../../x"}, `josebench: run id "../../x" is neither a UUID nor "latest"`},
+		{[]string{"report", "--config", cfg, "--uuid", "../../x"}, `josebench: run id "../../x" is neither a UUID, "latest" nor a tag`},
 		{[]string{"run", "--config", cfg, "--group", "HS256", "--store", "--storage", blocker}, "josebench: cannot create storage: "},
 		{[]string{"run", "--config", cfg, "--group", "HS256", "--ref", "latest"}, "josebench: no such stored run"},
 	}
@@ -144,7 +156,7 @@ func TestEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errs)
 	}
-	if !strings.HasPrefix(out, "3 subjects, 6 iterations, 18 revs, ") || !strings.Contains(out, "\n(best [mean mode] worst) = ") || !strings.Contains(out, " (μs)\n") {
+	if !strings.HasPrefix(out, "3 subjects, 3 variants, 6 iterations, 9 revs, ") || !strings.Contains(out, "\n(best [mean mode] worst) = ") || !strings.Contains(out, " (μs)\n") {
 		t.Errorf("run summary:\n%s", out)
 	}
 	m := uuidRE.FindStringSubmatch(out)
