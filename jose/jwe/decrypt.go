@@ -382,6 +382,9 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 	failed := false // some decryption was attempted and failed
 	var lastErr error
 	for _, c := range cands {
+		if attempts == d.lim.MaxKeyAttempts {
+			return d.errKeyAttempts() // before the key source: a KeyFunc may be costly
+		}
 		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
 			failed = true
 			continue
@@ -417,7 +420,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 				}
 			}
 			if attempts == d.lim.MaxKeyAttempts {
-				return fmt.Errorf("jwe: the token needs more than %d key decryptions (Limits.MaxKeyAttempts): %w", d.lim.MaxKeyAttempts, jose.ErrLimitExceeded)
+				return d.errKeyAttempts()
 			}
 			if c.alg.IsPBES2() {
 				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
@@ -466,6 +469,11 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 		return errDecrypt
 	}
 	return lastErr
+}
+
+// errKeyAttempts refuses a key decryption past Limits.MaxKeyAttempts.
+func (d *Decrypter) errKeyAttempts() error {
+	return fmt.Errorf("jwe: the token needs more than %d key decryptions (Limits.MaxKeyAttempts): %w", d.lim.MaxKeyAttempts, jose.ErrLimitExceeded)
 }
 
 // checkRecipient merges the headers of one recipient and applies every

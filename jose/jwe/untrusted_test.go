@@ -280,3 +280,29 @@ func TestKeyAttemptsPerToken(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyAttemptsBeforeKeyFunc: once a token has spent its
+// Limits.MaxKeyAttempts, no further recipient reaches the caller's KeyFunc
+// (which may be costly): of 16 recipients whose key does not unwrap,
+// KeyFunc is called for the 4 that are tried.
+func TestKeyAttemptsBeforeKeyFunc(t *testing.T) {
+	var rs []jwe.Recipient
+	for i := range jose.DefaultMaxRecipients {
+		rs = append(rs, jwe.Recipient{Algorithm: jwa.A128KW, Key: bytes.Repeat([]byte{byte(i + 1)}, 16)})
+	}
+	tok, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("pt"), nil, nil, rs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	d := rvDecrypter(t, jwe.DecryptOptions{KeyFunc: func(*jose.Header) (any, error) {
+		calls++
+		return bytes.Repeat([]byte{0xee}, 16), nil
+	}})
+	if _, err := d.DecryptJSON(tok); !errors.Is(err, jose.ErrLimitExceeded) {
+		t.Errorf("err = %v, want ErrLimitExceeded", err)
+	}
+	if calls != jose.DefaultMaxKeyAttempts {
+		t.Errorf("KeyFunc called %d times, want %d", calls, jose.DefaultMaxKeyAttempts)
+	}
+}

@@ -255,6 +255,9 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 // with seg the payload segment of the signing input, taking its attempts
 // from *budget.
 func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte, budget *int) error {
+	if *budget <= 0 {
+		return errKeyAttempts // before the key source: a KeyFunc may be costly
+	}
 	cands, err := v.candidates(h)
 	if err != nil {
 		return err

@@ -195,3 +195,31 @@ func TestKeyAttemptsPerToken(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyAttemptsBeforeKeyFunc: once a token has spent its
+// Limits.MaxKeyAttempts, no further signature reaches the caller's KeyFunc
+// (which may be costly: a database, a cache of remote keys): of 16
+// signatures that do not verify, KeyFunc is called for the 4 that are
+// tried, and the 12 others are refused with ErrLimitExceeded.
+func TestKeyAttemptsBeforeKeyFunc(t *testing.T) {
+	var keys [][]byte
+	for i := range jose.DefaultMaxSignatures {
+		keys = append(keys, bytes.Repeat([]byte{byte(i + 1)}, 32))
+	}
+	tok := utGeneral(t, "{}", keys...)
+	calls := 0
+	v := hzVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, KeyFunc: func(*jose.Header) (any, error) {
+		calls++
+		return bytes.Repeat([]byte{0xee}, 32), nil
+	}})
+	res, _, err := v.VerifyEach(tok)
+	if err == nil {
+		t.Fatal("no signature should verify")
+	}
+	if _, failed, limited := utCount(res); failed != jose.DefaultMaxKeyAttempts || limited != len(keys)-jose.DefaultMaxKeyAttempts {
+		t.Errorf("failed %d, over the limit %d", failed, limited)
+	}
+	if calls != jose.DefaultMaxKeyAttempts {
+		t.Errorf("KeyFunc called %d times, want %d", calls, jose.DefaultMaxKeyAttempts)
+	}
+}

@@ -487,13 +487,16 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 	return nil
 }
 
+// errKeyAttempts refuses a verification past jose.Limits.MaxKeyAttempts.
+var errKeyAttempts = fmt.Errorf("jws: the token needs more verifications than Limits.MaxKeyAttempts: %w", jose.ErrLimitExceeded)
+
 // verifyWith tries each candidate verifier in turn, each attempt taken
 // from *budget, the verifications the token may still cost
 // (jose.Limits.MaxKeyAttempts); none is made once it is spent.
 func verifyWith(cands *candidates, input, sig []byte, budget *int) error {
 	for _, c := range cands.v[:cands.n] {
 		if *budget <= 0 {
-			return fmt.Errorf("jws: the token needs more verifications than Limits.MaxKeyAttempts: %w", jose.ErrLimitExceeded)
+			return errKeyAttempts
 		}
 		*budget--
 		if c.Verify(input, sig) == nil {
