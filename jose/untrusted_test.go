@@ -1,6 +1,7 @@
 package jose
 
 import (
+	"bytes"
 	"crypto/rsa"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose/internal/vectortest"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // countRSAValidations counts the full RSA private-key validations (crypto/rsa
@@ -189,4 +191,46 @@ func FuzzHeaderKey(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUntrustedRSANonPrimeKeyUnusable: ParseKey accepts a consistent RSA
+// private key whose "primes" are composite (no primality test, as in
+// crypto/x509), but such a key is harmless: crypto/rsa checks every
+// private-key result with the public key, so it never yields a signature
+// (right or wrong, which could leak a factor through a CRT fault) or a
+// decrypted key; every operation fails with an error.
+func TestUntrustedRSANonPrimeKeyUnusable(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		k, err := ParseKey([]byte(vectortest.HostileRSAJWK(2048, seed, true, "")))
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, alg := range []jwa.SignatureAlgorithm{jwa.RS256, jwa.PS256} {
+			s, err := jwa.NewSigner(alg, k.Key)
+			if err != nil {
+				continue // refused when the signer is made: as good
+			}
+			if sig, err := s.Sign(nil, []byte("input")); err == nil {
+				t.Errorf("seed %d, %s: non-prime key signed: %x", seed, alg, sig)
+			}
+		}
+		pub := k.Public().Key
+		for _, alg := range []jwa.KeyAlgorithm{jwa.RSAOAEP, jwa.RSAOAEP256} {
+			e, err := jwa.NewKeyEncrypter(alg, pub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cek, ek, err := e.EncryptKey(nil, jwa.A128GCM, &jwa.KeyParams{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := jwa.NewKeyDecrypter(alg, k.Key)
+			if err != nil {
+				continue
+			}
+			if got, err := d.DecryptKey(ek, jwa.A128GCM, &jwa.KeyParams{}); err == nil {
+				t.Errorf("seed %d, %s: non-prime key decrypted (right CEK: %v)", seed, alg, bytes.Equal(got, cek))
+			}
+		}
+	}
 }
