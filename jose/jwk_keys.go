@@ -114,8 +114,11 @@ var rsaValidateHook func()
 // 16384-bit n) is refused before crypto/rsa's precomputation and
 // validation, which cost far more.
 //
-// The arithmetic is not constant-time: it leaks, through timing, only the
-// sizes of a key parsed once, and the full validation that follows runs in
+// The arithmetic is math/big's, which is not constant-time: besides the
+// sizes, its timing (divisions above all) depends a little on the values
+// of p, q and d. It runs once per parse of a key, so an observer would
+// need many timed parses of the same secret key to learn anything; the
+// full validation that follows, and every later use of the key, run in
 // crypto/rsa's constant-time arithmetic.
 func checkRSAPrivateShape(key *rsa.PrivateKey) error {
 	n, e, d := key.N, big.NewInt(int64(key.E)), key.D
