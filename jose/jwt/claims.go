@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -144,6 +145,10 @@ func (s *stringPool) value(v []byte) (string, error) {
 	if jsonx.KindOf(v) != jsonx.KindString {
 		return "", fmt.Errorf("%s, not a string", jsonx.KindOf(v))
 	}
+	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+		// No escape: the content as is (v has been validated).
+		return s.of(v[1 : len(v)-1]), nil
+	}
 	b, err := jsonx.StringBytes(v)
 	if err != nil {
 		return "", err
@@ -189,9 +194,14 @@ var errLimit error = &sentinel{msg: "jwt: claims exceed a limit", also: jose.Err
 // parseClaims decodes the registered claims of the JWT Claims Set data into
 // c with the strict reader (RFC 7519 §7.2 steps 9-10): data must be one
 // JSON object within lim, with no duplicate member names at any depth.
-// present is called with the name of every other member.
-func parseClaims(data []byte, lim jsonx.Limits, c *Claims, present func(name []byte)) error {
-	s := stringPool{src: data}
+// Every other member goes to sink, when not nil.
+func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) error {
+	var pool stringPool
+	s := &pool
+	if sink != nil {
+		s = &sink.pool
+	}
+	*s = stringPool{src: data}
 	var bad *ClaimError
 	err := jsonx.ScanObject(data, lim, func(name, v []byte) error {
 		var err error
@@ -208,7 +218,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, present func(name []b
 			c.ID, err = s.value(v)
 		case "aud":
 			claim = "aud"
-			c.Audience, err = parseAudience(v, &s)
+			c.Audience, err = parseAudience(v, s)
 		case "exp":
 			claim = "exp"
 			c.Expiry, err = parseNumericDate(v)
@@ -219,8 +229,8 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, present func(name []b
 			claim = "iat"
 			c.IssuedAt, err = parseNumericDate(v)
 		default:
-			if present != nil {
-				present(name)
+			if sink != nil {
+				sink.member(name, v)
 			}
 		}
 		if err != nil {
@@ -242,4 +252,45 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, present func(name []b
 		return &ClaimError{Err: errLimit, Cause: err}
 	}
 	return &ClaimError{Err: ErrMalformedClaims, Cause: err}
+}
+
+// privateSink collects what a Validator needs of the private members while
+// parseClaims scans them: which required ones are present, and the raw
+// values of the fields of the caller's struct, decoded once the token has
+// passed every check.
+type privateSink struct {
+	required []string // ValidatorOptions.Required, private names
+	seen     uint64   // bit i: required[i] is present
+	plan     *structPlan
+	pool     stringPool // the claims set's strings, shared with the plan's fields
+	raw      [16]planValue
+	n        int
+	overflow bool // more than len(raw) fields: decode with a second scan
+}
+
+type planValue struct {
+	field int // index in plan.fields
+	value []byte
+}
+
+func (s *privateSink) member(name, value []byte) {
+	if len(s.required) > 0 {
+		if i := slices.Index(s.required, string(name)); i >= 0 {
+			s.seen |= 1 << i
+		}
+	}
+	if s.plan == nil {
+		return
+	}
+	for i := range s.plan.fields {
+		if s.plan.fields[i].name == string(name) {
+			if s.n == len(s.raw) {
+				s.overflow = true
+				return
+			}
+			s.raw[s.n] = planValue{i, value}
+			s.n++
+			return
+		}
+	}
 }

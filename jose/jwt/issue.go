@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -193,6 +195,24 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 	case nil:
 		return nil, errors.New("jwt: no claims")
 	default:
+		v := reflect.ValueOf(claims)
+		if v.Kind() == reflect.Pointer && !v.IsNil() {
+			v = v.Elem()
+		}
+		if p := planOf(v.Type()); p != nil {
+			n := len(dst)
+			out, err := p.appendStruct(dst, v)
+			if err != nil {
+				return nil, fmt.Errorf("jwt: claims: %w", err)
+			}
+			if p.valid {
+				return out, nil
+			}
+			// Checked below from a copy (parseClaims would make the
+			// caller's stack buffer escape).
+			raw = slices.Clone(out[n:])
+			break
+		}
 		var err error
 		if raw, err = json.Marshal(claims); err != nil {
 			return nil, fmt.Errorf("jwt: claims: %w", err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -235,23 +236,28 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 	if err := v.checkType(t.Header, v.typ != ""); err != nil {
 		return nil, err
 	}
-	var seen uint64
-	var present func(name []byte)
-	if len(v.private) > 0 {
-		present = func(name []byte) {
-			if i := slices.Index(v.private, string(name)); i >= 0 {
-				seen |= 1 << i
-			}
+	sink := privateSink{required: v.private}
+	var rv reflect.Value // dst's struct, when it has a plan
+	switch dst.(type) {
+	case nil, *Claims, *map[string]any, *map[string]json.RawMessage:
+	default:
+		if rv = reflect.ValueOf(dst); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+			rv = rv.Elem()
+			sink.plan = planOf(rv.Type())
 		}
 	}
-	if err := parseClaims(payload, v.lim, &t.Claims, present); err != nil {
+	if err := parseClaims(payload, v.lim, &t.Claims, &sink); err != nil {
 		return nil, err
 	}
-	if err := v.checkClaims(&t.Claims, seen); err != nil {
+	if err := v.checkClaims(&t.Claims, sink.seen); err != nil {
 		return nil, err
 	}
 	t.Payload = payload
-	if dst != nil {
+	if sink.plan != nil {
+		if err := sink.decode(payload, v.lim, rv, &t.Claims); err != nil {
+			return nil, &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+		}
+	} else if dst != nil {
 		if err := decodeInto(dst, t); err != nil {
 			return nil, err
 		}
@@ -270,7 +276,8 @@ func (v *Validator) checkOuter(m *jwe.Message) error {
 	return v.checkType(m.Protected, false)
 }
 
-// decodeInto decodes the claims of t into dst (see Validate).
+// decodeInto decodes the claims of t into dst (see Validate), when dst is
+// not a struct with a plan.
 func decodeInto(dst any, t *Token) error {
 	if c, ok := dst.(*Claims); ok {
 		*c = t.Claims
@@ -278,7 +285,7 @@ func decodeInto(dst any, t *Token) error {
 	}
 	// The text is valid and within the limits: parseClaims scanned it.
 	if err := json.Unmarshal(t.Payload, dst); err != nil {
-		return &ClaimError{Err: ErrMalformedClaims, Detail: "decoding into " + fmt.Sprintf("%T", dst), Cause: err}
+		return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
 	}
 	if r, ok := dst.(registered); ok {
 		*r.Registered() = t.Claims
