@@ -39,10 +39,17 @@ type registered interface{ Registered() *Claims }
 // order iss, sub, aud, exp, nbf, iat, jti (encoding/json's order for the
 // struct) and returns the extended buffer. It allocates only to grow dst.
 func (c *Claims) AppendJSON(dst []byte) []byte {
-	dst = append(dst, '{')
+	dst, _ = c.appendMembers(append(dst, '{'), false)
+	return append(dst, '}')
+}
+
+// appendMembers appends the present claims as object members, the first
+// one preceded by a comma if comma is set, and reports whether it wrote
+// any.
+func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
 	n := len(dst)
 	member := func(dst []byte, name string) []byte {
-		if len(dst) > n {
+		if comma || len(dst) > n {
 			dst = append(dst, ',')
 		}
 		return append(append(append(dst, '"'), name...), '"', ':')
@@ -68,7 +75,7 @@ func (c *Claims) AppendJSON(dst []byte) []byte {
 	if c.ID != "" {
 		dst = jsonx.AppendString(member(dst, "jti"), c.ID)
 	}
-	return append(dst, '}')
+	return dst, len(dst) > n
 }
 
 // Audience is the "aud" claim (RFC 7519 §4.1.3): the recipients a JWT is
@@ -218,7 +225,13 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 			c.ID, err = s.value(v)
 		case "aud":
 			claim = "aud"
-			c.Audience, err = parseAudience(v, s)
+			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
+				// One audience, in the caller's storage.
+				sink.aud[0], err = s.value(v)
+				c.Audience = sink.aud[:1:1]
+			} else {
+				c.Audience, err = parseAudience(v, s)
+			}
 		case "exp":
 			claim = "exp"
 			c.Expiry, err = parseNumericDate(v)
@@ -262,6 +275,7 @@ type privateSink struct {
 	required []string // ValidatorOptions.Required, private names
 	seen     uint64   // bit i: required[i] is present
 	plan     *structPlan
+	aud      *[1]string // storage for a single "aud" value, or nil
 	pool     stringPool // the claims set's strings, shared with the plan's fields
 	raw      [16]planValue
 	n        int

@@ -117,7 +117,23 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	if jsonx.KindOf(raw) != jsonx.KindNumber {
 		return NumericDate{}, errDateType
 	}
-	// The common case, an integer: exact, without floating point.
+	// The common case, up to 12 digits: exact, without floating point.
+	if len(raw) <= 12 {
+		sec := int64(0)
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				sec = -1
+				break
+			}
+			sec = sec*10 + int64(c-'0')
+		}
+		if sec >= 0 && (raw[0] != '0' || len(raw) == 1) {
+			if sec > MaxNumericDate {
+				return NumericDate{}, errDateRange
+			}
+			return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+		}
+	}
 	if sec, err := jsonx.Int64(raw); err == nil {
 		if sec < 0 || sec > MaxNumericDate {
 			return NumericDate{}, errDateRange

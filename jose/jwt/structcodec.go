@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -65,14 +66,29 @@ var (
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 )
 
+// lastPlan is the plan planOf returned last: services issue and validate
+// one claims type, which then skips the map.
+var lastPlan atomic.Pointer[planEntry]
+
+type planEntry struct {
+	t reflect.Type
+	p *structPlan
+}
+
 // planOf returns the plan of struct type t, or nil if t must go through
 // encoding/json.
 func planOf(t reflect.Type) *structPlan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*structPlan)
+	if e := lastPlan.Load(); e != nil && e.t == t {
+		return e.p
 	}
-	p := makePlan(t)
-	plans.Store(t, p)
+	var p *structPlan
+	if v, ok := plans.Load(t); ok {
+		p = v.(*structPlan)
+	} else {
+		p = makePlan(t)
+		plans.Store(t, p)
+	}
+	lastPlan.Store(&planEntry{t, p})
 	return p
 }
 
@@ -178,14 +194,9 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 			cv := f.Interface().(Claims)
 			c = &cv
 		}
-		n := len(dst)
-		dst = c.AppendJSON(dst)
-		if len(dst) == n+2 { // {}
-			dst = dst[:n]
-		} else {
-			dst = append(dst[:n], dst[n+1:len(dst)-1]...) // drop the braces
-			first = false
-		}
+		var wrote bool
+		dst, wrote = c.appendMembers(dst, false)
+		first = !wrote
 	}
 	for i := range p.fields {
 		fp := &p.fields[i]

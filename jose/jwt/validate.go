@@ -119,6 +119,7 @@ type Token struct {
 	Payload []byte
 
 	msg jws.Message
+	aud [1]string // Claims.Audience's storage when it has one value
 }
 
 // NewValidator returns a Validator for opts, or an error if the options
@@ -236,7 +237,7 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 	if err := v.checkType(t.Header, v.typ != ""); err != nil {
 		return nil, err
 	}
-	sink := privateSink{required: v.private}
+	sink := privateSink{required: v.private, aud: &t.aud}
 	var rv reflect.Value // dst's struct, when it has a plan
 	switch dst.(type) {
 	case nil, *Claims, *map[string]any, *map[string]json.RawMessage:
