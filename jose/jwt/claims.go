@@ -113,7 +113,7 @@ func (a *Audience) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var s stringPool
-	aud, err := parseAudience(data, &s)
+	aud, err := parseAudience(data, &s, jsonx.DefaultMaxMembers)
 	if err != nil {
 		return err
 	}
@@ -164,8 +164,8 @@ func (s *stringPool) value(v []byte) (string, error) {
 }
 
 // parseAudience decodes a validated "aud" value: a string or an array of
-// strings.
-func parseAudience(v []byte, s *stringPool) (Audience, error) {
+// at most max strings.
+func parseAudience(v []byte, s *stringPool, max int) (Audience, error) {
 	switch jsonx.KindOf(v) {
 	case jsonx.KindString:
 		str, err := s.value(v)
@@ -177,6 +177,9 @@ func parseAudience(v []byte, s *stringPool) (Audience, error) {
 		n := 0
 		if err := jsonx.ScanArray(v, jsonx.Limits{}, func([]byte) error { n++; return nil }); err != nil {
 			return nil, err
+		}
+		if n > max {
+			return nil, &ClaimError{Claim: "aud", Err: errLimit, Detail: fmt.Sprintf("%d values, more than %d", n, max)}
 		}
 		aud := make(Audience, 0, n)
 		err := jsonx.ScanArray(v, jsonx.Limits{}, func(elem []byte) error {
@@ -230,7 +233,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 				sink.aud[0], err = s.value(v)
 				c.Audience = sink.aud[:1:1]
 			} else {
-				c.Audience, err = parseAudience(v, s)
+				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
 			}
 		case "exp":
 			claim = "exp"
@@ -247,7 +250,11 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 			}
 		}
 		if err != nil {
-			bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
+			if ce, ok := err.(*ClaimError); ok {
+				bad = ce
+			} else {
+				bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
+			}
 			return bad
 		}
 		return nil

@@ -76,10 +76,11 @@ type ValidatorOptions struct {
 	Now func() time.Time
 
 	// MaxClaims bounds the members of the claims set and of every object
-	// in it (256 by default); MaxDepth bounds its nesting
-	// (jose.DefaultMaxJSONDepth, 16, by default). The size of the claims
-	// is bounded by the token's, [jose.Limits].MaxTokenSize of the
-	// Verifier or Decrypter.
+	// in it, and the values of "aud" (256 by default); MaxDepth bounds its
+	// nesting (jose.DefaultMaxJSONDepth, 16, by default). A claims set
+	// beyond them is refused with an error wrapping [jose.ErrLimitExceeded].
+	// The size of the claims is bounded by the token's,
+	// [jose.Limits].MaxTokenSize of the Verifier or Decrypter.
 	MaxClaims, MaxDepth int
 }
 
@@ -200,8 +201,17 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // check passed, from the same bytes: a *Claims gets the registered claims;
 // anything else (a struct embedding Claims, a map) is decoded with
 // encoding/json, and an embedded Claims is then set to the validated
-// registered claims. Note that encoding/json matches struct fields to
-// member names case-insensitively. On error dst is left untouched.
+// registered claims. A struct of plain fields (strings, booleans, numbers,
+// string slices, and an embedded Claims) is decoded without encoding/json,
+// matching member names exactly; other types go through encoding/json,
+// which also matches them case-insensitively. On error dst is left
+// untouched.
+//
+// Cost: the jws or jwe verification of token (bounded by their
+// [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
+// bytes (a second one for a struct with more than 16 private fields), and
+// in memory the decoded claims plus one copy of them as the claims'
+// strings.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 	t := new(Token)
 	var payload []byte
