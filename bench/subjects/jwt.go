@@ -1,7 +1,6 @@
 package subjects
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -45,27 +44,42 @@ func accessToken(exp time.Time, aud string) *jwtClaims {
 
 type issueFunc func(claims any) ([]byte, error)
 
-// errNotRefused reports a bad token that a JWT variant's validator
-// accepted, or refused with the wrong error.
-var errNotRefused = errors.New("subjects: a bad JWT was not refused with its sentinel")
+// The checks of the JWT variants beyond those of every JWS or JWE variant.
+const (
+	CheckExpired       = "expired"        // a token whose exp has passed: jwt.ErrExpired
+	CheckWrongAudience = "wrong audience" // a token for another audience: jwt.ErrInvalidAudience
+)
 
-// prepareJWT returns the op of a JWT variant after checking, before any
-// timing, that a token it issues validates back to the claims, and that a
-// tampered, an expired and a wrong-audience token are each refused with
-// their sentinel error.
+// jwtPair is what a JWT variant is measured and checked through.
+type jwtPair struct {
+	issue      issueFunc
+	validate   *jwt.Validator
+	other      *jwt.Validator // the same, with another key of the same type
+	nested     bool           // the token is a JWE (else a JWS)
+	forged     error          // the sentinel of a tampered token
+	forgedName string
+}
+
+// prepareJWT returns the op of a JWT variant after the checks (an error
+// wrapping a *[CheckError] when one fails): a token it issues validates
+// back to the claims; a token with a bit flipped in its signature and
+// payload (signed) or tag and ciphertext (nested), or validated under
+// another key, is refused with jose.ErrVerificationFailed or
+// jose.ErrDecryptionFailed; an expired and a wrong-audience token are
+// refused with jwt.ErrExpired and jwt.ErrInvalidAudience.
 func prepareJWT(v *bench.Variant) (bench.Op, error) {
-	issue, val, forged, err := jwtFuncs(v)
+	p, err := jwtFuncs(v)
 	if err != nil {
 		return nil, err
 	}
 	claims := accessToken(jwtNow.Add(time.Hour), jwtAudience)
 	roundTrip := func() error {
-		tok, err := issue(claims)
+		tok, err := p.issue(claims)
 		if err != nil {
 			return err
 		}
 		var got jwtClaims
-		if _, err := val.Validate(tok, &got); err != nil {
+		if _, err := p.validate.Validate(tok, &got); err != nil {
 			return err
 		}
 		if got.Scope != claims.Scope || got.ClientID != claims.ClientID || got.ID != claims.ID || got.Expiry != claims.Expiry {
@@ -74,22 +88,22 @@ func prepareJWT(v *bench.Variant) (bench.Op, error) {
 		return nil
 	}
 	if err := roundTrip(); err != nil {
-		return nil, err
+		return nil, &CheckError{CheckRoundTrip, err}
 	}
-	if err := checkJWTRefusals(issue, val, forged); err != nil {
+	if err := p.check(); err != nil {
 		return nil, err
 	}
 	switch v.Subject {
 	case bench.SubjectIssue:
-		return func() error { _, err := issue(claims); return err }, nil
+		return func() error { _, err := p.issue(claims); return err }, nil
 	case bench.SubjectValidate:
-		tok, err := issue(claims)
+		tok, err := p.issue(claims)
 		if err != nil {
 			return nil, err
 		}
 		return func() error {
 			var got jwtClaims
-			_, err := val.Validate(tok, &got)
+			_, err := p.validate.Validate(tok, &got)
 			return err
 		}, nil
 	case bench.SubjectRoundTrip:
@@ -98,59 +112,75 @@ func prepareJWT(v *bench.Variant) (bench.Op, error) {
 	return nil, fmt.Errorf("subjects: %s is not a JWT subject", v.Subject)
 }
 
-// checkJWTRefusals checks the three bad tokens; forged is the sentinel of
-// a tampered token (jose.ErrVerificationFailed for a signed JWT,
-// jose.ErrDecryptionFailed for a nested one).
-func checkJWTRefusals(issue issueFunc, val *jwt.Validator, forged error) error {
-	good, err := issue(accessToken(jwtNow.Add(time.Hour), jwtAudience))
+// check runs the refusal checks of a JWT variant on fresh tokens.
+func (p *jwtPair) check() error {
+	good, err := p.issue(accessToken(jwtNow.Add(time.Hour), jwtAudience))
 	if err != nil {
-		return err
+		return &CheckError{CheckRoundTrip, err}
 	}
-	tampered := []byte(string(good))
-	i := len(tampered) - 5 // inside the signature (or tag): still canonical base64url
-	if tampered[i] == 'A' {
-		tampered[i] = 'B'
-	} else {
-		tampered[i] = 'A'
+	refused := func(check string, v *jwt.Validator, tok []byte, sentinel error, name string) error {
+		_, err := v.Validate(tok, nil)
+		return want(check, err, sentinel, name)
 	}
-	expired, err := issue(accessToken(jwtNow.Add(-time.Second), jwtAudience))
-	if err != nil {
-		return err
+	flips := []struct {
+		check, member string
+		segment       int
+	}{{CheckFlippedSignature, "signature", 2}, {CheckFlippedPayload, "payload", 1}}
+	if p.nested {
+		flips = []struct {
+			check, member string
+			segment       int
+		}{{CheckFlippedTag, "tag", 4}, {CheckFlippedContent, "ciphertext", 3}}
 	}
-	otherAud, err := issue(accessToken(jwtNow.Add(time.Hour), "https://other.example"))
-	if err != nil {
+	for _, c := range flips {
+		bad, err := flip(good, bench.SerializationCompact, c.segment, c.member)
+		if err != nil {
+			return &CheckError{c.check, err}
+		}
+		if err := refused(c.check, p.validate, bad, p.forged, p.forgedName); err != nil {
+			return err
+		}
+	}
+	if err := refused(CheckOtherKey, p.other, good, p.forged, p.forgedName); err != nil {
 		return err
 	}
 	for _, c := range []struct {
-		name string
-		tok  []byte
-		want error
+		check    string
+		claims   *jwtClaims
+		sentinel error
+		name     string
 	}{
-		{"tampered", tampered, forged},
-		{"expired", expired, jwt.ErrExpired},
-		{"wrong-audience", otherAud, jwt.ErrInvalidAudience},
+		{CheckExpired, accessToken(jwtNow.Add(-time.Second), jwtAudience), jwt.ErrExpired, "jwt.ErrExpired"},
+		{CheckWrongAudience, accessToken(jwtNow.Add(time.Hour), "https://other.example"), jwt.ErrInvalidAudience, "jwt.ErrInvalidAudience"},
 	} {
-		if _, err := val.Validate(c.tok, nil); !errors.Is(err, c.want) {
-			return fmt.Errorf("%w: %s token: got %v, want %v", errNotRefused, c.name, err, c.want)
+		tok, err := p.issue(c.claims)
+		if err != nil {
+			return &CheckError{c.check, err}
+		}
+		if err := refused(c.check, p.validate, tok, c.sentinel, c.name); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// jwtFuncs makes the issuer and validator of a JWT variant.
-func jwtFuncs(v *bench.Variant) (issueFunc, *jwt.Validator, error, error) {
+// jwtFuncs makes the issuer and validators of a JWT variant.
+func jwtFuncs(v *bench.Variant) (*jwtPair, error) {
 	alg := jwa.SignatureAlgorithm(v.Alg)
-	priv, pub, err := signatureKeys(v)
+	priv, pub, otherPub, err := signatureKeys(v)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	s, err := jwt.NewSigner(alg, priv, nil)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	ver, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{alg}, Key: pub})
+	verifier := func(key any) (*jws.Verifier, error) {
+		return jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{alg}, Key: key})
+	}
+	ver, err := verifier(pub)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	opts := jwt.ValidatorOptions{
 		Verifier:  ver,
@@ -158,26 +188,48 @@ func jwtFuncs(v *bench.Variant) (issueFunc, *jwt.Validator, error, error) {
 		Audiences: []string{jwtAudience},
 		Now:       func() time.Time { return jwtNow },
 	}
+	p := &jwtPair{issue: s.Sign, forged: jose.ErrVerificationFailed, forgedName: "jose.ErrVerificationFailed"}
+	otherOpts := opts
 	if v.KeyAlg == "" {
-		val, err := jwt.NewValidator(opts)
-		return s.Sign, val, jose.ErrVerificationFailed, err
+		if otherOpts.Verifier, err = verifier(otherPub); err != nil {
+			return nil, err
+		}
+	} else {
+		// Nested: the suite's P-256 key also serves as the recipient's
+		// ECDH-ES key (a real deployment would have two); the other key is
+		// the other P-256 key, for decryption.
+		kw, enc := jwa.KeyAlgorithm(v.KeyAlg), jwa.ContentEncryption(v.Enc)
+		rk, err := ecKey(v.Curve, false)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := ecKey(v.Curve, true)
+		if err != nil {
+			return nil, err
+		}
+		e, err := jwt.NewNestedEncrypter(s, kw, enc, &rk.PublicKey, nil)
+		if err != nil {
+			return nil, err
+		}
+		decrypter := func(key any) (*jwe.Decrypter, error) {
+			return jwe.NewDecrypter(jwe.DecryptOptions{
+				KeyAlgorithms: []jwa.KeyAlgorithm{kw}, ContentEncryptions: []jwa.ContentEncryption{enc}, Key: key,
+			})
+		}
+		if opts.Decrypter, err = decrypter(rk); err != nil {
+			return nil, err
+		}
+		if otherOpts.Decrypter, err = decrypter(ok); err != nil {
+			return nil, err
+		}
+		p.issue, p.nested = e.Encrypt, true
+		p.forged, p.forgedName = jose.ErrDecryptionFailed, "jose.ErrDecryptionFailed"
 	}
-	// Nested: the fixed P-256 key also serves as the recipient's ECDH-ES
-	// key (a real deployment would have two).
-	kw, enc := jwa.KeyAlgorithm(v.KeyAlg), jwa.ContentEncryption(v.Enc)
-	rk, err := ecKey(v.Curve)
-	if err != nil {
-		return nil, nil, nil, err
+	if p.validate, err = jwt.NewValidator(opts); err != nil {
+		return nil, err
 	}
-	e, err := jwt.NewNestedEncrypter(s, kw, enc, &rk.PublicKey, nil)
-	if err != nil {
-		return nil, nil, nil, err
+	if p.other, err = jwt.NewValidator(otherOpts); err != nil {
+		return nil, err
 	}
-	if opts.Decrypter, err = jwe.NewDecrypter(jwe.DecryptOptions{
-		KeyAlgorithms: []jwa.KeyAlgorithm{kw}, ContentEncryptions: []jwa.ContentEncryption{enc}, Key: rk,
-	}); err != nil {
-		return nil, nil, nil, err
-	}
-	val, err := jwt.NewValidator(opts)
-	return e.Encrypt, val, jose.ErrDecryptionFailed, err
+	return p, nil
 }

@@ -12,19 +12,20 @@ import (
 	"github.com/josebench/josebench/jose/jwt"
 )
 
-// The pre-timing checks of the JWT variants fail when a validator accepts
-// a bad token, or refuses it with the wrong sentinel.
-func TestJWTRefusalChecks(t *testing.T) {
+// The pre-timing checks of the JWT variants fail, naming the check, when a
+// validator accepts a bad token or refuses it with the wrong sentinel.
+func TestJWTChecks(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
+	otherKey := []byte("fedcba9876543210fedcba9876543210")
 	s, err := jwt.NewSigner(jwa.HS256, key, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ver, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: key})
-	if err != nil {
-		t.Fatal(err)
-	}
-	validator := func(o jwt.ValidatorOptions) *jwt.Validator {
+	validator := func(k []byte, o jwt.ValidatorOptions) *jwt.Validator {
+		ver, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: k})
+		if err != nil {
+			t.Fatal(err)
+		}
 		o.Verifier, o.Now = ver, func() time.Time { return jwtNow }
 		v, err := jwt.NewValidator(o)
 		if err != nil {
@@ -32,27 +33,28 @@ func TestJWTRefusalChecks(t *testing.T) {
 		}
 		return v
 	}
-	good := validator(jwt.ValidatorOptions{Audiences: []string{jwtAudience}})
-	if err := checkJWTRefusals(s.Sign, good, jose.ErrVerificationFailed); err != nil {
-		t.Fatalf("good validator: %v", err)
+	aud := jwt.ValidatorOptions{Audiences: []string{jwtAudience}}
+	good := jwtPair{issue: s.Sign, validate: validator(key, aud), other: validator(otherKey, aud),
+		forged: jose.ErrVerificationFailed, forgedName: "jose.ErrVerificationFailed"}
+	if err := good.check(); err != nil {
+		t.Fatalf("good pair: %v", err)
 	}
-	for name, c := range map[string]struct {
-		v      *jwt.Validator
-		forged error
-	}{
-		"any audience":      {validator(jwt.ValidatorOptions{AnyAudience: true}), jose.ErrVerificationFailed},
-		"leeway":            {validator(jwt.ValidatorOptions{Audiences: []string{jwtAudience}, Leeway: time.Minute}), jose.ErrVerificationFailed},
-		"wrong forged code": {good, jose.ErrDecryptionFailed},
+	for check, p := range map[string]jwtPair{
+		CheckWrongAudience: {issue: s.Sign, validate: validator(key, jwt.ValidatorOptions{AnyAudience: true}), other: good.other, forged: good.forged},
+		CheckExpired:       {issue: s.Sign, validate: validator(key, jwt.ValidatorOptions{Audiences: aud.Audiences, Leeway: time.Minute}), other: good.other, forged: good.forged},
+		CheckOtherKey:      {issue: s.Sign, validate: good.validate, other: good.validate, forged: good.forged},
+		// A nested pair's tag flip on a JWS token: the check itself fails.
+		CheckFlippedTag:       {issue: s.Sign, validate: good.validate, other: good.other, forged: good.forged, nested: true},
+		CheckFlippedSignature: {issue: s.Sign, validate: good.validate, other: good.other, forged: jose.ErrDecryptionFailed},
 	} {
-		if err := checkJWTRefusals(s.Sign, c.v, c.forged); !errors.Is(err, errNotRefused) {
-			t.Errorf("%s: %v", name, err)
+		var ce *CheckError
+		if err := p.check(); !errors.As(err, &ce) || ce.Check != check {
+			t.Errorf("%s: %v", check, err)
 		}
 	}
-	// A JWT variant with a subject of another group is an error.
 	var v bench.Variant
-	v.Subject = "benchNothing"
-	v.Alg, v.JWT = "HS256", true
+	v.Subject, v.Alg, v.JWT = "benchNothing", "HS256", true
 	if _, err := prepareJWT(&v); err == nil {
-		t.Error("unknown subject prepared")
+		t.Error("a JWT variant with another group's subject prepared")
 	}
 }
