@@ -23,6 +23,7 @@ func TestValidateAllocs(t *testing.T) {
 	regTok := mustSign(t, s, &reg)
 	at := typicalAccessToken()
 	atTok := mustSign(t, s, &at)
+	buf := make([]byte, 0, 1024)
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -47,6 +48,18 @@ func TestValidateAllocs(t *testing.T) {
 		}},
 		{"sign *accessToken", 1, func() {
 			if _, err := s.Sign(&at); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"append-sign *Claims, reused buffer", 0, func() {
+			var err error
+			if buf, err = s.AppendSign(buf[:0], &reg); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"append-sign *accessToken, reused buffer", 0, func() {
+			var err error
+			if buf, err = s.AppendSign(buf[:0], &at); err != nil {
 				t.Fatal(err)
 			}
 		}},

@@ -75,8 +75,9 @@ func (s *Signer) Sign(claims any) ([]byte, error) {
 
 // AppendSign appends the signed JWT of claims, as [Signer.Sign] makes it,
 // to dst and returns the extended buffer. A caller reusing dst signs a
-// *Claims with one allocation at most (the encoded claims, beyond 512
-// bytes). On error dst is returned unchanged.
+// *Claims, or a pointer to a plain struct embedding Claims, without
+// allocating once dst is large enough (for claims of up to 512 bytes
+// encoded). On error dst is returned unchanged.
 func (s *Signer) AppendSign(dst []byte, claims any) ([]byte, error) {
 	var stack [512]byte
 	payload, err := encodeClaims(stack[:0], claims)
