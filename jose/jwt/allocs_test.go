@@ -24,6 +24,9 @@ func TestValidateAllocs(t *testing.T) {
 	at := typicalAccessToken()
 	atTok := mustSign(t, s, &at)
 	buf := make([]byte, 0, 1024)
+	var tok Token
+	var reg2 Claims
+	var at2 accessToken
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -38,6 +41,16 @@ func TestValidateAllocs(t *testing.T) {
 		{"access token into a struct", 4, func() {
 			var got accessToken
 			if _, err := v.Validate(atTok, &got); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"ValidateInto a reused Token and *Claims", 1, func() {
+			if err := v.ValidateInto(&tok, regTok, &reg2); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"ValidateInto a reused Token and struct", 1, func() {
+			if err := v.ValidateInto(&tok, atTok, &at2); err != nil {
 				t.Fatal(err)
 			}
 		}},

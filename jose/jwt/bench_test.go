@@ -11,7 +11,11 @@ package jwt
 // ones), under the same protected header ("typ": "JWT"); <alg>/jwt issues
 // that token from a Go struct embedding Claims and validates it back into
 // one (Sign + Validate with every check); <alg>/jwt-registered does the
-// same with the registered claims only, into a *Claims.
+// same with the registered claims only, into a *Claims. BenchmarkRatio and
+// BenchmarkRatioReuse interleave the two in one benchmark and report their
+// ratio, the figure to quote on a shared machine:
+//
+//	go test -run '^$' -bench 'Ratio' -benchtime 3000x -count 5 ./jose/jwt/
 
 import (
 	"slices"
@@ -250,4 +254,66 @@ func BenchmarkRatio(b *testing.B) {
 func median(x []float64) float64 {
 	slices.Sort(x)
 	return x[len(x)/2]
+}
+
+// BenchmarkRatioReuse is BenchmarkRatio for the reuse paths of HS256: jws
+// AppendCompact + VerifyCompactInto into reused buffers beside jwt
+// AppendSign + ValidateInto (a reused Token and claims struct).
+func BenchmarkRatioReuse(b *testing.B) {
+	at := typicalAccessToken()
+	s := mustSigner(b, jwa.HS256, hsKey, nil)
+	js, err := jws.NewSigner(jwa.HS256, hsKey, &jws.SignerOptions{Type: "JWT"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ver := mustVerifier(b, jwa.HS256, hsKey)
+	v := mustValidator(b, ValidatorOptions{Verifier: ver, Audiences: []string{"https://api.example"}, Issuers: []string{"https://issuer.example"}})
+	payload, err := encodeClaims(nil, &at)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var (
+		joseBuf, jwtBuf []byte
+		m               jws.Message
+		tok             Token
+		got             accessToken
+	)
+	plain := func() {
+		var err error
+		if joseBuf, err = js.AppendCompact(joseBuf[:0], payload); err != nil {
+			b.Fatal(err)
+		}
+		if err := ver.VerifyCompactInto(&m, joseBuf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	jwtOp := func() {
+		var err error
+		if jwtBuf, err = s.AppendSign(jwtBuf[:0], &at); err != nil {
+			b.Fatal(err)
+		}
+		if err := v.ValidateInto(&tok, jwtBuf, &got); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	const block = 8
+	var ratios, joseNs, jwtNs []float64
+	for b.Loop() {
+		t0 := time.Now()
+		for range block {
+			plain()
+		}
+		t1 := time.Now()
+		for range block {
+			jwtOp()
+		}
+		dJose, dJWT := t1.Sub(t0), time.Since(t1)
+		ratios = append(ratios, float64(dJWT)/float64(dJose))
+		joseNs = append(joseNs, float64(dJose.Nanoseconds())/block)
+		jwtNs = append(jwtNs, float64(dJWT.Nanoseconds())/block)
+	}
+	b.ReportMetric(median(ratios), "jwt/jose")
+	b.ReportMetric(median(jwtNs), "jwt-ns/op")
+	b.ReportMetric(median(joseNs), "jose-ns/op")
 }

@@ -36,5 +36,7 @@
 // without reflection; private ones are decoded from the same bytes.
 //
 // Cost: validating a signed JWT into a [Claims] costs the JWS verification
-// plus a single scan of the claims, and about four allocations.
+// plus a single scan of the claims, and four allocations;
+// [Validator.ValidateInto] with a reused [Token] needs one, and
+// [Signer.AppendSign] into a reused buffer none.
 package jwt

@@ -214,38 +214,65 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // strings.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 	t := new(Token)
+	if err := v.validate(t, token, dst); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// ValidateInto validates token as [Validator.Validate] does, with the same
+// checks, and stores the result in t, overwriting its previous contents.
+// It reuses t's buffer for the claims set (and t's storage for the header
+// and a single audience): a hot path that keeps one Token per goroutine
+// validates a signed JWT with one allocation, the claims' strings. The
+// previous t.Payload, *t.Header and t.Claims.Audience are then overwritten,
+// so they must not be retained across calls (the claims' strings may be).
+// token must not overlap t.Payload. On error t holds no claims, t.Header
+// and t.Outer are nil and t.Payload is empty.
+func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
+	err := v.validate(t, token, dst)
+	if err != nil {
+		buf := t.msg.Payload[:0]
+		*t = Token{}
+		t.msg.Payload = buf
+	}
+	return err
+}
+
+func (v *Validator) validate(t *Token, token []byte, dst any) error {
+	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
 	var payload []byte
 	switch {
 	case v.dec != nil && v.ver != nil:
 		m, err := v.dec.DecryptCompact(token)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := v.checkOuter(m); err != nil {
-			return nil, err
+			return err
 		}
 		if err := v.ver.VerifyCompactInto(&t.msg, m.Plaintext); err != nil {
-			return nil, err
+			return err
 		}
 		t.Outer, t.Header, payload = m.Protected, t.msg.Protected, t.msg.Payload
 	case v.ver != nil:
 		if err := v.ver.VerifyCompactInto(&t.msg, token); err != nil {
-			return nil, err
+			return err
 		}
 		t.Header, payload = t.msg.Protected, t.msg.Payload
 	default:
 		m, err := v.dec.DecryptCompact(token)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		t.Header, payload = m.Protected, m.Plaintext
 	}
 	if isJWT(t.Header.ContentType) {
-		return nil, &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
+		return &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
 			Detail: "a nested JWT, which this Validator does not accept (it needs both a Decrypter and a Verifier, and a JWE outside)"}
 	}
 	if err := v.checkType(t.Header, v.typ != ""); err != nil {
-		return nil, err
+		return err
 	}
 	sink := privateSink{required: v.private, aud: &t.aud}
 	var rv reflect.Value // dst's struct, when it has a plan
@@ -258,22 +285,22 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 		}
 	}
 	if err := parseClaims(payload, v.lim, &t.Claims, &sink); err != nil {
-		return nil, err
+		return err
 	}
 	if err := v.checkClaims(&t.Claims, sink.seen); err != nil {
-		return nil, err
+		return err
 	}
 	t.Payload = payload
 	if sink.plan != nil {
 		if err := sink.decode(payload, v.lim, rv, &t.Claims); err != nil {
-			return nil, &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
 		}
 	} else if dst != nil {
 		if err := decodeInto(dst, t); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // checkOuter checks the JWE of a nested JWT: "cty": "JWT" in its

@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -502,5 +503,46 @@ func TestConcurrentValidate(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// TestValidateInto: a reused Token gets each token's claims and header, a
+// refused token leaves it empty, and the claims' strings of an earlier
+// token stay valid.
+func TestValidateInto(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{KeyID: "k"})
+	v := hsValidator(t, ValidatorOptions{})
+	var tok Token
+	first := typicalClaims()
+	second := typicalClaims()
+	second.Subject, second.ID = "someone-else", "another-id"
+	if err := v.ValidateInto(&tok, mustSign(t, s, &first), nil); err != nil {
+		t.Fatal(err)
+	}
+	sub := tok.Claims.Subject
+	var got accessToken
+	if err := v.ValidateInto(&tok, mustSign(t, s, typicalAccessToken()), &got); err != nil || got.Scope != "read write" {
+		t.Fatalf("%v %+v", err, got)
+	}
+	if err := v.ValidateInto(&tok, mustSign(t, s, &second), nil); err != nil {
+		t.Fatal(err)
+	}
+	if tok.Claims.Subject != "someone-else" || tok.Claims.ID != "another-id" || tok.Header.KeyID != "k" || sub != "user-1234" ||
+		!tok.Claims.Audience.Contains("https://api.example") || !bytes.Contains(tok.Payload, []byte("someone-else")) {
+		t.Fatalf("reused token %+v, earlier subject %q", tok.Claims, sub)
+	}
+	expired := typicalClaims()
+	expired.Expiry = NewNumericDate(testNow.Add(-time.Hour))
+	if err := v.ValidateInto(&tok, mustSign(t, s, &expired), nil); !errors.Is(err, ErrExpired) {
+		t.Fatal(err)
+	}
+	if tok.Header != nil || tok.Outer != nil || len(tok.Payload) != 0 || tok.Claims.Subject != "" || tok.Claims.Expiry.set {
+		t.Fatalf("after an error: %+v", tok)
+	}
+	if err := v.ValidateInto(&tok, []byte("not.a.jwt"), nil); err == nil || tok.Header != nil {
+		t.Fatalf("malformed: %v", err)
+	}
+	if err := v.ValidateInto(&tok, mustSign(t, s, &first), nil); err != nil || tok.Claims.Subject != "user-1234" {
+		t.Fatalf("after errors: %v", err)
 	}
 }
