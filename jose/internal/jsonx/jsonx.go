@@ -219,6 +219,9 @@ func quoteByte(c byte) string {
 }
 
 func (s *scanner) skipWS() {
+	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
+		return // the common case of compact JSON: no white space
+	}
 	for s.pos < len(s.data) {
 		switch s.data[s.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -465,7 +468,7 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 		}
 		if names == nil && n <= smallObject {
 			for _, prev := range small[:n-1] {
-				if len(prev) == len(name) && string(prev) == string(name) {
+				if len(prev) == len(name) && (len(name) == 0 || prev[0] == name[0] && string(prev) == string(name)) {
 					return &DuplicateError{Name: string(name), Offset: start}
 				}
 			}
