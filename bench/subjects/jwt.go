@@ -82,7 +82,7 @@ func prepareJWT(v *bench.Variant) (bench.Op, error) {
 		if _, err := p.validate.Validate(tok, &got); err != nil {
 			return err
 		}
-		if got.Scope != claims.Scope || got.ClientID != claims.ClientID || got.ID != claims.ID || got.Expiry != claims.Expiry {
+		if got.Scope != claims.Scope || got.ClientID != claims.ClientID || got.ID != claims.ID || !got.Expiry.Time().Equal(claims.Expiry.Time()) {
 			return errMismatch
 		}
 		return nil
