@@ -113,7 +113,7 @@ func DefaultConfig() Config {
 			Report:         ReportAggregate,
 		},
 		Measure: MeasureConfig{
-			Groups:         []string{"JWS", "JWE"},
+			Groups:         []string{"JWS", "JWE", "JWT"},
 			Subjects:       slices.Clone(Subjects),
 			RSASignBits:    []int{2048},
 			RSAEncBits:     []int{2048, 3072, 4096},

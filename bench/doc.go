@@ -5,7 +5,8 @@
 // ones (HS256Bench, RSAOAEP256Bench, ...), each in groups ([Groups]) that
 // --group selects. [Select] expands the selected benchmarks into variants:
 // a subject (benchSignature, benchVerification, benchEncryption,
-// benchDecryption, benchRoundTrip) and a parameter set (alg, enc, key size
+// benchDecryption, benchIssue, benchValidate, benchRoundTrip) and a
+// parameter set (alg, enc, key size
 // or curve, PBES2 count, payload, serialization). A [Runner] measures each
 // variant with the settings of a [Config] (bench.yaml): a number of
 // iterations of revs revolutions each, rejecting deviant iterations as
@@ -13,7 +14,8 @@
 // a [Store] keeps runs as JSON files and package report renders them.
 //
 // The operations themselves (package subjects) are full creations and
-// loadings of tokens through the public jws and jwe APIs, checked both ways
-// before they are timed: the good token loads, tampered tokens and tokens
-// under another key are refused.
+// loadings of tokens through the public jws, jwe and jwt APIs, checked both
+// ways before they are timed: the good token loads, tampered tokens and
+// tokens under another key are refused (for JWTs also an expired and a
+// wrong-audience token, each with its sentinel).
 package bench

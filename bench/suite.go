@@ -18,8 +18,9 @@ const (
 	SubjectRoundTrip    = "benchRoundTrip"    // both, the headline figure
 )
 
-// Subjects lists every subject, in the order variants are run.
-var Subjects = []string{SubjectSignature, SubjectVerification, SubjectEncryption, SubjectDecryption, SubjectRoundTrip}
+// Subjects lists every subject, in the order variants are run (the JWT
+// group's benchIssue and benchValidate are in suite_jwt.go).
+var Subjects = []string{SubjectSignature, SubjectVerification, SubjectEncryption, SubjectDecryption, SubjectIssue, SubjectValidate, SubjectRoundTrip}
 
 // Payloads and serializations.
 const (
@@ -88,6 +89,9 @@ type Benchmark struct {
 	Groups []string // groups, most general first, e.g. JWE, ECDHES, ECDHESKW, ECDHESA128KW
 	Alg    string   // the JOSE "alg" value
 	JWE    bool     // a key management algorithm (else a signature algorithm)
+	JWT    bool     // a JWT benchmark (Alg signs; KeyAlg and Enc encrypt a nested one)
+	KeyAlg string   // JWT: the "alg" of a nested JWT's JWE, or ""
+	Enc    string   // JWT: the "enc" of a nested JWT's JWE, or ""
 }
 
 // Family returns the benchmark's family group (hmac, RSASign, GCMKW, ...),
@@ -103,8 +107,9 @@ func jweBench(name string, alg jwa.KeyAlgorithm, groups ...string) Benchmark {
 }
 
 // Benchmarks lists the suite in the order it runs, with the PHP suite's
-// groups (its label slips corrected) plus the dir benchmark it leaves out.
-var Benchmarks = []Benchmark{
+// groups (its label slips corrected) plus the dir benchmark it leaves out,
+// then the JWT group.
+var Benchmarks = append([]Benchmark{
 	jwsBench(jwa.HS256, "hmac"),
 	jwsBench(jwa.HS384, "hmac"),
 	jwsBench(jwa.HS512, "hmac"),
@@ -135,7 +140,7 @@ var Benchmarks = []Benchmark{
 	jweBench("RSAOAEPBench", jwa.RSAOAEP, "RSAEnc", "RSA-OAEP"),
 	jweBench("RSAOAEP256Bench", jwa.RSAOAEP256, "RSAEnc", "RSA-OAEP-256"),
 	jweBench("DirBench", jwa.Direct, "dir"),
-}
+}, jwtBenchmarks...)
 
 // ContentEncryptions lists the six "enc" values every JWE benchmark pairs
 // its key algorithm with, in the PHP suite's order.
@@ -191,6 +196,8 @@ type Variant struct {
 	// The inputs, for the code that prepares the operation.
 	Alg           string `json:"-"` // JOSE "alg"
 	JWE           bool   `json:"-"` // a JWE benchmark
+	JWT           bool   `json:"-"` // a JWT benchmark
+	KeyAlg        string `json:"-"` // JWT: the nested JWT's JWE "alg", or ""
 	Enc           string `json:"-"` // JWE "enc"
 	RSABits       int    `json:"-"` // RSA key size, 0 if not RSA
 	Curve         string `json:"-"` // ECDH-ES curve, "" if not ECDH-ES
@@ -255,6 +262,10 @@ func Select(m MeasureConfig, groups []string) ([]Variant, error) {
 			if !slices.Contains(m.Subjects, subj) || !subjectApplies(b, subj) {
 				continue
 			}
+			if b.JWT {
+				vs = append(vs, jwtVariants(b, subj, m)...)
+				continue
+			}
 			vs = append(vs, variants(b, subj, m)...)
 		}
 	}
@@ -262,6 +273,9 @@ func Select(m MeasureConfig, groups []string) ([]Variant, error) {
 }
 
 func subjectApplies(b Benchmark, subj string) bool {
+	if b.JWT {
+		return jwtSubject(subj)
+	}
 	switch subj {
 	case SubjectSignature, SubjectVerification:
 		return !b.JWE

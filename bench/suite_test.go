@@ -67,6 +67,14 @@ func TestSelectGroups(t *testing.T) {
 		{"RSA-OAEP-256", []string{"RSAOAEP256Bench"}, 6 * 3 * 3},
 		{"dir", []string{"DirBench"}, 6 * 3},
 		{"JWE", nil, (3 + 3 + 4*4 + 3 + 3*3 + 1) * 6 * 3},
+		{"JWT", []string{"JWTHS256Bench", "JWTRS256Bench", "JWTES256Bench", "JWTEdDSABench", "JWTNestedES256Bench"}, 5 * 3},
+		{"JWTSigned", []string{"JWTHS256Bench", "JWTRS256Bench", "JWTES256Bench", "JWTEdDSABench"}, 4 * 3},
+		{"JWTHS256", []string{"JWTHS256Bench"}, 3},
+		{"JWTRS256", []string{"JWTRS256Bench"}, 3},
+		{"JWTES256", []string{"JWTES256Bench"}, 3},
+		{"JWTEdDSA", []string{"JWTEdDSABench"}, 3},
+		{"JWTNested", []string{"JWTNestedES256Bench"}, 3},
+		{"JWTNestedES256", []string{"JWTNestedES256Bench"}, 3},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

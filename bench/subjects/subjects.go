@@ -49,6 +49,9 @@ var errMismatch = errors.New("subjects: the loaded token does not give back the 
 // error wrapping a *[CheckError] when one fails). It has the type
 // [bench.Preparer].
 func Prepare(v *bench.Variant) (bench.Op, error) {
+	if v.JWT {
+		return prepareJWT(v)
+	}
 	payload, err := bench.Payload(v.Payload)
 	if err != nil {
 		return nil, err

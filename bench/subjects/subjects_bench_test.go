@@ -11,7 +11,7 @@ import (
 //
 //	go test -run=NONE -bench='Suite/HS256Bench' -benchtime=2000x ./bench/subjects
 func BenchmarkSuite(b *testing.B) {
-	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{"JWS", "JWE"})
+	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{"JWS", "JWE", "JWT"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestPrepareEveryVariant(t *testing.T) {
 		m.RSAEncBits = []int{2048}
 		m.RSASignBits = []int{2048}
 	}
-	vs, err := bench.Select(m, []string{"JWS", "JWE"})
+	vs, err := bench.Select(m, []string{"JWS", "JWE", "JWT"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestPrepareSubjects(t *testing.T) {
 	m.Curves = []string{"X25519"}
 	m.Payloads = []string{bench.PayloadRFC7520, "1000"}
 	m.Serializations = bench.Serializations
-	vs, err := bench.Select(m, []string{"HS256", "EdDSA", "A128KW", "ECDH-ES", "dir", "PBES2-HS256+A128KW"})
+	vs, err := bench.Select(m, []string{"HS256", "EdDSA", "A128KW", "ECDH-ES", "dir", "PBES2-HS256+A128KW", "JWTHS256"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,6 +90,15 @@ type Message struct {
 	// shared unprotected and per-recipient headers of the recipient that
 	// decrypted. It belongs to the caller.
 	Header *jose.Header
+	// Protected is the JWE Protected Header (RFC 7516 §7.2.1), the only
+	// part of the header the AAD binds to the ciphertext: the members of
+	// Header that are not in Protected are unprotected and
+	// attacker-controlled, so decisions such as "typ" or "cty" (RFC 8725
+	// §3.11) must read Protected. It is never nil on a decrypted Message
+	// (an empty Header when a JSON token has no protected header). A
+	// compact token has only a protected header, so there Protected is
+	// the same *jose.Header as Header.
+	Protected *jose.Header
 	// AAD is the decoded JWE AAD of a JSON token (RFC 7516 §2), or nil.
 	AAD []byte
 
@@ -187,21 +196,22 @@ func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
 // without allocating once its buffer is warm, with "dir" (and a protected
 // header like the previous token's). The previous m.Plaintext and
 // *m.Header are then overwritten, so they must not be retained across
-// calls; modifying *m.Header affects nothing else. tok must not overlap
+// calls; modifying *m.Header affects nothing else. m.Protected is m.Header
+// (a compact token is protected as a whole). tok must not overlap
 // m.Plaintext's buffer. On error the buffer of m.Plaintext is zeroed,
-// m.Plaintext has length 0 and m.Header and m.AAD are nil: no
+// m.Plaintext has length 0 and m.Header, m.Protected and m.AAD are nil: no
 // unauthenticated plaintext is exposed.
 func (d *Decrypter) DecryptCompactInto(m *Message, tok []byte) error {
 	err := d.decryptCompact(m, tok)
 	if err != nil {
 		clear(m.Plaintext[:cap(m.Plaintext)])
-		m.Plaintext, m.Header, m.AAD, m.hdr = m.Plaintext[:0], nil, nil, jose.Header{}
+		m.Plaintext, m.Header, m.Protected, m.AAD, m.hdr = m.Plaintext[:0], nil, nil, nil, jose.Header{}
 	}
 	return err
 }
 
 func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
-	m.Header, m.AAD = nil, nil
+	m.Header, m.Protected, m.AAD = nil, nil, nil
 	if len(tok) > d.lim.MaxTokenSize {
 		return fmt.Errorf("jwe: token of %d bytes: %w", len(tok), jose.ErrLimitExceeded)
 	}
@@ -462,6 +472,10 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 				pt = buf[:len(pt)] // keep the whole buffer for the next call
 			}
 			m.Plaintext, m.Header, m.AAD = pt, c.h, aadDec
+			m.Protected = t.protected
+			if m.Protected == nil {
+				m.Protected = new(jose.Header)
+			}
 			return nil
 		}
 	}

@@ -123,13 +123,14 @@ func (s *jsonSig) member(name, value []byte) error {
 // VerifyJSON verifies a flattened JWS JSON Serialization, or a general one
 // with exactly one signature (RFC 7515 §7.2); a general one with more is
 // refused with [ErrMultipleSignatures] before any verification. The
-// Message's Header is the union of the protected and unprotected headers.
+// Message's Header is the union of the protected and unprotected headers;
+// its Protected is the protected header alone.
 func (v *Verifier) VerifyJSON(data []byte) (*Message, error) {
 	res, pl, err := v.verifyJSON(data, nil, false, true)
 	if err != nil {
 		return nil, err
 	}
-	return &Message{Payload: pl, Header: res[0].Header}, nil
+	return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
 }
 
 // VerifyEach verifies every signature of a general (or flattened) JWS JSON
@@ -172,6 +173,12 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 		res[i].Index = i
 		p, h, err := v.sigHeader(&j.sigs[i])
 		res[i].Header = h
+		if h != nil {
+			res[i].Protected = p
+			if p == nil {
+				res[i].Protected = new(jose.Header)
+			}
+		}
 		if err != nil {
 			res[i].Err = err
 			continue
@@ -229,7 +236,7 @@ func clip(b []byte) []byte { return b[:len(b):len(b)] }
 
 // sigHeader reads and checks the headers of one signature: it returns the
 // protected header (nil if absent) and the JOSE Header (the union), which
-// is also returned when only the checks failed.
+// are also returned when only the checks failed.
 func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 	p, _, err = v.parseProtected(s.protected, nil)
 	if err != nil {
@@ -246,7 +253,7 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 		return nil, nil, fmt.Errorf("jws: %w", err)
 	}
 	if err := v.checkHeaders(p, u); err != nil {
-		return nil, h, err
+		return p, h, err
 	}
 	return p, h, nil
 }

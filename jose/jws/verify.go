@@ -81,11 +81,20 @@ type prepared struct {
 	err error
 }
 
-// Message is a verified JWS: its payload and its JOSE Header (the union of
-// the protected and unprotected headers, RFC 7515 §4).
+// Message is a verified JWS: its payload, its JOSE Header (the union of
+// the protected and unprotected headers, RFC 7515 §4) and the JWS Protected
+// Header alone (RFC 7515 §7.2.1), the only part the signature covers.
 type Message struct {
 	Payload []byte
 	Header  *jose.Header
+	// Protected is the JWS Protected Header of the signature that
+	// verified: the members of Header that are not in Protected are
+	// unprotected and attacker-controlled, so decisions such as "typ" or
+	// "cty" (RFC 8725 §3.11) must read Protected. It is never nil on a
+	// verified Message (an empty Header when the signature has no
+	// protected header). A compact token has no unprotected header, so
+	// there Protected is the same *jose.Header as Header.
+	Protected *jose.Header
 
 	hdr jose.Header // storage of Header for the compact calls
 }
@@ -93,11 +102,14 @@ type Message struct {
 // SignatureResult is the outcome of one signature of a JWS JSON
 // Serialization ([Verifier.VerifyEach]): its index in "signatures", its JOSE
 // Header (nil if it could not be read; present, but not to be trusted, when
-// the signature was refused) and Err, nil if it verified.
+// the signature was refused), its JWS Protected Header (as in [Message]:
+// members of Header that are not in Protected are unprotected and
+// attacker-controlled) and Err, nil if it verified.
 type SignatureResult struct {
-	Index  int
-	Header *jose.Header
-	Err    error
+	Index     int
+	Header    *jose.Header
+	Protected *jose.Header
+	Err       error
 }
 
 // ErrMultipleSignatures is returned by [Verifier.VerifyJSON] for a general
@@ -240,7 +252,8 @@ func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
 // Verifier has seen). The previous m.Payload and *m.Header are then
 // overwritten, so they must not be retained across calls; modifying
 // *m.Header affects nothing else. token must not overlap m.Payload's
-// buffer. On error m.Payload has length 0 and m.Header is nil.
+// buffer. m.Protected is m.Header (a compact JWS is protected as a whole).
+// On error m.Payload has length 0 and m.Header and m.Protected are nil.
 func (v *Verifier) VerifyCompactInto(m *Message, token []byte) error {
 	return v.verifyCompact(m, token, nil, false)
 }
@@ -259,7 +272,7 @@ func (v *Verifier) VerifyDetached(token, payload []byte) (*Message, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Message{Payload: pl, Header: res[0].Header}, nil
+		return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
 	}
 	m := new(Message)
 	if err := v.verifyCompact(m, token, payload, true); err != nil {
@@ -306,7 +319,7 @@ func splitCompact(token []byte) (h, p, s []byte, ok bool) {
 func (v *Verifier) verifyCompact(m *Message, token, detached []byte, isDetached bool) error {
 	err := v.verifyCompactInto(m, token, detached, isDetached)
 	if err != nil {
-		m.Payload, m.Header, m.hdr = m.Payload[:0], nil, jose.Header{}
+		m.Payload, m.Header, m.Protected, m.hdr = m.Payload[:0], nil, nil, jose.Header{}
 	}
 	return err
 }
@@ -314,7 +327,7 @@ func (v *Verifier) verifyCompact(m *Message, token, detached []byte, isDetached 
 // verifyCompactInto is verifyCompact before the clean-up on error. With
 // isDetached, m.Payload is set to detached, so m must be a fresh Message.
 func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetached bool) error {
-	m.Header = nil
+	m.Header, m.Protected = nil, nil
 	if len(token) > v.lim.MaxTokenSize {
 		return fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
 	}
@@ -408,7 +421,7 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	if !isDetached {
 		payload = buf[:len(payload)] // keep the whole buffer for the next call
 	}
-	m.Payload, m.Header = payload, h
+	m.Payload, m.Header, m.Protected = payload, h, h
 	return nil
 }
 

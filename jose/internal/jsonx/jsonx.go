@@ -32,6 +32,7 @@ package jsonx
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 )
@@ -218,6 +219,9 @@ func quoteByte(c byte) string {
 }
 
 func (s *scanner) skipWS() {
+	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
+		return // the common case of compact JSON: no white space
+	}
 	for s.pos < len(s.data) {
 		switch s.data[s.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -320,15 +324,31 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// plain8 reports whether the eight bytes of x are all plain (see plain):
+// none is a control character, '"', '\\' or a non-ASCII byte. The tests
+// below have false positives (a borrow crossing bytes), never false
+// negatives, so a false result only sends the bytes to the byte loop.
+func plain8(x uint64) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q, bs := x^(lo*'"'), x^(lo*'\\')
+	return ((x-lo*0x20)&^x|(q-lo)&^q|(bs-lo)&^bs|x)&hi == 0
+}
+
 // str scans a string (RFC 8259 §7) starting at the opening quote at s.pos
 // and reports whether it contains escapes.
 func (s *scanner) str() (escaped bool, err error) {
 	d := s.data
 	i := s.pos + 1
 	for i < len(d) {
-		if plain[d[i]] {
+		// Runs of plain bytes, eight at a time, then one at a time.
+		for i+8 <= len(d) && plain8(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
+		for i < len(d) && plain[d[i]] {
 			i++
-			continue
+		}
+		if i >= len(d) {
+			break
 		}
 		c := d[i]
 		switch {
@@ -448,7 +468,7 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 		}
 		if names == nil && n <= smallObject {
 			for _, prev := range small[:n-1] {
-				if bytes.Equal(prev, name) {
+				if len(prev) == len(name) && (len(name) == 0 || prev[0] == name[0] && string(prev) == string(name)) {
 					return &DuplicateError{Name: string(name), Offset: start}
 				}
 			}

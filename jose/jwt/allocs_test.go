@@ -1,0 +1,86 @@
+//go:build !race
+
+package jwt
+
+// The race detector makes sync.Pool drop items at random and instruments
+// allocations, so these counts hold without it only.
+
+import (
+	"testing"
+
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// TestValidateAllocs pins the allocations of validating a signed JWT into
+// a *Claims (the bound is 10) and into a plain struct embedding
+// Claims with two private claims: the Token (which also holds a single
+// audience), the payload buffer, one string for all the claims' strings and
+// the caller's variable (which escapes through Validate's dst).
+func TestValidateAllocs(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Issuers: []string{"https://issuer.example"}})
+	reg := typicalClaims()
+	regTok := mustSign(t, s, &reg)
+	at := typicalAccessToken()
+	atTok := mustSign(t, s, &at)
+	buf := make([]byte, 0, 1024)
+	var tok Token
+	var reg2 Claims
+	var at2 accessToken
+	for _, c := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"registered into *Claims", 4, func() {
+			var got Claims
+			if _, err := v.Validate(regTok, &got); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"access token into a struct", 4, func() {
+			var got accessToken
+			if _, err := v.Validate(atTok, &got); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"ValidateInto a reused Token and *Claims", 1, func() {
+			if err := v.ValidateInto(&tok, regTok, &reg2); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"ValidateInto a reused Token and struct", 1, func() {
+			if err := v.ValidateInto(&tok, atTok, &at2); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"sign *Claims", 1, func() {
+			if _, err := s.Sign(&reg); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"sign *accessToken", 1, func() {
+			if _, err := s.Sign(&at); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"append-sign *Claims, reused buffer", 0, func() {
+			var err error
+			if buf, err = s.AppendSign(buf[:0], &reg); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"append-sign *accessToken, reused buffer", 0, func() {
+			var err error
+			if buf, err = s.AppendSign(buf[:0], &at); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		if n := testing.AllocsPerRun(100, c.f); n > c.max {
+			t.Errorf("%s: %v allocations, want at most %v", c.name, n, c.max)
+		} else {
+			t.Logf("%s: %v allocations", c.name, n)
+		}
+	}
+}

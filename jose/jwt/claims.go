@@ -1,0 +1,317 @@
+package jwt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/jsonx"
+)
+
+// Claims are the registered claims of a JWT Claims Set (RFC 7519 §4.1).
+// A zero field is an absent claim.
+//
+// To carry private claims (RFC 7519 §4.3), embed Claims in a struct of
+// your own: [Signer.Sign] marshals the whole struct, and
+// [Validator.Validate] decodes the private claims into it from the same
+// bytes and sets its Claims to the validated registered claims.
+type Claims struct {
+	Issuer    string      `json:"iss,omitempty"` // "iss" (RFC 7519 §4.1.1)
+	Subject   string      `json:"sub,omitempty"` // "sub" (RFC 7519 §4.1.2)
+	Audience  Audience    `json:"aud,omitempty"` // "aud" (RFC 7519 §4.1.3)
+	Expiry    NumericDate `json:"exp,omitzero"`  // "exp" (RFC 7519 §4.1.4)
+	NotBefore NumericDate `json:"nbf,omitzero"`  // "nbf" (RFC 7519 §4.1.5)
+	IssuedAt  NumericDate `json:"iat,omitzero"`  // "iat" (RFC 7519 §4.1.6)
+	ID        string      `json:"jti,omitempty"` // "jti" (RFC 7519 §4.1.7)
+}
+
+// Registered returns c itself. Through embedding, it lets [Validator]
+// find the Claims inside a caller's struct.
+func (c *Claims) Registered() *Claims { return c }
+
+// registered is implemented by *Claims and by every struct embedding
+// Claims.
+type registered interface{ Registered() *Claims }
+
+// AppendJSON appends c as a JSON object with the present claims in the
+// order iss, sub, aud, exp, nbf, iat, jti (encoding/json's order for the
+// struct) and returns the extended buffer. It allocates only to grow dst.
+func (c *Claims) AppendJSON(dst []byte) []byte {
+	dst, _ = c.appendMembers(append(dst, '{'), false)
+	return append(dst, '}')
+}
+
+// appendMembers appends the present claims as object members, the first
+// one preceded by a comma if comma is set, and reports whether it wrote
+// any.
+func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
+	n := len(dst)
+	member := func(dst []byte, name string) []byte {
+		if comma || len(dst) > n {
+			dst = append(dst, ',')
+		}
+		return append(append(append(dst, '"'), name...), '"', ':')
+	}
+	if c.Issuer != "" {
+		dst = jsonx.AppendString(member(dst, "iss"), c.Issuer)
+	}
+	if c.Subject != "" {
+		dst = jsonx.AppendString(member(dst, "sub"), c.Subject)
+	}
+	if len(c.Audience) > 0 {
+		dst = c.Audience.appendJSON(member(dst, "aud"))
+	}
+	if c.Expiry.set {
+		dst = c.Expiry.AppendJSON(member(dst, "exp"))
+	}
+	if c.NotBefore.set {
+		dst = c.NotBefore.AppendJSON(member(dst, "nbf"))
+	}
+	if c.IssuedAt.set {
+		dst = c.IssuedAt.AppendJSON(member(dst, "iat"))
+	}
+	if c.ID != "" {
+		dst = jsonx.AppendString(member(dst, "jti"), c.ID)
+	}
+	return dst, len(dst) > n
+}
+
+// Audience is the "aud" claim (RFC 7519 §4.1.3): the recipients a JWT is
+// intended for. It decodes from a single string or an array of strings,
+// and is written as a single string when it holds exactly one value (as
+// RFC 7519 §4.1.3 allows), as an array otherwise.
+type Audience []string
+
+// Contains reports whether s is one of a's values; StringOrURI values are
+// compared as case-sensitive strings (RFC 7519 §2).
+func (a Audience) Contains(s string) bool { return slices.Contains(a, s) }
+
+func (a Audience) appendJSON(dst []byte) []byte {
+	if len(a) == 1 {
+		return jsonx.AppendString(dst, a[0])
+	}
+	dst = append(dst, '[')
+	for i, s := range a {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+// MarshalJSON implements json.Marshaler: a string for one value, an array
+// otherwise.
+func (a Audience) MarshalJSON() ([]byte, error) { return a.appendJSON(nil), nil }
+
+// UnmarshalJSON implements json.Unmarshaler: a string or an array of
+// strings; anything else is refused.
+func (a *Audience) UnmarshalJSON(data []byte) error {
+	if err := jsonx.Valid(data, jsonx.Limits{}); err != nil {
+		return err
+	}
+	var s stringPool
+	aud, err := parseAudience(data, &s, jsonx.DefaultMaxMembers)
+	if err != nil {
+		return err
+	}
+	*a = aud
+	return nil
+}
+
+// stringPool makes the string values of one claims set: the values without
+// escapes share one copy of the JSON text, so that a claims set costs one
+// string allocation, however many string claims it has.
+type stringPool struct {
+	src []byte // the JSON text the values are subslices of
+	str string // string(src), made on first use
+}
+
+// of returns v, a decoded JSON string, as a string.
+func (s *stringPool) of(v []byte) string {
+	if len(v) == 0 {
+		return ""
+	}
+	if s.src != nil && cap(v) <= cap(s.src) {
+		// v is s.src[off : off+len(v)] when it shares s.src's array.
+		off := cap(s.src) - cap(v)
+		if off+len(v) <= len(s.src) && &s.src[off] == &v[0] {
+			if s.str == "" {
+				s.str = string(s.src)
+			}
+			return s.str[off : off+len(v)]
+		}
+	}
+	return string(v)
+}
+
+// value decodes the raw JSON value v, which must be a string.
+func (s *stringPool) value(v []byte) (string, error) {
+	if jsonx.KindOf(v) != jsonx.KindString {
+		return "", fmt.Errorf("%s, not a string", jsonx.KindOf(v))
+	}
+	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+		// No escape: the content as is (v has been validated).
+		return s.of(v[1 : len(v)-1]), nil
+	}
+	b, err := jsonx.StringBytes(v)
+	if err != nil {
+		return "", err
+	}
+	return s.of(b), nil
+}
+
+// parseAudience decodes a validated "aud" value: a string or an array of
+// at most max strings.
+func parseAudience(v []byte, s *stringPool, max int) (Audience, error) {
+	switch jsonx.KindOf(v) {
+	case jsonx.KindString:
+		str, err := s.value(v)
+		if err != nil {
+			return nil, err
+		}
+		return Audience{str}, nil
+	case jsonx.KindArray:
+		n := 0
+		if err := jsonx.ScanArray(v, jsonx.Limits{}, func([]byte) error { n++; return nil }); err != nil {
+			return nil, err
+		}
+		if n > max {
+			return nil, &ClaimError{Claim: "aud", Err: errLimit, Detail: fmt.Sprintf("%d values, more than %d", n, max)}
+		}
+		aud := make(Audience, 0, n)
+		err := jsonx.ScanArray(v, jsonx.Limits{}, func(elem []byte) error {
+			str, err := s.value(elem)
+			if err != nil {
+				return err
+			}
+			aud = append(aud, str)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("array element: %w", err)
+		}
+		return aud, nil
+	}
+	return nil, fmt.Errorf("%s, not a string or an array of strings", jsonx.KindOf(v))
+}
+
+// errLimit is the cause sentinel of a claims set beyond a limit.
+var errLimit error = &sentinel{msg: "jwt: claims exceed a limit", also: jose.ErrLimitExceeded}
+
+// parseClaims decodes the registered claims of the JWT Claims Set data into
+// c with the strict reader (RFC 7519 §7.2 steps 9-10): data must be one
+// JSON object within lim, with no duplicate member names at any depth.
+// Every other member goes to sink, when not nil.
+func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) error {
+	var pool stringPool
+	s := &pool
+	if sink != nil {
+		s = &sink.pool
+	}
+	*s = stringPool{src: data}
+	var bad *ClaimError
+	err := jsonx.ScanObject(data, lim, func(name, v []byte) error {
+		var err error
+		claim := ""
+		switch string(name) {
+		case "iss":
+			claim = "iss"
+			c.Issuer, err = s.value(v)
+		case "sub":
+			claim = "sub"
+			c.Subject, err = s.value(v)
+		case "jti":
+			claim = "jti"
+			c.ID, err = s.value(v)
+		case "aud":
+			claim = "aud"
+			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
+				// One audience, in the caller's storage.
+				sink.aud[0], err = s.value(v)
+				c.Audience = sink.aud[:1:1]
+			} else {
+				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
+			}
+		case "exp":
+			claim = "exp"
+			c.Expiry, err = parseNumericDate(v)
+		case "nbf":
+			claim = "nbf"
+			c.NotBefore, err = parseNumericDate(v)
+		case "iat":
+			claim = "iat"
+			c.IssuedAt, err = parseNumericDate(v)
+		default:
+			if sink != nil {
+				sink.member(name, v)
+			}
+		}
+		if err != nil {
+			if ce, ok := err.(*ClaimError); ok {
+				bad = ce
+			} else {
+				bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
+			}
+			return bad
+		}
+		return nil
+	})
+	if err == nil {
+		return nil
+	}
+	if bad != nil && errors.Is(err, bad) {
+		*c = Claims{}
+		return bad
+	}
+	*c = Claims{}
+	var le *jsonx.LimitError
+	if errors.As(err, &le) {
+		return &ClaimError{Err: errLimit, Cause: err}
+	}
+	return &ClaimError{Err: ErrMalformedClaims, Cause: err}
+}
+
+// privateSink collects what a Validator needs of the private members while
+// parseClaims scans them: which required ones are present, and the raw
+// values of the fields of the caller's struct, decoded once the token has
+// passed every check.
+type privateSink struct {
+	required []string // ValidatorOptions.Required, private names
+	seen     uint64   // bit i: required[i] is present
+	plan     *structPlan
+	aud      *[1]string // storage for a single "aud" value, or nil
+	pool     stringPool // the claims set's strings, shared with the plan's fields
+	raw      [16]planValue
+	n        int
+	overflow bool // more than len(raw) fields: decode with a second scan
+}
+
+type planValue struct {
+	field int // index in plan.fields
+	value []byte
+}
+
+func (s *privateSink) member(name, value []byte) {
+	if len(s.required) > 0 {
+		if i := slices.Index(s.required, string(name)); i >= 0 {
+			s.seen |= 1 << i
+		}
+	}
+	if s.plan == nil {
+		return
+	}
+	for i := range s.plan.fields {
+		if s.plan.fields[i].name == string(name) {
+			if s.n == len(s.raw) {
+				s.overflow = true
+				return
+			}
+			s.raw[s.n] = planValue{i, value}
+			s.n++
+			return
+		}
+	}
+}

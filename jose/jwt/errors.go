@@ -1,0 +1,124 @@
+package jwt
+
+import (
+	"errors"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// ErrInvalidClaims is wrapped by every error that refuses a token after it
+// authenticated: its claims (RFC 7519 §4), its explicit type or its nesting
+// do not satisfy the [Validator]. A token whose signature or decryption
+// fails is refused with the jws or jwe error instead (wrapping
+// [jose.ErrVerificationFailed], [jose.ErrDecryptionFailed], ...), and its
+// claims are never read.
+var ErrInvalidClaims = errors.New("jwt: invalid claims")
+
+// The sentinels of each cause; each wraps [ErrInvalidClaims]. A [Validator]
+// returns them inside a [*ClaimError] naming the claim or header member.
+var (
+	// ErrExpired: the current time is not before "exp" plus the leeway
+	// (RFC 7519 §4.1.4).
+	ErrExpired error = &sentinel{msg: "jwt: token has expired"}
+	// ErrNotYetValid: the current time plus the leeway is before "nbf"
+	// (RFC 7519 §4.1.5).
+	ErrNotYetValid error = &sentinel{msg: "jwt: token is not valid yet"}
+	// ErrIssuedInTheFuture: "iat" is after the current time plus the
+	// leeway (RFC 7519 §4.1.6).
+	ErrIssuedInTheFuture error = &sentinel{msg: "jwt: token was issued in the future"}
+	// ErrTooOld: "iat" is further in the past than
+	// ValidatorOptions.MaxAge (plus the leeway).
+	ErrTooOld error = &sentinel{msg: "jwt: token is older than the maximum age"}
+	// ErrInvalidIssuer: "iss" is not one of ValidatorOptions.Issuers
+	// (RFC 7519 §4.1.1).
+	ErrInvalidIssuer error = &sentinel{msg: "jwt: unexpected issuer"}
+	// ErrInvalidAudience: no value of "aud" is one of
+	// ValidatorOptions.Audiences (RFC 7519 §4.1.3).
+	ErrInvalidAudience error = &sentinel{msg: "jwt: unexpected audience"}
+	// ErrInvalidSubject: "sub" is not ValidatorOptions.Subject (RFC 7519
+	// §4.1.2).
+	ErrInvalidSubject error = &sentinel{msg: "jwt: unexpected subject"}
+	// ErrMissingClaim: a required claim is absent ("exp" by default, "aud"
+	// when audiences are expected, "iat" with a maximum age, and
+	// ValidatorOptions.Required).
+	ErrMissingClaim error = &sentinel{msg: "jwt: missing required claim"}
+	// ErrInvalidType: the "typ" of the protected header is not the
+	// expected one (RFC 8725 §3.11, RFC 7515 §4.1.9).
+	ErrInvalidType error = &sentinel{msg: "jwt: unexpected token type"}
+	// ErrInvalidContentType: the "cty" of the protected header does not
+	// fit the Validator: a nested token's JWE must say "cty": "JWT" in
+	// its protected header (RFC 7519 §5.2), and a token that is not to be
+	// nested must not.
+	ErrInvalidContentType error = &sentinel{msg: "jwt: unexpected content type"}
+	// ErrMalformedClaims: the JWT Claims Set is not a JSON object this
+	// package accepts (RFC 7519 §7.2 step 10), or a registered claim has
+	// the wrong type or an out-of-range value. It also wraps
+	// [jose.ErrMalformed].
+	ErrMalformedClaims error = &sentinel{msg: "jwt: malformed claims", also: jose.ErrMalformed}
+)
+
+// sentinel is the type of the cause sentinels: one message, wrapping
+// ErrInvalidClaims (and also, when set).
+type sentinel struct {
+	msg  string
+	also error
+}
+
+func (e *sentinel) Error() string { return e.msg }
+
+func (e *sentinel) Unwrap() []error {
+	if e.also != nil {
+		return []error{ErrInvalidClaims, e.also}
+	}
+	return []error{ErrInvalidClaims}
+}
+
+// ClaimError is the error a [Validator] returns for a token that
+// authenticated but is refused: it names the claim (or the header member,
+// "typ" or "cty") and wraps the sentinel of the cause, so that
+//
+//	errors.Is(err, jwt.ErrExpired)      // expired, but genuine
+//	errors.Is(err, jwt.ErrInvalidClaims) // any claims failure
+//
+// tell an expired token from a forged one (which wraps
+// [jose.ErrVerificationFailed] or [jose.ErrDecryptionFailed]).
+type ClaimError struct {
+	// Claim is the registered or private claim name ("exp", "aud", ...),
+	// or "typ" or "cty" for the protected header.
+	Claim string
+	// Err is one of the sentinels above (ErrExpired, ...).
+	Err error
+	// Detail says what was found, for people: values and times. It is
+	// not meant to be parsed.
+	Detail string
+	// Cause is the underlying error of a malformed claim (a jsonx error,
+	// or a limit: then it wraps [jose.ErrLimitExceeded]), or nil.
+	Cause error
+}
+
+// Error returns the sentinel's message, the claim and the detail.
+func (e *ClaimError) Error() string {
+	s := e.Err.Error() + " (" + quote(e.Claim)
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	if e.Cause != nil {
+		s += ": " + e.Cause.Error()
+	}
+	return s + ")"
+}
+
+// Unwrap returns the sentinel and, when set, the cause.
+func (e *ClaimError) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Err, e.Cause}
+	}
+	return []error{e.Err}
+}
+
+func quote(name string) string {
+	if name == "" {
+		return "claims"
+	}
+	return `"` + name + `"`
+}

@@ -1,0 +1,50 @@
+package jwt
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// FuzzParseClaims feeds arbitrary bytes to the claims reader. It must never
+// panic; what it refuses wraps ErrInvalidClaims and one of jose's
+// ErrMalformed or ErrLimitExceeded; what it accepts is valid JSON, and the
+// registered claims read from it survive AppendJSON and a second read.
+func FuzzParseClaims(f *testing.F) {
+	for _, s := range []string{
+		`{}`,
+		`{"iss":"joe",` + "\r\n" + ` "exp":1300819380,` + "\r\n" + ` "http://example.com/is_root":true}`,
+		`{"aud":["a","b"],"nbf":1.5,"iat":1.3e9,"jti":"\u00e9"}`,
+		`{"aud":"a","sub":"s","exp":253402300799}`,
+		`{"exp":1,"exp":2}`,
+		`{"exp":-1}`, `{"exp":"1"}`, `{"aud":[1]}`, `[]`, `{"a":{"b":[{"c":null}]}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c Claims
+		err := parseClaims(data, defaultJSONLimits, &c, &privateSink{required: []string{"a"}})
+		if err != nil {
+			if !errors.Is(err, ErrInvalidClaims) || !(errors.Is(err, jose.ErrMalformed) || errors.Is(err, jose.ErrLimitExceeded)) {
+				t.Fatalf("error %v wraps no sentinel", err)
+			}
+			if !sameClaims(c, Claims{}) {
+				t.Fatal("claims not cleared on error")
+			}
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		out := c.AppendJSON(nil)
+		var back Claims
+		if err := parseClaims(out, defaultJSONLimits, &back, nil); err != nil {
+			t.Fatalf("AppendJSON %s of accepted %q refused: %v", out, data, err)
+		}
+		if !sameClaims(back, c) {
+			t.Fatalf("round trip %+v, want %+v", back, c)
+		}
+	})
+}

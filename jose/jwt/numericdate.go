@@ -1,0 +1,219 @@
+package jwt
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/josebench/josebench/jose/internal/jsonx"
+)
+
+// MaxNumericDate is the largest NumericDate accepted, in seconds since the
+// epoch: 9999-12-31T23:59:59Z. Larger values (and the infinities a JSON
+// number such as 1e400 would overflow to) are refused as out of range.
+const MaxNumericDate = 253402300799
+
+// NumericDate is a JSON numeric date value (RFC 7519 §2): seconds since
+// 1970-01-01T00:00:00Z UTC, ignoring leap seconds, possibly fractional.
+// The zero NumericDate means "absent"; a claim of 0 is the epoch itself,
+// which IsZero does not report.
+//
+// Decoding accepts a JSON number, integer or not (1300819380,
+// 1300819380.5, 1.30081938e9), from 0 to [MaxNumericDate]; it refuses
+// negative numbers, larger ones, strings, null and every other JSON type.
+// Fractions are kept to the nanosecond (further digits are truncated).
+type NumericDate struct {
+	t   time.Time // UTC
+	set bool
+}
+
+// NewNumericDate returns the NumericDate of t truncated to whole seconds,
+// the form every JWT implementation reads. Use [NumericDateOf] to keep a
+// fraction.
+func NewNumericDate(t time.Time) NumericDate {
+	return NumericDate{t: t.Truncate(time.Second).UTC(), set: true}
+}
+
+// NumericDateOf returns the NumericDate of t, keeping its fraction of a
+// second (written with up to nine decimals).
+func NumericDateOf(t time.Time) NumericDate {
+	return NumericDate{t: t.UTC(), set: true}
+}
+
+// Time returns the date as a time.Time in UTC; the zero time.Time when d
+// is zero.
+func (d NumericDate) Time() time.Time { return d.t }
+
+// IsZero reports whether d is absent (the zero NumericDate). It lets
+// encoding/json's omitzero leave an absent date out.
+func (d NumericDate) IsZero() bool { return !d.set }
+
+// Unix returns the date in whole seconds since the epoch (the fraction
+// truncated); 0 when d is zero.
+func (d NumericDate) Unix() int64 {
+	if !d.set {
+		return 0
+	}
+	return d.t.Unix()
+}
+
+// String returns the date in RFC 3339 form, or "absent".
+func (d NumericDate) String() string {
+	if !d.set {
+		return "absent"
+	}
+	return d.t.Format(time.RFC3339Nano)
+}
+
+// AppendJSON appends the date as a JSON number: integer seconds, followed
+// by up to nine decimals when it has a fraction. A zero d appends 0.
+func (d NumericDate) AppendJSON(dst []byte) []byte {
+	dst = strconv.AppendInt(dst, d.Unix(), 10)
+	ns := d.t.Nanosecond()
+	if !d.set || ns == 0 {
+		return dst
+	}
+	var frac [10]byte
+	frac[0] = '.'
+	for i := 9; i >= 1; i-- {
+		frac[i] = byte('0' + ns%10)
+		ns /= 10
+	}
+	n := 10
+	for frac[n-1] == '0' {
+		n--
+	}
+	return append(dst, frac[:n]...)
+}
+
+// MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON].
+func (d NumericDate) MarshalJSON() ([]byte, error) {
+	return d.AppendJSON(nil), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler, with the rules of the type's
+// documentation.
+func (d *NumericDate) UnmarshalJSON(data []byte) error {
+	if err := jsonx.Valid(data, jsonx.Limits{}); err != nil {
+		return err
+	}
+	nd, err := parseNumericDate(data)
+	if err != nil {
+		return err
+	}
+	*d = nd
+	return nil
+}
+
+var (
+	errDateType  = errors.New("not a JSON number")
+	errDateRange = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
+)
+
+// parseNumericDate decodes a raw JSON value, already validated, as a
+// NumericDate (RFC 7519 §2).
+func parseNumericDate(raw []byte) (NumericDate, error) {
+	if jsonx.KindOf(raw) != jsonx.KindNumber {
+		return NumericDate{}, errDateType
+	}
+	// The common case, up to 12 digits: exact, without floating point.
+	if len(raw) <= 12 {
+		sec := int64(0)
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				sec = -1
+				break
+			}
+			sec = sec*10 + int64(c-'0')
+		}
+		if sec >= 0 && (raw[0] != '0' || len(raw) == 1) {
+			if sec > MaxNumericDate {
+				return NumericDate{}, errDateRange
+			}
+			return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+		}
+	}
+	if sec, err := jsonx.Int64(raw); err == nil {
+		if sec < 0 || sec > MaxNumericDate {
+			return NumericDate{}, errDateRange
+		}
+		return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+	}
+	if raw[0] == '-' {
+		if isZeroNumber(raw) { // -0.0 is the epoch
+			return NumericDate{t: time.Unix(0, 0).UTC(), set: true}, nil
+		}
+		return NumericDate{}, errDateRange
+	}
+	// A fraction without an exponent: integer and fraction digits read
+	// exactly, to the nanosecond.
+	if i, ok := fractionDot(raw); ok {
+		if i > 12 { // more than 12 integer digits is past MaxNumericDate
+			return NumericDate{}, errDateRange
+		}
+		sec, err := strconv.ParseInt(string(raw[:i]), 10, 64)
+		if err != nil || sec > MaxNumericDate {
+			return NumericDate{}, errDateRange
+		}
+		ns := 0
+		digits := raw[i+1:]
+		for k := 0; k < 9; k++ {
+			ns *= 10
+			if k < len(digits) {
+				ns += int(digits[k] - '0')
+			}
+		}
+		if sec == MaxNumericDate && ns != 0 {
+			return NumericDate{}, errDateRange
+		}
+		return NumericDate{t: time.Unix(sec, int64(ns)).UTC(), set: true}, nil
+	}
+	// An exponent: through float64, which is exact for integers up to
+	// 2^53 and to the microsecond for present-day dates.
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return NumericDate{}, errDateType
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 || f > MaxNumericDate {
+		return NumericDate{}, errDateRange
+	}
+	sec := math.Floor(f)
+	ns := math.Round((f - sec) * 1e9)
+	if ns >= 1e9 {
+		sec, ns = sec+1, 0
+	}
+	if sec > MaxNumericDate {
+		return NumericDate{}, errDateRange
+	}
+	return NumericDate{t: time.Unix(int64(sec), int64(ns)).UTC(), set: true}, nil
+}
+
+// fractionDot returns the index of the '.' of a number that has a fraction
+// but no exponent.
+func fractionDot(raw []byte) (int, bool) {
+	dot := -1
+	for i, c := range raw {
+		switch c {
+		case '.':
+			dot = i
+		case 'e', 'E':
+			return 0, false
+		}
+	}
+	return dot, dot > 0
+}
+
+// isZeroNumber reports whether a valid JSON number is zero ("-0", "-0.0",
+// "-0e5", ...).
+func isZeroNumber(raw []byte) bool {
+	for _, c := range raw {
+		switch {
+		case c == 'e' || c == 'E':
+			return true
+		case c >= '1' && c <= '9':
+			return false
+		}
+	}
+	return true
+}

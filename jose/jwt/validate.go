@@ -1,0 +1,470 @@
+package jwt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/jwe"
+	"github.com/josebench/josebench/jose/jws"
+)
+
+// ValidatorOptions configure a [Validator]. A key source (Verifier,
+// Decrypter or both) is required, and so is a decision on the audience:
+// Audiences, or AnyAudience. Every other field has a safe default.
+type ValidatorOptions struct {
+	// Verifier verifies signed JWTs, and the inner JWS of nested ones.
+	// Its allow-list and keys are the JWS's (RFC 7515 §5.2); its key
+	// source may change over time (a KeyFunc over a remote JWK Set, for
+	// example), the Validator only calls it.
+	Verifier *jws.Verifier
+	// Decrypter decrypts encrypted JWTs. With a Verifier as well, the
+	// Validator accepts only nested JWTs: the JWE must say "cty": "JWT" in
+	// its protected header, and its plaintext must be a JWS the Verifier
+	// verifies (RFC 7519 §5.2, §7.2 step 8). With a Decrypter alone, the
+	// claims are the plaintext: as authentic as the key management only
+	// (anyone with a public key can make an RSA-OAEP or ECDH-ES token).
+	Decrypter *jwe.Decrypter
+
+	// Type is the expected "typ" of the JWT (RFC 8725 §3.11), such as
+	// "at+jwt" (RFC 9068): the token's protected header must carry it,
+	// compared as RFC 7515 §4.1.9 says (case-insensitively, "application/"
+	// implied when the value has no '/'). When empty, "typ" may be absent
+	// or "JWT", and every other type is refused, so that a token made for
+	// another purpose (an explicitly typed one) is not taken for a plain
+	// JWT. Only the protected header counts. For a nested JWT, the inner
+	// JWS's "typ" is checked; a "typ" on the JWE, if any, must pass the
+	// same test.
+	Type string
+
+	// Issuers, when not empty, lists the accepted "iss" values (RFC 7519
+	// §4.1.1): "iss" is then required and must equal one of them.
+	Issuers []string
+	// Audiences lists the values that identify this recipient (RFC 7519
+	// §4.1.3): "aud" is then required and one of its values must be one
+	// of them. Either Audiences or AnyAudience must be set (RFC 8725
+	// §3.9): a Validator does not accept tokens for any audience by
+	// omission.
+	Audiences []string
+	// AnyAudience accepts every "aud", present or not. Set it only when
+	// tokens are known not to be shared between services.
+	AnyAudience bool
+	// Subject, when not empty, is the required "sub" (RFC 7519 §4.1.2).
+	Subject string
+	// Required lists claims, registered or private, that must be present.
+	// "exp" is always required, unless ExpiryOptional.
+	Required []string
+	// ExpiryOptional accepts tokens without "exp" (RFC 7519 §4.1.4); an
+	// "exp" that is present is still checked.
+	ExpiryOptional bool
+
+	// Leeway is the clock skew tolerated on "exp", "nbf", "iat" and
+	// MaxAge (RFC 7519 §4.1.4); 0 by default: a token is expired at the
+	// second of its "exp".
+	Leeway time.Duration
+	// MaxAge, when positive, requires "iat" and refuses a token issued
+	// more than MaxAge (plus Leeway) ago.
+	MaxAge time.Duration
+	// Now returns the current time; time.Now by default. Tests and
+	// replays inject their clock here.
+	Now func() time.Time
+
+	// MaxClaims bounds the members of the claims set and of every object
+	// in it, and the values of "aud" (256 by default); MaxDepth bounds its
+	// nesting (jose.DefaultMaxJSONDepth, 16, by default). A claims set
+	// beyond them is refused with an error wrapping [jose.ErrLimitExceeded].
+	// The size of the claims is bounded by the token's,
+	// [jose.Limits].MaxTokenSize of the Verifier or Decrypter.
+	MaxClaims, MaxDepth int
+}
+
+// Validator loads JWTs (RFC 7519 §7.2): it authenticates the token with
+// its jws.Verifier and/or jwe.Decrypter, checks the explicit type and the
+// nesting in the protected headers, then reads and checks the claims. It
+// is built once by [NewValidator] and is safe for concurrent use.
+type Validator struct {
+	ver         *jws.Verifier
+	dec         *jwe.Decrypter
+	typ         string
+	issuers     []string
+	audiences   []string
+	subject     string
+	required    []string // registered claims that must be present
+	private     []string // private claims that must be present (at most 64)
+	needExp     bool
+	leeway      time.Duration
+	maxAge      time.Duration
+	now         func() time.Time
+	lim         jsonx.Limits
+	allPrivates uint64 // the bits of private, all set
+}
+
+// Token is a validated JWT.
+type Token struct {
+	// Claims are the registered claims, validated.
+	Claims Claims
+	// Header is the protected header of the JWT: of its JWS (the inner
+	// one of a nested JWT) or, for an encrypted JWT, of its JWE. A JWT is
+	// a compact token, so every member of it is integrity-protected.
+	Header *jose.Header
+	// Outer is the JWE Protected Header of a nested JWT, nil otherwise.
+	Outer *jose.Header
+	// Payload is the JWT Claims Set, the JSON object the claims were read
+	// from.
+	Payload []byte
+
+	msg jws.Message
+	aud [1]string // Claims.Audience's storage when it has one value
+}
+
+// NewValidator returns a Validator for opts, or an error if the options
+// are incomplete or inconsistent (see [ValidatorOptions]).
+func NewValidator(opts ValidatorOptions) (*Validator, error) {
+	if opts.Verifier == nil && opts.Decrypter == nil {
+		return nil, errors.New("jwt: ValidatorOptions needs a Verifier, a Decrypter or both")
+	}
+	switch {
+	case len(opts.Audiences) == 0 && !opts.AnyAudience:
+		return nil, errors.New("jwt: ValidatorOptions.Audiences is empty: list the audiences that identify this service, or set AnyAudience (RFC 8725 §3.9)")
+	case len(opts.Audiences) > 0 && opts.AnyAudience:
+		return nil, errors.New("jwt: ValidatorOptions sets both Audiences and AnyAudience")
+	case opts.Leeway < 0 || opts.MaxAge < 0:
+		return nil, errors.New("jwt: ValidatorOptions.Leeway and MaxAge cannot be negative")
+	case slices.Contains(opts.Issuers, "") || slices.Contains(opts.Audiences, ""):
+		return nil, errors.New("jwt: ValidatorOptions.Issuers and Audiences cannot hold an empty string")
+	}
+	v := &Validator{
+		ver:       opts.Verifier,
+		dec:       opts.Decrypter,
+		typ:       opts.Type,
+		issuers:   slices.Clone(opts.Issuers),
+		audiences: slices.Clone(opts.Audiences),
+		subject:   opts.Subject,
+		needExp:   !opts.ExpiryOptional,
+		leeway:    opts.Leeway,
+		maxAge:    opts.MaxAge,
+		now:       opts.Now,
+		lim:       jsonx.Limits{MaxDepth: opts.MaxDepth, MaxMembers: opts.MaxClaims},
+	}
+	if v.now == nil {
+		v.now = time.Now
+	}
+	if v.lim.MaxDepth <= 0 {
+		v.lim.MaxDepth = jose.DefaultMaxJSONDepth
+	}
+	if v.lim.MaxMembers <= 0 {
+		v.lim.MaxMembers = jsonx.DefaultMaxMembers
+	}
+	for _, name := range opts.Required {
+		switch name {
+		case "":
+			return nil, errors.New("jwt: ValidatorOptions.Required holds an empty name")
+		case "exp":
+			v.needExp = true
+		case "iss", "sub", "aud", "nbf", "iat", "jti":
+			if !slices.Contains(v.required, name) {
+				v.required = append(v.required, name)
+			}
+		default:
+			if !slices.Contains(v.private, name) {
+				v.private = append(v.private, name)
+			}
+		}
+	}
+	if len(v.private) > 64 {
+		return nil, errors.New("jwt: ValidatorOptions.Required lists more than 64 private claims")
+	}
+	v.allPrivates = 1<<len(v.private) - 1
+	if len(v.private) == 64 {
+		v.allPrivates = ^uint64(0)
+	}
+	return v, nil
+}
+
+// Validate loads token, a JWT in the JWS or JWE Compact Serialization
+// (RFC 7519 §7.2), and returns it once it has authenticated and passed
+// every check of the Validator, in this order: the signature or
+// decryption (its error is the jws or jwe one, and nothing else is read
+// before it succeeds), "cty" and "typ" from the protected headers, then
+// the claims: a strict JSON object (no duplicate names, within MaxClaims
+// and MaxDepth), "exp", "nbf", "iat", MaxAge, "iss", "aud", "sub" and the
+// Required claims. A refusal after authentication is a [*ClaimError]
+// wrapping one of the sentinels (ErrExpired, ...) and [ErrInvalidClaims].
+//
+// When dst is not nil, the claims set is also decoded into it after every
+// check passed, from the same bytes: a *Claims gets the registered claims;
+// anything else (a struct embedding Claims, a map) is decoded with
+// encoding/json, and an embedded Claims is then set to the validated
+// registered claims. A struct of plain fields (strings, booleans, numbers,
+// string slices, and an embedded Claims) is decoded without encoding/json,
+// matching member names exactly; other types go through encoding/json,
+// which also matches them case-insensitively. On error dst is left
+// untouched.
+//
+// Cost: the jws or jwe verification of token (bounded by their
+// [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
+// bytes (a second one for a struct with more than 16 private fields), and
+// in memory the decoded claims plus one copy of them as the claims'
+// strings.
+func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
+	t := new(Token)
+	if err := v.validate(t, token, dst); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// ValidateInto validates token as [Validator.Validate] does, with the same
+// checks, and stores the result in t, overwriting its previous contents.
+// It reuses t's buffer for the claims set (and t's storage for the header
+// and a single audience): a hot path that keeps one Token per goroutine
+// validates a signed JWT with one allocation, the claims' strings. The
+// previous t.Payload, *t.Header and t.Claims.Audience are then overwritten,
+// so they must not be retained across calls (the claims' strings may be).
+// token must not overlap t.Payload. On error t holds no claims, t.Header
+// and t.Outer are nil and t.Payload is empty.
+func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
+	err := v.validate(t, token, dst)
+	if err != nil {
+		buf := t.msg.Payload[:0]
+		*t = Token{}
+		t.msg.Payload = buf
+	}
+	return err
+}
+
+func (v *Validator) validate(t *Token, token []byte, dst any) error {
+	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
+	var payload []byte
+	switch {
+	case v.dec != nil && v.ver != nil:
+		m, err := v.dec.DecryptCompact(token)
+		if err != nil {
+			return err
+		}
+		if err := v.checkOuter(m); err != nil {
+			return err
+		}
+		if err := v.ver.VerifyCompactInto(&t.msg, m.Plaintext); err != nil {
+			return err
+		}
+		t.Outer, t.Header, payload = m.Protected, t.msg.Protected, t.msg.Payload
+	case v.ver != nil:
+		if err := v.ver.VerifyCompactInto(&t.msg, token); err != nil {
+			return err
+		}
+		t.Header, payload = t.msg.Protected, t.msg.Payload
+	default:
+		m, err := v.dec.DecryptCompact(token)
+		if err != nil {
+			return err
+		}
+		t.Header, payload = m.Protected, m.Plaintext
+	}
+	if isJWT(t.Header.ContentType) {
+		return &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
+			Detail: "a nested JWT, which this Validator does not accept (it needs both a Decrypter and a Verifier, and a JWE outside)"}
+	}
+	if err := v.checkType(t.Header, v.typ != ""); err != nil {
+		return err
+	}
+	sink := privateSink{required: v.private, aud: &t.aud}
+	var rv reflect.Value // dst's struct, when it has a plan
+	switch dst.(type) {
+	case nil, *Claims, *map[string]any, *map[string]json.RawMessage:
+	default:
+		if rv = reflect.ValueOf(dst); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+			rv = rv.Elem()
+			sink.plan = planOf(rv.Type())
+		}
+	}
+	if err := parseClaims(payload, v.lim, &t.Claims, &sink); err != nil {
+		return err
+	}
+	if err := v.checkClaims(&t.Claims, sink.seen); err != nil {
+		return err
+	}
+	t.Payload = payload
+	if sink.plan != nil {
+		if err := sink.decode(payload, v.lim, rv, &t.Claims); err != nil {
+			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+		}
+	} else if dst != nil {
+		if err := decodeInto(dst, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkOuter checks the JWE of a nested JWT: "cty": "JWT" in its
+// protected header (RFC 7519 §5.2), whatever its unprotected headers say,
+// and a "typ", if any, that passes the typing rule.
+func (v *Validator) checkOuter(m *jwe.Message) error {
+	if !isJWT(m.Protected.ContentType) {
+		return &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
+			Detail: fmt.Sprintf("protected header has %q, a nested JWT needs %q (RFC 7519 §5.2)", m.Protected.ContentType, TypeJWT)}
+	}
+	return v.checkType(m.Protected, false)
+}
+
+// decodeInto decodes the claims of t into dst (see Validate), when dst is
+// not a struct with a plan.
+func decodeInto(dst any, t *Token) error {
+	if c, ok := dst.(*Claims); ok {
+		*c = t.Claims
+		return nil
+	}
+	// The text is valid and within the limits: parseClaims scanned it.
+	if err := json.Unmarshal(t.Payload, dst); err != nil {
+		return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+	}
+	if r, ok := dst.(registered); ok {
+		*r.Registered() = t.Claims
+	}
+	return nil
+}
+
+// checkType applies the explicit typing rule of ValidatorOptions.Type to
+// the protected header h; with required, "typ" must be present.
+func (v *Validator) checkType(h *jose.Header, required bool) error {
+	got := h.Type
+	if got == "" {
+		if required {
+			return &ClaimError{Claim: "typ", Err: ErrInvalidType, Detail: fmt.Sprintf("absent from the protected header, %q expected", v.typ)}
+		}
+		return nil
+	}
+	want := v.typ
+	if want == "" {
+		want = TypeJWT
+	}
+	if !SameType(got, want) {
+		return &ClaimError{Claim: "typ", Err: ErrInvalidType, Detail: fmt.Sprintf("%q, %q expected", got, want)}
+	}
+	return nil
+}
+
+// SameType reports whether two "typ" or "cty" values name the same media
+// type, as RFC 7515 §4.1.9 compares them: case-insensitively, with
+// "application/" implied before a value that has no '/' ("JWT",
+// "jwt" and "application/jwt" are the same; "text/jwt" is not).
+func SameType(a, b string) bool {
+	const app = "application/"
+	full := func(s string) (prefix bool, rest string) {
+		if !strings.Contains(s, "/") {
+			return true, s
+		}
+		if len(s) > len(app) && strings.EqualFold(s[:len(app)], app) {
+			return true, s[len(app):]
+		}
+		return false, s
+	}
+	pa, ra := full(a)
+	pb, rb := full(b)
+	return pa == pb && strings.EqualFold(ra, rb)
+}
+
+// isJWT reports whether a "cty" value is JWT (RFC 7519 §5.2).
+func isJWT(cty string) bool { return cty != "" && SameType(cty, TypeJWT) }
+
+// checkClaims applies the claim checks to c; seen has the bits of the
+// required private claims that are present.
+func (v *Validator) checkClaims(c *Claims, seen uint64) error {
+	now := v.now()
+	if !c.Expiry.set {
+		if v.needExp {
+			return missing("exp")
+		}
+	} else if exp := c.Expiry.t; !now.Before(exp.Add(v.leeway)) {
+		return &ClaimError{Claim: "exp", Err: ErrExpired, Detail: v.timeDetail("exp", exp, now)}
+	}
+	if c.NotBefore.set {
+		if nbf := c.NotBefore.t; now.Add(v.leeway).Before(nbf) {
+			return &ClaimError{Claim: "nbf", Err: ErrNotYetValid, Detail: v.timeDetail("nbf", nbf, now)}
+		}
+	}
+	if c.IssuedAt.set {
+		if iat := c.IssuedAt.t; iat.After(now.Add(v.leeway)) {
+			return &ClaimError{Claim: "iat", Err: ErrIssuedInTheFuture, Detail: v.timeDetail("iat", iat, now)}
+		}
+	}
+	if v.maxAge > 0 {
+		if !c.IssuedAt.set {
+			return missing("iat")
+		}
+		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge + v.leeway)) {
+			return &ClaimError{Claim: "iat", Err: ErrTooOld, Detail: v.timeDetail("iat", iat, now) + ", max age " + v.maxAge.String()}
+		}
+	}
+	if len(v.issuers) > 0 {
+		if c.Issuer == "" {
+			return missing("iss")
+		}
+		if !slices.Contains(v.issuers, c.Issuer) {
+			return &ClaimError{Claim: "iss", Err: ErrInvalidIssuer, Detail: fmt.Sprintf("%q, expected one of %q", c.Issuer, v.issuers)}
+		}
+	}
+	if len(v.audiences) > 0 {
+		if c.Audience == nil {
+			return missing("aud")
+		}
+		if !slices.ContainsFunc(v.audiences, c.Audience.Contains) {
+			return &ClaimError{Claim: "aud", Err: ErrInvalidAudience, Detail: fmt.Sprintf("%q, expected one of %q", []string(c.Audience), v.audiences)}
+		}
+	}
+	if v.subject != "" {
+		if c.Subject == "" {
+			return missing("sub")
+		}
+		if c.Subject != v.subject {
+			return &ClaimError{Claim: "sub", Err: ErrInvalidSubject, Detail: fmt.Sprintf("%q, expected %q", c.Subject, v.subject)}
+		}
+	}
+	for _, name := range v.required {
+		var ok bool
+		switch name {
+		case "iss":
+			ok = c.Issuer != ""
+		case "sub":
+			ok = c.Subject != ""
+		case "aud":
+			ok = c.Audience != nil
+		case "nbf":
+			ok = c.NotBefore.set
+		case "iat":
+			ok = c.IssuedAt.set
+		case "jti":
+			ok = c.ID != ""
+		}
+		if !ok {
+			return missing(name)
+		}
+	}
+	if seen != v.allPrivates {
+		for i, name := range v.private {
+			if seen&(1<<i) == 0 {
+				return missing(name)
+			}
+		}
+	}
+	return nil
+}
+
+func missing(name string) error {
+	return &ClaimError{Claim: name, Err: ErrMissingClaim, Detail: "absent"}
+}
+
+func (v *Validator) timeDetail(name string, t, now time.Time) string {
+	s := name + " " + t.Format(time.RFC3339Nano) + ", now " + now.UTC().Format(time.RFC3339Nano)
+	if v.leeway != 0 {
+		s += ", leeway " + v.leeway.String()
+	}
+	return s
+}
