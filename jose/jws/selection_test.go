@@ -1,0 +1,103 @@
+package jws_test
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
+	"testing"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
+)
+
+// TestSelectionPolicy: the key-selection policy of jose.Select, which jwe
+// shares (see jwe.TestSelectionPolicy).
+func TestSelectionPolicy(t *testing.T) {
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(alg jwa.SignatureAlgorithm, key any, kid string) []byte {
+		s, err := jws.NewSigner(alg, key, &jws.SignerOptions{KeyID: kid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := s.Compact([]byte("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	octs := func(n int, kid string) []*jose.JWK {
+		var ks []*jose.JWK
+		for i := range n {
+			ks = append(ks, &jose.JWK{Key: bytes.Repeat([]byte{byte(i + 1)}, 32), KeyID: kid})
+		}
+		return ks
+	}
+	all := jwa.SignatureAlgorithms()
+	t.Run("wrong curve not counted", func(t *testing.T) {
+		var set jose.Set
+		for range jws.MaxKeyCandidates {
+			p, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+			set.Keys = append(set.Keys, &jose.JWK{Key: &p.PublicKey})
+		}
+		set.Keys = append(set.Keys, &jose.JWK{Key: &ec.PublicKey})
+		if _, err := rvVerifier(t, jws.VerifyOptions{Algorithms: all, Keys: &set}).VerifyCompact(sign(jwa.ES256, ec, "")); err != nil {
+			t.Fatalf("ES256 after %d P-384 keys: %v", jws.MaxKeyCandidates, err)
+		}
+	})
+	t.Run("kid selects one key", func(t *testing.T) {
+		set := &jose.Set{Keys: octs(2, "k")}
+		tok := sign(jwa.HS256, set.Keys[1].Key, "k")
+		if _, err := rvVerifier(t, jws.VerifyOptions{Algorithms: all, Keys: set}).VerifyCompact(tok); !errors.Is(err, jose.ErrKeyNotFound) {
+			t.Fatalf("two HMAC keys of one kid: %v, want ErrKeyNotFound", err)
+		}
+		set.Keys[0].Use = "enc" // cannot verify: does not compete
+		if _, err := rvVerifier(t, jws.VerifyOptions{Algorithms: all, Keys: set}).VerifyCompact(tok); err != nil {
+			t.Fatalf("one sig and one enc key of one kid: %v", err)
+		}
+	})
+	t.Run("mixed set refused", func(t *testing.T) {
+		set := &jose.Set{Keys: append(octs(1, ""), &jose.JWK{Key: &ec.PublicKey})}
+		if _, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: all, Keys: set}); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Fatalf("mixed set: %v, want ErrInvalidKey", err)
+		}
+	})
+}
+
+// TestNewVerifierKeyFitsNone: a single key that can serve none of the
+// listed algorithms is refused by NewVerifier, not on every token with an
+// error that reads like an attack.
+func TestNewVerifierKeyFitsNone(t *testing.T) {
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		algs []jwa.SignatureAlgorithm
+		key  any
+	}{
+		"string for HS256":          {[]jwa.SignatureAlgorithm{jwa.HS256}, "secret"},
+		"P-256 for RS256":           {[]jwa.SignatureAlgorithm{jwa.RS256}, &ec.PublicKey},
+		"P-256 for ES384":           {[]jwa.SignatureAlgorithm{jwa.ES384, jwa.ES512}, ec},
+		"JWK for another alg":       {[]jwa.SignatureAlgorithm{jwa.HS256}, &jose.JWK{Key: rvHKey, Algorithm: "HS512"}},
+		"JWK for another operation": {[]jwa.SignatureAlgorithm{jwa.HS256}, &jose.JWK{Key: rvHKey, Use: "enc"}},
+	} {
+		_, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: c.algs, Key: c.key})
+		if !errors.Is(err, jose.ErrInvalidKey) {
+			t.Errorf("%s: %v, want ErrInvalidKey", name, err)
+		}
+	}
+	// A key that fits some algorithms keeps the per-token refusal of the
+	// others.
+	v := rvVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.RS256, jwa.ES256}, Key: &ec.PublicKey})
+	s, _ := jws.NewSigner(jwa.HS256, rvHKey, nil)
+	tok, _ := s.Compact([]byte("x"))
+	if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		t.Errorf("HS256 token: %v, want ErrAlgorithmNotAllowed", err)
+	}
+}
