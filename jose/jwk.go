@@ -280,25 +280,41 @@ func (k *JWK) Permits(alg string, op KeyOp) error {
 	if err := k.Err(); err != nil {
 		return err
 	}
-	if k.Algorithm != "" && k.Algorithm != alg {
-		return fmt.Errorf("%w: %s is for alg %q, not %q", ErrAlgorithmNotAllowed, k.describe(), k.Algorithm, alg)
+	if k.permits(alg, op) {
+		return nil
 	}
-	var use string
-	switch op {
-	case OpSign, OpVerify:
-		use = UseSignature
-	case OpEncrypt, OpDecrypt, OpWrapKey, OpUnwrapKey, OpDeriveKey, OpDeriveBits:
-		use = UseEncryption
-	default:
+	use := opUse(op)
+	switch {
+	case use == "":
 		return fmt.Errorf("%w: unknown key operation %q", ErrAlgorithmNotAllowed, op)
-	}
-	if k.Use != "" && k.Use != use {
+	case k.Algorithm != "" && k.Algorithm != alg:
+		return fmt.Errorf("%w: %s is for alg %q, not %q", ErrAlgorithmNotAllowed, k.describe(), k.Algorithm, alg)
+	case k.Use != "" && k.Use != use:
 		return fmt.Errorf("%w: %s has use %q, not usable to %s", ErrAlgorithmNotAllowed, k.describe(), k.Use, op)
 	}
-	if k.KeyOps != nil && !slices.Contains(k.KeyOps, op) {
-		return fmt.Errorf("%w: %s does not list %q in key_ops", ErrAlgorithmNotAllowed, k.describe(), op)
+	return fmt.Errorf("%w: %s does not list %q in key_ops", ErrAlgorithmNotAllowed, k.describe(), op)
+}
+
+// permits is [JWK.Permits] for a supported k, as a boolean that costs no
+// allocation: the one statement of what "alg", "use" and "key_ops" allow.
+func (k *JWK) permits(alg string, op KeyOp) bool {
+	use := opUse(op)
+	return use != "" &&
+		(k.Algorithm == "" || k.Algorithm == alg) &&
+		(k.Use == "" || k.Use == use) &&
+		(k.KeyOps == nil || slices.Contains(k.KeyOps, op))
+}
+
+// opUse returns the "use" (RFC 7517 §4.2) that op belongs to, or "" for an
+// unknown operation.
+func opUse(op KeyOp) string {
+	switch op {
+	case OpSign, OpVerify:
+		return UseSignature
+	case OpEncrypt, OpDecrypt, OpWrapKey, OpUnwrapKey, OpDeriveKey, OpDeriveBits:
+		return UseEncryption
 	}
-	return nil
+	return ""
 }
 
 // describe names k in error messages: by kid if it has one.

@@ -33,11 +33,16 @@ type DecryptOptions struct {
 	// *ecdsa.PrivateKey, *ecdh.PrivateKey, or a *jose.JWK holding one of
 	// these.
 	Key any
-	// Keys is a JWK Set: the keys whose "kid" equals the token's, or every
-	// key when the token has no "kid", that permit the token's alg are
-	// tried in order, at most [MaxKeyCandidates] of them per recipient. The
-	// set must not be modified while the Decrypter is in use: its keys are
-	// prepared on first use and remembered.
+	// Keys is a JWK Set, from which the keys tried for a recipient are
+	// chosen by the one policy of jws and jwe, [jose.Select]: keys that
+	// cannot serve the recipient's alg (type, curve or key size, alg, use,
+	// key_ops) are dropped first; a "kid" selects the one remaining key of
+	// that kid (two are ambiguous: ErrKeyNotFound); without a kid, the
+	// first [MaxKeyCandidates] remaining keys are tried, in set order. A set
+	// mixing secret or private keys with public keys is refused by
+	// NewDecrypter with ErrInvalidKey. The set must not be modified while
+	// the Decrypter is in use: its keys are prepared on first use and
+	// remembered.
 	Keys *jose.Set
 	// KeyFunc returns the key for a token, given its merged header. It is
 	// called after the header checks and before any cryptography.
@@ -106,8 +111,10 @@ type Message struct {
 }
 
 // NewDecrypter returns a Decrypter for opts. It refuses empty allow-lists,
-// algorithms this module does not implement, and zero or several key
-// sources.
+// algorithms this module does not implement, zero or several key sources,
+// and, with ErrInvalidKey, a Key of a type, curve or size that fits none of
+// KeyAlgorithms ([jose.CheckKeyFits]) or Keys mixing secret and public
+// keys.
 func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	if len(opts.KeyAlgorithms) == 0 {
 		return nil, errors.New("jwe: DecryptOptions.KeyAlgorithms is empty")
@@ -137,6 +144,16 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	}
 	if n != 1 {
 		return nil, errors.New("jwe: exactly one of DecryptOptions.Key, Keys and KeyFunc must be set")
+	}
+	if opts.Key != nil {
+		if err := jose.CheckKeyFits(opts.KeyAlgorithms, opts.Key); err != nil {
+			return nil, fmt.Errorf("jwe: DecryptOptions.Key: %w", err)
+		}
+	}
+	if opts.Keys != nil {
+		if err := opts.Keys.CheckMixed(); err != nil {
+			return nil, fmt.Errorf("jwe: DecryptOptions.Keys: %w", err)
+		}
 	}
 	lim := opts.Limits.WithDefaults()
 	key := opts.Key
@@ -410,7 +427,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 		if err != nil {
 			return err
 		}
-		var keyBuf [1]keyRef
+		var keyBuf [MaxKeyCandidates]keyRef
 		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg)
 		if err != nil {
 			lastErr = err

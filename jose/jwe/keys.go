@@ -38,32 +38,21 @@ type keyRef struct {
 }
 
 // keysFor returns the candidate keys for a recipient whose merged header
-// is h. JWKs that do not permit alg are refused (single key) or skipped
-// (JWK Set).
+// is h: those of the JWK Set selected by the policy of [jose.Select], or
+// the one key of Key or KeyFunc. A JWK that does not permit alg is refused.
 func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, error) {
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
-		// One pass over the set, selecting as LookupKeyID would (without
-		// allocating its result) when the token has a kid.
-		kid := h.KeyID
-		out := dst
-		for _, j := range d.keys.Keys {
-			if kid != "" && (!j.Supported() || j.KeyID != kid) {
-				continue
-			}
-			if j == nil || j.Key == nil || j.Permits(string(alg), op) != nil {
-				continue
-			}
-			if len(out)-len(dst) == MaxKeyCandidates {
-				break
-			}
-			out = append(out, keyRef{j, j.Key})
+		var buf [MaxKeyCandidates]*jose.JWK
+		keys, err := jose.Select(buf[:0], d.keys, alg, h.KeyID, op, MaxKeyCandidates)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: %w", err)
 		}
-		if len(out) == 0 {
-			return nil, fmt.Errorf("jwe: no key in the set for kid %q and alg %s: %w", h.KeyID, alg, jose.ErrKeyNotFound)
+		for _, j := range keys {
+			dst = append(dst, keyRef{j, j.Key})
 		}
-		return out, nil
+		return dst, nil
 	case d.keyFunc != nil:
 		k, err := d.keyFunc(h)
 		if err != nil {

@@ -173,7 +173,14 @@ func TestRVKeyFunc(t *testing.T) {
 			t.Errorf("%s: decrypted", c.name)
 		}
 		if c.key != nil {
-			d = rvDecrypter(t, jwe.DecryptOptions{Key: c.key})
+			// A key that fits no algorithm is refused by NewDecrypter.
+			d, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: jwa.KeyAlgorithms(), ContentEncryptions: jwa.ContentEncryptions(), Key: c.key})
+			if err != nil {
+				if !errors.Is(err, jose.ErrInvalidKey) {
+					t.Errorf("%s (Key): NewDecrypter: %v, want ErrInvalidKey", c.name, err)
+				}
+				continue
+			}
 			if m, err := d.DecryptCompact(tok); err == nil || m != nil {
 				t.Errorf("%s (Key): decrypted", c.name)
 			}

@@ -78,7 +78,7 @@ func TestNewDecrypterKeyFitsNone(t *testing.T) {
 		"string":                     {[]jwa.KeyAlgorithm{jwa.Direct}, "secret"},
 		"RSA key, AES key wrap only": {[]jwa.KeyAlgorithm{jwa.A128KW}, rk},
 		"16 bytes, A256KW only":      {[]jwa.KeyAlgorithm{jwa.A256KW}, make([]byte, 16)},
-		"JWK for another alg":        {[]jwa.KeyAlgorithm{jwa.A128KW}, &jose.JWK{Key: make([]byte, 16), Algorithm: "A128GCMKW"}},
+		"JWK of RSA for dir":         {[]jwa.KeyAlgorithm{jwa.Direct}, &jose.JWK{Key: rk}},
 	} {
 		_, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: c.algs, ContentEncryptions: encs, Key: c.key})
 		if !errors.Is(err, jose.ErrInvalidKey) {

@@ -1,10 +1,6 @@
 package jws
 
 import (
-	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rsa"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -71,42 +67,20 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 	}
 }
 
-// setCandidates selects keys of the JWK Set: by kid when the token has one
-// (one entry at most of that kid may have alg's key type), otherwise every
-// key that fits
-// alg; at most MaxKeyCandidates, in set order.
-// Keys whose kid matches but that do not fit alg make the error
-// ErrAlgorithmNotAllowed rather than ErrKeyNotFound.
+// setCandidates selects the keys of the JWK Set that may verify a token
+// with header h, by the policy of [jose.Select], and returns their
+// prepared verifiers. A selected key whose verifier cannot be made (a key
+// too weak for alg) is skipped; if none is left, the first such error is
+// returned.
 func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
 	var c candidates
-	kid := h.KeyID
-	if kid != "" {
-		// RFC 7517 §4.5: keys sharing a kid must differ in type. Two
-		// entries of alg's key type (or an unusable entry, whose type
-		// cannot be trusted) under the token's kid make the choice
-		// ambiguous.
-		found, same, kty := false, 0, keyTypeFor(alg)
-		for _, k := range v.set.Keys {
-			if k == nil || k.KeyID != kid {
-				continue
-			}
-			found = true
-			if k.Key == nil || k.KeyType() == kty {
-				same++
-			}
-		}
-		if !found {
-			return c, fmt.Errorf("jws: no key with kid %q: %w", kid, jose.ErrKeyNotFound)
-		}
-		if same > 1 {
-			return c, fmt.Errorf("jws: %d keys of type %s share kid %q: %w", same, kty, kid, jose.ErrKeyNotFound)
-		}
+	var buf [MaxKeyCandidates]*jose.JWK
+	keys, err := jose.Select(buf[:0], v.set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates)
+	if err != nil {
+		return c, fmt.Errorf("jws: %w", err)
 	}
 	var firstErr error
-	for _, k := range v.set.Keys {
-		if k == nil || k.Key == nil || (kid != "" && k.KeyID != kid) {
-			continue
-		}
+	for _, k := range keys {
 		jv, err := v.cache.get(k, alg)
 		if err != nil {
 			if firstErr == nil {
@@ -114,15 +88,10 @@ func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (ca
 			}
 			continue
 		}
-		if !c.add(jv) {
-			break
-		}
+		c.add(jv)
 	}
 	if c.n == 0 {
-		if kid != "" && firstErr != nil {
-			return c, firstErr
-		}
-		return c, fmt.Errorf("jws: no key fits alg %q: %w", alg, jose.ErrKeyNotFound)
+		return c, firstErr
 	}
 	return c, nil
 }
@@ -152,59 +121,4 @@ func (vc *verifierCache) get(k *jose.JWK, alg jwa.SignatureAlgorithm) (jwa.Verif
 		}
 	}
 	return jv, err
-}
-
-// keyTypeFor returns the JWK "kty" of alg's keys (RFC 7518 §6.1,
-// RFC 8037 §2).
-func keyTypeFor(alg jwa.SignatureAlgorithm) string {
-	switch alg {
-	case jwa.HS256, jwa.HS384, jwa.HS512:
-		return "oct"
-	case jwa.RS256, jwa.RS384, jwa.RS512, jwa.PS256, jwa.PS384, jwa.PS512:
-		return "RSA"
-	case jwa.ES256, jwa.ES384, jwa.ES512:
-		return "EC"
-	}
-	return "OKP"
-}
-
-// keyFits reports whether key is of the type (and curve) alg needs
-// (RFC 7518 §3.1). Private keys fit as their public part does.
-func keyFits(alg jwa.SignatureAlgorithm, key any) bool {
-	switch alg {
-	case jwa.HS256, jwa.HS384, jwa.HS512:
-		_, ok := key.([]byte)
-		return ok
-	case jwa.RS256, jwa.RS384, jwa.RS512, jwa.PS256, jwa.PS384, jwa.PS512:
-		switch key.(type) {
-		case *rsa.PublicKey, *rsa.PrivateKey:
-			return true
-		}
-	case jwa.ES256:
-		return ecCurve(key) == elliptic.P256()
-	case jwa.ES384:
-		return ecCurve(key) == elliptic.P384()
-	case jwa.ES512:
-		return ecCurve(key) == elliptic.P521()
-	case jwa.EdDSA, jwa.Ed25519:
-		switch key.(type) {
-		case ed25519.PublicKey, ed25519.PrivateKey:
-			return true
-		}
-	}
-	return false
-}
-
-func ecCurve(key any) elliptic.Curve {
-	switch k := key.(type) {
-	case *ecdsa.PublicKey:
-		if k != nil {
-			return k.Curve
-		}
-	case *ecdsa.PrivateKey:
-		if k != nil {
-			return k.Curve
-		}
-	}
-	return nil
 }

@@ -23,13 +23,15 @@ type VerifyOptions struct {
 	// *jose.JWK holding one of them (whose "alg", "use" and "key_ops" then
 	// restrict the algorithms it verifies).
 	Key any
-	// Keys is a JWK Set. A token with a "kid" is verified with the one key
-	// of that kid whose type, curve, alg, use and key_ops fit its alg (two
-	// such keys are ambiguous: refused with ErrKeyNotFound). A token
-	// without a kid is tried with the keys that fit its alg, at most
-	// [MaxKeyCandidates] of them, in set order. A set mixing secret or
-	// private keys with public keys is refused by NewVerifier. The set
-	// must not be modified while the Verifier is in use.
+	// Keys is a JWK Set, from which the keys a token may be verified with
+	// are chosen by the one policy of jws and jwe, [jose.Select]: keys that
+	// cannot serve the token's alg (type, curve, alg, use, key_ops) are
+	// dropped first; a token with a "kid" is verified with the one
+	// remaining key of that kid (two are ambiguous: ErrKeyNotFound); a
+	// token without a kid is tried with the first [MaxKeyCandidates]
+	// remaining keys, in set order. A set mixing secret or private keys
+	// with public keys is refused by NewVerifier with ErrInvalidKey. The
+	// set must not be modified while the Verifier is in use.
 	Keys *jose.Set
 	// KeyFunc returns the key (a Go key or a *jose.JWK) for a header that
 	// has passed every check above; its error is returned wrapped. A
@@ -119,8 +121,10 @@ type SignatureResult struct {
 var ErrMultipleSignatures = fmt.Errorf("jws: more than one signature, use VerifyEach: %w", jose.ErrMalformed)
 
 // NewVerifier returns a Verifier for opts. It fails if the allow-list is
-// empty or holds "none" or an algorithm jwa does not implement, or if not
-// exactly one of Key, Keys and KeyFunc is set.
+// empty or holds "none" or an algorithm jwa does not implement, if not
+// exactly one of Key, Keys and KeyFunc is set, and, with ErrInvalidKey, if
+// Key is of a type or curve that fits none of the listed algorithms
+// ([jose.CheckKeyFits]) or Keys mixes secret and public keys.
 func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	if len(opts.Algorithms) == 0 {
 		return nil, errors.New("jws: VerifyOptions.Algorithms is empty: the accepted algorithms must be listed")
@@ -148,8 +152,8 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		return nil, errors.New("jws: exactly one of VerifyOptions.Key, Keys and KeyFunc must be set")
 	}
 	if opts.Keys != nil {
-		if err := checkSet(opts.Keys); err != nil {
-			return nil, err
+		if err := opts.Keys.CheckMixed(); err != nil {
+			return nil, fmt.Errorf("jws: VerifyOptions.Keys: %w", err)
 		}
 	}
 	for _, c := range opts.Critical {
@@ -168,6 +172,9 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		if jwk, ok := opts.Key.(*jose.JWK); ok && (jwk == nil || jwk.Key == nil) {
 			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrInvalidKey)
 		}
+		if err := jose.CheckKeyFits(v.algs, opts.Key); err != nil {
+			return nil, fmt.Errorf("jws: VerifyOptions.Key: %w", err)
+		}
 		v.single = make([]prepared, len(v.algs))
 		for i, a := range v.algs {
 			vv, err := prepare(a, opts.Key)
@@ -175,28 +182,6 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		}
 	}
 	return v, nil
-}
-
-// checkSet refuses a JWK Set that mixes secret or private keys with public
-// ones: such a set is a configuration error (a secret published with public
-// keys, or public keys mixed into a secret store), and which key a token
-// may pick from it is ambiguous.
-func checkSet(set *jose.Set) error {
-	var secret, public bool
-	for _, k := range set.Keys {
-		if k == nil || k.Key == nil {
-			continue
-		}
-		if k.IsPrivate() {
-			secret = true
-		} else {
-			public = true
-		}
-	}
-	if secret && public {
-		return fmt.Errorf("jws: JWK Set mixes secret or private keys with public keys: %w", jose.ErrInvalidKey)
-	}
-	return nil
 }
 
 // prepare makes the jwa.Verifier of key for alg, after checking that key
@@ -212,7 +197,7 @@ func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
 		}
 		key = jwk.Key
 	}
-	if !keyFits(alg, key) {
+	if !alg.FitsKey(key) {
 		return nil, fmt.Errorf("jws: %T key cannot verify %s: %w", key, alg, jose.ErrAlgorithmNotAllowed)
 	}
 	jv, err := jwa.NewVerifier(alg, key)

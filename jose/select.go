@@ -1,0 +1,141 @@
+package jose
+
+import "fmt"
+
+// Algorithm is what key selection needs of an algorithm identifier: its
+// name and which keys can serve it. [jwa.SignatureAlgorithm] and
+// [jwa.KeyAlgorithm] implement it.
+type Algorithm interface {
+	~string
+	// KeyType returns the JWK "kty" of the algorithm's keys, or "" when
+	// several types serve it (ECDH-ES: "EC" and "OKP").
+	KeyType() string
+	// FitsKey reports whether a Go key has the type (and curve, or key
+	// wrap size) the algorithm needs.
+	FitsKey(key any) bool
+}
+
+// KeyFits reports whether key, a Go key or a supported *JWK, has the type
+// and curve alg needs ([Algorithm.FitsKey]); a JWK's "alg", "use" and
+// "key_ops" are not consulted (they are checked per token, by
+// [JWK.Permits]).
+func KeyFits[A Algorithm](alg A, key any) bool {
+	if k, ok := key.(*JWK); ok {
+		return k.Supported() && alg.FitsKey(k.Key)
+	}
+	return alg.FitsKey(key)
+}
+
+// CheckKeyFits returns an error wrapping [ErrInvalidKey] if key fits none
+// of algs ([KeyFits]): jws.NewVerifier and jwe.NewDecrypter refuse so a
+// single key that could never serve a token, rather than refusing every
+// token with an error that reads like an attack. A key that fits some of
+// algs is accepted; tokens of the others are refused one by one.
+func CheckKeyFits[A Algorithm](algs []A, key any) error {
+	for _, a := range algs {
+		if KeyFits(a, key) {
+			return nil
+		}
+	}
+	what := fmt.Sprintf("%T key", key)
+	if k, ok := key.(*JWK); ok && k != nil {
+		what = fmt.Sprintf("JWK %q (%T)", k.KeyID, k.Key)
+	}
+	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
+}
+
+// Select returns the keys of s that may be tried, in order, for a token
+// whose alg is alg, whose "kid" is kid (or "") and which asks op of the
+// key, appended to dst (which, with capacity max, keeps the selection from
+// allocating). This is the one key-selection policy of jws and jwe
+// (RFC 7515 §6, RFC 7516 §9, RFC 7517 §4.5):
+//
+//   - A set that mixes secret keys (symmetric or private) with public keys
+//     is refused with [ErrInvalidKey]: which keys a token may pick from it
+//     is ambiguous, and such a set is a configuration error (a secret
+//     published with public keys, or public keys mixed into a secret
+//     store).
+//   - Keys that cannot serve alg are dropped first: unusable entries, keys
+//     of another type or curve ([Algorithm.FitsKey]), keys whose "alg",
+//     "use" or "key_ops" forbid alg or op ([JWK.Permits]). Only the rest
+//     count as candidates.
+//   - With a kid, the result is exactly one key: the one fitting key with
+//     that kid. None is [ErrKeyNotFound] when no entry has that kid, and
+//     [ErrAlgorithmNotAllowed] when entries with that kid exist but none
+//     can serve alg. Two fitting keys with that kid, or a fitting key and
+//     an unusable entry with that kid whose "kty" is alg's (whose key
+//     cannot be trusted to differ), are ambiguous: [ErrKeyNotFound].
+//   - Without a kid, the result is the first max fitting keys in set
+//     order; none is [ErrKeyNotFound].
+//
+// The errors name the package "jose"; callers wrap them with their own
+// name as context.
+func Select[A Algorithm](dst []*JWK, s *Set, alg A, kid string, op KeyOp, max int) ([]*JWK, error) {
+	if s == nil {
+		return dst, fmt.Errorf("jose: no key set: %w", ErrKeyNotFound)
+	}
+	if err := s.CheckMixed(); err != nil {
+		return dst, err
+	}
+	n := len(dst)
+	kty := alg.KeyType()
+	named, unusable := false, 0
+	for _, k := range s.Keys {
+		if k == nil || (kid != "" && k.KeyID != kid) {
+			continue
+		}
+		named = true
+		if !k.Supported() {
+			if kid != "" && (kty == "" || k.KeyType() == kty || k.KeyType() == "") {
+				unusable++
+			}
+			continue
+		}
+		if !alg.FitsKey(k.Key) || !k.permits(string(alg), op) {
+			continue
+		}
+		if kid == "" {
+			if len(dst)-n == max {
+				break
+			}
+			dst = append(dst, k)
+			continue
+		}
+		if len(dst) > n {
+			return dst[:n], fmt.Errorf("jose: several keys of kid %q fit %s: %w", kid, string(alg), ErrKeyNotFound)
+		}
+		dst = append(dst, k)
+	}
+	switch {
+	case kid != "" && !named:
+		return dst[:n], fmt.Errorf("jose: no key of kid %q: %w", kid, ErrKeyNotFound)
+	case len(dst) > n && unusable > 0:
+		return dst[:n], fmt.Errorf("jose: kid %q names a key for %s and an unusable entry of its type: %w", kid, string(alg), ErrKeyNotFound)
+	case len(dst) == n && kid != "":
+		return dst, fmt.Errorf("jose: no key of kid %q can serve %s: %w", kid, string(alg), ErrAlgorithmNotAllowed)
+	case len(dst) == n:
+		return dst, fmt.Errorf("jose: no key fits %s: %w", string(alg), ErrKeyNotFound)
+	}
+	return dst, nil
+}
+
+// CheckMixed refuses, with [ErrInvalidKey], a set that holds both secret
+// keys (symmetric or private) and public keys; see [Select]. Unusable
+// entries are not counted.
+func (s *Set) CheckMixed() error {
+	var secret, public bool
+	for _, k := range s.Keys {
+		if !k.Supported() {
+			continue
+		}
+		if k.IsPrivate() {
+			secret = true
+		} else {
+			public = true
+		}
+	}
+	if secret && public {
+		return fmt.Errorf("jose: JWK Set mixes secret or private keys with public keys: %w", ErrInvalidKey)
+	}
+	return nil
+}
