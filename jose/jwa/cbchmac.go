@@ -13,16 +13,22 @@ import (
 	"sync"
 )
 
-// cbcHMAC is AES_CBC_HMAC_SHA2 (RFC 7518 §5.2.2) as a [cipher.AEAD].
+// cbcHMAC is AES_CBC_HMAC_SHA2 (RFC 7518 §5.2.2) as a [cipher.AEAD]. It
+// holds no lock: each Seal or Open takes its own HMAC state, CBC modes and
+// scratch from a pool (per-P caches, no shared mutex), so that one AEAD
+// serves many goroutines in parallel.
 type cbcHMAC struct {
 	block  cipher.Block
-	tagLen int // T_LEN: half the key, the truncated MAC length
+	tagLen int       // T_LEN: half the key, the truncated MAC length
+	states sync.Pool // *cbcState
+}
 
-	mu  sync.Mutex // guards mac, enc, dec and the scratch below
-	mac hash.Hash  // HMAC keyed with MAC_KEY, reset before each use
-	// CBC modes, made on first use and re-aimed with SetIV afterwards, so
-	// that an AEAD used for many messages does not copy the AES key
-	// schedule for each.
+// cbcState is the per-call state of a cbcHMAC: an HMAC keyed with MAC_KEY
+// (reset before each use) and CBC modes made on first use and re-aimed
+// with SetIV afterwards, so that an AEAD used for many messages neither
+// recomputes the HMAC key pads nor copies the AES key schedule for each.
+type cbcState struct {
+	mac      hash.Hash
 	enc, dec cipher.BlockMode
 	al       [8]byte // AL: the AAD length in bits, big-endian
 	sum      [sha512.Size]byte
@@ -61,7 +67,10 @@ func NewCBCHMAC(key []byte) (cipher.AEAD, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidKey, err)
 	}
-	return &cbcHMAC{block: block, tagLen: n, mac: hmac.New(h, key[:n])}, nil
+	c := &cbcHMAC{block: block, tagLen: n}
+	macKey := append([]byte(nil), key[:n]...)
+	c.states.New = func() any { return &cbcState{mac: hmac.New(h, macKey)} }
+	return c, nil
 }
 
 // NonceSize returns the IV size, 16 bytes (RFC 7518 §5.2.2.1).
@@ -87,12 +96,11 @@ func (c *cbcHMAC) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	}
 	ct := out[:ctLen]
 
-	c.mu.Lock()
-	c.enc = cbcMode(c.enc, c.block, nonce, cipher.NewCBCEncrypter)
-	c.enc.CryptBlocks(ct, ct)
-	tag := c.tag(nonce, ct, additionalData)
-	copy(out[ctLen:], tag)
-	c.mu.Unlock()
+	st := c.states.Get().(*cbcState)
+	st.enc = cbcMode(st.enc, c.block, nonce, cipher.NewCBCEncrypter)
+	st.enc.CryptBlocks(ct, ct)
+	copy(out[ctLen:], c.tag(st, nonce, ct, additionalData))
+	c.states.Put(st)
 	return ret
 }
 
@@ -105,15 +113,15 @@ func (c *cbcHMAC) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, e
 		return nil, ErrDecryption
 	}
 	ct := ciphertext[:len(ciphertext)-c.tagLen]
-	c.mu.Lock()
-	if !hmac.Equal(c.tag(nonce, ct, additionalData), ciphertext[len(ct):]) {
-		c.mu.Unlock()
+	st := c.states.Get().(*cbcState)
+	if !hmac.Equal(c.tag(st, nonce, ct, additionalData), ciphertext[len(ct):]) {
+		c.states.Put(st)
 		return nil, ErrDecryption
 	}
 	ret, out := kwGrow(dst, len(ct))
-	c.dec = cbcMode(c.dec, c.block, nonce, cipher.NewCBCDecrypter)
-	c.dec.CryptBlocks(out, ct)
-	c.mu.Unlock()
+	st.dec = cbcMode(st.dec, c.block, nonce, cipher.NewCBCDecrypter)
+	st.dec.CryptBlocks(out, ct)
+	c.states.Put(st)
 
 	// The MAC has been checked, so the padding was made by the key holder;
 	// it is still checked in constant time, and refused with the same error.
@@ -143,14 +151,14 @@ func cbcMode(m cipher.BlockMode, b cipher.Block, iv []byte, newMode func(cipher.
 }
 
 // tag returns T, the HMAC of AAD || IV || E || AL truncated to T_LEN
-// (RFC 7518 §5.2.2.1 steps 5-6). c.mu must be held; the result aliases
-// c.sum.
-func (c *cbcHMAC) tag(iv, ct, aad []byte) []byte {
-	c.mac.Reset()
-	c.mac.Write(aad)
-	c.mac.Write(iv)
-	c.mac.Write(ct)
-	binary.BigEndian.PutUint64(c.al[:], uint64(len(aad))*8)
-	c.mac.Write(c.al[:])
-	return c.mac.Sum(c.sum[:0])[:c.tagLen]
+// (RFC 7518 §5.2.2.1 steps 5-6), computed with st, which the caller holds
+// alone; the result aliases st.sum.
+func (c *cbcHMAC) tag(st *cbcState, iv, ct, aad []byte) []byte {
+	st.mac.Reset()
+	st.mac.Write(aad)
+	st.mac.Write(iv)
+	st.mac.Write(ct)
+	binary.BigEndian.PutUint64(st.al[:], uint64(len(aad))*8)
+	st.mac.Write(st.al[:])
+	return st.mac.Sum(st.sum[:0])[:c.tagLen]
 }

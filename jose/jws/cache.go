@@ -43,6 +43,11 @@ func (c *headerCache) put(seg []byte, h *jose.Header) {
 	if len(seg) > maxCachedHeaderLen || !h.ValuesOnly() {
 		return
 	}
+	// A full cache, the steady state of a Verifier that sees many
+	// headers, is refused before the lock: verifiers do not queue on it.
+	if p := c.m.Load(); p != nil && len(*p) >= maxCachedHeaders {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var old map[string]*jose.Header
