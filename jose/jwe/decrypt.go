@@ -64,8 +64,9 @@ type DecryptOptions struct {
 // Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
 // use. It caches the key management prepared for each key it uses (and for
 // "dir" the content cipher), and the parsed form of the last compact
-// protected header it saw that holds no per-message parameter; every
-// [Message] gets its own copy of the header.
+// protected header made only of values that decrypted (the cache rule of
+// jws and jwe: a header is remembered only after a token carrying it was
+// authenticated); every [Message] gets its own copy of the header.
 type Decrypter struct {
 	algs    []jwa.KeyAlgorithm
 	encs    []jwa.ContentEncryption
@@ -259,6 +260,7 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 		n += jose.Base64URLDecodedLen(len(s))
 	}
 	var t token
+	var parsed *jose.Header // the header parsed here, to cache once decrypted
 	if e := d.last.Load(); e != nil && e.enc == string(seg[0]) {
 		// The same header as the last token: copy it into m's storage
 		// (nothing done to *m.Header reaches the cache), skip the parse.
@@ -278,7 +280,7 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 			return err
 		}
 		if len(seg[0]) <= maxCachedHeader && h.ValuesOnly() {
-			d.last.Store(&headerEntry{string(seg[0]), h})
+			parsed = h
 		}
 		m.hdr = *h // h is not handed out: a shallow copy shares nothing
 		t.buf = buf
@@ -288,7 +290,16 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 	t.protectedB64 = seg[0]
 	t.iv, t.ct, t.tag = seg[2], seg[3], seg[4]
 	t.one[0].ek = seg[1]
-	return d.decrypt(&t, m)
+	if err := d.decrypt(&t, m); err != nil {
+		return err
+	}
+	if parsed != nil {
+		// The cache rule of jws and jwe: a header is remembered only once
+		// a token carrying it has been authenticated, so that tokens made
+		// without the key cannot replace the cached entry.
+		d.last.Store(&headerEntry{string(seg[0]), parsed})
+	}
+	return nil
 }
 
 // checkHeaderSize refuses an empty Encoded Protected Header, or one that

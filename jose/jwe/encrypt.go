@@ -64,10 +64,9 @@ type Encrypter struct {
 	// dirAEAD is the content cipher of "dir", made once.
 	dirAEAD cipher.AEAD
 
-	// Test hooks: rand replaces crypto/rand for the CEK and IV; header
-	// replaces the encoded protected header. Nil in normal use.
-	rand   io.Reader
-	header []byte
+	// rand replaces crypto/rand for the CEK and IV in the vector tests,
+	// which reproduce published tokens; nil in normal use.
+	rand io.Reader
 }
 
 // NewEncrypter returns an Encrypter for alg and enc with the recipient's
@@ -309,10 +308,7 @@ func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 // encodedHeader returns the encoded protected header for a message whose
 // key management produced p.
 func (e *Encrypter) encodedHeader(p *jwa.KeyParams) []byte {
-	switch {
-	case e.header != nil:
-		return e.header
-	case e.fixedHeader != nil:
+	if e.fixedHeader != nil {
 		return e.fixedHeader
 	}
 	var buf [512]byte
@@ -339,7 +335,12 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	hdr := e.encodedHeader(p)
+	return e.appendCompact(dst, plaintext, aead, ek, e.encodedHeader(p)), nil
+}
+
+// appendCompact seals plaintext with aead under the encoded protected
+// header hdr and appends the compact token, whose encrypted key is ek.
+func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
 	if e.pp.zip {
 		plaintext = deflate(plaintext)
 	}
@@ -378,7 +379,7 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 		*sp = scratch[:0]
 		sealPool.Put(sp)
 	}
-	return out, nil
+	return out
 }
 
 // maxPooledSeal is the largest IV || ciphertext || tag sealed in a pooled

@@ -2,6 +2,7 @@ package jwe
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"errors"
 	"fmt"
 	"io"
@@ -190,7 +191,13 @@ func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	hdr := e.encodedHeader(p)
+	return e.flattened(plaintext, aad, aead, ek, e.encodedHeader(p))
+}
+
+// flattened seals plaintext with aead under the encoded protected header
+// hdr and returns the flattened token, whose encrypted key is ek.
+func (e *Encrypter) flattened(plaintext, aad []byte, aead cipher.AEAD, ek, hdr []byte) ([]byte, error) {
+	var err error
 	s := e.seal(aead, hdr, plaintext, aad)
 	out := []byte(`{"protected":"`)
 	out = append(out, hdr...)
@@ -293,6 +300,9 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	hdr := jose.AppendBase64URL(nil, e.pp.appendProtected(nil, &jwa.KeyParams{APU: opts.APU, APV: opts.APV}))
 
 	var cek []byte
+	// The CEK, shared by every recipient, is cleared when the token is
+	// made, as the single-recipient path clears its own.
+	defer func() { clear(cek) }()
 	if !recipients[0].Algorithm.IsDirect() {
 		cek = make([]byte, enc.KeySize())
 		e.readRand(cek)

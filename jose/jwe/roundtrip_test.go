@@ -356,6 +356,29 @@ func TestHeaderCacheIsolation(t *testing.T) {
 	}
 }
 
+// TestHeaderCachedOnlyOnceDecrypted: the cache rule shared with jws: a
+// protected header is remembered only after a token carrying it decrypted,
+// so a forged token cannot replace the cached entry.
+func TestHeaderCachedOnlyOnceDecrypted(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 16)
+	d := rtDecrypter(t, jwa.A128KW, jwa.A128GCM, key)
+	e, _ := NewEncrypter(jwa.A128KW, jwa.A128GCM, key, &EncrypterOptions{KeyID: "one"})
+	tok, _ := e.Compact([]byte("a"))
+	forged := append(bytes.Clone(tok[:len(tok)-2]), "AA"...) // another tag
+	if _, err := d.DecryptCompact(forged); err == nil {
+		t.Fatal("forged token decrypted")
+	}
+	if d.last.Load() != nil {
+		t.Fatal("the header of a token that failed to decrypt was cached")
+	}
+	if _, err := d.DecryptCompact(tok); err != nil {
+		t.Fatal(err)
+	}
+	if e := d.last.Load(); e == nil || e.h.KeyID != "one" {
+		t.Fatal("the header of a token that decrypted was not cached")
+	}
+}
+
 // TestGeneralJWKKeyID: a JWK recipient key's "kid" goes into its header.
 func TestGeneralJWKKeyID(t *testing.T) {
 	j := &jose.JWK{Key: bytes.Repeat([]byte{8}, 16), KeyID: "jwk-kid", Algorithm: "A128KW"}

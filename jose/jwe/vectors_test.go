@@ -500,13 +500,15 @@ func TestCookbookEncrypt(t *testing.T) {
 				t.Fatalf("header writer: %s\nwant %s", own, v.EncryptingContent.Protected)
 			}
 
-			e.header = []byte(v.EncryptingContent.ProtectedB64u)
+			// The tokens are sealed under the given header's own encoding.
+			hdrB64 := []byte(v.EncryptingContent.ProtectedB64u)
 			if v.Output.Compact != "" {
 				e.rand = bytes.NewReader(random)
-				tok, err := e.Compact(pt)
+				aead, ek, _, err := e.contentKey()
 				if err != nil {
 					t.Fatal(err)
 				}
+				tok := e.appendCompact(nil, pt, aead, ek, hdrB64)
 				if string(tok) != v.Output.Compact {
 					t.Fatalf("compact:\n got %s\nwant %s", tok, v.Output.Compact)
 				}
@@ -516,7 +518,11 @@ func TestCookbookEncrypt(t *testing.T) {
 			if v.Input.AAD != "" {
 				aad = []byte(v.Input.AAD)
 			}
-			js, err := e.Flattened(pt, aad)
+			aead, ek, _, err := e.contentKey()
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, err := e.flattened(pt, aad, aead, ek, hdrB64)
 			if err != nil {
 				t.Fatal(err)
 			}
