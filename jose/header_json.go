@@ -130,7 +130,7 @@ func (h *Header) setRaw(name, raw []byte) error {
 
 // AppendJSON appends the JSON text of h to dst (RFC 7515 §4, RFC 7516 §4):
 // one object without whitespace, the registered members that are present
-// in the order alg, enc, zip, kid, typ, cty, crit, b64, jku, jwk, x5u, x5c,
+// in the order alg, enc, zip, kid, typ, cty, b64, crit, jku, jwk, x5u, x5c,
 // x5t, x5t#S256, epk, apu, apv, iv, tag, p2s, p2c, then the members of
 // Extra sorted by name. Binary members are written in base64url, jwk and
 // epk with [JWK.MarshalJSON]; Extra values are written as they are, after

@@ -25,7 +25,7 @@ type headerMember struct {
 }
 
 // headerMembers are the registered members in the order AppendJSON writes
-// them.
+// them ("b64" before "crit", as in the examples of RFC 7797 §4).
 var headerMembers = [...]headerMember{
 	headerString("alg", func(h *Header) *string { return &h.Algorithm }, true, nil),
 	headerString("enc", func(h *Header) *string { return &h.Encryption }, true, nil),
@@ -33,18 +33,6 @@ var headerMembers = [...]headerMember{
 	headerString("kid", func(h *Header) *string { return &h.KeyID }, false, nil),
 	headerString("typ", func(h *Header) *string { return &h.Type }, true, nil),
 	headerString("cty", func(h *Header) *string { return &h.ContentType }, true, nil),
-	{
-		name: "crit",
-		has:  func(h *Header) bool { return len(h.Critical) > 0 },
-		copy: func(dst, src *Header) { dst.Critical = slices.Clone(src.Critical) },
-		del:  func(h *Header) { h.Critical = nil },
-		decode: func(h *Header, raw []byte) error {
-			crit, err := decodeCritical(raw)
-			h.Critical = crit
-			return err
-		},
-		value: func(dst []byte, h *Header) ([]byte, error) { return appendStringArray(dst, h.Critical), nil },
-	},
 	{
 		name: "b64",
 		has:  func(h *Header) bool { return h.B64 != nil },
@@ -64,6 +52,18 @@ var headerMembers = [...]headerMember{
 			return nil
 		},
 		value: func(dst []byte, h *Header) ([]byte, error) { return strconv.AppendBool(dst, *h.B64), nil },
+	},
+	{
+		name: "crit",
+		has:  func(h *Header) bool { return len(h.Critical) > 0 },
+		copy: func(dst, src *Header) { dst.Critical = slices.Clone(src.Critical) },
+		del:  func(h *Header) { h.Critical = nil },
+		decode: func(h *Header, raw []byte) error {
+			crit, err := decodeCritical(raw)
+			h.Critical = crit
+			return err
+		},
+		value: func(dst []byte, h *Header) ([]byte, error) { return appendStringArray(dst, h.Critical), nil },
 	},
 	headerString("jku", func(h *Header) *string { return &h.JKU }, false, nil),
 	headerKey("jwk", func(h *Header) **JWK { return &h.JWK }),
@@ -114,7 +114,8 @@ var headerMembers = [...]headerMember{
 }
 
 // headerIndex returns the index in headerMembers of the registered member
-// name, or -1.
+// name, or -1 (a switch, which compiles to a search without allocating;
+// TestHeaderIndex checks it against the table).
 func headerIndex[T string | []byte](name T) int {
 	switch string(name) {
 	case "alg":
@@ -129,9 +130,9 @@ func headerIndex[T string | []byte](name T) int {
 		return 4
 	case "cty":
 		return 5
-	case "crit":
-		return 6
 	case "b64":
+		return 6
+	case "crit":
 		return 7
 	case "jku":
 		return 8

@@ -43,7 +43,7 @@ func TestHeaderParseAllMembers(t *testing.T) {
 	if len(h.Extra) != 2 || string(h.Extra["exp"]) != "1363284000" || string(h.Extra["z"]) != `{"nested":[1,2,{"a":null}]}` {
 		t.Errorf("Extra: %q", h.Extra)
 	}
-	wantNames := []string{"alg", "enc", "zip", "kid", "typ", "cty", "crit", "b64", "jku", "jwk", "x5u", "x5c", "x5t",
+	wantNames := []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "crit", "jku", "jwk", "x5u", "x5c", "x5t",
 		"x5t#S256", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "exp", "z"}
 	if got := h.Names(); !slices.Equal(got, wantNames) {
 		t.Errorf("Names() = %q", got)
@@ -158,7 +158,7 @@ func TestHeaderAppendJSONOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"alg":"PBES2-HS256+A128KW","enc":"A128GCM","kid":"k","typ":"JWT","crit":["b64"],"b64":false,"apu":"YQ","p2c":2,"aa":true,"zz":1}`
+	want := `{"alg":"PBES2-HS256+A128KW","enc":"A128GCM","kid":"k","typ":"JWT","b64":false,"crit":["b64"],"apu":"YQ","p2c":2,"aa":true,"zz":1}`
 	if string(out) != want {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
@@ -759,6 +759,21 @@ func BenchmarkParseHeaderStdlib(b *testing.B) {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(hdrJWT, &m); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestHeaderIndex: headerIndex finds every registered member at its place
+// in headerMembers, and nothing else.
+func TestHeaderIndex(t *testing.T) {
+	for i := range headerMembers {
+		if got := headerIndex(headerMembers[i].name); got != i {
+			t.Errorf("headerIndex(%q) = %d, want %d", headerMembers[i].name, got, i)
+		}
+	}
+	for _, name := range []string{"", "exp", "ALG", "crit "} {
+		if headerIndex(name) != -1 {
+			t.Errorf("headerIndex(%q) != -1", name)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto"
 	"crypto/rsa"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,9 +23,10 @@ type SignerOptions struct {
 	Type        string // "typ" (RFC 7515 §4.1.9)
 	ContentType string // "cty" (RFC 7515 §4.1.10)
 	// Extra holds more protected members (custom or registered ones without
-	// a field above), each marshalled with encoding/json once, in name
-	// order after the members above. It may not repeat alg, kid, typ, cty,
-	// b64 or crit.
+	// a field above), each marshalled with encoding/json once and set with
+	// [jose.Header.Set] (a registered name must have its registered type);
+	// the header is written by [jose.Header.AppendJSON]. It may not hold
+	// alg, kid, typ, cty, b64 or crit ([jose.Header.SetExtensions]).
 	Extra map[string]any
 	// Critical names members of Extra that are critical extensions; they
 	// are listed in "crit" (RFC 7515 §4.1.11) after "b64".
@@ -88,14 +88,19 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	if err != nil {
 		return nil, fmt.Errorf("jws: %w", err)
 	}
-	hdr, err := encodeProtected(alg, kid, opts)
+	h := jose.Header{Algorithm: string(alg), KeyID: kid, Type: opts.Type, ContentType: opts.ContentType}
+	if opts.Unencoded {
+		h.B64, h.Critical = new(bool), []string{"b64"}
+	}
+	if err := h.SetExtensions(opts.Extra, opts.Critical, signerOwned...); err != nil {
+		return nil, fmt.Errorf("jws: SignerOptions: %w", err)
+	}
+	hdr, protected, err := h.EncodeProtected()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key)}
-	if err := s.setProtected(hdr); err != nil {
-		return nil, err
-	}
+	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key),
+		protected: protected, protB64: jose.AppendBase64URL(nil, hdr)}
 	if opts.Header != nil {
 		if err := s.checkUnprotected(opts.Header); err != nil {
 			return nil, err
@@ -105,20 +110,9 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	return s, nil
 }
 
-// setProtected sets the protected header from its JSON bytes, checking that
-// the verifier will read it back.
-func (s *Signer) setProtected(hdr []byte) error {
-	s.protB64 = jose.AppendBase64URL(nil, hdr)
-	if len(hdr) == 0 {
-		return nil
-	}
-	h, err := jose.ParseHeader(hdr, jose.Limits{})
-	if err != nil {
-		return fmt.Errorf("jws: protected header: %w", err)
-	}
-	s.protected = h
-	return nil
-}
+// signerOwned are the protected members a Signer writes itself, which
+// SignerOptions.Extra may not hold.
+var signerOwned = []string{"alg", "kid", "typ", "cty", "b64"}
 
 // Algorithm returns the algorithm the Signer was made for, its "alg"
 // header (RFC 7515 §4.1.1).
@@ -147,80 +141,6 @@ func (s *Signer) checkUnprotected(h *jose.Header) error {
 		return fmt.Errorf("jws: unprotected header: %w", err)
 	}
 	return nil
-}
-
-// encodeProtected writes the JWS Protected Header: alg, kid, typ, cty, b64,
-// crit, then the extra members in name order.
-func encodeProtected(alg jwa.SignatureAlgorithm, kid string, opts *SignerOptions) ([]byte, error) {
-	var b bytes.Buffer
-	str := func(name, v string) {
-		if b.Len() > 1 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('"')
-		b.WriteString(name)
-		b.WriteString(`":`)
-		b.Write(jsonx.AppendString(nil, v))
-	}
-	b.WriteByte('{')
-	str("alg", string(alg))
-	if kid != "" {
-		str("kid", kid)
-	}
-	if opts.Type != "" {
-		str("typ", opts.Type)
-	}
-	if opts.ContentType != "" {
-		str("cty", opts.ContentType)
-	}
-	var crit []string
-	if opts.Unencoded {
-		b.WriteString(`,"b64":false`)
-		crit = append(crit, "b64")
-	}
-	for _, c := range opts.Critical {
-		if jose.IsRegisteredHeader(c) { // as jose.CheckCritical refuses them; b64 included
-			return nil, fmt.Errorf("jws: %q cannot be listed in crit", c)
-		}
-		if _, ok := opts.Extra[c]; !ok {
-			return nil, fmt.Errorf("jws: critical member %q is not in Extra", c)
-		}
-		if slices.Contains(crit, c) {
-			return nil, fmt.Errorf("jws: critical member %q listed twice", c)
-		}
-		crit = append(crit, c)
-	}
-	if len(crit) > 0 {
-		b.WriteString(`,"crit":[`)
-		for i, c := range crit {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(jsonx.AppendString(nil, c))
-		}
-		b.WriteByte(']')
-	}
-	names := make([]string, 0, len(opts.Extra))
-	for name := range opts.Extra {
-		switch name {
-		case "alg", "kid", "typ", "cty", "b64", "crit":
-			return nil, fmt.Errorf("jws: header member %q must not be set through Extra", name)
-		}
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		v, err := json.Marshal(opts.Extra[name])
-		if err != nil {
-			return nil, fmt.Errorf("jws: header member %q: %w", name, err)
-		}
-		b.WriteByte(',')
-		b.Write(jsonx.AppendString(nil, name))
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
 }
 
 // signatureSize returns the length of alg's signatures with key, or 0 when

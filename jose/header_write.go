@@ -1,0 +1,71 @@
+package jose
+
+import (
+	"fmt"
+	"slices"
+)
+
+// This file is the one protected-header writer of jws.Signer and
+// jwe.Encrypter: they fill a Header with the members they own, add the
+// caller's extensions with SetExtensions and encode it once with
+// EncodeProtected; per-message members (jwe's epk, iv, tag, p2s, p2c) are
+// set on a copy and written with Header.AppendJSON.
+
+// SetExtensions adds the caller's members to h, a header that a signer or
+// encrypter is about to write: each member of extra is set with
+// [Header.Set] (a registered name must have its registered type; any other
+// goes to Extra), and the names in critical, which must be members of
+// extra, are appended to h.Critical (RFC 7515 §4.1.11, RFC 7516 §4.1.13).
+//
+// It refuses, with an error wrapping [ErrMalformed]: "crit" in extra (use
+// critical), a name in owned (the members the writer sets itself) or
+// already in h; and in critical a registered name (as [CheckCritical]
+// refuses them, "b64" included: the writer lists it itself), a name absent
+// from extra, or one listed twice.
+func (h *Header) SetExtensions(extra map[string]any, critical []string, owned ...string) error {
+	names := make([]string, 0, len(extra))
+	for name := range extra {
+		names = append(names, name)
+	}
+	slices.Sort(names) // deterministic errors
+	for _, name := range names {
+		if name == "crit" || slices.Contains(owned, name) || h.Has(name) {
+			return fmt.Errorf("jose: header member %q is set by the writer, not through the extra members: %w", name, ErrMalformed)
+		}
+		if err := h.Set(name, extra[name]); err != nil {
+			return err
+		}
+	}
+	for _, c := range critical {
+		switch {
+		case IsRegisteredHeader(c):
+			return fmt.Errorf("jose: registered header %q cannot be listed in crit: %w", c, ErrMalformed)
+		case !slices.Contains(names, c):
+			return fmt.Errorf("jose: critical member %q is not an extra member: %w", c, ErrMalformed)
+		case slices.Contains(h.Critical, c):
+			return fmt.Errorf("jose: critical member %q listed twice: %w", c, ErrMalformed)
+		}
+		h.Critical = append(h.Critical, c)
+	}
+	return nil
+}
+
+// EncodeProtected returns the JSON text of h, as [Header.AppendJSON] writes
+// it, and the header as a verifier or decrypter reads it back, after
+// checking that every one with the default [Limits] will: [ParseHeader]
+// accepts the text and its crit passes [CheckCritical] with its own names
+// understood. Signers and encrypters call it once, when they are made.
+func (h *Header) EncodeProtected() ([]byte, *Header, error) {
+	data, err := h.AppendJSON(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	back, err := ParseHeader(data, Limits{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := CheckCritical(back, back.Critical); err != nil {
+		return nil, nil, err
+	}
+	return data, back, nil
+}
