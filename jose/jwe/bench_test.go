@@ -135,7 +135,10 @@ func BenchmarkBare(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			aad := e.encodedHeader(p)
+			aad, err := e.encodedHeader(p)
+			if err != nil {
+				b.Fatal(err)
+			}
 			var dirAEAD cipher.AEAD
 			if c.alg == jwa.Direct {
 				cek, _, _ := ke.EncryptKey(nil, c.enc, &jwa.KeyParams{})

@@ -6,7 +6,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"crypto/rsa"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,9 +35,16 @@ type EncrypterOptions struct {
 	// and PartyVInfo (RFC 7518 §4.6.1.2, §4.6.1.3).
 	APU, APV []byte
 	// Extra holds more protected header members (RFC 7516 §4.2, §4.3),
-	// marshalled with encoding/json. Registered names (alg, enc, zip, kid,
-	// epk, ...) are refused; a "crit" list is the caller's responsibility.
+	// each marshalled with encoding/json and set with [jose.Header.Set] (a
+	// registered name must have its registered type). The members the
+	// encrypter writes itself (alg, enc, zip, kid, typ, cty, b64, epk, apu,
+	// apv, iv, tag, p2s, p2c) and "crit" are refused
+	// ([jose.Header.SetExtensions]).
 	Extra map[string]any
+	// Critical names members of Extra that are critical extensions; they
+	// are listed in "crit" (RFC 7516 §4.1.13, RFC 7515 §4.1.11), as
+	// jws.SignerOptions.Critical does.
+	Critical []string
 	// Unprotected is the JWE Shared Unprotected Header (RFC 7516 §7.2.1),
 	// used by the JSON serializations only: [Encrypter.Compact] refuses it.
 	// Its member names must be disjoint from the protected header's and
@@ -54,7 +60,8 @@ type Encrypter struct {
 	enc jwa.ContentEncryption
 	ke  jwa.KeyEncrypter
 
-	pp          protectedParts
+	hdr         jose.Header // the protected header without per-message members
+	zip         bool        // "zip":"DEF"
 	apu, apv    []byte
 	unprotected *jose.Header
 
@@ -93,21 +100,20 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 		return nil, err
 	}
 	e := &Encrypter{alg: alg, enc: enc, ke: ke, apu: opts.APU, apv: opts.APV, unprotected: opts.Unprotected}
-	if err := e.pp.init(opts); err != nil {
+	if opts.KeyID == "" {
+		o := *opts
+		o.KeyID = kid
+		opts = &o
+	}
+	if e.hdr, err = protectedHeader(alg, enc, opts); err != nil {
 		return nil, err
 	}
-	e.pp.alg, e.pp.enc = alg, enc
-	if e.pp.kid == "" {
-		e.pp.kid = kid
-	}
-	if err := e.pp.check(); err != nil {
-		return nil, err
-	}
+	e.zip = opts.Compress
 	if err := checkUnprotected(opts.Unprotected); err != nil {
 		return nil, err
 	}
 	if h := opts.Unprotected; h != nil {
-		names := e.pp.names(true)
+		names := e.hdr.Names()
 		switch {
 		case alg.IsECDH():
 			names = append(names, "epk", "apu", "apv")
@@ -121,7 +127,11 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 		}
 	}
 	if !alg.IsECDH() && !alg.IsPBES2() && !alg.IsGCMKW() {
-		e.fixedHeader = jose.AppendBase64URL(nil, e.pp.appendProtected(nil, nil))
+		hj, err := e.hdr.AppendJSON(nil)
+		if err != nil {
+			return nil, fmt.Errorf("jwe: protected header: %w", err)
+		}
+		e.fixedHeader = jose.AppendBase64URL(nil, hj)
 	}
 	if alg == jwa.Direct {
 		cek, _, err := ke.EncryptKey(nil, enc, &jwa.KeyParams{})
@@ -182,55 +192,26 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 	return ke, kid, nil
 }
 
-// init fills the option members of a protected header.
-func (pp *protectedParts) init(opts *EncrypterOptions) error {
-	pp.zip = opts.Compress
-	pp.kid, pp.typ, pp.cty = opts.KeyID, opts.Type, opts.ContentType
-	for name, v := range opts.Extra {
-		if jose.IsRegisteredHeader(name) && name != "crit" {
-			return fmt.Errorf("jwe: extra header member %q is a registered name set by the encrypter", name)
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Errorf("jwe: extra header member %q: %v", name, err)
-		}
-		pp.extra = append(pp.extra, extraMember{name, b})
-	}
-	slices.SortFunc(pp.extra, func(a, b extraMember) int {
-		switch {
-		case a.name < b.name:
-			return -1
-		case a.name > b.name:
-			return 1
-		}
-		return 0
-	})
-	return nil
-}
+// encrypterOwned are the protected members an Encrypter writes itself,
+// which EncrypterOptions.Extra may not hold.
+var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c"}
 
-// names returns the member names the protected header will hold, without
-// the per-message key management parameters.
-func (pp *protectedParts) names(withAlg bool) []string {
-	n := []string{"enc"}
-	if withAlg {
-		n = append(n, "alg")
+// protectedHeader returns the protected header of opts for alg ("" for the
+// general serialization, whose alg is per recipient) and enc, without the
+// per-message key management members, checked as every Decrypter with the
+// default limits will read it ([jose.Header.EncodeProtected]).
+func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *EncrypterOptions) (jose.Header, error) {
+	h := jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: opts.KeyID, Type: opts.Type, ContentType: opts.ContentType}
+	if opts.Compress {
+		h.Compression = "DEF"
 	}
-	if pp.zip {
-		n = append(n, "zip")
+	if err := h.SetExtensions(opts.Extra, opts.Critical, encrypterOwned...); err != nil {
+		return h, fmt.Errorf("jwe: EncrypterOptions: %w", err)
 	}
-	if pp.kid != "" {
-		n = append(n, "kid")
+	if _, _, err := h.EncodeProtected(); err != nil {
+		return h, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	if pp.typ != "" {
-		n = append(n, "typ")
-	}
-	if pp.cty != "" {
-		n = append(n, "cty")
-	}
-	for _, m := range pp.extra {
-		n = append(n, m.name)
-	}
-	return n
+	return h, nil
 }
 
 // checkUnprotected refuses members that must be integrity protected
@@ -307,12 +288,39 @@ func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 
 // encodedHeader returns the encoded protected header for a message whose
 // key management produced p.
-func (e *Encrypter) encodedHeader(p *jwa.KeyParams) []byte {
+func (e *Encrypter) encodedHeader(p *jwa.KeyParams) ([]byte, error) {
 	if e.fixedHeader != nil {
-		return e.fixedHeader
+		return e.fixedHeader, nil
 	}
 	var buf [512]byte
-	return jose.AppendBase64URL(nil, e.pp.appendProtected(buf[:0], p))
+	hj, err := e.protectedJSON(buf[:0], p)
+	if err != nil {
+		return nil, err
+	}
+	return jose.AppendBase64URL(nil, hj), nil
+}
+
+// protectedJSON appends the protected header of a message whose key
+// management produced p to dst: the Encrypter's header with p's members
+// (epk, apu, apv, iv, tag, p2s, p2c) added, written by
+// [jose.Header.AppendJSON].
+func (e *Encrypter) protectedJSON(dst []byte, p *jwa.KeyParams) ([]byte, error) {
+	h := e.hdr // shares Critical and Extra, which AppendJSON only reads
+	if p != nil {
+		if p.EPK != nil {
+			epk, err := epkToJWK(p.EPK)
+			if err != nil {
+				return dst, err
+			}
+			h.EPK = epk
+		}
+		h.APU, h.APV, h.IV, h.Tag, h.P2S, h.P2C = p.APU, p.APV, p.IV, p.Tag, p.P2S, p.P2C
+	}
+	dst, err := h.AppendJSON(dst)
+	if err != nil {
+		return dst, fmt.Errorf("jwe: protected header: %w", err)
+	}
+	return dst, nil
 }
 
 // Compact encrypts plaintext and returns the JWE Compact Serialization
@@ -335,13 +343,17 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	return e.appendCompact(dst, plaintext, aead, ek, e.encodedHeader(p)), nil
+	hdr, err := e.encodedHeader(p)
+	if err != nil {
+		return dst, err
+	}
+	return e.appendCompact(dst, plaintext, aead, ek, hdr), nil
 }
 
 // appendCompact seals plaintext with aead under the encoded protected
 // header hdr and appends the compact token, whose encrypted key is ek.
 func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
-	if e.pp.zip {
+	if e.zip {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
@@ -392,7 +404,7 @@ var sealPool = sync.Pool{New: func() any { return new([]byte) }}
 // seal encrypts plaintext (deflating it first when configured) with the
 // Additional Authenticated Data of RFC 7516 §5.1 step 14.
 func (e *Encrypter) seal(aead cipher.AEAD, hdr, plaintext, aad []byte) *sealed {
-	if e.pp.zip {
+	if e.zip {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()

@@ -191,7 +191,11 @@ func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.flattened(plaintext, aad, aead, ek, e.encodedHeader(p))
+	hdr, err := e.encodedHeader(p)
+	if err != nil {
+		return nil, err
+	}
+	return e.flattened(plaintext, aad, aead, ek, hdr)
 }
 
 // flattened seals plaintext with aead under the encoded protected header
@@ -275,29 +279,26 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 		}
 	}
 	e := &Encrypter{enc: enc, rand: rnd, unprotected: opts.Unprotected}
-	e.pp.enc = enc
-	if err := e.pp.init(opts); err != nil {
+	var err error
+	if e.hdr, err = protectedHeader("", enc, opts); err != nil {
 		return nil, err
 	}
-	if err := e.pp.check(); err != nil {
-		return nil, err
-	}
+	e.zip = opts.Compress
 	if err := checkUnprotected(opts.Unprotected); err != nil {
 		return nil, err
 	}
-	protNames := e.pp.names(false)
-	if opts.APU != nil {
-		protNames = append(protNames, "apu")
-	}
-	if opts.APV != nil {
-		protNames = append(protNames, "apv")
-	}
+	e.hdr.APU, e.hdr.APV = opts.APU, opts.APV
+	protNames := e.hdr.Names()
 	if opts.Unprotected != nil {
 		if err := checkDisjoint(protNames, opts.Unprotected); err != nil {
 			return nil, err
 		}
 	}
-	hdr := jose.AppendBase64URL(nil, e.pp.appendProtected(nil, &jwa.KeyParams{APU: opts.APU, APV: opts.APV}))
+	hj, err := e.hdr.AppendJSON(nil)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: protected header: %w", err)
+	}
+	hdr := jose.AppendBase64URL(nil, hj)
 
 	var cek []byte
 	// The CEK, shared by every recipient, is cleared when the token is

@@ -318,7 +318,7 @@ func TestDecryptRefusesBeforeCrypto(t *testing.T) {
 // TestCriticalUnderstood: a "crit" extension the caller declares is
 // accepted.
 func TestCriticalUnderstood(t *testing.T) {
-	e, err := NewEncrypter(jwa.A128KW, jwa.A128GCM, rfKey16, &EncrypterOptions{Extra: map[string]any{"crit": []string{"exp"}, "exp": 1363284000}})
+	e, err := NewEncrypter(jwa.A128KW, jwa.A128GCM, rfKey16, &EncrypterOptions{Extra: map[string]any{"exp": 1363284000}, Critical: []string{"exp"}})
 	if err != nil {
 		t.Fatal(err)
 	}

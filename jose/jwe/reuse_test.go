@@ -96,7 +96,7 @@ func TestDecryptCompactIntoReuse(t *testing.T) {
 }
 
 // kidForTest returns the kid of e's protected header.
-func (e *Encrypter) kidForTest() string { return e.pp.kid }
+func (e *Encrypter) kidForTest() string { return e.hdr.KeyID }
 
 // TestDecryptCompactIntoStorage checks that a reused Message keeps its
 // plaintext buffer, and that modifying the Message changes nothing for the

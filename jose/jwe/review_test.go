@@ -395,22 +395,33 @@ func TestRVEncrypterHeaderChecked(t *testing.T) {
 	for i := range 100 {
 		big[string(rune('A'+i%26))+string(rune('a'+i/26))] = i
 	}
-	for name, extra := range map[string]map[string]any{
-		"empty crit":        {"crit": []string{}},
-		"crit not an array": {"crit": "exp", "exp": 1},
-		"crit absent name":  {"crit": []string{"exp"}},
-		"crit registered":   {"crit": []string{"kid"}},
-		"100 members":       big,
+	for name, o := range map[string]jwe.EncrypterOptions{
+		"crit in Extra":          {Extra: map[string]any{"crit": []string{"exp"}, "exp": 1}},
+		"critical absent name":   {Critical: []string{"exp"}},
+		"critical registered":    {Extra: map[string]any{"x": 1}, Critical: []string{"kid"}},
+		"critical b64":           {Extra: map[string]any{"x": 1}, Critical: []string{"b64"}},
+		"critical twice":         {Extra: map[string]any{"exp": 1}, Critical: []string{"exp", "exp"}},
+		"owned member in Extra":  {Extra: map[string]any{"p2c": 1000}},
+		"mistyped registered":    {Extra: map[string]any{"jwk": "not a key"}},
+		"100 members":            {Extra: big},
+		"unmarshalable in Extra": {Extra: map[string]any{"f": func() {}}},
 	} {
-		if _, err := jwe.NewEncrypter(jwa.A128KW, jwa.A128GCM, key, &jwe.EncrypterOptions{Extra: extra}); err == nil {
+		if _, err := jwe.NewEncrypter(jwa.A128KW, jwa.A128GCM, key, &o); err == nil {
 			t.Errorf("NewEncrypter: %s accepted", name)
 		}
-		if _, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("pt"), nil, &jwe.EncrypterOptions{Extra: extra}, jwe.Recipient{Algorithm: jwa.A128KW, Key: key}); err == nil {
+		if _, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("pt"), nil, &o, jwe.Recipient{Algorithm: jwa.A128KW, Key: key}); err == nil {
 			t.Errorf("EncryptGeneral: %s accepted", name)
 		}
 	}
-	tok := rvCompact(t, jwa.A128KW, jwa.A128GCM, key, &jwe.EncrypterOptions{Extra: map[string]any{"crit": []string{"exp"}, "exp": 1}})
-	if _, err := rvDecrypter(t, jwe.DecryptOptions{Key: key, Critical: []string{"exp"}}).DecryptCompact(tok); err != nil {
+	tok := rvCompact(t, jwa.A128KW, jwa.A128GCM, key, &jwe.EncrypterOptions{Extra: map[string]any{"exp": 1}, Critical: []string{"exp"}})
+	m, err := rvDecrypter(t, jwe.DecryptOptions{Key: key, Critical: []string{"exp"}}).DecryptCompact(tok)
+	if err != nil {
 		t.Fatalf("valid crit: %v", err)
+	}
+	if len(m.Header.Critical) != 1 || m.Header.Critical[0] != "exp" {
+		t.Fatalf("crit %q, want [exp]", m.Header.Critical)
+	}
+	if _, err := rvDecrypter(t, jwe.DecryptOptions{Key: key}).DecryptCompact(tok); !errors.Is(err, jose.ErrUnsupportedCritical) {
+		t.Fatalf("crit not understood: %v", err)
 	}
 }

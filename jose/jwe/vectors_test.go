@@ -495,7 +495,10 @@ func TestCookbookEncrypt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			own := e.pp.appendProtected(nil, p)
+			own, err := e.protectedJSON(nil, p)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !vectortest.SameJSON(t, own, v.EncryptingContent.Protected) {
 				t.Fatalf("header writer: %s\nwant %s", own, v.EncryptingContent.Protected)
 			}
