@@ -3,6 +3,7 @@ package jose
 import (
 	"fmt"
 	"slices"
+	"unicode/utf8"
 )
 
 // This file is the one protected-header writer of jws.Signer and
@@ -60,12 +61,40 @@ func (h *Header) EncodeProtected() ([]byte, *Header, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	back, err := ParseHeader(data, Limits{})
-	if err != nil {
+	var back *Header
+	if h.plainStrings() && len(data) <= DefaultMaxHeaderSize {
+		// Short, valid UTF-8 strings (and b64, crit) read back as they
+		// are: ParseHeader's result would equal h, so it is not run.
+		back = h.Clone()
+	} else if back, err = ParseHeader(data, Limits{}); err != nil {
 		return nil, nil, err
 	}
 	if err := CheckCritical(back, back.Critical); err != nil {
 		return nil, nil, err
 	}
 	return data, back, nil
+}
+
+// plainStrings reports whether h holds only plain string members (alg, enc,
+// zip, kid, typ, cty, jku, x5u, each valid UTF-8), b64 and crit: a header
+// that ParseHeader reads back from AppendJSON's text unchanged, whatever
+// the values, when the text is within the size limit. TestEncodeProtected
+// compares the two.
+func (h *Header) plainStrings() bool {
+	if h.Extra != nil || h.JWK != nil || h.EPK != nil || h.X5C != nil || h.X5T != "" || h.X5TS256 != "" ||
+		h.APU != nil || h.APV != nil || h.IV != nil || h.Tag != nil || h.P2S != nil || h.P2C != 0 ||
+		len(h.Critical) > DefaultMaxHeaderMembers {
+		return false
+	}
+	for _, s := range [...]string{h.Algorithm, h.Encryption, h.Compression, h.KeyID, h.Type, h.ContentType, h.JKU, h.X5U} {
+		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	for _, c := range h.Critical {
+		if c == "" || !utf8.ValidString(c) {
+			return false
+		}
+	}
+	return true
 }

@@ -4,28 +4,44 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding"
 	"fmt"
 	"hash"
 	"sync"
 )
 
 // hmacSigner implements HS256, HS384 and HS512 (RFC 7518 §3.2), as both
-// [Signer] and [Verifier].
+// [Signer] and [Verifier], with the construction of RFC 2104 §2 written out
+// over the hash states of crypto/sha256 and crypto/sha512.
 //
-// The key schedule (the hash states after K^ipad and K^opad) is computed once
-// per HMAC instance; instances are kept in a pool and Reset between uses, so
-// a MAC costs about the bare hash of the input and does not allocate.
+// The key schedule is computed once, when the signer is made: the inner and
+// outer hash states after absorbing K XOR ipad and K XOR opad, kept
+// marshalled. A MAC takes a pair of hash states from a pool shared by every
+// key of its hash function, restores the key's two states into it (a copy
+// of about 100 bytes each) and hashes the input; so a MAC costs about the
+// bare hash of the input, does not allocate, takes no lock, and making a
+// signer costs two hash blocks and one allocation for the states.
 type hmacSigner struct {
-	alg  SignatureAlgorithm
-	size int // MAC length in bytes, also the minimum key length
-	pool sync.Pool
+	alg          SignatureAlgorithm
+	size         int        // MAC length in bytes, also the minimum key length
+	pool         *sync.Pool // *hmacState of alg's hash
+	inner, outer []byte     // marshalled hash states after K^ipad, K^opad, in states
+	states       [2 * hmacStateSize]byte
 }
 
-// hmacState is one pooled HMAC instance with a buffer for the MAC that
-// Verify computes.
+// hmacState is a pair of hash states, keyed by whichever signer took it
+// last, with buffers for the inner hash and the MAC that Verify computes.
 type hmacState struct {
-	h   hash.Hash
-	buf [sha512.Size]byte
+	in, out  hash.Hash
+	buf, sum [sha512.Size]byte
+	pad      [128]byte // the padded key, while a signer is made (the largest block: SHA-512's)
+}
+
+// hmacPools hold hmacStates for SHA-256, SHA-384 and SHA-512.
+var hmacPools = [3]sync.Pool{
+	{New: func() any { return &hmacState{in: sha256.New(), out: sha256.New()} }},
+	{New: func() any { return &hmacState{in: sha512.New384(), out: sha512.New384()} }},
+	{New: func() any { return &hmacState{in: sha512.New(), out: sha512.New()} }},
 }
 
 var (
@@ -36,14 +52,14 @@ var (
 // newHMACSigner returns the HMAC signer for alg (HS256, HS384 or HS512).
 // Keys shorter than the hash output are refused (RFC 7518 §3.2).
 func newHMACSigner(alg SignatureAlgorithm, key []byte) (*hmacSigner, error) {
-	var newHash func() hash.Hash
+	var pool *sync.Pool
 	switch alg {
 	case HS256:
-		newHash = sha256.New
+		pool = &hmacPools[0]
 	case HS384:
-		newHash = sha512.New384
+		pool = &hmacPools[1]
 	case HS512:
-		newHash = sha512.New
+		pool = &hmacPools[2]
 	default:
 		panic("jwa: internal error: newHMACSigner with " + string(alg))
 	}
@@ -51,27 +67,65 @@ func newHMACSigner(alg SignatureAlgorithm, key []byte) (*hmacSigner, error) {
 	if len(key) < size {
 		return nil, fmt.Errorf("%w: %s needs a key of at least %d bytes, got %d", ErrInvalidKey, alg, size, len(key))
 	}
-	k := append([]byte(nil), key...)
-	s := &hmacSigner{alg: alg, size: size}
-	s.pool.New = func() any {
-		h := hmac.New(newHash, k)
-		// The first Reset saves the inner and outer hash states, which
-		// every later Reset and Sum restore instead of hashing the key.
-		h.Reset()
-		return &hmacState{h: h}
+	st := pool.Get().(*hmacState)
+	defer pool.Put(st)
+	// RFC 2104 §2: a key longer than the block is hashed first; the
+	// padded key is XORed with ipad and opad.
+	pad := st.pad[:st.in.BlockSize()]
+	clear(pad)
+	if len(key) > len(pad) {
+		st.in.Reset()
+		st.in.Write(key)
+		copy(pad, st.in.Sum(st.buf[:0]))
+	} else {
+		copy(pad, key)
 	}
+	for i := range pad {
+		pad[i] ^= 0x36
+	}
+	st.in.Reset()
+	st.in.Write(pad)
+	for i := range pad {
+		pad[i] ^= 0x36 ^ 0x5c
+	}
+	st.out.Reset()
+	st.out.Write(pad)
+	clear(pad)
+	s := &hmacSigner{alg: alg, size: size, pool: pool}
+	states, err := st.in.(encoding.BinaryAppender).AppendBinary(s.states[:0])
+	if err != nil {
+		panic("jwa: internal error: " + err.Error())
+	}
+	n := len(states)
+	if states, err = st.out.(encoding.BinaryAppender).AppendBinary(states); err != nil || &states[0] != &s.states[0] {
+		panic("jwa: internal error: HMAC state does not marshal in place")
+	}
+	s.inner, s.outer = states[:n:n], states[n:len(states):len(states)]
 	return s, nil
 }
+
+// hmacStateSize bounds the marshalled state of a SHA-2 hash (SHA-512's is
+// the largest: magic, 8 words, a block and the length).
+const hmacStateSize = 4 + 64 + 128 + 8
 
 // Algorithm returns HS256, HS384 or HS512.
 func (s *hmacSigner) Algorithm() SignatureAlgorithm { return s.alg }
 
+// mac appends HMAC(K, input) to dst with st (RFC 2104 §2).
+func (s *hmacSigner) mac(st *hmacState, dst, input []byte) []byte {
+	if st.in.(encoding.BinaryUnmarshaler).UnmarshalBinary(s.inner) != nil ||
+		st.out.(encoding.BinaryUnmarshaler).UnmarshalBinary(s.outer) != nil {
+		panic("jwa: internal error: HMAC state does not restore")
+	}
+	st.in.Write(input)
+	st.out.Write(st.in.Sum(st.buf[:0]))
+	return st.out.Sum(dst)
+}
+
 // Sign appends the HMAC of signingInput to dst (RFC 7518 §3.2).
 func (s *hmacSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	st := s.pool.Get().(*hmacState)
-	st.h.Write(signingInput)
-	dst = st.h.Sum(dst)
-	st.h.Reset()
+	dst = s.mac(st, dst, signingInput)
 	s.pool.Put(st)
 	return dst, nil
 }
@@ -84,10 +138,7 @@ func (s *hmacSigner) Verify(signingInput, signature []byte) error {
 		return ErrVerification
 	}
 	st := s.pool.Get().(*hmacState)
-	st.h.Write(signingInput)
-	mac := st.h.Sum(st.buf[:0])
-	ok := hmac.Equal(mac, signature)
-	st.h.Reset()
+	ok := hmac.Equal(s.mac(st, st.sum[:0], signingInput), signature)
 	s.pool.Put(st)
 	if !ok {
 		return ErrVerification

@@ -3,7 +3,6 @@ package jwe
 import (
 	"crypto/cipher"
 
-	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -11,16 +10,6 @@ type prepEntry struct {
 	key cacheKey
 	p   *prepared
 }
-
-// headerEntry is a parsed protected header, never handed out: every
-// message gets its own copy.
-type headerEntry struct {
-	enc string // Encoded Protected Header
-	h   *jose.Header
-}
-
-// maxCachedHeader bounds the encoded size of a cached protected header.
-const maxCachedHeader = 1024
 
 // maxCached bounds the prepared keys a Decrypter keeps.
 const maxCached = 256

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -63,10 +64,10 @@ type DecryptOptions struct {
 
 // Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
 // use. It caches the key management prepared for each key it uses (and for
-// "dir" the content cipher), and the parsed form of the last compact
-// protected header made only of values that decrypted (the cache rule of
-// jws and jwe: a header is remembered only after a token carrying it was
-// authenticated); every [Message] gets its own copy of the header.
+// "dir" the content cipher), and compact protected headers by the cache
+// rule jws and jwe share (a header made only of string and integer members
+// is kept the second time a token carrying it decrypts, up to 64); every
+// [Message] gets its own copy of the header.
 type Decrypter struct {
 	algs    []jwa.KeyAlgorithm
 	encs    []jwa.ContentEncryption
@@ -79,9 +80,9 @@ type Decrypter struct {
 
 	cache  sync.Map // cacheKey → *prepared
 	cached atomic.Int32
-	// last is the most recent cacheable compact protected header, parsed:
-	// tokens from one sender usually share it byte for byte.
-	last atomic.Pointer[headerEntry]
+	// headers are the compact protected headers that decrypted, parsed,
+	// kept by the cache rule of jws and jwe (hdrcache).
+	headers hdrcache.Cache
 	// lastPrep is the most recently used prepared key, checked before the
 	// map.
 	lastPrep atomic.Pointer[prepEntry]
@@ -261,10 +262,10 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 	}
 	var t token
 	var parsed *jose.Header // the header parsed here, to cache once decrypted
-	if e := d.last.Load(); e != nil && e.enc == string(seg[0]) {
-		// The same header as the last token: copy it into m's storage
-		// (nothing done to *m.Header reaches the cache), skip the parse.
-		m.hdr = *e.h
+	if ch := d.headers.Get(seg[0]); ch != nil {
+		// A header seen before: copy it into m's storage (nothing done to
+		// *m.Header reaches the cache), skip the parse.
+		m.hdr = *ch
 		n -= jose.Base64URLDecodedLen(len(seg[0]))
 		t.buf = m.Plaintext[:0]
 		if cap(t.buf) < n {
@@ -279,9 +280,7 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 		if err != nil {
 			return err
 		}
-		if len(seg[0]) <= maxCachedHeader && h.ValuesOnly() {
-			parsed = h
-		}
+		parsed = h
 		m.hdr = *h // h is not handed out: a shallow copy shares nothing
 		t.buf = buf
 	}
@@ -294,10 +293,7 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 		return err
 	}
 	if parsed != nil {
-		// The cache rule of jws and jwe: a header is remembered only once
-		// a token carrying it has been authenticated, so that tokens made
-		// without the key cannot replace the cached entry.
-		d.last.Store(&headerEntry{string(seg[0]), parsed})
+		d.headers.Authenticated(seg[0], parsed)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -61,20 +62,26 @@ const maxCached = 1024
 
 // Verifier verifies JWS tokens against an allow-list of algorithms and a
 // key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once,
-// remembers up to 64 verified compact protected headers made only of
-// string members (so that tokens of one issuer skip decoding and parsing
-// them again; the Header of each Message is still the caller's own copy),
-// and is safe for concurrent use.
+// remembers verified compact protected headers by the cache rule jws and
+// jwe share (a header made only of string members is kept the second time
+// a token carrying it verifies, up to 64; tokens of one issuer then skip
+// decoding and parsing it; the Header of each Message is still the
+// caller's own copy), and is safe for concurrent use.
 type Verifier struct {
 	algs    []jwa.SignatureAlgorithm
 	crit    []string
 	lim     jose.Limits
 	single  []prepared // VerifyOptions.Key: one per allowed alg
 	set     *jose.Set
-	cache   verifierCache // prepared verifiers of JWKs (Keys, KeyFunc)
-	headers headerCache   // verified compact protected headers
+	cache   verifierCache  // prepared verifiers of JWKs (Keys, KeyFunc)
+	headers hdrcache.Cache // verified compact protected headers (the rule of hdrcache)
 	keyFunc func(h *jose.Header) (any, error)
+	one     [1]prepared // storage of single for one algorithm
 }
+
+// onlyB64 is the crit list of a Verifier whose caller understands no
+// extension: "b64" (RFC 7797) only. It is shared, never modified.
+var onlyB64 = []string{"b64"}
 
 // prepared is the verifier of one key for one alg, or why there is none.
 type prepared struct {
@@ -161,9 +168,13 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: registered header %q cannot be a critical extension", c)
 		}
 	}
+	crit := onlyB64
+	if len(opts.Critical) > 0 {
+		crit = append(slices.Clone(opts.Critical), "b64")
+	}
 	v := &Verifier{
-		algs:    slices.Clone(opts.Algorithms),
-		crit:    append(slices.Clone(opts.Critical), "b64"),
+		algs:    append(make([]jwa.SignatureAlgorithm, 0, len(opts.Algorithms)), opts.Algorithms...),
+		crit:    crit,
 		lim:     opts.Limits.WithDefaults(),
 		set:     opts.Keys,
 		keyFunc: opts.KeyFunc,
@@ -175,7 +186,11 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		if err := jose.CheckKeyFits(v.algs, opts.Key); err != nil {
 			return nil, fmt.Errorf("jws: VerifyOptions.Key: %w", err)
 		}
-		v.single = make([]prepared, len(v.algs))
+		v.single = v.one[:0:1]
+		if len(v.algs) > 1 {
+			v.single = make([]prepared, 0, len(v.algs))
+		}
+		v.single = v.single[:len(v.algs)]
 		for i, a := range v.algs {
 			vv, err := prepare(a, opts.Key)
 			v.single[i] = prepared{alg: a, v: vv, err: err}
@@ -337,7 +352,7 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	hdrLen := jose.Base64URLDecodedLen(len(hseg))
 	payLen := len(pseg)
 	cached := false
-	if ch := v.headers.get(hseg); ch != nil {
+	if ch := v.headers.Get(hseg); ch != nil {
 		// The caller gets a copy in m's storage: nothing it does to
 		// *m.Header reaches the cache.
 		m.hdr = *ch
@@ -401,7 +416,7 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 		return err
 	}
 	if parsed != nil {
-		v.headers.put(hseg, parsed)
+		v.headers.Authenticated(hseg, parsed)
 	}
 	if !isDetached {
 		payload = buf[:len(payload)] // keep the whole buffer for the next call
