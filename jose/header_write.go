@@ -51,28 +51,31 @@ func (h *Header) SetExtensions(extra map[string]any, critical []string, owned ..
 	return nil
 }
 
-// EncodeProtected returns the JSON text of h, as [Header.AppendJSON] writes
-// it, and the header as a verifier or decrypter reads it back, after
-// checking that every one with the default [Limits] will: [ParseHeader]
-// accepts the text and its crit passes [CheckCritical] with its own names
-// understood. Signers and encrypters call it once, when they are made.
+// EncodeProtected returns BASE64URL(UTF8(JSON)) of h, the Encoded Protected
+// Header (RFC 7515 §7.1, RFC 7516 §7.1) with the JSON text that
+// [Header.AppendJSON] writes, and the header as a verifier or decrypter
+// reads it back, after checking that every one with the default [Limits]
+// will: [ParseHeader] accepts the text and its crit passes [CheckCritical]
+// with its own names understood. The header read back is h itself when h
+// holds only plain strings (and b64, crit), which read back unchanged; the
+// caller must then not modify h. Signers and encrypters call it once, when
+// they are made.
 func (h *Header) EncodeProtected() ([]byte, *Header, error) {
-	data, err := h.AppendJSON(nil)
+	var buf [256]byte
+	data, err := h.AppendJSON(buf[:0])
 	if err != nil {
 		return nil, nil, err
 	}
-	var back *Header
-	if h.plainStrings() && len(data) <= DefaultMaxHeaderSize {
-		// Short, valid UTF-8 strings (and b64, crit) read back as they
-		// are: ParseHeader's result would equal h, so it is not run.
-		back = h.Clone()
-	} else if back, err = ParseHeader(data, Limits{}); err != nil {
-		return nil, nil, err
+	back := h
+	if !h.plainStrings() || len(data) > DefaultMaxHeaderSize {
+		if back, err = ParseHeader(data, Limits{}); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := CheckCritical(back, back.Critical); err != nil {
 		return nil, nil, err
 	}
-	return data, back, nil
+	return AppendBase64URL(make([]byte, 0, Base64URLEncodedLen(len(data))), data), back, nil
 }
 
 // plainStrings reports whether h holds only plain string members (alg, enc,

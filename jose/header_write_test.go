@@ -20,10 +20,14 @@ func TestEncodeProtected(t *testing.T) {
 		"not utf-8":    {Algorithm: "HS256", KeyID: "\xff"},
 		"extra":        {Algorithm: "HS256", Extra: map[string]json.RawMessage{"x": json.RawMessage("[1]")}},
 	} {
-		data, back, err := h.EncodeProtected()
+		enc, back, err := h.EncodeProtected()
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
+		}
+		data, err := Base64URLDecode(string(enc))
+		if err != nil {
+			t.Fatal(err)
 		}
 		parsed, err := ParseHeader(data, Limits{})
 		if err != nil {

@@ -211,7 +211,7 @@ func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *Encr
 	if _, _, err := h.EncodeProtected(); err != nil {
 		return h, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	return h, nil
+	return h, nil // (a copy of h: EncodeProtected's check holds for it)
 }
 
 // checkUnprotected refuses members that must be integrity protected

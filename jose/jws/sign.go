@@ -50,7 +50,8 @@ type SignerOptions struct {
 type Signer struct {
 	alg         jwa.SignatureAlgorithm
 	signer      jwa.Signer
-	protected   *jose.Header // the protected header, as the verifier will read it
+	protected   *jose.Header // the protected header, as the verifier will read it (often &hdr)
+	hdr         jose.Header  // the protected header as written
 	protB64     []byte       // BASE64URL(UTF8(JWS Protected Header))
 	unencoded   bool         // RFC 7797 "b64": false
 	sigSize     int          // expected signature length in bytes (a hint: 0 if unknown)
@@ -88,19 +89,18 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	if err != nil {
 		return nil, fmt.Errorf("jws: %w", err)
 	}
-	h := jose.Header{Algorithm: string(alg), KeyID: kid, Type: opts.Type, ContentType: opts.ContentType}
+	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key)}
+	h := &s.hdr
+	*h = jose.Header{Algorithm: string(alg), KeyID: kid, Type: opts.Type, ContentType: opts.ContentType}
 	if opts.Unencoded {
 		h.B64, h.Critical = new(bool), []string{"b64"}
 	}
 	if err := h.SetExtensions(opts.Extra, opts.Critical, signerOwned...); err != nil {
 		return nil, fmt.Errorf("jws: SignerOptions: %w", err)
 	}
-	hdr, protected, err := h.EncodeProtected()
-	if err != nil {
+	if s.protB64, s.protected, err = h.EncodeProtected(); err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key),
-		protected: protected, protB64: jose.AppendBase64URL(nil, hdr)}
 	if opts.Header != nil {
 		if err := s.checkUnprotected(opts.Header); err != nil {
 			return nil, err

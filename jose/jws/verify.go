@@ -77,6 +77,7 @@ type Verifier struct {
 	headers hdrcache.Cache // verified compact protected headers (the rule of hdrcache)
 	keyFunc func(h *jose.Header) (any, error)
 	one     [1]prepared // storage of single for one algorithm
+	algOne  [1]jwa.SignatureAlgorithm
 }
 
 // onlyB64 is the crit list of a Verifier whose caller understands no
@@ -173,11 +174,19 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		crit = append(slices.Clone(opts.Critical), "b64")
 	}
 	v := &Verifier{
-		algs:    append(make([]jwa.SignatureAlgorithm, 0, len(opts.Algorithms)), opts.Algorithms...),
+		algs:    opts.Algorithms,
 		crit:    crit,
 		lim:     opts.Limits.WithDefaults(),
 		set:     opts.Keys,
 		keyFunc: opts.KeyFunc,
+	}
+	// The allow-list is copied (into v for one algorithm): the caller may
+	// reuse its slice.
+	if len(v.algs) == 1 {
+		v.algOne[0] = v.algs[0]
+		v.algs = v.algOne[:]
+	} else {
+		v.algs = slices.Clone(v.algs)
 	}
 	if opts.Key != nil {
 		if jwk, ok := opts.Key.(*jose.JWK); ok && (jwk == nil || jwk.Key == nil) {
