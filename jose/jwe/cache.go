@@ -6,9 +6,12 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 )
 
+// prepEntry is the most recently used prepared key: the first one a
+// Decrypter prepares (which is not put in the map, so that a Decrypter
+// made for one token does not pay for it), then the last one found.
 type prepEntry struct {
 	key cacheKey
-	p   *prepared
+	p   prepared
 }
 
 // maxCached bounds the prepared keys a Decrypter keeps.

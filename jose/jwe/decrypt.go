@@ -86,6 +86,9 @@ type Decrypter struct {
 	// lastPrep is the most recently used prepared key, checked before the
 	// map.
 	lastPrep atomic.Pointer[prepEntry]
+
+	algOne [1]jwa.KeyAlgorithm // storage of algs for one value
+	encOne [1]jwa.ContentEncryption
 }
 
 // Message is a decrypted JWE.
@@ -163,17 +166,22 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		// Prepared on first use: keep a copy the caller cannot change.
 		key = bytes.Clone(b)
 	}
-	return &Decrypter{
-		algs:    slices.Clone(opts.KeyAlgorithms),
-		encs:    slices.Clone(opts.ContentEncryptions),
+	d := &Decrypter{
 		key:     key,
 		keys:    opts.Keys,
 		keyFunc: opts.KeyFunc,
-		crit:    slices.Clone(opts.Critical),
 		lim:     lim,
 		// Headers nest inside the JSON serialization's recipients array.
 		jlim: jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers},
-	}, nil
+	}
+	// The allow-lists are copied (into d for one value each): the caller
+	// may reuse its slices.
+	d.algs = append(d.algOne[:0:min(1, len(opts.KeyAlgorithms))], opts.KeyAlgorithms...)
+	d.encs = append(d.encOne[:0:min(1, len(opts.ContentEncryptions))], opts.ContentEncryptions...)
+	if len(opts.Critical) > 0 {
+		d.crit = slices.Clone(opts.Critical)
+	}
+	return d, nil
 }
 
 // token is a parsed JWE, in either serialization.

@@ -105,7 +105,8 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 		o.KeyID = kid
 		opts = &o
 	}
-	if e.hdr, err = protectedHeader(alg, enc, opts); err != nil {
+	var encoded []byte
+	if e.hdr, encoded, err = protectedHeader(alg, enc, opts); err != nil {
 		return nil, err
 	}
 	e.zip = opts.Compress
@@ -127,11 +128,7 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 		}
 	}
 	if !alg.IsECDH() && !alg.IsPBES2() && !alg.IsGCMKW() {
-		hj, err := e.hdr.AppendJSON(nil)
-		if err != nil {
-			return nil, fmt.Errorf("jwe: protected header: %w", err)
-		}
-		e.fixedHeader = jose.AppendBase64URL(nil, hj)
+		e.fixedHeader = encoded
 	}
 	if alg == jwa.Direct {
 		cek, _, err := ke.EncryptKey(nil, enc, &jwa.KeyParams{})
@@ -198,20 +195,22 @@ var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "
 
 // protectedHeader returns the protected header of opts for alg ("" for the
 // general serialization, whose alg is per recipient) and enc, without the
-// per-message key management members, checked as every Decrypter with the
-// default limits will read it ([jose.Header.EncodeProtected]).
-func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *EncrypterOptions) (jose.Header, error) {
+// per-message key management members, and its encoding, checked as every
+// Decrypter with the default limits will read it
+// ([jose.Header.EncodeProtected]).
+func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *EncrypterOptions) (jose.Header, []byte, error) {
 	h := jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: opts.KeyID, Type: opts.Type, ContentType: opts.ContentType}
 	if opts.Compress {
 		h.Compression = "DEF"
 	}
 	if err := h.SetExtensions(opts.Extra, opts.Critical, encrypterOwned...); err != nil {
-		return h, fmt.Errorf("jwe: EncrypterOptions: %w", err)
+		return h, nil, fmt.Errorf("jwe: EncrypterOptions: %w", err)
 	}
-	if _, _, err := h.EncodeProtected(); err != nil {
-		return h, fmt.Errorf("jwe: protected header: %w", err)
+	encoded, _, err := h.EncodeProtected()
+	if err != nil {
+		return h, nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	return h, nil // (a copy of h: EncodeProtected's check holds for it)
+	return h, encoded, nil
 }
 
 // checkUnprotected refuses members that must be integrity protected

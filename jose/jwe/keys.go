@@ -86,14 +86,18 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 	ck := cacheKey{k.id, alg, enc}
 	if k.id != nil {
 		if e := d.lastPrep.Load(); e != nil && e.key == ck {
-			return e.p, nil
+			return &e.p, nil
 		}
-		if p, ok := d.cache.Load(ck); ok {
-			d.lastPrep.Store(&prepEntry{ck, p.(*prepared)})
-			return p.(*prepared), nil
+		// An empty map is not asked: its first Load allocates its root.
+		if d.cached.Load() > 0 {
+			if p, ok := d.cache.Load(ck); ok {
+				d.lastPrep.Store(&prepEntry{ck, *p.(*prepared)})
+				return p.(*prepared), nil
+			}
 		}
 	}
-	var p prepared
+	e := &prepEntry{key: ck}
+	p := &e.p
 	var err error
 	if alg.IsPBES2() {
 		pw, ok := k.key.([]byte)
@@ -116,11 +120,18 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
 		}
 	}
-	if k.id != nil && d.cached.Load() < maxCached {
-		if _, loaded := d.cache.LoadOrStore(ck, &p); !loaded {
-			d.cached.Add(1)
+	if k.id != nil {
+		// The first key prepared is only the last one used: a Decrypter
+		// made for one token spends nothing on the map.
+		if d.lastPrep.CompareAndSwap(nil, e) {
+			return p, nil
 		}
-		d.lastPrep.Store(&prepEntry{ck, &p})
+		if d.cached.Load() < maxCached {
+			if _, loaded := d.cache.LoadOrStore(ck, p); !loaded {
+				d.cached.Add(1)
+			}
+		}
+		d.lastPrep.Store(e)
 	}
-	return &p, nil
+	return p, nil
 }
