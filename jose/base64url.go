@@ -80,6 +80,42 @@ func b64Encode(dst, src []byte) {
 	}
 }
 
+// EncodeBase64URLInPlace replaces the n bytes at the start of buf with
+// their unpadded base64url encoding and returns buf[:Base64URLEncodedLen(n)].
+// buf must be at least that long (it panics otherwise: a caller bug). It
+// lets a token's ciphertext be sealed where its encoding goes and encoded
+// there, without a second buffer: the encoding runs from the end, where it
+// writes only bytes already read.
+func EncodeBase64URLInPlace(buf []byte, n int) []byte {
+	m := b64EncodedLen(n)
+	buf = buf[:m]
+	g := n - n%3 // the bytes of the full groups
+	switch n - g {
+	case 2:
+		v := uint(buf[g])<<16 | uint(buf[g+1])<<8
+		binary.LittleEndian.PutUint16(buf[g/3*4:], b64Pair[v>>12])
+		buf[g/3*4+2] = b64Alphabet[v>>6&63]
+	case 1:
+		binary.LittleEndian.PutUint16(buf[g/3*4:], b64Pair[uint(buf[g])<<4])
+	}
+	i := g
+	// 6 bytes in, 8 characters out, reading 8 bytes (the last two, past
+	// the group, may already be overwritten: they are shifted out).
+	for i >= 6 && i+2 <= m {
+		i -= 6
+		v := binary.BigEndian.Uint64(buf[i:])
+		w := uint64(b64Pair[v>>52]) | uint64(b64Pair[v>>40&0xfff])<<16 |
+			uint64(b64Pair[v>>28&0xfff])<<32 | uint64(b64Pair[v>>16&0xfff])<<48
+		binary.LittleEndian.PutUint64(buf[i/3*4:], w)
+	}
+	for i >= 3 {
+		i -= 3
+		v := uint(buf[i])<<16 | uint(buf[i+1])<<8 | uint(buf[i+2])
+		binary.LittleEndian.PutUint32(buf[i/3*4:], uint32(b64Pair[v>>12])|uint32(b64Pair[v&0xfff])<<16)
+	}
+	return buf
+}
+
 // Base64URLDecode decodes s strictly as RFC 7515 §2 requires: no padding, no
 // whitespace or line breaks, no character outside the URL-safe alphabet and
 // no non-zero bits after the last full byte. Errors wrap [ErrMalformed].

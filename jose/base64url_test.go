@@ -2,6 +2,7 @@ package jose
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"testing"
@@ -142,6 +143,27 @@ func TestBase64URLLen(t *testing.T) {
 		}
 		if got, want := b64EncodedLen(n), base64.RawURLEncoding.EncodedLen(n); got != want {
 			t.Fatalf("b64EncodedLen(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
+
+// TestEncodeBase64URLInPlace: the in-place encoding equals
+// AppendBase64URL's for every length up to 300 and random bytes, and
+// touches nothing past its result.
+func TestEncodeBase64URLInPlace(t *testing.T) {
+	for n := range 300 {
+		src := make([]byte, n)
+		rand.Read(src)
+		want := AppendBase64URL(nil, src)
+		buf := make([]byte, len(want)+3)
+		copy(buf, src)
+		buf[len(want)], buf[len(want)+1], buf[len(want)+2] = 1, 2, 3
+		got := EncodeBase64URLInPlace(buf, n)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("n=%d:\n got %s\nwant %s", n, got, want)
+		}
+		if buf[len(want)] != 1 || buf[len(want)+1] != 2 || buf[len(want)+2] != 3 {
+			t.Fatalf("n=%d: wrote past the encoding", n)
 		}
 	}
 }

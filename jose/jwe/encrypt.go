@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -351,54 +350,46 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 
 // appendCompact seals plaintext with aead under the encoded protected
 // header hdr and appends the compact token, whose encrypted key is ek.
+//
+// The ciphertext is sealed straight into the token, where its encoding
+// goes, and encoded there in place (jose.EncodeBase64URLInPlace): the token
+// is the only buffer, one allocation of its size unless dst has room, and
+// the plaintext is read once by the AEAD and the ciphertext once by the
+// encoder, the floor of a compact JWE.
 func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
 	if e.zip {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
-
-	// The IV, ciphertext and tag go to a pooled scratch buffer (they are not
-	// secret; the plaintext is never written there), and the token to one
-	// allocation of its exact size. The AEAD overhead bounds the ciphertext
-	// expansion (tag, and CBC padding).
-	need := ivSize + len(plaintext) + aead.Overhead()
-	var sp *[]byte
-	var scratch []byte
-	if need <= maxPooledSeal {
-		sp = sealPool.Get().(*[]byte)
-		scratch = *sp
-	}
-	if cap(scratch) < need {
-		scratch = make([]byte, 0, max(need, 512))
-	}
-	iv := scratch[:ivSize]
-	e.readRand(iv)
-	raw := aead.Seal(scratch[ivSize:ivSize], iv, plaintext, hdr)
 	b64 := jose.Base64URLEncodedLen
-	n := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1 + b64(len(raw)-tagSize) + 1 + b64(tagSize)
-	out := slices.Grow(dst, n)
+	// The AEAD overhead bounds the ciphertext expansion (tag, and CBC
+	// padding); the room after the IV must hold both the sealed bytes and
+	// their encoding. Past the token's end, the buffer holds the raw IV
+	// and tag while they are needed (on the stack they would escape
+	// through the AEAD interface).
+	maxCT := len(plaintext) + aead.Overhead() - tagSize
+	head := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1
+	end := len(dst) + head + max(maxCT+tagSize, b64(maxCT)+1+b64(tagSize))
+	out := slices.Grow(dst, end-len(dst)+ivSize+tagSize)
+	scratch := out[end : end+ivSize+tagSize]
+	iv, tag := scratch[:ivSize], scratch[ivSize:]
+	e.readRand(iv)
 	out = append(out, hdr...)
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, ek)
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, iv)
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, raw[:len(raw)-tagSize])
+	p := len(out)
+	raw := aead.Seal(out[p:p:end], iv, plaintext, hdr)
+	ctLen := len(raw) - tagSize
+	copy(tag, raw[ctLen:]) // the encoding of the ciphertext overwrites it
+	out = out[:p+len(jose.EncodeBase64URLInPlace(out[p:end], ctLen))]
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, raw[len(raw)-tagSize:])
-	if sp != nil {
-		*sp = scratch[:0]
-		sealPool.Put(sp)
-	}
+	out = jose.AppendBase64URL(out, tag) // before end: the tag is not overwritten
+	clear(scratch)
 	return out
 }
-
-// maxPooledSeal is the largest IV || ciphertext || tag sealed in a pooled
-// buffer; larger messages get their own.
-const maxPooledSeal = 16 << 10
-
-// sealPool holds *[]byte scratch buffers for Compact.
-var sealPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // seal encrypts plaintext (deflating it first when configured) with the
 // Additional Authenticated Data of RFC 7516 §5.1 step 14.
