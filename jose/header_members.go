@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/josebench/josebench/jose/jwa"
 	"math"
 	"slices"
 	"strconv"
@@ -313,102 +314,32 @@ func checkNoSecretMembers(raw []byte) error {
 var errSecretInHeader = errors.New("secret key material in a header (only public keys belong there)")
 
 // internHeaderValue returns b as a string, without allocating for the
-// values registered by RFC 7518 and RFC 7519 that tokens carry most.
+// values tokens carry most: the algorithm names jwa implements (asked of
+// jwa, not listed here), "none", "DEF" and the common typ and cty values.
 func internHeaderValue(b []byte) string {
-	switch string(b) {
-	case "HS256":
-		return "HS256"
-	case "HS384":
-		return "HS384"
-	case "HS512":
-		return "HS512"
-	case "RS256":
-		return "RS256"
-	case "RS384":
-		return "RS384"
-	case "RS512":
-		return "RS512"
-	case "ES256":
-		return "ES256"
-	case "ES384":
-		return "ES384"
-	case "ES512":
-		return "ES512"
-	case "PS256":
-		return "PS256"
-	case "PS384":
-		return "PS384"
-	case "PS512":
-		return "PS512"
-	case "EdDSA":
-		return "EdDSA"
-	case "Ed25519":
-		return "Ed25519"
-	case "none":
-		return "none"
-	case "RSA1_5":
-		return "RSA1_5"
-	case "RSA-OAEP":
-		return "RSA-OAEP"
-	case "RSA-OAEP-256":
-		return "RSA-OAEP-256"
-	case "A128KW":
-		return "A128KW"
-	case "A192KW":
-		return "A192KW"
-	case "A256KW":
-		return "A256KW"
-	case "dir":
-		return "dir"
-	case "ECDH-ES":
-		return "ECDH-ES"
-	case "ECDH-ES+A128KW":
-		return "ECDH-ES+A128KW"
-	case "ECDH-ES+A192KW":
-		return "ECDH-ES+A192KW"
-	case "ECDH-ES+A256KW":
-		return "ECDH-ES+A256KW"
-	case "A128GCMKW":
-		return "A128GCMKW"
-	case "A192GCMKW":
-		return "A192GCMKW"
-	case "A256GCMKW":
-		return "A256GCMKW"
-	case "PBES2-HS256+A128KW":
-		return "PBES2-HS256+A128KW"
-	case "PBES2-HS384+A192KW":
-		return "PBES2-HS384+A192KW"
-	case "PBES2-HS512+A256KW":
-		return "PBES2-HS512+A256KW"
-	case "A128CBC-HS256":
-		return "A128CBC-HS256"
-	case "A192CBC-HS384":
-		return "A192CBC-HS384"
-	case "A256CBC-HS512":
-		return "A256CBC-HS512"
-	case "A128GCM":
-		return "A128GCM"
-	case "A192GCM":
-		return "A192GCM"
-	case "A256GCM":
-		return "A256GCM"
-	case "DEF":
-		return "DEF"
-	case "JWT":
-		return "JWT"
-	case "JOSE":
-		return "JOSE"
-	case "JOSE+JSON":
-		return "JOSE+JSON"
-	case "jwt":
-		return "jwt"
-	case "at+jwt":
-		return "at+jwt"
-	case "application/json":
-		return "application/json"
+	if v, ok := internedValues[string(b)]; ok { // no allocation for the lookup
+		return v
 	}
 	return string(b)
 }
+
+// internedValues maps each value internHeaderValue interns to itself.
+var internedValues = func() map[string]string {
+	m := make(map[string]string)
+	for _, a := range jwa.SignatureAlgorithms() {
+		m[string(a)] = string(a)
+	}
+	for _, a := range jwa.KeyAlgorithms() {
+		m[string(a)] = string(a)
+	}
+	for _, e := range jwa.ContentEncryptions() {
+		m[string(e)] = string(e)
+	}
+	for _, v := range []string{"none", "DEF", "JWT", "JOSE", "JOSE+JSON", "jwt", "at+jwt", "application/json"} {
+		m[v] = v
+	}
+	return m
+}()
 
 // decodeCritical decodes "crit" (RFC 7515 §4.1.11): a non-empty array of
 // distinct, non-empty names. Whether the names are understood, registered
