@@ -1,6 +1,9 @@
 package jose
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Algorithm is what key selection needs of an algorithm identifier: its
 // name and which keys can serve it. [jwa.SignatureAlgorithm] and
@@ -42,6 +45,29 @@ func CheckKeyFits[A Algorithm](algs []A, key any) error {
 		what = fmt.Sprintf("JWK %q (%T)", k.KeyID, k.Key)
 	}
 	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
+}
+
+// CheckKeySource checks the key source of a verifier or decrypter
+// (jws.VerifyOptions, jwe.DecryptOptions): exactly one of key, set and a
+// key function (hasFunc) is given; a single key fits one of algs
+// ([CheckKeyFits], [ErrInvalidKey]); a set does not mix secret and public
+// keys ([Set.CheckMixed], [ErrInvalidKey]).
+func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool) error {
+	n := 0
+	for _, given := range []bool{key != nil, set != nil, hasFunc} {
+		if given {
+			n++
+		}
+	}
+	switch {
+	case n != 1:
+		return errors.New("jose: exactly one of Key, Keys and KeyFunc must be set")
+	case key != nil:
+		return CheckKeyFits(algs, key)
+	case set != nil:
+		return set.CheckMixed()
+	}
+	return nil
 }
 
 // Select returns the keys of s that may be tried, in order, for a token

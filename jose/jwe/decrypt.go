@@ -137,28 +137,8 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 			return nil, fmt.Errorf("jwe: content encryption %q: %w", e, jose.ErrUnsupportedAlgorithm)
 		}
 	}
-	n := 0
-	if opts.Key != nil {
-		n++
-	}
-	if opts.Keys != nil {
-		n++
-	}
-	if opts.KeyFunc != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, errors.New("jwe: exactly one of DecryptOptions.Key, Keys and KeyFunc must be set")
-	}
-	if opts.Key != nil {
-		if err := jose.CheckKeyFits(opts.KeyAlgorithms, opts.Key); err != nil {
-			return nil, fmt.Errorf("jwe: DecryptOptions.Key: %w", err)
-		}
-	}
-	if opts.Keys != nil {
-		if err := opts.Keys.CheckMixed(); err != nil {
-			return nil, fmt.Errorf("jwe: DecryptOptions.Keys: %w", err)
-		}
+	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc != nil); err != nil {
+		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	lim := opts.Limits.WithDefaults()
 	key := opts.Key

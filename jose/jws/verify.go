@@ -146,23 +146,8 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
 		}
 	}
-	n := 0
-	if opts.Key != nil {
-		n++
-	}
-	if opts.Keys != nil {
-		n++
-	}
-	if opts.KeyFunc != nil {
-		n++
-	}
-	if n != 1 {
-		return nil, errors.New("jws: exactly one of VerifyOptions.Key, Keys and KeyFunc must be set")
-	}
-	if opts.Keys != nil {
-		if err := opts.Keys.CheckMixed(); err != nil {
-			return nil, fmt.Errorf("jws: VerifyOptions.Keys: %w", err)
-		}
+	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc != nil); err != nil {
+		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
 		if c != "b64" && jose.IsRegisteredHeader(c) { // the names jose.CheckCritical refuses in crit
@@ -189,12 +174,6 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		v.algs = slices.Clone(v.algs)
 	}
 	if opts.Key != nil {
-		if jwk, ok := opts.Key.(*jose.JWK); ok && (jwk == nil || jwk.Key == nil) {
-			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrInvalidKey)
-		}
-		if err := jose.CheckKeyFits(v.algs, opts.Key); err != nil {
-			return nil, fmt.Errorf("jws: VerifyOptions.Key: %w", err)
-		}
 		v.single = v.one[:0:1]
 		if len(v.algs) > 1 {
 			v.single = make([]prepared, 0, len(v.algs))
