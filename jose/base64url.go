@@ -191,17 +191,22 @@ func Base64URLEncodedLen(n int) int { return b64EncodedLen(n) }
 // b64EncodedLen returns the length of the unpadded encoding of n bytes.
 func b64EncodedLen(n int) int { return n/3*4 + (n%3*8+5)/6 }
 
-// base64URLError describes why s is not strict base64url. It runs only on
-// the error path.
+// base64URLError is the error for s, which is not strict base64url. It
+// runs only on the error path.
 func base64URLError[T string | []byte](s T) error {
+	return fmt.Errorf("jose: base64url: %s: %w", base64URLProblem(s), ErrMalformed)
+}
+
+// base64URLProblem says why s is not strict base64url.
+func base64URLProblem[T string | []byte](s T) string {
 	if len(s)%4 == 1 {
-		return fmt.Errorf("%w: base64url: invalid length %d", ErrMalformed, len(s))
+		return fmt.Sprintf("invalid length %d", len(s))
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return fmt.Errorf("%w: base64url: invalid character %q at offset %d", ErrMalformed, c, i)
+			return fmt.Sprintf("invalid character %q at offset %d", c, i)
 		}
 	}
-	return fmt.Errorf("%w: base64url: non-canonical encoding", ErrMalformed)
+	return "non-canonical encoding"
 }

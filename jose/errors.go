@@ -8,20 +8,27 @@ import (
 
 // Errors shared by jws and jwe. Every error returned while loading a token
 // wraps exactly one of them, so callers can branch with [errors.Is].
+//
+// They are defined once: those of jwa are the same values. Their texts name
+// no package: every error of this module reads "pkg: what happened: kind",
+// built with fmt.Errorf("pkg: ...: %w", kind), naming once the package that
+// built it; an error from a lower package is passed on as it is, or under
+// context ("jws: protected header: jose: header member \"kid\": malformed
+// input"), never under a bare prefix.
 var (
 	// ErrMalformed reports input that is not a well-formed token, header,
 	// key or encoding.
-	ErrMalformed = errors.New("jose: malformed input")
+	ErrMalformed = errors.New("malformed input")
 	// ErrUnsupportedAlgorithm reports an alg or enc this module does not
 	// implement.
 	ErrUnsupportedAlgorithm = jwa.ErrUnsupportedAlgorithm
 	// ErrAlgorithmNotAllowed reports an alg or enc outside the caller's
 	// allow-list, or one the key does not permit (its alg, use or key_ops).
-	ErrAlgorithmNotAllowed = errors.New("jose: algorithm not allowed")
+	ErrAlgorithmNotAllowed = errors.New("algorithm not allowed")
 	// ErrLimitExceeded reports input larger than a configured [Limits] value.
-	ErrLimitExceeded = errors.New("jose: limit exceeded")
+	ErrLimitExceeded = errors.New("limit exceeded")
 	// ErrKeyNotFound reports that no key of the caller's matches the token.
-	ErrKeyNotFound = errors.New("jose: no matching key")
+	ErrKeyNotFound = errors.New("no matching key")
 	// ErrVerificationFailed reports a signature or MAC that does not verify.
 	// It is the same value as [jwa.ErrVerification].
 	ErrVerificationFailed = jwa.ErrVerification
@@ -33,5 +40,5 @@ var (
 	ErrInvalidKey = jwa.ErrInvalidKey
 	// ErrUnsupportedCritical reports a "crit" header naming an extension
 	// the caller did not declare it understands (RFC 7515 §4.1.11).
-	ErrUnsupportedCritical = errors.New("jose: unsupported critical header")
+	ErrUnsupportedCritical = errors.New("unsupported critical header")
 )

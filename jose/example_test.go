@@ -36,7 +36,7 @@ func ExampleParseSet() {
 	// Output:
 	// found: RSA RS256 2011-04-29
 	// entries: 3 selected for ed448: 0
-	// jose: jwk: member "crv": unsupported curve "Ed448"
+	// jose: jwk: member "crv": unsupported curve "Ed448": unsupported algorithm
 }
 
 // Compute the RFC 7638 thumbprint of a key (RFC 7638 §3.1) and its RFC 9278

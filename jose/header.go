@@ -115,7 +115,7 @@ func (h *Header) Get(name string) (json.RawMessage, bool) {
 func (h *Header) Set(name string, value any) error {
 	raw, err := json.Marshal(value)
 	if err != nil {
-		return fmt.Errorf("%w: header member %q: %w", ErrMalformed, name, err)
+		return fmt.Errorf("jose: header member %q: %w: %w", name, err, ErrMalformed)
 	}
 	if err := jsonx.Valid(raw, jsonx.Limits{}); err != nil {
 		return headerMemberError(name, err)
@@ -192,13 +192,13 @@ func MergeHeaders(hs ...*Header) (*Header, error) {
 				continue
 			}
 			if out.Has(m.name) {
-				return nil, fmt.Errorf("%w: header member %q in more than one header", ErrMalformed, m.name)
+				return nil, fmt.Errorf("jose: header member %q in more than one header: %w", m.name, ErrMalformed)
 			}
 			m.copy(out, h)
 		}
 		for name, v := range h.Extra {
 			if out.Has(name) {
-				return nil, fmt.Errorf("%w: header member %q in more than one header", ErrMalformed, name)
+				return nil, fmt.Errorf("jose: header member %q in more than one header: %w", name, ErrMalformed)
 			}
 			if out.Extra == nil {
 				out.Extra = make(map[string]json.RawMessage, len(h.Extra))

@@ -38,5 +38,5 @@ func ExampleMergeHeaders() {
 	fmt.Println(err)
 	// Output:
 	// ES256 e9bc097a <nil>
-	// jose: malformed input: header member "alg" in more than one header
+	// jose: header member "alg" in more than one header: malformed input
 }

@@ -34,11 +34,11 @@ func wrapJSONError(what string, err error) error {
 	var le *jsonx.LimitError
 	switch {
 	case errors.As(err, &le):
-		return fmt.Errorf("%w: %s: %w", ErrLimitExceeded, what, err)
+		return fmt.Errorf("jose: %s: %w: %w", what, err, ErrLimitExceeded)
 	case isJoseError(err):
 		return err
 	}
-	return fmt.Errorf("%w: %s: %w", ErrMalformed, what, err)
+	return fmt.Errorf("jose: %s: %w: %w", what, err, ErrMalformed)
 }
 
 func isJoseError(err error) bool {
@@ -55,9 +55,9 @@ func headerMemberError(name string, err error) error {
 	}
 	var le *jsonx.LimitError
 	if errors.As(err, &le) {
-		return fmt.Errorf("%w: header member %q: %w", ErrLimitExceeded, name, err)
+		return fmt.Errorf("jose: header member %q: %w: %w", name, err, ErrLimitExceeded)
 	}
-	return fmt.Errorf("%w: header member %q: %w", ErrMalformed, name, err)
+	return fmt.Errorf("jose: header member %q: %w: %w", name, err, ErrMalformed)
 }
 
 // ParseHeader parses data, the JSON text of a JOSE Header (RFC 7515 §4,
@@ -100,7 +100,7 @@ func headerMemberError(name string, err error) error {
 func ParseHeader(data []byte, lim Limits) (*Header, error) {
 	lim = lim.WithDefaults()
 	if len(data) > lim.MaxHeaderSize {
-		return nil, fmt.Errorf("%w: header of %d bytes, more than %d", ErrLimitExceeded, len(data), lim.MaxHeaderSize)
+		return nil, fmt.Errorf("jose: header of %d bytes, more than %d: %w", len(data), lim.MaxHeaderSize, ErrLimitExceeded)
 	}
 	h := new(Header)
 	err := jsonx.ScanObject(data, headerJSONLimits(lim), h.setRaw)
@@ -165,10 +165,10 @@ func (h *Header) AppendJSON(dst []byte) ([]byte, error) {
 	if len(h.Extra) > 0 {
 		for _, name := range h.extraNames() {
 			if IsRegisteredHeader(name) {
-				return dst[:start], fmt.Errorf("%w: header: registered member %q in Extra", ErrMalformed, name)
+				return dst[:start], fmt.Errorf("jose: header: registered member %q in Extra: %w", name, ErrMalformed)
 			}
 			if !utf8.ValidString(name) {
-				return dst[:start], fmt.Errorf("%w: header: member name %q is not UTF-8", ErrMalformed, name)
+				return dst[:start], fmt.Errorf("jose: header: member name %q is not UTF-8: %w", name, ErrMalformed)
 			}
 			v := h.Extra[name]
 			if err := jsonx.Valid(v, jsonx.Limits{}); err != nil {

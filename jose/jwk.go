@@ -111,26 +111,16 @@ type ext struct {
 	err      error
 }
 
-// jwkErrorf returns an error wrapping sentinel whose text starts with
-// "jose: jwk: ".
+// jwkErrorf returns an error wrapping sentinel, in the one style of this
+// module: "jose: jwk: what happened: kind".
 func jwkErrorf(sentinel error, format string, args ...any) error {
-	return &jwkError{sentinel: sentinel, msg: "jose: jwk: " + fmt.Sprintf(format, args...)}
+	return fmt.Errorf("jose: jwk: %s: %w", fmt.Sprintf(format, args...), sentinel)
 }
 
-// keyErrorf returns an error wrapping sentinel whose text starts with
-// "jose: ".
+// keyErrorf returns an error wrapping sentinel: "jose: what happened: kind".
 func keyErrorf(sentinel error, format string, args ...any) error {
-	return &jwkError{sentinel: sentinel, msg: "jose: " + fmt.Sprintf(format, args...)}
+	return fmt.Errorf("jose: %s: %w", fmt.Sprintf(format, args...), sentinel)
 }
-
-// jwkError is an error about a JWK that wraps one sentinel error.
-type jwkError struct {
-	sentinel error
-	msg      string
-}
-
-func (e *jwkError) Error() string { return e.msg }
-func (e *jwkError) Unwrap() error { return e.sentinel }
 
 // Supported reports whether k holds a key of a type this module can use. An
 // entry of a JWK Set whose kty or crv is not supported, or which failed its
@@ -286,13 +276,13 @@ func (k *JWK) Permits(alg string, op KeyOp) error {
 	use := opUse(op)
 	switch {
 	case use == "":
-		return fmt.Errorf("%w: unknown key operation %q", ErrAlgorithmNotAllowed, op)
+		return fmt.Errorf("jose: unknown key operation %q: %w", op, ErrAlgorithmNotAllowed)
 	case k.Algorithm != "" && k.Algorithm != alg:
-		return fmt.Errorf("%w: %s is for alg %q, not %q", ErrAlgorithmNotAllowed, k.describe(), k.Algorithm, alg)
+		return fmt.Errorf("jose: %s is for alg %q, not %q: %w", k.describe(), k.Algorithm, alg, ErrAlgorithmNotAllowed)
 	case k.Use != "" && k.Use != use:
-		return fmt.Errorf("%w: %s has use %q, not usable to %s", ErrAlgorithmNotAllowed, k.describe(), k.Use, op)
+		return fmt.Errorf("jose: %s has use %q, not usable to %s: %w", k.describe(), k.Use, op, ErrAlgorithmNotAllowed)
 	}
-	return fmt.Errorf("%w: %s does not list %q in key_ops", ErrAlgorithmNotAllowed, k.describe(), op)
+	return fmt.Errorf("jose: %s does not list %q in key_ops: %w", k.describe(), op, ErrAlgorithmNotAllowed)
 }
 
 // permits is [JWK.Permits] for a supported k, as a boolean that costs no

@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -275,7 +274,7 @@ func jwkCheckArrayLen(m jwkMember, maxElems int) error {
 		return nil
 	})
 	if err != nil {
-		if _, ok := err.(*jwkError); ok {
+		if isJoseError(err) {
 			return err
 		}
 		return jwkJSONError(err)
@@ -292,7 +291,7 @@ func jwkBase64(m jwkMember) ([]byte, error) {
 	}
 	b, err := Base64URLDecode(s)
 	if err != nil {
-		return nil, jwkErrorf(ErrMalformed, "member %q: %s", m.name, strings.TrimPrefix(err.Error(), ErrMalformed.Error()+": "))
+		return nil, jwkErrorf(ErrMalformed, "member %q: base64url: %s", m.name, base64URLProblem(s))
 	}
 	return b, nil
 }
@@ -400,7 +399,7 @@ func jwkSplitArray(name string, v []byte, maxElems int, lim Limits) ([][]byte, e
 		return nil
 	})
 	if err != nil {
-		if _, ok := err.(*jwkError); ok {
+		if isJoseError(err) {
 			return nil, err
 		}
 		return nil, jwkJSONError(err)

@@ -718,11 +718,11 @@ func TestPermits(t *testing.T) {
 		}
 	}
 	err := (&JWK{Key: key, Algorithm: "HS384"}).Permits("HS256", OpSign)
-	if want := `jose: algorithm not allowed: oct key is for alg "HS384", not "HS256"`; err == nil || err.Error() != want {
+	if want := `jose: oct key is for alg "HS384", not "HS256": algorithm not allowed`; err == nil || err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 	err = (&JWK{Key: key, KeyID: "k1", Use: "enc"}).Permits("HS256", OpSign)
-	if want := `jose: algorithm not allowed: key "k1" has use "enc", not usable to sign`; err == nil || err.Error() != want {
+	if want := `jose: key "k1" has use "enc", not usable to sign: algorithm not allowed`; err == nil || err.Error() != want {
 		t.Errorf("error %q, want %q", err, want)
 	}
 	if err := (&JWK{}).Permits("HS256", OpSign); !errors.Is(err, ErrInvalidKey) {

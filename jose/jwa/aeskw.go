@@ -11,7 +11,7 @@ import (
 // kwDefaultIV is the default initial value of RFC 3394 §2.2.3.1.
 const kwDefaultIV = 0xA6A6A6A6A6A6A6A6
 
-var errKWInput = fmt.Errorf("%w: key wrap input must be a multiple of 8 bytes and at least 16 bytes", ErrInvalidKey)
+var errKWInput = fmt.Errorf("jwa: key wrap input must be a multiple of 8 bytes and at least 16 bytes: %w", ErrInvalidKey)
 
 // WrapKey appends to dst the AES Key Wrap (RFC 3394 §2.2.1, index-based
 // form) of plaintext under the key-encryption key held by block, and returns

@@ -60,12 +60,12 @@ func NewCBCHMAC(key []byte) (cipher.AEAD, error) {
 	case 64:
 		h = sha512.New
 	default:
-		return nil, fmt.Errorf("%w: AES_CBC_HMAC_SHA2 key of %d bytes (want 32, 48 or 64)", ErrInvalidKey, len(key))
+		return nil, fmt.Errorf("jwa: AES_CBC_HMAC_SHA2 key of %d bytes (want 32, 48 or 64): %w", len(key), ErrInvalidKey)
 	}
 	n := len(key) / 2
 	block, err := aes.NewCipher(key[n:])
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidKey, err)
+		return nil, fmt.Errorf("jwa: %v: %w", err, ErrInvalidKey)
 	}
 	c := &cbcHMAC{block: block, tagLen: n}
 	macKey := append([]byte(nil), key[:n]...)

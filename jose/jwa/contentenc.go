@@ -80,7 +80,7 @@ func NewContentCipher(enc ContentEncryption, cek []byte) (cipher.AEAD, error) {
 		return nil, unsupportedEnc(enc)
 	}
 	if len(cek) != enc.KeySize() {
-		return nil, fmt.Errorf("%w: %s needs a %d-byte CEK, not %d bytes", ErrInvalidKey, enc, enc.KeySize(), len(cek))
+		return nil, fmt.Errorf("jwa: %s needs a %d-byte CEK, not %d bytes: %w", enc, enc.KeySize(), len(cek), ErrInvalidKey)
 	}
 	switch enc {
 	case A128GCM, A192GCM, A256GCM:
@@ -90,7 +90,7 @@ func NewContentCipher(enc ContentEncryption, cek []byte) (cipher.AEAD, error) {
 }
 
 func unsupportedEnc(enc ContentEncryption) error {
-	return fmt.Errorf("%w: enc %q", ErrUnsupportedAlgorithm, string(enc))
+	return fmt.Errorf("jwa: enc %q: %w", string(enc), ErrUnsupportedAlgorithm)
 }
 
 // cekSize returns enc's key size, checking that enc is known and that cek,
@@ -101,7 +101,7 @@ func cekSize(enc ContentEncryption, cek []byte) (int, error) {
 		return 0, unsupportedEnc(enc)
 	}
 	if cek != nil && len(cek) != ks {
-		return 0, fmt.Errorf("%w: %s needs a %d-byte CEK, not %d bytes", ErrInvalidKey, enc, ks, len(cek))
+		return 0, fmt.Errorf("jwa: %s needs a %d-byte CEK, not %d bytes: %w", enc, ks, len(cek), ErrInvalidKey)
 	}
 	return ks, nil
 }

@@ -43,13 +43,13 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 			pub, err = k.PublicKey.ECDH()
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T", ErrInvalidKey, alg, key)
+		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidKey, alg, err)
+		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 	}
 	if pub == nil || !ecdhCurveSupported(pub.Curve()) {
-		return nil, fmt.Errorf("%w: %s needs a key on P-256, P-384, P-521 or X25519", ErrInvalidKey, alg)
+		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
 	}
 	return &ecdhEncrypter{alg: alg, pub: pub}, nil
 }
@@ -81,11 +81,11 @@ func (e *ecdhEncrypter) encryptKey(eph *ecdh.PrivateKey, cek []byte, enc Content
 		return nil, nil, err
 	}
 	if e.alg == ECDHES && cek != nil {
-		return nil, nil, fmt.Errorf("%w: ECDH-ES determines the CEK; it cannot encrypt a given one", ErrInvalidParameter)
+		return nil, nil, fmt.Errorf("jwa: ECDH-ES determines the CEK; it cannot encrypt a given one: %w", ErrInvalidParameter)
 	}
 	z, err := ecdhAgree(eph, e.pub)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %s: %v", ErrInvalidKey, e.alg, err)
+		return nil, nil, fmt.Errorf("jwa: %s: %v: %w", e.alg, err, ErrInvalidKey)
 	}
 	defer clear(z)
 	params.EPK = eph.PublicKey()
@@ -120,13 +120,13 @@ func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
 			priv, err = k.ECDH()
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s needs an *ecdh.PrivateKey or *ecdsa.PrivateKey, not %T", ErrInvalidKey, alg, key)
+		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PrivateKey or *ecdsa.PrivateKey, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidKey, alg, err)
+		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 	}
 	if priv == nil || !ecdhCurveSupported(priv.Curve()) {
-		return nil, fmt.Errorf("%w: %s needs a key on P-256, P-384, P-521 or X25519", ErrInvalidKey, alg)
+		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
 	}
 	return &ecdhDecrypter{alg: alg, priv: priv}, nil
 }
@@ -147,17 +147,17 @@ func (d *ecdhDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, p
 		return nil, unsupportedEnc(enc)
 	}
 	if params == nil || params.EPK == nil {
-		return nil, fmt.Errorf("%w: %s needs an epk", ErrInvalidParameter, d.alg)
+		return nil, fmt.Errorf("jwa: %s needs an epk: %w", d.alg, ErrInvalidParameter)
 	}
 	if params.EPK.Curve() != d.priv.Curve() {
-		return nil, fmt.Errorf("%w: %s epk is not on the recipient key's curve", ErrInvalidParameter, d.alg)
+		return nil, fmt.Errorf("jwa: %s epk is not on the recipient key's curve: %w", d.alg, ErrInvalidParameter)
 	}
 	if d.alg == ECDHES && len(encryptedKey) != 0 {
 		return nil, ErrDecryption
 	}
 	z, err := ecdhAgree(d.priv, params.EPK)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrInvalidParameter, d.alg, err)
+		return nil, fmt.Errorf("jwa: %s: %v: %w", d.alg, err, ErrInvalidParameter)
 	}
 	defer clear(z)
 	if d.alg == ECDHES {

@@ -64,18 +64,18 @@ func ecdsaCurveName(c elliptic.Curve) string {
 func ecdsaCheckPublic(alg SignatureAlgorithm, pub *ecdsa.PublicKey) (*ecdsa.PublicKey, error) {
 	curve, _ := ecdsaParams(alg)
 	if pub.Curve != curve {
-		return nil, fmt.Errorf("%w: %s needs a key on %s, got %s", ErrInvalidKey, alg, curve.Params().Name, ecdsaCurveName(pub.Curve))
+		return nil, fmt.Errorf("jwa: %s needs a key on %s, got %s: %w", alg, curve.Params().Name, ecdsaCurveName(pub.Curve), ErrInvalidKey)
 	}
 	if pub.X == nil || pub.Y == nil {
-		return nil, fmt.Errorf("%w: %s with an ECDSA public key without a point", ErrInvalidKey, alg)
+		return nil, fmt.Errorf("jwa: %s with an ECDSA public key without a point: %w", alg, ErrInvalidKey)
 	}
 	b, err := pub.Bytes()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s with an invalid ECDSA public key: %v", ErrInvalidKey, alg, err)
+		return nil, fmt.Errorf("jwa: %s with an invalid ECDSA public key: %v: %w", alg, err, ErrInvalidKey)
 	}
 	c, err := ecdsa.ParseUncompressedPublicKey(curve, b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s with an invalid ECDSA public key: %v", ErrInvalidKey, alg, err)
+		return nil, fmt.Errorf("jwa: %s with an invalid ECDSA public key: %v: %w", alg, err, ErrInvalidKey)
 	}
 	return c, nil
 }
@@ -93,7 +93,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 		// an independent copy, whose address keys crypto/ecdsa's cache of
 		// the expanded key.
 		if k.D == nil {
-			return nil, fmt.Errorf("%w: %s with an ECDSA private key without a scalar", ErrInvalidKey, alg)
+			return nil, fmt.Errorf("jwa: %s with an ECDSA private key without a scalar: %w", alg, ErrInvalidKey)
 		}
 		b, err := k.Bytes()
 		if err == nil {
@@ -103,7 +103,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 			err = fmt.Errorf("public key does not match the private scalar")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s with an invalid ECDSA private key: %v", ErrInvalidKey, alg, err)
+			return nil, fmt.Errorf("jwa: %s with an invalid ECDSA private key: %v: %w", alg, err, ErrInvalidKey)
 		}
 	case ed25519.PrivateKey:
 		// Not its Public method: it panics on a key of the wrong length.
@@ -111,7 +111,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*ecdsa.PublicKey)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s cannot use a crypto.Signer (%T) with a public key of type %T", ErrInvalidKey, alg, key, k.Public())
+			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
 		}
 		if _, err := ecdsaCheckPublic(alg, pub); err != nil {
 			return nil, err

@@ -34,22 +34,22 @@ func newEdDSASigner(alg SignatureAlgorithm, key any) (*eddsaSigner, error) {
 	switch k := key.(type) {
 	case ed25519.PrivateKey:
 		if len(k) != ed25519.PrivateKeySize {
-			return nil, fmt.Errorf("%w: %s with an Ed25519 private key of %d bytes", ErrInvalidKey, alg, len(k))
+			return nil, fmt.Errorf("jwa: %s with an Ed25519 private key of %d bytes: %w", alg, len(k), ErrInvalidKey)
 		}
 		// crypto/ed25519 trusts the public half stored in the private key;
 		// signing with a wrong one would leak the secret scalar.
 		want := ed25519.NewKeyFromSeed(k.Seed())
 		if subtle.ConstantTimeCompare(want, k) != 1 {
-			return nil, fmt.Errorf("%w: %s with an Ed25519 private key whose public half does not match its seed", ErrInvalidKey, alg)
+			return nil, fmt.Errorf("jwa: %s with an Ed25519 private key whose public half does not match its seed: %w", alg, ErrInvalidKey)
 		}
 		s.priv = want
 	case crypto.Signer:
 		pub, ok := k.Public().(ed25519.PublicKey)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s cannot use a crypto.Signer (%T) with a public key of type %T", ErrInvalidKey, alg, key, k.Public())
+			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
 		}
 		if len(pub) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("%w: %s with an Ed25519 public key of %d bytes", ErrInvalidKey, alg, len(pub))
+			return nil, fmt.Errorf("jwa: %s with an Ed25519 public key of %d bytes: %w", alg, len(pub), ErrInvalidKey)
 		}
 		s.signer = k
 	default:
@@ -84,7 +84,7 @@ func newEdDSAVerifier(alg SignatureAlgorithm, key any) (*eddsaVerifier, error) {
 		return nil, sigKeyTypeError(alg, key)
 	}
 	if len(pub) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("%w: %s with an Ed25519 public key of %d bytes", ErrInvalidKey, alg, len(pub))
+		return nil, fmt.Errorf("jwa: %s with an Ed25519 public key of %d bytes: %w", alg, len(pub), ErrInvalidKey)
 	}
 	return &eddsaVerifier{alg: alg, pub: append(ed25519.PublicKey(nil), pub...)}, nil
 }

@@ -25,11 +25,11 @@ type gcmAEAD struct {
 func newGCM(key []byte) (*gcmAEAD, error) {
 	block, err := aes.NewCipher(key)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidKey, err)
+		return nil, fmt.Errorf("jwa: %v: %w", err, ErrInvalidKey)
 	}
 	aead, err := cipher.NewGCM(block)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidKey, err)
+		return nil, fmt.Errorf("jwa: %v: %w", err, ErrInvalidKey)
 	}
 	return &gcmAEAD{aead}, nil
 }
@@ -59,10 +59,10 @@ type gcmKW struct {
 func newGCMKW(alg KeyAlgorithm, key any) (*gcmKW, error) {
 	k, ok := key.([]byte)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s needs a []byte key, not %T", ErrInvalidKey, alg, key)
+		return nil, fmt.Errorf("jwa: %s needs a []byte key, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if len(k) != alg.KeyWrapSize() {
-		return nil, fmt.Errorf("%w: %s needs a %d-byte key, not %d bytes", ErrInvalidKey, alg, alg.KeyWrapSize(), len(k))
+		return nil, fmt.Errorf("jwa: %s needs a %d-byte key, not %d bytes: %w", alg, alg.KeyWrapSize(), len(k), ErrInvalidKey)
 	}
 	aead, err := newGCM(k)
 	if err != nil {
@@ -115,7 +115,7 @@ func (g *gcmKW) DecryptKey(encryptedKey []byte, enc ContentEncryption, params *K
 		return nil, unsupportedEnc(enc)
 	}
 	if params == nil || len(params.IV) != gcmIVSize || len(params.Tag) != gcmTagSize {
-		return nil, fmt.Errorf("%w: %s needs a 96-bit iv and a 128-bit tag", ErrInvalidParameter, g.alg)
+		return nil, fmt.Errorf("jwa: %s needs a 96-bit iv and a 128-bit tag: %w", g.alg, ErrInvalidParameter)
 	}
 	ks := enc.KeySize()
 	if len(encryptedKey) != ks {

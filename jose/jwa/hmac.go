@@ -65,7 +65,7 @@ func newHMACSigner(alg SignatureAlgorithm, key []byte) (*hmacSigner, error) {
 	}
 	size := alg.Hash().Size()
 	if len(key) < size {
-		return nil, fmt.Errorf("%w: %s needs a key of at least %d bytes, got %d", ErrInvalidKey, alg, size, len(key))
+		return nil, fmt.Errorf("jwa: %s needs a key of at least %d bytes, got %d: %w", alg, size, len(key), ErrInvalidKey)
 	}
 	st := pool.Get().(*hmacState)
 	defer pool.Put(st)

@@ -81,21 +81,26 @@ const (
 )
 
 // Errors returned by this package. Callers test them with [errors.Is].
+//
+// Their texts name no package: they are the kinds of failure that every
+// layer reports, each message naming the package that built it once
+// ("jwa: ES256 needs a P-256 key: invalid key for algorithm", "jws:
+// verification failed"). Package jose re-exports them.
 var (
 	// ErrVerification is the one error for any signature or MAC that does
 	// not verify, whatever the reason.
-	ErrVerification = errors.New("jwa: verification failed")
+	ErrVerification = errors.New("verification failed")
 	// ErrDecryption is the one error for any failure to unwrap a key or to
 	// decrypt content (bad tag, bad padding, bad wrapped key), so that no
 	// oracle tells them apart.
-	ErrDecryption = errors.New("jwa: decryption failed")
+	ErrDecryption = errors.New("decryption failed")
 	// ErrUnsupportedAlgorithm reports an algorithm this package does not
 	// implement.
-	ErrUnsupportedAlgorithm = errors.New("jwa: unsupported algorithm")
+	ErrUnsupportedAlgorithm = errors.New("unsupported algorithm")
 	// ErrInvalidKey reports a key of the wrong type, size or curve for an
 	// algorithm, or one too weak for it (RFC 7518 §3.2, §3.3, §3.4).
-	ErrInvalidKey = errors.New("jwa: invalid key for algorithm")
+	ErrInvalidKey = errors.New("invalid key for algorithm")
 	// ErrInvalidParameter reports a header parameter that key management
 	// cannot use (an epk on another curve, a p2c out of range, a short p2s).
-	ErrInvalidParameter = errors.New("jwa: invalid key management parameter")
+	ErrInvalidParameter = errors.New("invalid key management parameter")
 )

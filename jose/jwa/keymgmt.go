@@ -111,7 +111,7 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s needs a []byte password, not %T", ErrInvalidKey, alg, key)
+			return nil, fmt.Errorf("jwa: %s needs a []byte password, not %T: %w", alg, key, ErrInvalidKey)
 		}
 		return NewPBES2Encrypter(alg, pw, 0)
 	}
@@ -147,7 +147,7 @@ func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s needs a []byte password, not %T", ErrInvalidKey, alg, key)
+			return nil, fmt.Errorf("jwa: %s needs a []byte password, not %T: %w", alg, key, ErrInvalidKey)
 		}
 		return NewPBES2Decrypter(alg, pw, 0, 0)
 	}
@@ -155,7 +155,7 @@ func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {
 }
 
 func unsupportedKeyAlg(alg KeyAlgorithm) error {
-	return fmt.Errorf("%w: alg %q", ErrUnsupportedAlgorithm, string(alg))
+	return fmt.Errorf("jwa: alg %q: %w", string(alg), ErrUnsupportedAlgorithm)
 }
 
 // aesKW is A128KW, A192KW and A256KW (RFC 7518 §4.4) with a shared key
@@ -168,14 +168,14 @@ type aesKW struct {
 func newAESKW(alg KeyAlgorithm, key any) (*aesKW, error) {
 	k, ok := key.([]byte)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s needs a []byte key, not %T", ErrInvalidKey, alg, key)
+		return nil, fmt.Errorf("jwa: %s needs a []byte key, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if len(k) != alg.KeyWrapSize() {
-		return nil, fmt.Errorf("%w: %s needs a %d-byte key, not %d bytes", ErrInvalidKey, alg, alg.KeyWrapSize(), len(k))
+		return nil, fmt.Errorf("jwa: %s needs a %d-byte key, not %d bytes: %w", alg, alg.KeyWrapSize(), len(k), ErrInvalidKey)
 	}
 	block, err := aes.NewCipher(k)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidKey, err)
+		return nil, fmt.Errorf("jwa: %v: %w", err, ErrInvalidKey)
 	}
 	return &aesKW{alg: alg, block: block}, nil
 }
@@ -235,10 +235,10 @@ type direct struct {
 func newDirect(key any) (*direct, error) {
 	k, ok := key.([]byte)
 	if !ok {
-		return nil, fmt.Errorf("%w: dir needs a []byte key, not %T", ErrInvalidKey, key)
+		return nil, fmt.Errorf("jwa: dir needs a []byte key, not %T: %w", key, ErrInvalidKey)
 	}
 	if len(k) == 0 {
-		return nil, fmt.Errorf("%w: dir needs a non-empty key", ErrInvalidKey)
+		return nil, fmt.Errorf("jwa: dir needs a non-empty key: %w", ErrInvalidKey)
 	}
 	return &direct{key: append([]byte(nil), k...)}, nil
 }
@@ -252,7 +252,7 @@ func (d *direct) Algorithm() KeyAlgorithm { return Direct }
 // [ErrInvalidParameter], as dir serves one recipient only.
 func (d *direct) EncryptKey(cek []byte, enc ContentEncryption, _ *KeyParams) ([]byte, []byte, error) {
 	if cek != nil {
-		return nil, nil, fmt.Errorf("%w: dir determines the CEK; it cannot encrypt a given one", ErrInvalidParameter)
+		return nil, nil, fmt.Errorf("jwa: dir determines the CEK; it cannot encrypt a given one: %w", ErrInvalidParameter)
 	}
 	k, err := d.cek(enc)
 	return k, nil, err
@@ -274,7 +274,7 @@ func (d *direct) cek(enc ContentEncryption) ([]byte, error) {
 		return nil, unsupportedEnc(enc)
 	}
 	if len(d.key) != ks {
-		return nil, fmt.Errorf("%w: dir with %s needs a %d-byte key, not %d bytes", ErrInvalidKey, enc, ks, len(d.key))
+		return nil, fmt.Errorf("jwa: dir with %s needs a %d-byte key, not %d bytes: %w", enc, ks, len(d.key), ErrInvalidKey)
 	}
 	return append([]byte(nil), d.key...), nil
 }

@@ -53,7 +53,7 @@ func newPBES2(alg KeyAlgorithm, password []byte) (*pbes2, error) {
 		return nil, unsupportedKeyAlg(alg)
 	}
 	if len(password) == 0 {
-		return nil, fmt.Errorf("%w: %s needs a non-empty password", ErrInvalidKey, alg)
+		return nil, fmt.Errorf("jwa: %s needs a non-empty password: %w", alg, ErrInvalidKey)
 	}
 	return &pbes2{alg: alg, password: string(password)}, nil
 }
@@ -70,7 +70,7 @@ func NewPBES2Encrypter(alg KeyAlgorithm, password []byte, count int) (KeyEncrypt
 		count = DefaultPBES2Count
 	}
 	if count < DefaultPBES2MinCount {
-		return nil, fmt.Errorf("%w: %s count %d is below %d", ErrInvalidParameter, alg, count, DefaultPBES2MinCount)
+		return nil, fmt.Errorf("jwa: %s count %d is below %d: %w", alg, count, DefaultPBES2MinCount, ErrInvalidParameter)
 	}
 	p, err := newPBES2(alg, password)
 	if err != nil {
@@ -95,7 +95,7 @@ func NewPBES2Decrypter(alg KeyAlgorithm, password []byte, minCount, maxCount int
 		maxCount = DefaultPBES2MaxCount
 	}
 	if minCount < 1 || minCount > maxCount {
-		return nil, fmt.Errorf("%w: %s count range [%d, %d]", ErrInvalidParameter, alg, minCount, maxCount)
+		return nil, fmt.Errorf("jwa: %s count range [%d, %d]: %w", alg, minCount, maxCount, ErrInvalidParameter)
 	}
 	p, err := newPBES2(alg, password)
 	if err != nil {
@@ -117,7 +117,7 @@ func (p *pbes2) EncryptKey(cek []byte, enc ContentEncryption, params *KeyParams)
 		panic("jwa: PBES2 EncryptKey needs non-nil KeyParams to return p2s and p2c")
 	}
 	if p.count == 0 {
-		return nil, nil, fmt.Errorf("%w: %s value made for decryption", ErrInvalidParameter, p.alg)
+		return nil, nil, fmt.Errorf("jwa: %s value made for decryption: %w", p.alg, ErrInvalidParameter)
 	}
 	p2s := make([]byte, pbes2SaltSize)
 	rand.Read(p2s)
@@ -152,7 +152,7 @@ func (p *pbes2) encryptKey(cek []byte, enc ContentEncryption, params *KeyParams,
 // unwrap, else [ErrDecryption].
 func (p *pbes2) DecryptKey(encryptedKey []byte, enc ContentEncryption, params *KeyParams) ([]byte, error) {
 	if p.max == 0 {
-		return nil, fmt.Errorf("%w: %s value made for encryption", ErrInvalidParameter, p.alg)
+		return nil, fmt.Errorf("jwa: %s value made for encryption: %w", p.alg, ErrInvalidParameter)
 	}
 	ks := enc.KeySize()
 	if ks == 0 {
@@ -180,10 +180,10 @@ func (p *pbes2) DecryptKey(encryptedKey []byte, enc ContentEncryption, params *K
 // [p.min, p.max] (RFC 7518 §4.8.1.1, §4.8.1.2).
 func (p *pbes2) checkParams(params *KeyParams) error {
 	if params == nil || len(params.P2S) < pbes2MinSaltSize {
-		return fmt.Errorf("%w: %s needs a p2s of at least %d bytes", ErrInvalidParameter, p.alg, pbes2MinSaltSize)
+		return fmt.Errorf("jwa: %s needs a p2s of at least %d bytes: %w", p.alg, pbes2MinSaltSize, ErrInvalidParameter)
 	}
 	if params.P2C < p.min || params.P2C > p.max {
-		return fmt.Errorf("%w: %s p2c %d outside [%d, %d]", ErrInvalidParameter, p.alg, params.P2C, p.min, p.max)
+		return fmt.Errorf("jwa: %s p2c %d outside [%d, %d]: %w", p.alg, params.P2C, p.min, p.max, ErrInvalidParameter)
 	}
 	return nil
 }

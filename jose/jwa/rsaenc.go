@@ -16,10 +16,10 @@ const rsaMinBits = 2048
 
 func rsaKeyCheck(alg KeyAlgorithm, pub *rsa.PublicKey) error {
 	if pub == nil || pub.N == nil {
-		return fmt.Errorf("%w: %s: nil RSA key", ErrInvalidKey, alg)
+		return fmt.Errorf("jwa: %s: nil RSA key: %w", alg, ErrInvalidKey)
 	}
 	if bits := pub.N.BitLen(); bits < rsaMinBits {
-		return fmt.Errorf("%w: %s needs an RSA key of at least %d bits, not %d", ErrInvalidKey, alg, rsaMinBits, bits)
+		return fmt.Errorf("jwa: %s needs an RSA key of at least %d bits, not %d: %w", alg, rsaMinBits, bits, ErrInvalidKey)
 	}
 	return nil
 }
@@ -50,7 +50,7 @@ func newRSAEncrypter(alg KeyAlgorithm, key any) (*rsaEncrypter, error) {
 			pub = &k.PublicKey
 		}
 	default:
-		return nil, fmt.Errorf("%w: %s needs an *rsa.PublicKey, not %T", ErrInvalidKey, alg, key)
+		return nil, fmt.Errorf("jwa: %s needs an *rsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if err := rsaKeyCheck(alg, pub); err != nil {
 		return nil, err
@@ -92,10 +92,10 @@ type rsaDecrypter struct {
 func newRSADecrypter(alg KeyAlgorithm, key any) (*rsaDecrypter, error) {
 	priv, ok := key.(*rsa.PrivateKey)
 	if !ok {
-		return nil, fmt.Errorf("%w: %s needs an *rsa.PrivateKey, not %T", ErrInvalidKey, alg, key)
+		return nil, fmt.Errorf("jwa: %s needs an *rsa.PrivateKey, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if priv == nil {
-		return nil, fmt.Errorf("%w: %s: nil RSA key", ErrInvalidKey, alg)
+		return nil, fmt.Errorf("jwa: %s: nil RSA key: %w", alg, ErrInvalidKey)
 	}
 	if err := rsaKeyCheck(alg, &priv.PublicKey); err != nil {
 		return nil, err

@@ -51,13 +51,13 @@ func rsaSigPSS(alg SignatureAlgorithm) bool {
 // with an unusable exponent.
 func rsaSigCheckPublic(alg SignatureAlgorithm, pub *rsa.PublicKey) error {
 	if pub == nil || pub.N == nil {
-		return fmt.Errorf("%w: %s with an RSA key without modulus", ErrInvalidKey, alg)
+		return fmt.Errorf("jwa: %s with an RSA key without modulus: %w", alg, ErrInvalidKey)
 	}
 	if bits := pub.N.BitLen(); bits < rsaSigMinBits || bits > rsaSigMaxBits {
-		return fmt.Errorf("%w: %s needs an RSA key of %d to %d bits, got %d", ErrInvalidKey, alg, rsaSigMinBits, rsaSigMaxBits, bits)
+		return fmt.Errorf("jwa: %s needs an RSA key of %d to %d bits, got %d: %w", alg, rsaSigMinBits, rsaSigMaxBits, bits, ErrInvalidKey)
 	}
 	if pub.E < 3 || pub.E&1 == 0 {
-		return fmt.Errorf("%w: %s with an RSA key of public exponent %d", ErrInvalidKey, alg, pub.E)
+		return fmt.Errorf("jwa: %s with an RSA key of public exponent %d: %w", alg, pub.E, ErrInvalidKey)
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 		*c = *k
 		c.Precompute()
 		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("%w: %s with an invalid RSA private key: %v", ErrInvalidKey, alg, err)
+			return nil, fmt.Errorf("jwa: %s with an invalid RSA private key: %v: %w", alg, err, ErrInvalidKey)
 		}
 		s.priv = c
 		s.size = c.Size()
@@ -86,7 +86,7 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*rsa.PublicKey)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s cannot use a crypto.Signer (%T) with a public key of type %T", ErrInvalidKey, alg, key, k.Public())
+			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
 		}
 		if err := rsaSigCheckPublic(alg, pub); err != nil {
 			return nil, err

@@ -215,7 +215,7 @@ func sigDigest(h crypto.Hash, in []byte, buf *[sha512.Size]byte) []byte {
 
 // sigKeyTypeError reports a key of a type that alg cannot use.
 func sigKeyTypeError(alg SignatureAlgorithm, key any) error {
-	return fmt.Errorf("%w: %s cannot use a key of type %T", ErrInvalidKey, alg, key)
+	return fmt.Errorf("jwa: %s cannot use a key of type %T: %w", alg, key, ErrInvalidKey)
 }
 
 // sigUnsupportedError reports an algorithm NewSigner and NewVerifier do not
@@ -225,7 +225,7 @@ func sigUnsupportedError(alg SignatureAlgorithm) error {
 	if len(s) > 32 {
 		s = s[:32] + "..."
 	}
-	return fmt.Errorf("%w: signature algorithm %q", ErrUnsupportedAlgorithm, s)
+	return fmt.Errorf("jwa: signature algorithm %q: %w", s, ErrUnsupportedAlgorithm)
 }
 
 // sigGrow returns dst extended by n bytes, and those n bytes.

@@ -507,7 +507,7 @@ func (d *Decrypter) errKeyAttempts() error {
 // the PBES2 iteration count (RFC 7516 §5.2 steps 5-8).
 func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa.KeyAlgorithm, jwa.ContentEncryption, error) {
 	if err := jose.CheckCritical(t.protected, d.crit, t.shared, rh); err != nil {
-		return nil, "", "", fmt.Errorf("jwe: %w", err)
+		return nil, "", "", fmt.Errorf("jwe: JOSE header: %w", err)
 	}
 	h := t.protected
 	if t.shared != nil || rh != nil {
@@ -518,7 +518,7 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 		}
 		var err error
 		if h, err = jose.MergeHeaders(t.protected, t.shared, rh); err != nil {
-			return nil, "", "", fmt.Errorf("jwe: %w", err)
+			return nil, "", "", fmt.Errorf("jwe: JOSE header: %w", err)
 		}
 	}
 	if h == nil {

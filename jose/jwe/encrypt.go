@@ -132,7 +132,7 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 	if alg == jwa.Direct {
 		cek, _, err := ke.EncryptKey(nil, enc, &jwa.KeyParams{})
 		if err != nil {
-			return nil, fmt.Errorf("jwe: %w", err)
+			return nil, fmt.Errorf("jwe: dir key: %w", err)
 		}
 		if e.dirAEAD, err = jwa.NewContentCipher(enc, cek); err != nil {
 			return nil, fmt.Errorf("jwe: dir key: %w", err)
@@ -183,7 +183,7 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 		ke, err = jwa.NewKeyEncrypter(alg, key)
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("jwe: %w", err)
+		return nil, "", fmt.Errorf("jwe: key: %w", err)
 	}
 	return ke, kid, nil
 }
@@ -274,12 +274,12 @@ func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 	}
 	cekOut, ek, err := e.ke.EncryptKey(cek, e.enc, p)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("jwe: %w", err)
+		return nil, nil, nil, fmt.Errorf("jwe: key management: %w", err)
 	}
 	aead, err := jwa.NewContentCipher(e.enc, cekOut)
 	clear(cekOut)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("jwe: %w", err)
+		return nil, nil, nil, fmt.Errorf("jwe: content encryption: %w", err)
 	}
 	return aead, ek, p, nil
 }

@@ -353,7 +353,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	}
 	aead, err := jwa.NewContentCipher(enc, cek)
 	if err != nil {
-		return nil, fmt.Errorf("jwe: %w", err)
+		return nil, fmt.Errorf("jwe: content encryption: %w", err)
 	}
 	s := e.seal(aead, hdr, plaintext, aad)
 

@@ -47,7 +47,7 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 		var buf [MaxKeyCandidates]*jose.JWK
 		keys, err := jose.Select(buf[:0], d.keys, alg, h.KeyID, op, MaxKeyCandidates)
 		if err != nil {
-			return nil, fmt.Errorf("jwe: %w", err)
+			return nil, fmt.Errorf("jwe: JWK Set: %w", err)
 		}
 		for _, j := range keys {
 			dst = append(dst, keyRef{j, j.Key})
@@ -63,7 +63,7 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
-				return nil, fmt.Errorf("jwe: %w", err)
+				return nil, fmt.Errorf("jwe: key: %w", err)
 			}
 			k = j.Key
 		}
@@ -72,7 +72,7 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 		k := d.key
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
-				return nil, fmt.Errorf("jwe: %w", err)
+				return nil, fmt.Errorf("jwe: key: %w", err)
 			}
 			k = j.Key
 		}
@@ -109,7 +109,7 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		p.kd, err = jwa.NewKeyDecrypter(alg, k.key)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jwe: %w", err)
+		return nil, fmt.Errorf("jwe: key: %w", err)
 	}
 	if alg == jwa.Direct {
 		cek, err := p.kd.DecryptKey(nil, enc, &jwa.KeyParams{})

@@ -250,7 +250,7 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 		}
 	}
 	if h, err = jose.MergeHeaders(p, u); err != nil {
-		return nil, nil, fmt.Errorf("jws: %w", err)
+		return nil, nil, fmt.Errorf("jws: JOSE header: %w", err)
 	}
 	if err := v.checkHeaders(p, u); err != nil {
 		return p, h, err

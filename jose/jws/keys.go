@@ -77,7 +77,7 @@ func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (ca
 	var buf [MaxKeyCandidates]*jose.JWK
 	keys, err := jose.Select(buf[:0], v.set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates)
 	if err != nil {
-		return c, fmt.Errorf("jws: %w", err)
+		return c, fmt.Errorf("jws: JWK Set: %w", err)
 	}
 	var firstErr error
 	for _, k := range keys {

@@ -78,7 +78,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrInvalidKey)
 		}
 		if err := jwk.Permits(string(alg), jose.OpSign); err != nil {
-			return nil, fmt.Errorf("jws: %w", err)
+			return nil, fmt.Errorf("jws: key: %w", err)
 		}
 		if kid == "" {
 			kid = jwk.KeyID
@@ -87,7 +87,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	}
 	js, err := jwa.NewSigner(alg, key)
 	if err != nil {
-		return nil, fmt.Errorf("jws: %w", err)
+		return nil, fmt.Errorf("jws: key: %w", err)
 	}
 	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key)}
 	h := &s.hdr
@@ -225,7 +225,7 @@ func (s *Signer) appendCompact(dst, payload []byte, detached bool) ([]byte, erro
 	buf = s.appendSigningInput(buf, payload)
 	sig, err := s.signer.Sign(buf[base+n:base+n], buf[base:base+n])
 	if err != nil {
-		return nil, fmt.Errorf("jws: %w", err)
+		return nil, fmt.Errorf("jws: signing: %w", err)
 	}
 	var tmp [maxStackSig]byte
 	if len(sig) <= len(tmp) {
@@ -259,7 +259,7 @@ func (s *Signer) sign(payload []byte) ([]byte, error) {
 	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+jose.Base64URLEncodedLen(len(payload))), payload)
 	sig, err := s.signer.Sign(nil, input)
 	if err != nil {
-		return nil, fmt.Errorf("jws: %w", err)
+		return nil, fmt.Errorf("jws: signing: %w", err)
 	}
 	return sig, nil
 }

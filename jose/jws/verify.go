@@ -205,7 +205,7 @@ func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
 	}
 	jv, err := jwa.NewVerifier(alg, key)
 	if err != nil {
-		return nil, fmt.Errorf("jws: %w", err)
+		return nil, fmt.Errorf("jws: key: %w", err)
 	}
 	return jv, nil
 }
@@ -477,7 +477,7 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 		return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)
 	}
 	if err := jose.CheckCritical(p, v.crit, u); err != nil {
-		return fmt.Errorf("jws: %w", err)
+		return fmt.Errorf("jws: protected header: %w", err)
 	}
 	if p == nil {
 		return nil

@@ -13,8 +13,8 @@
 //     that a token made without the key cannot fill the cache;
 //   - it is added the second time that happens: the first time only a hash
 //     of it is noted, without allocating, so that a Verifier or Decrypter
-//     made for a single token spends nothing on the cache (a few issuers'
-//     tokens arriving interleaved are noted in separate slots);
+//     made for a single token spends nothing on the cache (the last 8
+//     headers seen once are noted, so interleaved issuers are recognized);
 //   - only headers made of string and integer members
 //     ([jose.Header.ValuesOnly]) of at most MaxLen encoded bytes are kept,
 //     so that the shallow copy a caller gets shares nothing with the cache;
@@ -41,10 +41,11 @@ const (
 type Cache struct {
 	mu sync.Mutex // serializes insertions
 	m  atomic.Pointer[map[string]*jose.Header]
-	// seen holds hashes of headers authenticated once but not kept, in
-	// slots chosen by the hash, so that tokens of a few issuers arriving
-	// interleaved are each recognized the second time.
+	// seen holds hashes of the last headers authenticated once but not
+	// kept, filled in turn, so that tokens of up to len(seen) issuers
+	// arriving interleaved are each recognized the second time.
 	seen [8]atomic.Uint64
+	next atomic.Uint32
 }
 
 var seed = maphash.MakeSeed()
@@ -77,7 +78,7 @@ func (c *Cache) Authenticated(seg []byte, h *jose.Header) {
 	if p := c.m.Load(); p != nil && len(*p) >= MaxEntries {
 		return // full: no lock for anyone
 	}
-	if sum := maphash.Bytes(seed, seg); c.seen[sum%uint64(len(c.seen))].Swap(sum) != sum {
+	if !c.seenBefore(maphash.Bytes(seed, seg)) {
 		return // first time
 	}
 	c.mu.Lock()
@@ -96,4 +97,16 @@ func (c *Cache) Authenticated(seg []byte, h *jose.Header) {
 	cp := *h
 	m[string(seg)] = &cp
 	c.m.Store(&m)
+}
+
+// seenBefore reports whether sum is among the hashes noted, and notes it if
+// not.
+func (c *Cache) seenBefore(sum uint64) bool {
+	for i := range c.seen {
+		if c.seen[i].Load() == sum {
+			return true
+		}
+	}
+	c.seen[c.next.Add(1)%uint32(len(c.seen))].Store(sum)
+	return false
 }
