@@ -205,7 +205,7 @@ func TestEncryptDecryptRoundTrip(t *testing.T) {
 			// opaque error.
 			for _, part := range []int{3, 4} {
 				code, out, stderr := runCLI(t, tamper(t, tok, part), decrypt...)
-				if code != exitFailure || out != "" || stderr != "jose: decrypt: jwe: jwa: decryption failed\n" {
+				if code != exitFailure || out != "" || stderr != "jose: decrypt: jwe: decryption failed\n" {
 					t.Errorf("%s: part %d tampered: exit %d, stdout %q, stderr %q", name, part, code, out, stderr)
 				}
 			}
