@@ -276,7 +276,7 @@ func TestInspectHostile(t *testing.T) {
 		{"protected not a string", `{"protected":1,"signature":""}`, "protected: want a string"},
 		{"bad unprotected", `{"header":{"kid":1},"signature":""}`, "signature 1: header"},
 		{"signatures not an array", `{"signatures":{}}`, "signatures: want a non-empty array"},
-		{"too many signatures", `{"signatures":[` + strings.Repeat(`{},`, jose.DefaultMaxSignatures) + `{}]}`, "jose: limit exceeded"},
+		{"too many signatures", `{"signatures":[` + strings.Repeat(`{},`, jose.DefaultMaxSignatures) + `{}]}`, "more than 16: limit exceeded"},
 		{"signature not an object", `{"signatures":[1]}`, "not a JSON object"},
 		{"JWE bad protected", `{"protected":"e30=","ciphertext":""}`, "protected header"},
 		{"JWE protected not a string", `{"protected":[],"ciphertext":""}`, "protected: want a string"},
