@@ -2,14 +2,9 @@ package jwe
 
 import (
 	"crypto/cipher"
-	"crypto/ecdh"
-	"crypto/ecdsa"
 	"crypto/rand"
-	"crypto/rsa"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -141,104 +136,6 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 	return e, nil
 }
 
-// newKeyEncrypter prepares the key management of one recipient and returns
-// the "kid" of a JWK key.
-func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, string, error) {
-	if !alg.Known() {
-		return nil, "", fmt.Errorf("jwe: key management algorithm %q: %w", alg, jose.ErrUnsupportedAlgorithm)
-	}
-	var kid string
-	if j, ok := key.(*jose.JWK); ok {
-		if j == nil || j.Key == nil {
-			return nil, "", fmt.Errorf("jwe: unsupported JWK: %w", jose.ErrInvalidKey)
-		}
-		if err := j.Permits(string(alg), keyOp(alg, false)); err != nil {
-			return nil, "", fmt.Errorf("jwe: key does not permit %s: %w", alg, err)
-		}
-		kid, key = j.KeyID, j.Key
-	}
-	switch k := key.(type) {
-	case *rsa.PrivateKey:
-		if k != nil {
-			key = &k.PublicKey
-		}
-	case *ecdsa.PrivateKey:
-		if k != nil {
-			key = &k.PublicKey
-		}
-	case *ecdh.PrivateKey:
-		if k != nil {
-			key = k.PublicKey()
-		}
-	}
-	var ke jwa.KeyEncrypter
-	var err error
-	if alg.IsPBES2() {
-		pw, ok := key.([]byte)
-		if !ok {
-			return nil, "", fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, key, jose.ErrInvalidKey)
-		}
-		ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
-	} else {
-		ke, err = jwa.NewKeyEncrypter(alg, key)
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("jwe: key: %w", err)
-	}
-	return ke, kid, nil
-}
-
-// encrypterOwned are the protected members an Encrypter writes itself,
-// which EncrypterOptions.Extra may not hold.
-var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c"}
-
-// protectedHeader returns the protected header of opts for alg ("" for the
-// general serialization, whose alg is per recipient) and enc, without the
-// per-message key management members, and its encoding, checked as every
-// Decrypter with the default limits will read it
-// ([jose.Header.EncodeProtected]).
-func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *EncrypterOptions) (jose.Header, []byte, error) {
-	h := jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: opts.KeyID, Type: opts.Type, ContentType: opts.ContentType}
-	if opts.Compress {
-		h.Compression = "DEF"
-	}
-	if err := h.SetExtensions(opts.Extra, opts.Critical, encrypterOwned...); err != nil {
-		return h, nil, fmt.Errorf("jwe: EncrypterOptions: %w", err)
-	}
-	encoded, _, err := h.EncodeProtected()
-	if err != nil {
-		return h, nil, fmt.Errorf("jwe: protected header: %w", err)
-	}
-	return h, encoded, nil
-}
-
-// checkUnprotected refuses members that must be integrity protected
-// ("zip", RFC 7516 §4.1.3; "crit", RFC 7515 §4.1.11) in an unprotected
-// header.
-func checkUnprotected(h *jose.Header) error {
-	if h == nil {
-		return nil
-	}
-	if h.Compression != "" || h.Has("zip") {
-		return errors.New(`jwe: "zip" must be in the protected header`)
-	}
-	if h.Critical != nil || h.Has("crit") {
-		return errors.New(`jwe: "crit" must be in the protected header`)
-	}
-	return nil
-}
-
-// checkDisjoint refuses an unprotected header that repeats a protected
-// member name (RFC 7516 §7.2.1).
-func checkDisjoint(protected []string, h *jose.Header) error {
-	for _, n := range protected {
-		if h.Has(n) {
-			return fmt.Errorf("jwe: header member %q is both protected and unprotected", n)
-		}
-	}
-	return nil
-}
-
 // readRand fills b from the test hook or crypto/rand.
 func (e *Encrypter) readRand(b []byte) {
 	if e.rand != nil {
@@ -282,113 +179,6 @@ func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 		return nil, nil, nil, fmt.Errorf("jwe: content encryption: %w", err)
 	}
 	return aead, ek, p, nil
-}
-
-// encodedHeader returns the encoded protected header for a message whose
-// key management produced p.
-func (e *Encrypter) encodedHeader(p *jwa.KeyParams) ([]byte, error) {
-	if e.fixedHeader != nil {
-		return e.fixedHeader, nil
-	}
-	var buf [512]byte
-	hj, err := e.protectedJSON(buf[:0], p)
-	if err != nil {
-		return nil, err
-	}
-	return jose.AppendBase64URL(nil, hj), nil
-}
-
-// protectedJSON appends the protected header of a message whose key
-// management produced p to dst: the Encrypter's header with p's members
-// (epk, apu, apv, iv, tag, p2s, p2c) added, written by
-// [jose.Header.AppendJSON].
-func (e *Encrypter) protectedJSON(dst []byte, p *jwa.KeyParams) ([]byte, error) {
-	h := e.hdr // shares Critical and Extra, which AppendJSON only reads
-	if p != nil {
-		if p.EPK != nil {
-			epk, err := epkToJWK(p.EPK)
-			if err != nil {
-				return dst, err
-			}
-			h.EPK = epk
-		}
-		h.APU, h.APV, h.IV, h.Tag, h.P2S, h.P2C = p.APU, p.APV, p.IV, p.Tag, p.P2S, p.P2C
-	}
-	dst, err := h.AppendJSON(dst)
-	if err != nil {
-		return dst, fmt.Errorf("jwe: protected header: %w", err)
-	}
-	return dst, nil
-}
-
-// Compact encrypts plaintext and returns the JWE Compact Serialization
-// (RFC 7516 §3.1, §7.1).
-func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
-	return e.AppendCompact(nil, plaintext)
-}
-
-// AppendCompact encrypts plaintext and appends the JWE Compact
-// Serialization (RFC 7516 §3.1, §7.1), as [Encrypter.Compact] makes it, to
-// dst, returning the extended buffer. A caller that reuses dst (dst[:0] of
-// the previous token) encrypts with "dir" without allocating once dst is
-// large enough. plaintext must not overlap dst's spare capacity. On error
-// dst is returned unchanged.
-func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
-	if e.unprotected != nil {
-		return dst, errors.New("jwe: the compact serialization has no unprotected header")
-	}
-	aead, ek, p, err := e.contentKey()
-	if err != nil {
-		return dst, err
-	}
-	hdr, err := e.encodedHeader(p)
-	if err != nil {
-		return dst, err
-	}
-	return e.appendCompact(dst, plaintext, aead, ek, hdr), nil
-}
-
-// appendCompact seals plaintext with aead under the encoded protected
-// header hdr and appends the compact token, whose encrypted key is ek.
-//
-// The ciphertext is sealed straight into the token, where its encoding
-// goes, and encoded there in place (jose.EncodeBase64URLInPlace): the token
-// is the only buffer, one allocation of its size unless dst has room, and
-// the plaintext is read once by the AEAD and the ciphertext once by the
-// encoder, the floor of a compact JWE.
-func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
-	if e.zip {
-		plaintext = deflate(plaintext)
-	}
-	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
-	b64 := jose.Base64URLEncodedLen
-	// The AEAD overhead bounds the ciphertext expansion (tag, and CBC
-	// padding); the room after the IV must hold both the sealed bytes and
-	// their encoding. Past the token's end, the buffer holds the raw IV
-	// and tag while they are needed (on the stack they would escape
-	// through the AEAD interface).
-	maxCT := len(plaintext) + aead.Overhead() - tagSize
-	head := len(hdr) + 1 + b64(len(ek)) + 1 + b64(ivSize) + 1
-	end := len(dst) + head + max(maxCT+tagSize, b64(maxCT)+1+b64(tagSize))
-	out := slices.Grow(dst, end-len(dst)+ivSize+tagSize)
-	scratch := out[end : end+ivSize+tagSize]
-	iv, tag := scratch[:ivSize], scratch[ivSize:]
-	e.readRand(iv)
-	out = append(out, hdr...)
-	out = append(out, '.')
-	out = jose.AppendBase64URL(out, ek)
-	out = append(out, '.')
-	out = jose.AppendBase64URL(out, iv)
-	out = append(out, '.')
-	p := len(out)
-	raw := aead.Seal(out[p:p:end], iv, plaintext, hdr)
-	ctLen := len(raw) - tagSize
-	copy(tag, raw[ctLen:]) // the encoding of the ciphertext overwrites it
-	out = out[:p+len(jose.EncodeBase64URLInPlace(out[p:end], ctLen))]
-	out = append(out, '.')
-	out = jose.AppendBase64URL(out, tag) // before end: the tag is not overwritten
-	clear(scratch)
-	return out
 }
 
 // seal encrypts plaintext (deflating it first when configured) with the

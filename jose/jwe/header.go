@@ -4,32 +4,12 @@ import (
 	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"errors"
 	"fmt"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
-
-// keyOp is the JWK key operation (RFC 7517 §4.3) that a key must permit to
-// be used with alg: for "dir" the key encrypts or decrypts content itself
-// (encrypt/decrypt); for the ECDH-ES family it derives a key
-// (deriveKey); every other algorithm wraps or unwraps the CEK
-// (wrapKey/unwrapKey).
-func keyOp(alg jwa.KeyAlgorithm, decrypt bool) jose.KeyOp {
-	switch {
-	case alg == jwa.Direct:
-		if decrypt {
-			return jose.OpDecrypt
-		}
-		return jose.OpEncrypt
-	case alg.IsECDH():
-		return jose.OpDeriveKey
-	case decrypt:
-		return jose.OpUnwrapKey
-	default:
-		return jose.OpWrapKey
-	}
-}
 
 // appendB64String appends src base64url-encoded as a JSON string.
 func appendB64String(dst, src []byte) []byte {
@@ -85,4 +65,92 @@ func epkFromJWK(j *jose.JWK) (*ecdh.PublicKey, error) {
 		}
 	}
 	return nil, fmt.Errorf("jwe: epk is not an EC or X25519 public key: %w", jose.ErrMalformed)
+}
+
+// encrypterOwned are the protected members an Encrypter writes itself,
+// which EncrypterOptions.Extra may not hold.
+var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c"}
+
+// protectedHeader returns the protected header of opts for alg ("" for the
+// general serialization, whose alg is per recipient) and enc, without the
+// per-message key management members, and its encoding, checked as every
+// Decrypter with the default limits will read it
+// ([jose.Header.EncodeProtected]).
+func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *EncrypterOptions) (jose.Header, []byte, error) {
+	h := jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: opts.KeyID, Type: opts.Type, ContentType: opts.ContentType}
+	if opts.Compress {
+		h.Compression = "DEF"
+	}
+	if err := h.SetExtensions(opts.Extra, opts.Critical, encrypterOwned...); err != nil {
+		return h, nil, fmt.Errorf("jwe: EncrypterOptions: %w", err)
+	}
+	encoded, _, err := h.EncodeProtected()
+	if err != nil {
+		return h, nil, fmt.Errorf("jwe: protected header: %w", err)
+	}
+	return h, encoded, nil
+}
+
+// checkUnprotected refuses members that must be integrity protected
+// ("zip", RFC 7516 §4.1.3; "crit", RFC 7515 §4.1.11) in an unprotected
+// header.
+func checkUnprotected(h *jose.Header) error {
+	if h == nil {
+		return nil
+	}
+	if h.Compression != "" || h.Has("zip") {
+		return errors.New(`jwe: "zip" must be in the protected header`)
+	}
+	if h.Critical != nil || h.Has("crit") {
+		return errors.New(`jwe: "crit" must be in the protected header`)
+	}
+	return nil
+}
+
+// checkDisjoint refuses an unprotected header that repeats a protected
+// member name (RFC 7516 §7.2.1).
+func checkDisjoint(protected []string, h *jose.Header) error {
+	for _, n := range protected {
+		if h.Has(n) {
+			return fmt.Errorf("jwe: header member %q is both protected and unprotected", n)
+		}
+	}
+	return nil
+}
+
+// encodedHeader returns the encoded protected header for a message whose
+// key management produced p.
+func (e *Encrypter) encodedHeader(p *jwa.KeyParams) ([]byte, error) {
+	if e.fixedHeader != nil {
+		return e.fixedHeader, nil
+	}
+	var buf [512]byte
+	hj, err := e.protectedJSON(buf[:0], p)
+	if err != nil {
+		return nil, err
+	}
+	return jose.AppendBase64URL(nil, hj), nil
+}
+
+// protectedJSON appends the protected header of a message whose key
+// management produced p to dst: the Encrypter's header with p's members
+// (epk, apu, apv, iv, tag, p2s, p2c) added, written by
+// [jose.Header.AppendJSON].
+func (e *Encrypter) protectedJSON(dst []byte, p *jwa.KeyParams) ([]byte, error) {
+	h := e.hdr // shares Critical and Extra, which AppendJSON only reads
+	if p != nil {
+		if p.EPK != nil {
+			epk, err := epkToJWK(p.EPK)
+			if err != nil {
+				return dst, err
+			}
+			h.EPK = epk
+		}
+		h.APU, h.APV, h.IV, h.Tag, h.P2S, h.P2C = p.APU, p.APV, p.IV, p.Tag, p.P2S, p.P2C
+	}
+	dst, err := h.AppendJSON(dst)
+	if err != nil {
+		return dst, fmt.Errorf("jwe: protected header: %w", err)
+	}
+	return dst, nil
 }

@@ -1,6 +1,9 @@
 package jwe
 
 import (
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/rsa"
 	"fmt"
 
 	"github.com/josebench/josebench/jose"
@@ -134,4 +137,72 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		d.lastPrep.Store(e)
 	}
 	return p, nil
+}
+
+// newKeyEncrypter prepares the key management of one recipient and returns
+// the "kid" of a JWK key.
+func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, string, error) {
+	if !alg.Known() {
+		return nil, "", fmt.Errorf("jwe: key management algorithm %q: %w", alg, jose.ErrUnsupportedAlgorithm)
+	}
+	var kid string
+	if j, ok := key.(*jose.JWK); ok {
+		if j == nil || j.Key == nil {
+			return nil, "", fmt.Errorf("jwe: unsupported JWK: %w", jose.ErrInvalidKey)
+		}
+		if err := j.Permits(string(alg), keyOp(alg, false)); err != nil {
+			return nil, "", fmt.Errorf("jwe: key does not permit %s: %w", alg, err)
+		}
+		kid, key = j.KeyID, j.Key
+	}
+	switch k := key.(type) {
+	case *rsa.PrivateKey:
+		if k != nil {
+			key = &k.PublicKey
+		}
+	case *ecdsa.PrivateKey:
+		if k != nil {
+			key = &k.PublicKey
+		}
+	case *ecdh.PrivateKey:
+		if k != nil {
+			key = k.PublicKey()
+		}
+	}
+	var ke jwa.KeyEncrypter
+	var err error
+	if alg.IsPBES2() {
+		pw, ok := key.([]byte)
+		if !ok {
+			return nil, "", fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, key, jose.ErrInvalidKey)
+		}
+		ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
+	} else {
+		ke, err = jwa.NewKeyEncrypter(alg, key)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("jwe: key: %w", err)
+	}
+	return ke, kid, nil
+}
+
+// keyOp is the JWK key operation (RFC 7517 §4.3) that a key must permit to
+// be used with alg: for "dir" the key encrypts or decrypts content itself
+// (encrypt/decrypt); for the ECDH-ES family it derives a key
+// (deriveKey); every other algorithm wraps or unwraps the CEK
+// (wrapKey/unwrapKey).
+func keyOp(alg jwa.KeyAlgorithm, decrypt bool) jose.KeyOp {
+	switch {
+	case alg == jwa.Direct:
+		if decrypt {
+			return jose.OpDecrypt
+		}
+		return jose.OpEncrypt
+	case alg.IsECDH():
+		return jose.OpDeriveKey
+	case decrypt:
+		return jose.OpUnwrapKey
+	default:
+		return jose.OpWrapKey
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -276,4 +277,99 @@ func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte, budget *int
 	input := make([]byte, 0, len(s.protected)+1+len(seg))
 	input = append(append(append(input, s.protected...), '.'), seg...)
 	return verifyWith(&cands, input, sig, budget)
+}
+
+// Flattened returns the flattened JWS JSON Serialization of payload
+// (RFC 7515 §7.2.2) with unprotected as its unprotected header ("header"),
+// or the Signer's own (SignerOptions.Header) when unprotected is nil. The
+// unprotected names must be disjoint from the protected header's, and may
+// hold neither "crit" nor "b64". With SignerOptions.Unencoded the payload
+// is a JSON string and must be valid UTF-8 (RFC 7797 §5.2).
+func (s *Signer) Flattened(payload []byte, unprotected *jose.Header) ([]byte, error) {
+	if unprotected == nil {
+		unprotected = s.unprotected
+	} else if err := s.checkUnprotected(unprotected); err != nil {
+		return nil, err
+	}
+	b := []byte(`{"payload":`)
+	b, err := appendPayload(b, payload, s.unencoded)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, ',')
+	b, err = s.appendSignature(b, payload, unprotected)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// SignGeneral returns the general JWS JSON Serialization of payload
+// (RFC 7515 §7.2.1) with one signature per signer, each with its protected
+// header and its unprotected one (SignerOptions.Header, [Signer.WithHeader]).
+// The signers must agree on SignerOptions.Unencoded (RFC 7797 §3).
+func SignGeneral(payload []byte, signers ...*Signer) ([]byte, error) {
+	if len(signers) == 0 {
+		return nil, errors.New("jws: SignGeneral needs at least one signer")
+	}
+	for _, s := range signers[1:] {
+		if s.unencoded != signers[0].unencoded {
+			return nil, errors.New("jws: signers disagree on the b64 header (RFC 7797 §3)")
+		}
+	}
+	b := []byte(`{"payload":`)
+	b, err := appendPayload(b, payload, signers[0].unencoded)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"signatures":[`...)
+	for i, s := range signers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b, err = s.appendSignature(b, payload, s.unprotected)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), nil
+}
+
+func appendPayload(b, payload []byte, unencoded bool) ([]byte, error) {
+	if !unencoded {
+		b = append(b, '"')
+		b = jose.AppendBase64URL(b, payload)
+		return append(b, '"'), nil
+	}
+	if !utf8.Valid(payload) {
+		return nil, errors.New("jws: unencoded payload is not valid UTF-8 and cannot be in a JWS JSON serialization")
+	}
+	return jsonx.AppendString(b, payload), nil
+}
+
+// appendSignature appends the members "protected", "header" and
+// "signature" of one signature object.
+func (s *Signer) appendSignature(b, payload []byte, unprotected *jose.Header) ([]byte, error) {
+	if len(s.protB64) > 0 {
+		b = append(b, `"protected":"`...)
+		b = append(b, s.protB64...)
+		b = append(b, `",`...)
+	}
+	if unprotected != nil {
+		b = append(b, `"header":`...)
+		var err error
+		if b, err = unprotected.AppendJSON(b); err != nil {
+			return nil, fmt.Errorf("jws: unprotected header: %w", err)
+		}
+		b = append(b, ',')
+	}
+	sig, err := s.sign(payload)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `"signature":"`...)
+	b = jose.AppendBase64URL(b, sig)
+	return append(b, '"'), nil
 }

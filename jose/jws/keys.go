@@ -1,9 +1,8 @@
 package jws
 
 import (
+	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -96,29 +95,40 @@ func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (ca
 	return c, nil
 }
 
-// verifierCache holds the prepared verifier (or the reason there is none)
-// of each (JWK, alg) pair met so far, up to maxCached entries.
-type verifierCache struct {
-	m sync.Map // cacheKey -> prepared
-	n atomic.Int32
-}
+// MaxKeyCandidates is the largest number of keys of a JWK Set tried for one
+// signature whose header has no "kid" (RFC 7515 §4.1.4). All signatures of
+// a token together cost at most [jose.Limits.MaxKeyAttempts]
+// verifications (4 by default).
+const MaxKeyCandidates = 4
 
-type cacheKey struct {
-	k   *jose.JWK
-	alg jwa.SignatureAlgorithm
-}
-
-func (vc *verifierCache) get(k *jose.JWK, alg jwa.SignatureAlgorithm) (jwa.Verifier, error) {
-	ck := cacheKey{k, alg}
-	if p, ok := vc.m.Load(ck); ok {
-		p := p.(*prepared)
-		return p.v, p.err
-	}
-	jv, err := prepare(alg, k)
-	if vc.n.Load() < maxCached {
-		if _, loaded := vc.m.LoadOrStore(ck, &prepared{alg: alg, v: jv, err: err}); !loaded {
-			vc.n.Add(1)
+// prepare makes the jwa.Verifier of key for alg, after checking that key
+// fits alg: its Go type and curve, and for a JWK its alg, use and key_ops.
+// A key that does not fit is ErrAlgorithmNotAllowed.
+func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
+	if jwk, ok := key.(*jose.JWK); ok {
+		if jwk == nil || jwk.Key == nil {
+			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrKeyNotFound)
 		}
+		if err := jwk.Permits(string(alg), jose.OpVerify); err != nil {
+			return nil, fmt.Errorf("jws: key does not permit %s: %w", alg, errAlgNotAllowed(err))
+		}
+		key = jwk.Key
 	}
-	return jv, err
+	if !alg.FitsKey(key) {
+		return nil, fmt.Errorf("jws: %T key cannot verify %s: %w", key, alg, jose.ErrAlgorithmNotAllowed)
+	}
+	jv, err := jwa.NewVerifier(alg, key)
+	if err != nil {
+		return nil, fmt.Errorf("jws: key: %w", err)
+	}
+	return jv, nil
+}
+
+// errAlgNotAllowed makes err wrap ErrAlgorithmNotAllowed, as Permits
+// promises.
+func errAlgNotAllowed(err error) error {
+	if errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", jose.ErrAlgorithmNotAllowed, err)
 }

@@ -1,17 +1,12 @@
 package jws
 
 import (
-	"bytes"
 	"crypto"
 	"crypto/rsa"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/josebench/josebench/jose"
-	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -168,82 +163,6 @@ func signatureSize(alg jwa.SignatureAlgorithm, key any) int {
 	return 0
 }
 
-// errDotInPayload reports an unencoded payload that the compact
-// serialization cannot carry (RFC 7797 §5.2).
-var errDotInPayload = errors.New("jws: unencoded payload contains '.' and cannot be in a compact JWS")
-
-// Compact returns the JWS Compact Serialization of payload (RFC 7515 §7.1):
-// BASE64URL(protected) '.' BASE64URL(payload) '.' BASE64URL(signature), or,
-// with SignerOptions.Unencoded, the payload as is (RFC 7797 §5.2; it must
-// not contain '.').
-func (s *Signer) Compact(payload []byte) ([]byte, error) {
-	return s.appendCompact(nil, payload, false)
-}
-
-// AppendCompact appends the JWS Compact Serialization of payload (RFC 7515
-// §7.1), as [Signer.Compact] makes it, to dst and returns the extended
-// buffer. A caller that reuses dst (dst[:0] of the previous token) signs
-// without allocating once dst is large enough. payload must not overlap
-// dst's spare capacity. On error dst is returned unchanged.
-func (s *Signer) AppendCompact(dst, payload []byte) ([]byte, error) {
-	out, err := s.appendCompact(dst, payload, false)
-	if err != nil {
-		return dst, err
-	}
-	return out, nil
-}
-
-// CompactDetached returns the compact serialization of payload with the
-// payload left out, "header..signature" (RFC 7515 Appendix F); the
-// recipient gets the payload by other means and calls
-// [Verifier.VerifyDetached].
-func (s *Signer) CompactDetached(payload []byte) ([]byte, error) {
-	return s.appendCompact(nil, payload, true)
-}
-
-// appendCompact appends the compact serialization of payload to dst, with
-// the payload left out if detached.
-func (s *Signer) appendCompact(dst, payload []byte, detached bool) ([]byte, error) {
-	if s.unencoded && !detached && bytes.IndexByte(payload, '.') >= 0 {
-		return nil, errDotInPayload
-	}
-	plen := len(payload)
-	if !s.unencoded {
-		plen = jose.Base64URLEncodedLen(len(payload))
-	}
-	n := len(s.protB64) + 1 + plen // the signing input
-	out := len(s.protB64) + 2 + jose.Base64URLEncodedLen(s.sigSize)
-	if !detached {
-		out += plen
-	}
-	// One buffer of the output's size (or the signing input's and the raw
-	// signature's, if larger): the raw signature goes right after the
-	// signing input and is copied (to the stack unless it is longer than
-	// any RSA-4096 one) before its encoding overwrites it.
-	base := len(dst)
-	buf := slices.Grow(dst, max(n+s.sigSize, out))
-	buf = s.appendSigningInput(buf, payload)
-	sig, err := s.signer.Sign(buf[base+n:base+n], buf[base:base+n])
-	if err != nil {
-		return nil, fmt.Errorf("jws: signing: %w", err)
-	}
-	var tmp [maxStackSig]byte
-	if len(sig) <= len(tmp) {
-		sig = tmp[:copy(tmp[:], sig)]
-	} else {
-		sig = bytes.Clone(sig)
-	}
-	if detached {
-		buf = append(buf[:base+len(s.protB64)], '.')
-	}
-	buf = append(buf, '.')
-	return jose.AppendBase64URL(buf, sig), nil
-}
-
-// maxStackSig is the largest signature Compact copies to the stack: ES512's
-// 132 bytes and RSA-4096's 512.
-const maxStackSig = 512
-
 // appendSigningInput appends the JWS Signing Input (RFC 7515 §5.1 step 5,
 // RFC 7797 §3) for payload to dst.
 func (s *Signer) appendSigningInput(dst, payload []byte) []byte {
@@ -262,101 +181,6 @@ func (s *Signer) sign(payload []byte) ([]byte, error) {
 		return nil, fmt.Errorf("jws: signing: %w", err)
 	}
 	return sig, nil
-}
-
-// Flattened returns the flattened JWS JSON Serialization of payload
-// (RFC 7515 §7.2.2) with unprotected as its unprotected header ("header"),
-// or the Signer's own (SignerOptions.Header) when unprotected is nil. The
-// unprotected names must be disjoint from the protected header's, and may
-// hold neither "crit" nor "b64". With SignerOptions.Unencoded the payload
-// is a JSON string and must be valid UTF-8 (RFC 7797 §5.2).
-func (s *Signer) Flattened(payload []byte, unprotected *jose.Header) ([]byte, error) {
-	if unprotected == nil {
-		unprotected = s.unprotected
-	} else if err := s.checkUnprotected(unprotected); err != nil {
-		return nil, err
-	}
-	b := []byte(`{"payload":`)
-	b, err := appendPayload(b, payload, s.unencoded)
-	if err != nil {
-		return nil, err
-	}
-	b = append(b, ',')
-	b, err = s.appendSignature(b, payload, unprotected)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
-}
-
-// SignGeneral returns the general JWS JSON Serialization of payload
-// (RFC 7515 §7.2.1) with one signature per signer, each with its protected
-// header and its unprotected one (SignerOptions.Header, [Signer.WithHeader]).
-// The signers must agree on SignerOptions.Unencoded (RFC 7797 §3).
-func SignGeneral(payload []byte, signers ...*Signer) ([]byte, error) {
-	if len(signers) == 0 {
-		return nil, errors.New("jws: SignGeneral needs at least one signer")
-	}
-	for _, s := range signers[1:] {
-		if s.unencoded != signers[0].unencoded {
-			return nil, errors.New("jws: signers disagree on the b64 header (RFC 7797 §3)")
-		}
-	}
-	b := []byte(`{"payload":`)
-	b, err := appendPayload(b, payload, signers[0].unencoded)
-	if err != nil {
-		return nil, err
-	}
-	b = append(b, `,"signatures":[`...)
-	for i, s := range signers {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '{')
-		b, err = s.appendSignature(b, payload, s.unprotected)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, '}')
-	}
-	return append(b, "]}"...), nil
-}
-
-func appendPayload(b, payload []byte, unencoded bool) ([]byte, error) {
-	if !unencoded {
-		b = append(b, '"')
-		b = jose.AppendBase64URL(b, payload)
-		return append(b, '"'), nil
-	}
-	if !utf8.Valid(payload) {
-		return nil, errors.New("jws: unencoded payload is not valid UTF-8 and cannot be in a JWS JSON serialization")
-	}
-	return jsonx.AppendString(b, payload), nil
-}
-
-// appendSignature appends the members "protected", "header" and
-// "signature" of one signature object.
-func (s *Signer) appendSignature(b, payload []byte, unprotected *jose.Header) ([]byte, error) {
-	if len(s.protB64) > 0 {
-		b = append(b, `"protected":"`...)
-		b = append(b, s.protB64...)
-		b = append(b, `",`...)
-	}
-	if unprotected != nil {
-		b = append(b, `"header":`...)
-		var err error
-		if b, err = unprotected.AppendJSON(b); err != nil {
-			return nil, fmt.Errorf("jws: unprotected header: %w", err)
-		}
-		b = append(b, ',')
-	}
-	sig, err := s.sign(payload)
-	if err != nil {
-		return nil, err
-	}
-	b = append(b, `"signature":"`...)
-	b = jose.AppendBase64URL(b, sig)
-	return append(b, '"'), nil
 }
 
 func isNone(alg string) bool { return strings.EqualFold(alg, "none") }

@@ -1,7 +1,6 @@
 package jws
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,15 +50,6 @@ type VerifyOptions struct {
 	Limits jose.Limits
 }
 
-// MaxKeyCandidates is the largest number of keys of a JWK Set tried for one
-// signature whose header has no "kid" (RFC 7515 §4.1.4). All signatures of
-// a token together cost at most [jose.Limits.MaxKeyAttempts]
-// verifications (4 by default).
-const MaxKeyCandidates = 4
-
-// maxCached bounds the prepared verifiers kept for the keys of a JWK Set.
-const maxCached = 1024
-
 // Verifier verifies JWS tokens against an allow-list of algorithms and a
 // key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once,
 // remembers verified compact protected headers by the cache rule jws and
@@ -83,13 +73,6 @@ type Verifier struct {
 // onlyB64 is the crit list of a Verifier whose caller understands no
 // extension: "b64" (RFC 7797) only. It is shared, never modified.
 var onlyB64 = []string{"b64"}
-
-// prepared is the verifier of one key for one alg, or why there is none.
-type prepared struct {
-	alg jwa.SignatureAlgorithm
-	v   jwa.Verifier
-	err error
-}
 
 // Message is a verified JWS: its payload, its JOSE Header (the union of
 // the protected and unprotected headers, RFC 7515 §4) and the JWS Protected
@@ -187,65 +170,6 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	return v, nil
 }
 
-// prepare makes the jwa.Verifier of key for alg, after checking that key
-// fits alg: its Go type and curve, and for a JWK its alg, use and key_ops.
-// A key that does not fit is ErrAlgorithmNotAllowed.
-func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
-	if jwk, ok := key.(*jose.JWK); ok {
-		if jwk == nil || jwk.Key == nil {
-			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrKeyNotFound)
-		}
-		if err := jwk.Permits(string(alg), jose.OpVerify); err != nil {
-			return nil, fmt.Errorf("jws: key does not permit %s: %w", alg, errAlgNotAllowed(err))
-		}
-		key = jwk.Key
-	}
-	if !alg.FitsKey(key) {
-		return nil, fmt.Errorf("jws: %T key cannot verify %s: %w", key, alg, jose.ErrAlgorithmNotAllowed)
-	}
-	jv, err := jwa.NewVerifier(alg, key)
-	if err != nil {
-		return nil, fmt.Errorf("jws: key: %w", err)
-	}
-	return jv, nil
-}
-
-// errAlgNotAllowed makes err wrap ErrAlgorithmNotAllowed, as Permits
-// promises.
-func errAlgNotAllowed(err error) error {
-	if errors.Is(err, jose.ErrAlgorithmNotAllowed) {
-		return err
-	}
-	return fmt.Errorf("%w: %v", jose.ErrAlgorithmNotAllowed, err)
-}
-
-// VerifyCompact verifies a JWS Compact Serialization (RFC 7515 §5.2, §7.1)
-// and returns its payload and header. A token whose header says "b64":
-// false carries its payload as is (RFC 7797 §5.2).
-func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
-	m := new(Message)
-	if err := v.verifyCompact(m, token, nil, false); err != nil {
-		return nil, err
-	}
-	m.Payload = clip(m.Payload)
-	return m, nil
-}
-
-// VerifyCompactInto verifies a JWS Compact Serialization (RFC 7515 §5.2,
-// §7.1) as [Verifier.VerifyCompact] does, with the same checks, and stores
-// the result in m, overwriting its previous contents. m.Payload reuses the
-// capacity of m.Payload when it is large enough, and m.Header points to
-// storage inside m: a caller that reuses one Message verifies without
-// allocating once its buffer is warm (and the protected header is one the
-// Verifier has seen). The previous m.Payload and *m.Header are then
-// overwritten, so they must not be retained across calls; modifying
-// *m.Header affects nothing else. token must not overlap m.Payload's
-// buffer. m.Protected is m.Header (a compact JWS is protected as a whole).
-// On error m.Payload has length 0 and m.Header and m.Protected are nil.
-func (v *Verifier) VerifyCompactInto(m *Message, token []byte) error {
-	return v.verifyCompact(m, token, nil, false)
-}
-
 // VerifyDetached verifies a JWS whose payload is detached (RFC 7515
 // Appendix F): a compact "header..signature" or a JSON serialization without
 // "payload", against payload, the payload itself (not its base64url
@@ -282,135 +206,6 @@ func isJSON(data []byte) bool {
 		return false
 	}
 	return false
-}
-
-// splitCompact splits a compact JWS into its three segments with one pass
-// over token: exactly two dots, or ok is false.
-func splitCompact(token []byte) (h, p, s []byte, ok bool) {
-	i := bytes.IndexByte(token, '.')
-	if i < 0 {
-		return nil, nil, nil, false
-	}
-	j := bytes.IndexByte(token[i+1:], '.')
-	if j < 0 {
-		return nil, nil, nil, false
-	}
-	j += i + 1
-	if bytes.IndexByte(token[j+1:], '.') >= 0 {
-		return nil, nil, nil, false
-	}
-	return token[:i], token[i+1 : j], token[j+1:], true
-}
-
-// verifyCompact verifies a compact JWS, with the payload detached if
-// isDetached, into m; on error m is left empty.
-func (v *Verifier) verifyCompact(m *Message, token, detached []byte, isDetached bool) error {
-	err := v.verifyCompactInto(m, token, detached, isDetached)
-	if err != nil {
-		m.Payload, m.Header, m.Protected, m.hdr = m.Payload[:0], nil, nil, jose.Header{}
-	}
-	return err
-}
-
-// verifyCompactInto is verifyCompact before the clean-up on error. With
-// isDetached, m.Payload is set to detached, so m must be a fresh Message.
-func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetached bool) error {
-	m.Header, m.Protected = nil, nil
-	if len(token) > v.lim.MaxTokenSize {
-		return fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
-	}
-	hseg, pseg, sseg, ok := splitCompact(token)
-	if !ok {
-		return fmt.Errorf("jws: compact serialization needs exactly three segments: %w", jose.ErrMalformed)
-	}
-	if len(hseg) == 0 {
-		return fmt.Errorf("jws: empty protected header: %w", jose.ErrMalformed)
-	}
-	if isDetached && len(pseg) != 0 {
-		return fmt.Errorf("jws: token carries a payload but a detached one was given: %w", jose.ErrMalformed)
-	}
-	// One buffer, m.Payload's if it is large enough, for the decoded
-	// payload (at most len(pseg) bytes, whether encoded or not; a cached
-	// header never has "b64": false, so then the payload is exactly its
-	// decoded length), then the signature, then the header. The payload
-	// comes first so that the buffer is m.Payload's on the next call.
-	if err := v.checkProtectedSize(len(hseg)); err != nil {
-		return err
-	}
-	hdrLen := jose.Base64URLDecodedLen(len(hseg))
-	payLen := len(pseg)
-	cached := false
-	if ch := v.headers.Get(hseg); ch != nil {
-		// The caller gets a copy in m's storage: nothing it does to
-		// *m.Header reaches the cache.
-		m.hdr = *ch
-		cached, hdrLen = true, 0
-		payLen = jose.Base64URLDecodedLen(len(pseg))
-	}
-	if isDetached {
-		payLen = 0
-	}
-	sigLen := jose.Base64URLDecodedLen(len(sseg))
-	buf := m.Payload[:0]
-	if need := payLen + sigLen + hdrLen; cap(buf) < need {
-		buf = make([]byte, 0, need)
-	}
-	var parsed *jose.Header // the header parsed here, to cache once verified
-	if !cached {
-		// jose.ParseHeader copies what it keeps, so the decoded JSON may
-		// be overwritten afterwards.
-		h, _, err := v.decodeProtected(hseg, buf[payLen+sigLen:payLen+sigLen])
-		if err != nil {
-			return err
-		}
-		if err := v.checkHeaders(h, nil); err != nil {
-			return err
-		}
-		m.hdr, parsed = *h, h
-	}
-	h := &m.hdr
-	unencoded := h.B64 != nil && !*h.B64
-	cands, err := v.candidates(h)
-	if err != nil {
-		return err
-	}
-	sig, err := jose.AppendBase64URLDecode(buf[payLen:payLen], sseg)
-	if err != nil {
-		return fmt.Errorf("jws: signature: %w", err)
-	}
-	var payload, input []byte
-	switch {
-	case !isDetached && !unencoded:
-		payload, err = jose.AppendBase64URLDecode(buf[:0:payLen], pseg)
-		if err != nil {
-			return fmt.Errorf("jws: payload: %w", err)
-		}
-		input = token[:len(hseg)+1+len(pseg)]
-	case !isDetached:
-		payload = append(buf[:0:payLen], pseg...)
-		input = token[:len(hseg)+1+len(pseg)]
-	default:
-		payload = detached
-		input = make([]byte, 0, len(hseg)+1+jose.Base64URLEncodedLen(len(detached)))
-		input = append(append(input, hseg...), '.')
-		if unencoded {
-			input = append(input, detached...)
-		} else {
-			input = jose.AppendBase64URL(input, detached)
-		}
-	}
-	budget := v.lim.MaxKeyAttempts
-	if err := verifyWith(&cands, input, sig, &budget); err != nil {
-		return err
-	}
-	if parsed != nil {
-		v.headers.Authenticated(hseg, parsed)
-	}
-	if !isDetached {
-		payload = buf[:len(payload)] // keep the whole buffer for the next call
-	}
-	m.Payload, m.Header, m.Protected = payload, h, h
-	return nil
 }
 
 // checkProtectedSize refuses an encoded protected header of n characters
