@@ -98,15 +98,15 @@ func EncodeBase64URLInPlace(buf []byte, n int) []byte {
 	case 1:
 		binary.LittleEndian.PutUint16(buf[g/3*4:], b64Pair[uint(buf[g])<<4])
 	}
-	i := g
+	i, j := g, g/3*4 // the next group ends at i; its characters at j
 	// 6 bytes in, 8 characters out, reading 8 bytes (the last two, past
 	// the group, may already be overwritten: they are shifted out).
 	for i >= 6 && i+2 <= m {
-		i -= 6
-		v := binary.BigEndian.Uint64(buf[i:])
+		i, j = i-6, j-8
+		v := binary.BigEndian.Uint64(buf[i : i+8])
 		w := uint64(b64Pair[v>>52]) | uint64(b64Pair[v>>40&0xfff])<<16 |
 			uint64(b64Pair[v>>28&0xfff])<<32 | uint64(b64Pair[v>>16&0xfff])<<48
-		binary.LittleEndian.PutUint64(buf[i/3*4:], w)
+		binary.LittleEndian.PutUint64(buf[j:j+8], w)
 	}
 	for i >= 3 {
 		i -= 3
