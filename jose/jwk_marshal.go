@@ -88,8 +88,15 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 		b.b64("x", key[32:])
 		b.b64("d", key.Seed())
 	case *ecdh.PublicKey:
+		// A NIST curve's ecdh public key (jwe's ephemeral keys, written
+		// as "epk" without conversion) is written as the "EC" key it is;
+		// NewJWK converts such keys to ecdsa for every other use.
+		if crv := ecCurveName(ecdhCurve(key.Curve())); crv != "" {
+			b.ecPoint(crv, key.Bytes())
+			break
+		}
 		if key.Curve() != ecdh.X25519() {
-			return dst, jwkErrorf(ErrUnsupportedAlgorithm, "ecdh key on a NIST curve: use NewJWK to convert it")
+			return dst, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported ecdh curve")
 		}
 		b.str("kty", KeyTypeOKP)
 		b.str("crv", CurveX25519)
@@ -198,10 +205,17 @@ func (w *jwkWriter) ecPublic(key *ecdsa.PublicKey) error {
 	if err != nil {
 		return jwkErrorf(ErrInvalidKey, "EC public key: %v", err)
 	}
+	w.ecPoint(crv, p)
+	return nil
+}
+
+// ecPoint writes the members of an "EC" public key on crv whose
+// uncompressed point (SEC 1 §2.3.3: 0x04 || X || Y) is p (RFC 7518
+// §6.2.1).
+func (w *jwkWriter) ecPoint(crv string, p []byte) {
 	size := (len(p) - 1) / 2
 	w.str("kty", KeyTypeEC)
 	w.str("crv", crv)
 	w.b64("x", p[1:1+size])
 	w.b64("y", p[1+size:])
-	return nil
 }

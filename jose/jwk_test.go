@@ -625,8 +625,18 @@ func TestMarshalRefusals(t *testing.T) {
 		{"EC invalid point", &ecdsa.PublicKey{Curve: elliptic.P256(), X: big.NewInt(1), Y: big.NewInt(1)}, ErrInvalidKey},
 		{"Ed25519 public short", ed25519.PublicKey{1}, ErrInvalidKey},
 		{"Ed25519 private short", ed25519.PrivateKey{1}, ErrInvalidKey},
-		{"ecdh P-256 public", p256.PublicKey(), ErrUnsupportedAlgorithm},
 		{"ecdh P-256 private", p256, ErrUnsupportedAlgorithm},
+	}
+	// A NIST curve's ecdh public key (jwe's ephemeral keys) is written as
+	// the EC key it is, the same JSON as its ecdsa form.
+	epk, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), p256.PublicKey().Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := (&JWK{Key: p256.PublicKey()}).AppendJSON(nil)
+	want, _ := (&JWK{Key: epk}).AppendJSON(nil)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("ecdh P-256 public: %s, %v; want %s", got, err, want)
 	}
 	for _, tt := range tests {
 		k := &JWK{Key: tt.key}

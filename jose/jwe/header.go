@@ -3,7 +3,6 @@ package jwe
 import (
 	"crypto/ecdh"
 	"crypto/ecdsa"
-	"crypto/elliptic"
 	"errors"
 	"fmt"
 
@@ -18,31 +17,12 @@ func appendB64String(dst, src []byte) []byte {
 	return append(dst, '"')
 }
 
-// epkToJWK converts an ephemeral public key to a JWK for a header that is
-// marshalled by [jose.Header.AppendJSON]: an *ecdsa.PublicKey ("EC") for the
-// NIST curves, the *ecdh.PublicKey itself ("OKP") for X25519.
+// epkToJWK wraps an ephemeral public key (RFC 7518 §4.6.1.1) as the JWK of
+// an "epk" header member: the *ecdh.PublicKey itself, which the JWK writer
+// writes as an "EC" key for the NIST curves and an "OKP" key for X25519,
+// with no conversion (the receiver parses it as any JWK).
 func epkToJWK(pub *ecdh.PublicKey) (*jose.JWK, error) {
-	var key any
-	switch pub.Curve() {
-	case ecdh.P256(), ecdh.P384(), ecdh.P521():
-		var c elliptic.Curve
-		switch pub.Curve() {
-		case ecdh.P256():
-			c = elliptic.P256()
-		case ecdh.P384():
-			c = elliptic.P384()
-		default:
-			c = elliptic.P521()
-		}
-		k, err := ecdsa.ParseUncompressedPublicKey(c, pub.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("jwe: ephemeral key: %w", err)
-		}
-		key = k
-	default:
-		key = pub
-	}
-	return jose.NewJWK(key)
+	return &jose.JWK{Key: pub}, nil
 }
 
 // epkFromJWK converts the "epk" header member to the key jwa expects: an
