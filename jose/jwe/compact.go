@@ -119,21 +119,25 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 	if len(tok) > d.lim.MaxTokenSize {
 		return fmt.Errorf("jwe: token of %d bytes: %w", len(tok), jose.ErrLimitExceeded)
 	}
-	// Exactly five segments, found in one pass: a token of a million dots
-	// costs no more than its length.
+	// Five segments: the first three dots are found from the start and the
+	// last from the end, so that the ciphertext, the one long segment, is
+	// not scanned for dots; a dot in it (a sixth segment) is refused by its
+	// strict base64url decoding, before any key is used. A token of a
+	// million dots costs no more than its length.
 	var seg [5][]byte
 	rest := tok
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 3; i++ {
 		j := bytes.IndexByte(rest, '.')
 		if j < 0 {
 			return fmt.Errorf("jwe: compact token has %d segments, not 5: %w", i+1, jose.ErrMalformed)
 		}
 		seg[i], rest = rest[:j], rest[j+1:]
 	}
-	if bytes.IndexByte(rest, '.') >= 0 {
-		return fmt.Errorf("jwe: compact token has more than 5 segments: %w", jose.ErrMalformed)
+	j := bytes.LastIndexByte(rest, '.')
+	if j < 0 {
+		return fmt.Errorf("jwe: compact token has 4 segments, not 5: %w", jose.ErrMalformed)
 	}
-	seg[4] = rest
+	seg[3], seg[4] = rest[:j], rest[j+1:]
 	if err := d.checkHeaderSize(seg[0]); err != nil {
 		return err
 	}

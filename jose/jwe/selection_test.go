@@ -96,3 +96,23 @@ func TestNewDecrypterKeyFitsNone(t *testing.T) {
 		t.Errorf("A128KW token for an RSA key: %v, want ErrInvalidKey", err)
 	}
 }
+
+// TestSixSegmentsRefusedBeforeKeys: a dot inside the ciphertext (a sixth
+// segment, which the compact parser does not scan for) is refused as
+// malformed by the ciphertext's decoding, before any key is asked for.
+func TestSixSegmentsRefusedBeforeKeys(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 16)
+	tok := rvCompact(t, jwa.A128KW, jwa.A128GCM, key, nil)
+	segs := rvSegs(tok)
+	segs[3] = segs[3][:4] + "." + segs[3][4:]
+	asked := false
+	d := rvDecrypter(t, jwe.DecryptOptions{KeyFunc: func(*jose.Header) (any, error) { asked = true; return key, nil }})
+	if _, err := d.DecryptCompact(rvJoin(segs)); !errors.Is(err, jose.ErrMalformed) || asked {
+		t.Fatalf("six segments: %v (key asked: %v)", err, asked)
+	}
+	for _, bad := range []string{"a.b.c.d", "a.b.c", "abc"} {
+		if _, err := d.DecryptCompact([]byte(bad)); !errors.Is(err, jose.ErrMalformed) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
