@@ -111,6 +111,12 @@ func FuzzBase64URL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s []byte) {
 		b64check(t, s)
 		b64check(t, []byte(base64.RawURLEncoding.EncodeToString(s)))
+		// The in-place encoding equals the appending one.
+		buf := make([]byte, Base64URLEncodedLen(len(s)))
+		copy(buf, s)
+		if got, want := EncodeBase64URLInPlace(buf, len(s)), AppendBase64URL(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("in place %q, want %q", got, want)
+		}
 	})
 }
 
