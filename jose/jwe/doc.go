@@ -21,8 +21,9 @@
 // before decoding, the number of recipients before any key work, the PBES2
 // iteration count before any key derivation (and the PBES2 work of one token,
 // over all its recipients and keys, to one [jose.Limits.PBES2MaxCount] of
-// iterations), at most [MaxKeyCandidates] keys of
-// a JWK Set are tried per recipient and [jose.Limits.MaxKeyAttempts] key
+// iterations), at most [MaxKeyCandidates] keys of a JWK Set, chosen by the
+// selection policy jws and jwe share ([jose.Select]), are tried per
+// recipient and [jose.Limits.MaxKeyAttempts] key
 // decryptions per token, and "zip":"DEF" plaintext is
 // inflated up to [jose.Limits.MaxDecompressedSize] bytes; a larger one is
 // refused with [jose.ErrLimitExceeded], never truncated.

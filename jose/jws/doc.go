@@ -11,8 +11,9 @@
 // they let a hot path (HS256, say) sign and verify without allocating.
 //
 // Loading: [NewVerifier] takes an explicit allow-list of algorithms and the
-// key (one key, a JWK Set or a callback; of a set, at most
-// [MaxKeyCandidates] keys are tried per signature, and
+// key (one key, a JWK Set or a callback; a set's keys are chosen by the
+// selection policy jws and jwe share, [jose.Select], at most
+// [MaxKeyCandidates] per signature, and
 // [jose.Limits.MaxKeyAttempts] verifications per token over all its
 // signatures). A token is refused before any
 // cryptography when its header is malformed or too large, when its "alg" is
