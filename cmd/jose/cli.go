@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Exit statuses.
@@ -24,10 +25,13 @@ func usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// streams are the standard streams of one run.
+// streams are the standard streams of one run, and its clock.
 type streams struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// now is the current time, for the claims "jwt issue" writes and the
+	// times "jwt validate" checks: time.Now, or a test's fixed clock.
+	now func() time.Time
 }
 
 // action runs a command once its flags are parsed; args are the remaining
@@ -63,11 +67,12 @@ func init() {
 		encryptCommand,
 		decryptCommand,
 		inspectCommand,
+		jwtCommand,
 	}
 }
 
 const mainUsage = `jose makes keys and tokens from the shell: JWK and JWK Sets (RFC 7517),
-JWS (RFC 7515) and JWE (RFC 7516).
+JWS (RFC 7515), JWE (RFC 7516) and JWT (RFC 7519).
 
 Usage:
 
@@ -114,6 +119,12 @@ func writeGroupUsage(w io.Writer, path string, c *command) {
 
 // run is the whole program: it returns the exit status.
 func run(stdin io.Reader, stdout, stderr io.Writer, args []string) int {
+	return runWith(&streams{stdin: stdin, stdout: stdout, stderr: stderr, now: time.Now}, args)
+}
+
+// runWith is run with the streams and clock of s.
+func runWith(s *streams, args []string) int {
+	stdout, stderr := s.stdout, s.stderr
 	if len(args) == 0 {
 		writeMainUsage(stderr)
 		return exitUsage
@@ -153,7 +164,6 @@ func run(stdin io.Reader, stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
 		return exitUsage
 	}
-	s := &streams{stdin: stdin, stdout: stdout, stderr: stderr}
 	if err := act(s, fs.Args()); err != nil {
 		fmt.Fprintf(stderr, "jose: %s: %s\n", path, message(err))
 		var ue *usageError

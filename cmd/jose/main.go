@@ -1,5 +1,6 @@
 // Command jose makes keys and tokens from the shell: a thin command line
-// over the josebench JOSE library (packages jose, jose/jws and jose/jwe).
+// over the josebench JOSE library (packages jose, jose/jws, jose/jwe and
+// jose/jwt).
 //
 // Usage:
 //
@@ -10,6 +11,8 @@
 //	jose verify --alg ALG[,ALG] --key FILE [--payload FILE]
 //	jose encrypt --alg ALG --enc ENC --key FILE [--zip] [--json]
 //	jose decrypt --alg ALG[,ALG] --enc ENC[,ENC] --key FILE
+//	jose jwt issue --alg ALG --key FILE [--iss] [--sub] [--aud] [--exp WHEN] [--nbf WHEN] [--claims JSON] [--typ TYP]
+//	jose jwt validate --alg ALG[,ALG] --key FILE (--aud AUD | --any-audience) [--iss] [--sub] [--typ] [--leeway D] [--require CLAIM,...] [--no-exp]
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
 //

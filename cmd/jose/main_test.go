@@ -7,15 +7,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden/")
 
-// runCLI runs the command with stdin as its standard input.
+// testTime is the clock of every test run: the "now" of the claims "jwt
+// issue" writes and "jwt validate" checks.
+var testTime = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// runCLI runs the command with stdin as its standard input, at testTime.
 func runCLI(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runCLIAt(t, testTime, stdin, args...)
+}
+
+// runCLIAt runs the command with stdin as its standard input and a clock
+// that says now.
+func runCLIAt(t *testing.T, now time.Time, stdin []byte, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(bytes.NewReader(stdin), &out, &errb, args)
+	s := &streams{stdin: bytes.NewReader(stdin), stdout: &out, stderr: &errb, now: func() time.Time { return now }}
+	code = runWith(s, args)
 	return code, out.String(), errb.String()
 }
 
@@ -85,6 +98,10 @@ var goldenCases = []struct {
 	{"help-encrypt", "", []string{"help", "encrypt"}},
 	{"help-decrypt", "", []string{"help", "decrypt"}},
 	{"help-inspect", "", []string{"help", "inspect"}},
+	{"help-jwt", "", []string{"help", "jwt"}},
+	{"help-jwt-issue", "", []string{"help", "jwt", "issue"}},
+	{"help-jwt-validate", "", []string{"help", "jwt", "validate"}},
+	{"jwt-h", "", []string{"jwt", "-h"}},
 	{"key-h", "", []string{"key", "-h"}},
 	{"sign-h", "", []string{"sign", "-h"}},
 	{"set-rotate-h", "", []string{"set", "rotate", "--help"}},
@@ -218,30 +235,38 @@ var goldenCases = []struct {
 func TestGolden(t *testing.T) {
 	for _, tt := range goldenCases {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdin []byte
-			if tt.in != "" {
-				var err error
-				if stdin, err = os.ReadFile(tt.in); err != nil {
-					t.Fatal(err)
-				}
-			}
-			code, stdout, stderr := runCLI(t, stdin, tt.args...)
-			got := formatRun(tt.in, tt.args, code, stdout, stderr)
-			path := filepath.Join("testdata", "golden", tt.name+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("got:\n%s\nwant (%s):\n%s", got, path, want)
-			}
+			checkGolden(t, tt.name, tt.in, testTime, tt.args)
 		})
+	}
+}
+
+// checkGolden runs the command at now, with the file in (if any) as its
+// standard input, and compares the run with testdata/golden/NAME.txt, or
+// rewrites that file with -update.
+func checkGolden(t *testing.T, name, in string, now time.Time, args []string) {
+	t.Helper()
+	var stdin []byte
+	if in != "" {
+		var err error
+		if stdin, err = os.ReadFile(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runCLIAt(t, now, stdin, args...)
+	got := formatRun(in, args, code, stdout, stderr)
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("got:\n%s\nwant (%s):\n%s", got, path, want)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
 
@@ -122,13 +123,7 @@ serialization verifies only when every signature does.
 			if *payloadFile != "" && isStdin(*payloadFile) && (isStdin(input) || isStdin(*keyFile)) {
 				return usagef("--payload - and the token or key cannot both come from standard input")
 			}
-			kf, err := loadKeyFile(s, *keyFile)
-			if err != nil {
-				return err
-			}
-			opts := jws.VerifyOptions{Algorithms: allowed}
-			opts.Key, opts.Keys = kf.source()
-			v, err := jws.NewVerifier(opts)
+			v, err := newVerifier(s, *keyFile, allowed)
 			if err != nil {
 				return err
 			}
@@ -144,6 +139,18 @@ serialization verifies only when every signature does.
 			return err
 		}
 	},
+}
+
+// newVerifier returns a verifier of the algorithms allowed with the key or
+// JWK Set in the file keyFile.
+func newVerifier(s *streams, keyFile string, allowed []jwa.SignatureAlgorithm) (*jws.Verifier, error) {
+	kf, err := loadKeyFile(s, keyFile)
+	if err != nil {
+		return nil, err
+	}
+	opts := jws.VerifyOptions{Algorithms: allowed}
+	opts.Key, opts.Keys = kf.source()
+	return jws.NewVerifier(opts)
 }
 
 func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte, error) {

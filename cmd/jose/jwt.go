@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/josebench/josebench/jose/jws"
+	"github.com/josebench/josebench/jose/jwt"
+)
+
+var jwtCommand = &command{
+	name:    "jwt",
+	summary: "issue and validate JSON Web Tokens",
+	usage: `Usage: jose jwt <command> [flags] [FILE]
+
+Issue a signed JWT (RFC 7519) from claims given as flags, or validate one:
+its signature, explicit type and claims, as package jose/jwt does.
+`,
+	sub: []*command{jwtIssueCommand, jwtValidateCommand},
+}
+
+// registeredFlags are the registered claims (RFC 7519 §4.1) that "jwt
+// issue" sets from a flag of the same name.
+var registeredFlags = []string{"iss", "sub", "aud", "exp", "nbf", "iat", "jti"}
+
+var jwtIssueCommand = &command{
+	name:    "issue",
+	summary: "issue a signed JWT",
+	usage: `Usage: jose jwt issue --alg ALG --key FILE [--kid KID] [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP]
+
+Sign a JWT Claims Set with the key in FILE (a JWK or PEM) and print the JWT,
+a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1) unless --typ
+names an explicit type (RFC 8725 §3.11), such as at+jwt.
+
+The claims are those of the flags and the members of --claims, a JSON
+object, in that order; a registered claim may be given one way only. WHEN
+is "now", a duration from now (1h, -5m, 90s), an RFC 3339 time
+(2030-01-02T15:04:05Z), or "none" to leave the claim out. "exp" is one
+hour from now unless --exp or --claims says otherwise; "iat" is now.
+`,
+	flags: func(fs *flag.FlagSet) action {
+		alg := fs.String("alg", "", "signature `algorithm` (required)")
+		keyFile := fs.String("key", "", "the signing key `file`, JWK or PEM (required)")
+		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's)")
+		typ := fs.String("typ", "", "the header's \"typ\" (default JWT)")
+		iss := fs.String("iss", "", "the \"iss\" (issuer) claim")
+		sub := fs.String("sub", "", "the \"sub\" (subject) claim")
+		var aud listFlag
+		fs.Var(&aud, "aud", "the \"aud\" (audience) claim: `values`, comma-separated or repeated")
+		exp := fs.String("exp", "1h", "the \"exp\" (expiration time) claim: `WHEN`")
+		nbf := fs.String("nbf", "none", "the \"nbf\" (not before) claim: `WHEN`")
+		iat := fs.String("iat", "now", "the \"iat\" (issued at) claim: `WHEN`")
+		jti := fs.String("jti", "", "the \"jti\" (JWT ID) claim")
+		extra := fs.String("claims", "", "more claims: a JSON `object`, such as '{\"scope\":\"read\"}'")
+		return func(s *streams, _ []string) error {
+			a, err := parseAlg("alg", *alg, signatureAlgs)
+			if err != nil {
+				return err
+			}
+			if *keyFile == "" {
+				return usagef("--key is required")
+			}
+			set := map[string]bool{}
+			fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+			private, names, err := parseClaims(*extra)
+			if err != nil {
+				return err
+			}
+			for _, name := range registeredFlags {
+				if set[name] && slices.Contains(names, name) {
+					return usagef("--%s and --claims both set %q: give it one way", name, name)
+				}
+			}
+			now := s.now()
+			c := jwt.Claims{Issuer: *iss, Subject: *sub, Audience: jwt.Audience(aud), ID: *jti}
+			for _, d := range []struct {
+				name, value string
+				dst         *jwt.NumericDate
+			}{{"exp", *exp, &c.Expiry}, {"nbf", *nbf, &c.NotBefore}, {"iat", *iat, &c.IssuedAt}} {
+				if !set[d.name] && slices.Contains(names, d.name) {
+					continue // the default gives way to --claims
+				}
+				if *d.dst, err = parseWhen(d.name, d.value, now); err != nil {
+					return err
+				}
+			}
+			k, err := loadKey(s, *keyFile)
+			if err != nil {
+				return err
+			}
+			signer, err := jwt.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ})
+			if err != nil {
+				return err
+			}
+			tok, err := signer.Sign(json.RawMessage(mergeClaims(c.AppendJSON(nil), private)))
+			if err != nil {
+				return err
+			}
+			_, err = s.stdout.Write(append(tok, '\n'))
+			return err
+		}
+	},
+}
+
+// parseWhen reads the value of a date flag: "now", a duration from now, an
+// RFC 3339 time (truncated to whole seconds, RFC 7519 §2), or "none" (the
+// zero NumericDate: no claim).
+func parseWhen(name, value string, now time.Time) (jwt.NumericDate, error) {
+	switch value {
+	case "none":
+		return jwt.NumericDate{}, nil
+	case "now":
+		return jwt.NewNumericDate(now), nil
+	}
+	if d, err := time.ParseDuration(value); err == nil {
+		return jwt.NewNumericDate(now.Add(d)), nil
+	}
+	if t, err := time.Parse(time.RFC3339, value); err == nil {
+		return jwt.NewNumericDate(t), nil
+	}
+	return jwt.NumericDate{}, usagef("--%s %s: want now, a duration from now (1h, -5m), an RFC 3339 time or none", name, value)
+}
+
+// parseClaims reads --claims: a JSON object, compacted, and the names of its
+// members. Empty means no claims. Whether the object is one the validators
+// accept (no duplicate names, registered claims of their types) is checked
+// by jwt.Signer.Sign.
+func parseClaims(s string) (obj []byte, names []string, err error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil, nil
+	}
+	var b bytes.Buffer
+	var members map[string]json.RawMessage
+	if err := json.Compact(&b, []byte(s)); err != nil || json.Unmarshal(b.Bytes(), &members) != nil || b.Bytes()[0] != '{' {
+		return nil, nil, usagef("--claims: want a JSON object, such as '{\"scope\":\"read\"}'")
+	}
+	for name := range members {
+		names = append(names, name)
+	}
+	return b.Bytes(), names, nil
+}
+
+// mergeClaims returns the JSON object of the members of a followed by those
+// of b (nil for none).
+func mergeClaims(a, b []byte) []byte {
+	switch {
+	case len(b) == 0 || string(b) == "{}":
+		return a
+	case string(a) == "{}":
+		return b
+	}
+	return append(append(a[:len(a)-1], ','), b[1:]...)
+}
+
+var jwtValidateCommand = &command{
+	name:    "validate",
+	summary: "validate a JWT and print its claims",
+	usage: `Usage: jose jwt validate --alg ALG[,ALG...] --key FILE|SETFILE (--aud AUD,... | --any-audience) [--iss ISS,...] [--sub SUB] [--typ TYP] [--leeway DURATION] [--max-age DURATION] [--require CLAIM,...] [--no-exp] [TOKEN]
+
+Validate the signed JWT in the file TOKEN (or standard input) with the key
+or JWK Set in FILE, accepting only the algorithms of --alg ("none" never),
+as RFC 7519 §7.2 says: the signature first, then "typ" (absent or JWT
+unless --typ names the expected type), then the claims. "exp" is required
+unless --no-exp, and an audience decision is: --aud, the values that name
+this recipient, or --any-audience (RFC 8725 §3.9).
+
+Print the claims as JSON only when the token is valid; otherwise exit with
+status 1 and the reason on standard error: the failing claim, or the
+signature.
+`,
+	maxArgs: 1,
+	flags: func(fs *flag.FlagSet) action {
+		var algs, iss, aud, required listFlag
+		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")
+		keyFile := fs.String("key", "", "the key or JWK Set `file` (required)")
+		fs.Var(&iss, "iss", "the accepted issuers: `values`, comma-separated or repeated (\"iss\" is then required)")
+		fs.Var(&aud, "aud", "this recipient's audience `values`, comma-separated or repeated: \"aud\" must hold one")
+		anyAud := fs.Bool("any-audience", false, "accept every \"aud\", present or not")
+		sub := fs.String("sub", "", "the required \"sub\"")
+		typ := fs.String("typ", "", "the expected header \"typ\" (default: absent or JWT)")
+		leeway := fs.Duration("leeway", 0, "the clock skew `duration` tolerated on exp, nbf and iat")
+		maxAge := fs.Duration("max-age", 0, "refuse tokens issued longer than `duration` ago (\"iat\" is then required)")
+		fs.Var(&required, "require", "`claims` that must be present, comma-separated or repeated")
+		noExp := fs.Bool("no-exp", false, "accept tokens without \"exp\" (one that is present is still checked)")
+		return func(s *streams, args []string) error {
+			allowed, err := parseAlgs("alg", algs, signatureAlgs)
+			if err != nil {
+				return err
+			}
+			switch {
+			case len(aud) == 0 && !*anyAud:
+				return usagef("--aud or --any-audience is required: the audiences to accept, or all of them")
+			case len(aud) > 0 && *anyAud:
+				return usagef("--aud and --any-audience exclude each other")
+			case *leeway < 0:
+				return usagef("--leeway must not be negative")
+			case *maxAge < 0:
+				return usagef("--max-age must not be negative")
+			}
+			input := argOrStdin(args)
+			if err := needKey(*keyFile, input); err != nil {
+				return err
+			}
+			verifier, err := newVerifier(s, *keyFile, allowed)
+			if err != nil {
+				return err
+			}
+			validator, err := jwt.NewValidator(jwt.ValidatorOptions{
+				Verifier:       verifier,
+				Type:           *typ,
+				Issuers:        iss,
+				Audiences:      aud,
+				AnyAudience:    *anyAud,
+				Subject:        *sub,
+				Required:       required,
+				ExpiryOptional: *noExp,
+				Leeway:         *leeway,
+				MaxAge:         *maxAge,
+				Now:            s.now,
+			})
+			if err != nil {
+				return err
+			}
+			tok, err := readToken(s, input)
+			if err != nil {
+				return err
+			}
+			switch {
+			case isJSON(tok):
+				return errors.New("a JWT is a compact token (RFC 7519 §7.2), not a JSON serialization")
+			case bytes.Count(tok, []byte(".")) == 4:
+				return errors.New(`an encrypted JWT (JWE): this command validates signed JWTs; "jose decrypt" gives the signed JWT inside a nested one`)
+			}
+			t, err := validator.Validate(tok, nil)
+			if err != nil {
+				return validateError(err)
+			}
+			return writeJSON(s.stdout, t.Payload)
+		}
+	},
+}
+
+// validateError adds to a refusal the flag that would change it, when
+// there is one.
+func validateError(err error) error {
+	var ce *jwt.ClaimError
+	if errors.As(err, &ce) && errors.Is(err, jwt.ErrMissingClaim) && ce.Claim == "exp" {
+		return fmt.Errorf("%w (--no-exp accepts tokens without it)", err)
+	}
+	return err
+}
