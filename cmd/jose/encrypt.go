@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 
+	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
 
@@ -101,13 +102,7 @@ opaque error and exit status 1.
 			if err := needKey(*keyFile, input); err != nil {
 				return err
 			}
-			kf, err := loadKeyFile(s, *keyFile)
-			if err != nil {
-				return err
-			}
-			opts := jwe.DecryptOptions{KeyAlgorithms: allowedAlgs, ContentEncryptions: allowedEncs}
-			opts.Key, opts.Keys = kf.source()
-			d, err := jwe.NewDecrypter(opts)
+			d, err := newDecrypter(s, *keyFile, allowedAlgs, allowedEncs)
 			if err != nil {
 				return err
 			}
@@ -128,4 +123,16 @@ opaque error and exit status 1.
 			return err
 		}
 	},
+}
+
+// newDecrypter returns a decrypter of the algorithms allowed with the key
+// or JWK Set in the file keyFile.
+func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) (*jwe.Decrypter, error) {
+	kf, err := loadKeyFile(s, keyFile)
+	if err != nil {
+		return nil, err
+	}
+	opts := jwe.DecryptOptions{KeyAlgorithms: algs, ContentEncryptions: encs}
+	opts.Key, opts.Keys = kf.source()
+	return jwe.NewDecrypter(opts)
 }

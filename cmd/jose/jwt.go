@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/josebench/josebench/jose/jwe"
 	"github.com/josebench/josebench/jose/jws"
 	"github.com/josebench/josebench/jose/jwt"
 )
@@ -32,11 +33,13 @@ var registeredFlags = []string{"iss", "sub", "aud", "exp", "nbf", "iat", "jti"}
 var jwtIssueCommand = &command{
 	name:    "issue",
 	summary: "issue a signed JWT",
-	usage: `Usage: jose jwt issue --alg ALG --key FILE [--kid KID] [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP]
+	usage: `Usage: jose jwt issue --alg ALG --key FILE [--kid KID] [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE]
 
 Sign a JWT Claims Set with the key in FILE (a JWK or PEM) and print the JWT,
 a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1) unless --typ
-names an explicit type (RFC 8725 §3.11), such as at+jwt.
+names an explicit type (RFC 8725 §3.11), such as at+jwt. With --enc-alg,
+--enc and --enc-key, the signed JWT is then encrypted to the recipient's
+key: a nested JWT, a JWE with "cty": "JWT" (RFC 7519 §5.2).
 
 The claims are those of the flags and the members of --claims, a JSON
 object, in that order; a registered claim may be given one way only. WHEN
@@ -58,6 +61,9 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 		iat := fs.String("iat", "now", "the \"iat\" (issued at) claim: `WHEN`")
 		jti := fs.String("jti", "", "the \"jti\" (JWT ID) claim")
 		extra := fs.String("claims", "", "more claims: a JSON `object`, such as '{\"scope\":\"read\"}'")
+		var n nestFlags
+		n.register(fs, "the key management `algorithm` of a nested JWT", "the content encryption `algorithm` of a nested JWT",
+			"the recipient's key `file` of a nested JWT, JWK or PEM")
 		return func(s *streams, _ []string) error {
 			a, err := parseAlg("alg", *alg, signatureAlgs)
 			if err != nil {
@@ -65,6 +71,9 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			}
 			if *keyFile == "" {
 				return usagef("--key is required")
+			}
+			if err := n.check(*keyFile, ""); err != nil {
+				return err
 			}
 			set := map[string]bool{}
 			fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -98,7 +107,17 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			if err != nil {
 				return err
 			}
-			tok, err := signer.Sign(json.RawMessage(mergeClaims(c.AppendJSON(nil), private)))
+			claims := json.RawMessage(mergeClaims(c.AppendJSON(nil), private))
+			var tok []byte
+			if n.nested() {
+				var e *jwt.Encrypter
+				if e, err = n.encrypter(s, signer); err != nil {
+					return err
+				}
+				tok, err = e.Encrypt(claims)
+			} else {
+				tok, err = signer.Sign(claims)
+			}
 			if err != nil {
 				return err
 			}
@@ -106,6 +125,71 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			return err
 		}
 	},
+}
+
+// nestFlags are the flags of a nested JWT (RFC 7519 §5.2): its JWE's key
+// management algorithms, content encryptions and key file, given all
+// three or none.
+type nestFlags struct {
+	algs, encs listFlag
+	keyFile    string
+}
+
+func (n *nestFlags) register(fs *flag.FlagSet, algUsage, encUsage, keyUsage string) {
+	fs.Var(&n.algs, "enc-alg", algUsage)
+	fs.Var(&n.encs, "enc", encUsage)
+	fs.StringVar(&n.keyFile, "enc-key", "", keyUsage)
+}
+
+func (n *nestFlags) nested() bool { return len(n.algs) > 0 || len(n.encs) > 0 || n.keyFile != "" }
+
+// check checks that the flags are given all three or none, and that the
+// key file of the JWE and the signature key (or the token input, when not
+// empty) do not both come from standard input.
+func (n *nestFlags) check(keyFile, input string) error {
+	switch {
+	case !n.nested():
+		return nil
+	case len(n.algs) == 0 || len(n.encs) == 0 || n.keyFile == "":
+		return usagef("a nested JWT needs --enc-alg, --enc and --enc-key")
+	case isStdin(n.keyFile) && (isStdin(keyFile) || input != "" && isStdin(input)):
+		return usagef("--enc-key - and the other key or the token cannot both come from standard input")
+	}
+	return nil
+}
+
+// encrypter returns the encrypter of nested JWTs signed by signer: exactly
+// one algorithm and one encryption are allowed.
+func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer) (*jwt.Encrypter, error) {
+	if len(n.algs) != 1 || len(n.encs) != 1 {
+		return nil, usagef("--enc-alg and --enc take one algorithm each")
+	}
+	a, err := parseAlg("enc-alg", n.algs[0], keyAlgs)
+	if err != nil {
+		return nil, err
+	}
+	e, err := parseAlg("enc", n.encs[0], contentEncs)
+	if err != nil {
+		return nil, err
+	}
+	k, err := loadKey(s, n.keyFile)
+	if err != nil {
+		return nil, err
+	}
+	return jwt.NewNestedEncrypter(signer, a, e, k, nil)
+}
+
+// decrypter returns the decrypter of the JWE of nested JWTs.
+func (n *nestFlags) decrypter(s *streams) (*jwe.Decrypter, error) {
+	algs, err := parseAlgs("enc-alg", n.algs, keyAlgs)
+	if err != nil {
+		return nil, err
+	}
+	encs, err := parseAlgs("enc", n.encs, contentEncs)
+	if err != nil {
+		return nil, err
+	}
+	return newDecrypter(s, n.keyFile, algs, encs)
 }
 
 // parseWhen reads the value of a date flag: "now", a duration from now, an
@@ -161,14 +245,17 @@ func mergeClaims(a, b []byte) []byte {
 var jwtValidateCommand = &command{
 	name:    "validate",
 	summary: "validate a JWT and print its claims",
-	usage: `Usage: jose jwt validate --alg ALG[,ALG...] --key FILE|SETFILE (--aud AUD,... | --any-audience) [--iss ISS,...] [--sub SUB] [--typ TYP] [--leeway DURATION] [--max-age DURATION] [--require CLAIM,...] [--no-exp] [TOKEN]
+	usage: `Usage: jose jwt validate --alg ALG[,ALG...] --key FILE|SETFILE (--aud AUD,... | --any-audience) [--iss ISS,...] [--sub SUB] [--typ TYP] [--leeway DURATION] [--max-age DURATION] [--require CLAIM,...] [--no-exp] [--enc-alg ALG,... --enc ENC,... --enc-key FILE|SETFILE] [TOKEN]
 
 Validate the signed JWT in the file TOKEN (or standard input) with the key
 or JWK Set in FILE, accepting only the algorithms of --alg ("none" never),
 as RFC 7519 §7.2 says: the signature first, then "typ" (absent or JWT
 unless --typ names the expected type), then the claims. "exp" is required
 unless --no-exp, and an audience decision is: --aud, the values that name
-this recipient, or --any-audience (RFC 8725 §3.9).
+this recipient, or --any-audience (RFC 8725 §3.9). With --enc-alg, --enc
+and --enc-key, only nested JWTs are accepted: a JWE with "cty": "JWT"
+(RFC 7519 §5.2), decrypted with the key or JWK Set of --enc-key, whose
+plaintext is the signed JWT.
 
 Print the claims as JSON only when the token is valid; otherwise exit with
 status 1 and the reason on standard error: the failing claim, or the
@@ -188,6 +275,10 @@ signature.
 		maxAge := fs.Duration("max-age", 0, "refuse tokens issued longer than `duration` ago (\"iat\" is then required)")
 		fs.Var(&required, "require", "`claims` that must be present, comma-separated or repeated")
 		noExp := fs.Bool("no-exp", false, "accept tokens without \"exp\" (one that is present is still checked)")
+		var n nestFlags
+		n.register(fs, "the accepted key management `algorithms` of a nested JWT, comma-separated or repeated",
+			"the accepted content encryption `algorithms` of a nested JWT, comma-separated or repeated",
+			"the decryption key or JWK Set `file` of a nested JWT")
 		return func(s *streams, args []string) error {
 			allowed, err := parseAlgs("alg", algs, signatureAlgs)
 			if err != nil {
@@ -207,12 +298,22 @@ signature.
 			if err := needKey(*keyFile, input); err != nil {
 				return err
 			}
+			if err := n.check(*keyFile, input); err != nil {
+				return err
+			}
 			verifier, err := newVerifier(s, *keyFile, allowed)
 			if err != nil {
 				return err
 			}
+			var decrypter *jwe.Decrypter
+			if n.nested() {
+				if decrypter, err = n.decrypter(s); err != nil {
+					return err
+				}
+			}
 			validator, err := jwt.NewValidator(jwt.ValidatorOptions{
 				Verifier:       verifier,
+				Decrypter:      decrypter,
 				Type:           *typ,
 				Issuers:        iss,
 				Audiences:      aud,
@@ -234,8 +335,10 @@ signature.
 			switch {
 			case isJSON(tok):
 				return errors.New("a JWT is a compact token (RFC 7519 §7.2), not a JSON serialization")
-			case bytes.Count(tok, []byte(".")) == 4:
-				return errors.New(`an encrypted JWT (JWE): this command validates signed JWTs; "jose decrypt" gives the signed JWT inside a nested one`)
+			case bytes.Count(tok, []byte(".")) == 4 && !n.nested():
+				return errors.New("an encrypted JWT (JWE): give --enc-alg, --enc and --enc-key to validate a nested JWT")
+			case bytes.Count(tok, []byte(".")) == 2 && n.nested():
+				return errors.New("a signed JWT, not a nested one: with --enc-alg, --enc and --enc-key only nested JWTs are accepted")
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {

@@ -17,6 +17,11 @@ const (
 	tJWTAt     = "testdata/tokens/at.jwt"            // EdDSA, typ at+jwt; nbf +10m, exp +2h
 	tJWTNoExp  = "testdata/tokens/noexp.jwt"         // HS256; no exp, no iat
 	tJWTForged = "testdata/tokens/claims-forged.jwt" // claims.jwt, "sub" changed, signature kept
+	// EdDSA (ed.jwk), then ECDH-ES with A256GCM (x25519.jwk); iat
+	// testTime, exp +1h. A JWE is random: made once by
+	//	jose jwt issue --alg EdDSA --key ed.jwk --iss https://issuer.example --sub alice --aud api \
+	//		--iat 2026-12-01T12:00:00Z --exp 2026-12-01T13:00:00Z --enc-alg ECDH-ES --enc A256GCM --enc-key x25519.jwk
+	tJWTNested = "testdata/tokens/nested.jwt"
 )
 
 // jwtIssues are the commands that made the fixed JWTs.
@@ -79,6 +84,13 @@ var jwtGoldenCases = []struct {
 	{"jwt-validate-not-claims", tEd, 0, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--any-audience"}},
 	{"jwt-validate-json", tEdFlat, 0, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--any-audience"}},
 	{"jwt-validate-jwe", tA128KW, 0, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience"}},
+	{"jwt-validate-nested", tJWTNested, 30 * time.Minute, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kSetPublic, "--aud", "api", "--enc-alg", "ECDH-ES,A128KW", "--enc", "A256GCM", "--enc-key", kX25519}},
+	{"jwt-validate-nested-expired", tJWTNested, time.Hour, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", kX25519}},
+	{"jwt-validate-nested-wrong-key", tJWTNested, 0, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--aud", "api", "--enc-alg", "A128KW", "--enc", "A256GCM", "--enc-key", kA128KW}},
+	{"jwt-validate-nested-enc-not-allowed", tJWTNested, 0, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A128GCM", "--enc-key", kX25519}},
+	{"jwt-validate-nested-no-enc", tJWTNested, 0, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--aud", "api"}},
+	{"jwt-validate-signed-not-nested", tJWT, 0, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", kX25519}},
+	{"jwt-issue-nested-misfit", "", 0, []string{"jwt", "issue", "--alg", "EdDSA", "--key", kEd, "--enc-alg", "A128KW", "--enc", "A256GCM", "--enc-key", kEd}},
 	{"jwt-validate-empty", "", 0, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", "-"}},
 
 	// Usage errors: exit 2.
@@ -93,6 +105,12 @@ var jwtGoldenCases = []struct {
 	{"usage-jwt-issue-claims", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `["sub"]`}},
 	{"usage-jwt-issue-claims-json", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{sub:1}`}},
 	{"usage-jwt-issue-exp", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--exp", "tomorrow"}},
+	{"usage-jwt-issue-nested-partial", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc", "A256GCM"}},
+	{"usage-jwt-issue-nested-two", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc-alg", "A128KW,ECDH-ES", "--enc", "A256GCM", "--enc-key", kA128KW}},
+	{"usage-jwt-issue-nested-unknown", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc-alg", "A128KW", "--enc", "A7GCM", "--enc-key", kA128KW}},
+	{"usage-jwt-issue-nested-stdin", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", "-", "--enc-alg", "A128KW", "--enc", "A256GCM", "--enc-key", "-"}},
+	{"usage-jwt-validate-nested-stdin", "", 0, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "A128KW", "--enc", "A256GCM", "--enc-key", "-"}},
+	{"usage-jwt-validate-nested-none", tJWTNested, 0, []string{"jwt", "validate", "--alg", "EdDSA", "--key", kEd, "--aud", "api", "--enc-alg", "none", "--enc", "A256GCM", "--enc-key", kX25519}},
 	{"usage-jwt-validate-no-aud", tJWT, 0, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256}},
 	{"usage-jwt-validate-both-aud", tJWT, 0, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--any-audience"}},
 	{"usage-jwt-validate-no-alg", tJWT, 0, []string{"jwt", "validate", "--key", kHS256, "--aud", "api"}},
@@ -269,5 +287,49 @@ func TestJWTValidateRefuses(t *testing.T) {
 	huge := bytes.Repeat([]byte("a"), maxToken+1)
 	if code, _, stderr := runCLI(t, huge, validate...); code != exitFailure || !strings.Contains(stderr, "larger than") {
 		t.Errorf("huge token: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestJWTNestedRoundTrip issues nested JWTs (signed, then encrypted) and
+// validates them; a tampered JWE is the one opaque decryption error, and a
+// validator of nested JWTs refuses a signed one.
+func TestJWTNestedRoundTrip(t *testing.T) {
+	rsaPub := writeTemp(t, "rsa-pub.jwk", mustRun(t, nil, "key", "public", kRSA))
+	ec := newKeyPair(t, "--kty", "EC", "--alg", "ES256")
+	for _, tt := range []struct {
+		alg, enc string
+		keys     keyPair
+	}{
+		{"ECDH-ES", "A256GCM", keyPair{kX25519, kX25519}},
+		{"ECDH-ES+A128KW", "A128CBC-HS256", newKeyPair(t, "--kty", "EC", "--alg", "ECDH-ES+A128KW")},
+		{"A128KW", "A128GCM", keyPair{kA128KW, kA128KW}},
+		{"RSA-OAEP-256", "A256GCM", keyPair{kRSA, rsaPub}},
+	} {
+		name := tt.alg + " " + tt.enc
+		tok := mustRun(t, nil, "jwt", "issue", "--alg", "ES256", "--key", ec.private, "--sub", "alice", "--aud", "api",
+			"--enc-alg", tt.alg, "--enc", tt.enc, "--enc-key", tt.keys.public)
+		if n := bytes.Count(tok, []byte(".")); n != 4 {
+			t.Fatalf("%s: %d dots in %s", name, n, tok)
+		}
+		validate := []string{"jwt", "validate", "--alg", "ES256", "--key", ec.public, "--aud", "api",
+			"--enc-alg", tt.alg, "--enc", tt.enc, "--enc-key", tt.keys.private}
+		if got := mustRun(t, tok, validate...); !bytes.Contains(got, []byte(`"sub": "alice"`)) {
+			t.Errorf("%s: validate: %s", name, got)
+		}
+		// "jose decrypt" gives the signed JWT inside, which validates alone.
+		inner := mustRun(t, tok, "decrypt", "--alg", tt.alg, "--enc", tt.enc, "--key", tt.keys.private)
+		if got := mustRun(t, inner, "jwt", "validate", "--alg", "ES256", "--key", ec.public, "--aud", "api"); !bytes.Contains(got, []byte(`"sub": "alice"`)) {
+			t.Errorf("%s: inner JWT: %s", name, got)
+		}
+		for _, part := range []int{3, 4} {
+			code, out, stderr := runCLI(t, tamper(t, tok, part), validate...)
+			if code != exitFailure || out != "" || !strings.HasPrefix(stderr, "jose: jwt validate: jwe: ") || !strings.Contains(stderr, "decryption failed") || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%s: part %d tampered: exit %d, stdout %q, stderr %q", name, part, code, out, stderr)
+			}
+		}
+		code, out, stderr := runCLI(t, inner, validate...)
+		if code != exitFailure || out != "" || !strings.Contains(stderr, "not a nested one") {
+			t.Errorf("%s: signed JWT to a nested validator: exit %d, stdout %q, stderr %q", name, code, out, stderr)
+		}
 	}
 }

@@ -11,8 +11,8 @@
 //	jose verify --alg ALG[,ALG] --key FILE [--payload FILE]
 //	jose encrypt --alg ALG --enc ENC --key FILE [--zip] [--json]
 //	jose decrypt --alg ALG[,ALG] --enc ENC[,ENC] --key FILE
-//	jose jwt issue --alg ALG --key FILE [--iss] [--sub] [--aud] [--exp WHEN] [--nbf WHEN] [--claims JSON] [--typ TYP]
-//	jose jwt validate --alg ALG[,ALG] --key FILE (--aud AUD | --any-audience) [--iss] [--sub] [--typ] [--leeway D] [--require CLAIM,...] [--no-exp]
+//	jose jwt issue --alg ALG --key FILE [--iss] [--sub] [--aud] [--exp WHEN] [--nbf WHEN] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE]
+//	jose jwt validate --alg ALG[,ALG] --key FILE (--aud AUD | --any-audience) [--iss] [--sub] [--typ] [--leeway D] [--require CLAIM,...] [--no-exp] [--enc-alg ... --enc ... --enc-key FILE]
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
 //
