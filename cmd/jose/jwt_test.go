@@ -59,6 +59,8 @@ var jwtGoldenCases = []struct {
 	{"jwt-issue-missing-key", "", 0, []string{"jwt", "issue", "--alg", "ES256", "--key", "testdata/keys/nope.jwk"}},
 	{"jwt-issue-claims-dup", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{"scope":"a","scope":"b"}`}},
 	{"jwt-issue-claims-type", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{"exp":"tomorrow"}`}},
+	{"jwt-issue-exp-range", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--exp", "1960-01-01T00:00:00Z"}},
+	{"jwt-issue-claims-trailing", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{"a":1} {"b":2}`}},
 	{"jwt-issue-typ-misfit", "", 0, []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{"aud":["api",1]}`}},
 
 	{"jwt-validate", tJWT, 30 * time.Minute, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--iss", "https://issuer.example", "--sub", "alice", "--require", "scope,jti"}},
