@@ -46,7 +46,12 @@ type DecryptOptions struct {
 	// remembered.
 	Keys *jose.Set
 	// KeyFunc returns the key for a token, given its merged header. It is
-	// called after the header checks and before any cryptography.
+	// called after the header checks and before any cryptography. It may
+	// return a *jose.Set: the keys are then selected from it exactly as
+	// from Keys, and its JWKs prepared once and remembered, so a KeyFunc
+	// that returns the same set for every token (a cached remote set of
+	// package jwks) costs what Keys costs. A set must not be modified once
+	// returned.
 	KeyFunc func(h *jose.Header) (any, error)
 
 	// A *jose.JWK (from Key, Keys or KeyFunc) must permit the token's alg

@@ -47,15 +47,7 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
-		var buf [MaxKeyCandidates]*jose.JWK
-		keys, err := jose.Select(buf[:0], d.keys, alg, h.KeyID, op, MaxKeyCandidates)
-		if err != nil {
-			return nil, fmt.Errorf("jwe: JWK Set: %w", err)
-		}
-		for _, j := range keys {
-			dst = append(dst, keyRef{j, j.Key})
-		}
-		return dst, nil
+		return setKeys(dst, d.keys, h, alg, op)
 	case d.keyFunc != nil:
 		k, err := d.keyFunc(h)
 		if err != nil {
@@ -63,6 +55,12 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 		}
 		if k == nil {
 			return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
+		}
+		if set, ok := k.(*jose.Set); ok {
+			if set == nil {
+				return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
+			}
+			return setKeys(dst, set, h, alg, op) // selected and cached as from Keys
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
@@ -81,6 +79,21 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 		}
 		return append(dst, keyRef{fixedKey{}, k}), nil
 	}
+}
+
+// setKeys appends to dst the keys of set selected for a recipient whose
+// merged header is h by the policy of [jose.Select], with their cache
+// identity.
+func setKeys(dst []keyRef, set *jose.Set, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp) ([]keyRef, error) {
+	var buf [MaxKeyCandidates]*jose.JWK
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, op, MaxKeyCandidates)
+	if err != nil {
+		return nil, fmt.Errorf("jwe: JWK Set: %w", err)
+	}
+	for _, j := range keys {
+		dst = append(dst, keyRef{j, j.Key})
+	}
+	return dst, nil
 }
 
 // prepare returns the key management of k for alg and enc, from the cache

@@ -43,7 +43,7 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 		}
 		return c, fmt.Errorf("jws: alg %q is not allowed: %w", alg, jose.ErrAlgorithmNotAllowed)
 	case v.set != nil:
-		return v.setCandidates(h, alg)
+		return v.setCandidates(v.set, h, alg)
 	default:
 		key, err := v.keyFunc(h)
 		if err != nil {
@@ -51,6 +51,13 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 		}
 		if key == nil {
 			return c, fmt.Errorf("jws: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
+		}
+		if set, ok := key.(*jose.Set); ok {
+			// Selected as from Keys, its JWKs prepared once and cached.
+			if set == nil {
+				return c, fmt.Errorf("jws: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
+			}
+			return v.setCandidates(set, h, alg)
 		}
 		var jv jwa.Verifier
 		if jwk, ok := key.(*jose.JWK); ok && jwk != nil {
@@ -66,15 +73,15 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 	}
 }
 
-// setCandidates selects the keys of the JWK Set that may verify a token
+// setCandidates selects the keys of the JWK Set set that may verify a token
 // with header h, by the policy of [jose.Select], and returns their
 // prepared verifiers. A selected key whose verifier cannot be made (a key
 // too weak for alg) is skipped; if none is left, the first such error is
 // returned.
-func (v *Verifier) setCandidates(h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
+func (v *Verifier) setCandidates(set *jose.Set, h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
 	var c candidates
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], v.set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates)
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates)
 	if err != nil {
 		return c, fmt.Errorf("jws: JWK Set: %w", err)
 	}

@@ -33,12 +33,17 @@ type VerifyOptions struct {
 	// with public keys is refused by NewVerifier with ErrInvalidKey. The
 	// set must not be modified while the Verifier is in use.
 	Keys *jose.Set
-	// KeyFunc returns the key (a Go key or a *jose.JWK) for a header that
-	// has passed every check above; its error is returned wrapped. A
-	// *jose.JWK is prepared once and remembered (like the keys of a set,
-	// it must not be modified afterwards); a Go key is prepared on every
-	// call, which costs little for RSA, ECDSA and Ed25519 keys but repeats
-	// the HMAC key setup.
+	// KeyFunc returns the key (a Go key, a *jose.JWK or a *jose.Set) for a
+	// header that has passed every check above; its error is returned
+	// wrapped. A *jose.JWK is prepared once and remembered (like the keys
+	// of a set, it must not be modified afterwards); a Go key is prepared
+	// on every call, which costs little for RSA, ECDSA and Ed25519 keys but
+	// repeats the HMAC key setup. From a *jose.Set the keys are selected
+	// exactly as from Keys ([jose.Select]; a mixed set is refused per
+	// token), and its JWKs are prepared once and remembered: a KeyFunc that
+	// returns the same set for every token, such as the KeyFunc of a
+	// remote set of package jwks, costs what Keys costs. A set must not be
+	// modified once returned.
 	KeyFunc func(h *jose.Header) (any, error)
 
 	// Critical lists the header extensions the caller understands and
