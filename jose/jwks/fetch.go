@@ -1,0 +1,204 @@
+package jwks
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// accept is the Accept header of every request: the JWK Set media type
+// (RFC 7517 §8.5.1), then plain JSON, which most providers serve.
+const accept = "application/jwk-set+json, application/json"
+
+// validators are the response headers a conditional request sends back
+// (RFC 9110 §8.8, §13.1.1, §13.1.3).
+type validators struct {
+	etag         string // ETag, sent as If-None-Match
+	lastModified string // Last-Modified, sent as If-Modified-Since
+}
+
+// update returns v with the validators n carries (a 304 may send new ones,
+// RFC 9111 §4.3.4).
+func (v validators) update(n validators) validators {
+	if n.etag != "" {
+		v.etag = n.etag
+	}
+	if n.lastModified != "" {
+		v.lastModified = n.lastModified
+	}
+	return v
+}
+
+// result is a successful fetch.
+type result struct {
+	set        *jose.Set // nil: 304 Not Modified
+	validators validators
+	sum        [32]byte      // SHA-256 of the body
+	lifetime   time.Duration // freshness lifetime, within the Options bounds
+	explicit   bool          // the response stated its lifetime
+}
+
+// fetch makes one GET of the set, conditional on v when old is the set in
+// use, and returns the new set (or, on 304, none). A body identical to the
+// one of old gives old itself, and a key identical to one of old is old's
+// *jose.JWK, so that the verifiers prepared for it stay in use.
+func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum [32]byte) (result, error) {
+	var res result
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url, nil)
+	if err != nil {
+		return res, r.fetchErrorf("%w", err)
+	}
+	req.Header.Set("Accept", accept)
+	if v.etag != "" {
+		req.Header.Set("If-None-Match", v.etag)
+	}
+	if v.lastModified != "" {
+		req.Header.Set("If-Modified-Since", v.lastModified)
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL repeated
+		}
+		return res, r.fetchErrorf("%w", err)
+	}
+	defer resp.Body.Close()
+	if resp.Request != nil && resp.Request.URL.Scheme != "https" && !r.opts.AllowHTTP {
+		return res, r.fetchErrorf("redirected to %s: https is required", resp.Request.URL.Redacted())
+	}
+	res.validators = validators{resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")}
+	res.lifetime, res.explicit = freshness(resp.Header, r.now())
+	res.lifetime = r.clamp(res.lifetime, res.explicit)
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotModified:
+		if old == nil || v == (validators{}) {
+			return res, r.fetchErrorf("status %s to an unconditional request", resp.Status)
+		}
+		return res, nil
+	default:
+		// Read a little of the body, so that the connection can be reused.
+		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
+		return res, r.fetchErrorf("status %s", resp.Status)
+	}
+	body, err := readBody(resp, r.opts.MaxResponseSize)
+	if err != nil {
+		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
+	}
+	res.sum = sha256.Sum256(body)
+	if old != nil && res.sum == oldSum {
+		res.set = old
+		return res, nil
+	}
+	set, err := jose.ParseSetWithLimits(body, r.opts.Limits)
+	if err != nil {
+		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
+	}
+	if err := r.checkKeys(set); err != nil {
+		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
+	}
+	reuseKeys(set, old)
+	res.set = set
+	return res, nil
+}
+
+// fetchError is a failed fetch: its text is err's, and it wraps both
+// ErrFetch and err (with what err wraps).
+type fetchError struct{ err error }
+
+func (e fetchError) Error() string   { return e.err.Error() }
+func (e fetchError) Unwrap() []error { return []error{ErrFetch, e.err} }
+
+// fetchErrorf returns a fetchError of the message "jwks: GET <url>: "
+// followed by format, formatted as fmt.Errorf does.
+func (r *Remote) fetchErrorf(format string, args ...any) error {
+	return fetchError{fmt.Errorf("jwks: GET %s: "+format, append([]any{r.url}, args...)...)}
+}
+
+// readBody reads the body of resp, refusing one longer than max bytes: by
+// its Content-Length before reading, or at byte max+1 while reading. The
+// buffer never exceeds max+1 bytes.
+func readBody(resp *http.Response, max int64) ([]byte, error) {
+	if resp.ContentLength > max {
+		return nil, fmt.Errorf("content length %d exceeds %d bytes: %w", resp.ContentLength, max, jose.ErrLimitExceeded)
+	}
+	size := int64(4 << 10)
+	if resp.ContentLength >= 0 {
+		size = resp.ContentLength + 1 // room to see the end of the body
+	}
+	buf := make([]byte, 0, min(size, max+1))
+	for {
+		n, err := resp.Body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > max {
+			return nil, fmt.Errorf("body exceeds %d bytes: %w", max, jose.ErrLimitExceeded)
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the body: %w", err)
+		}
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(2*int64(cap(buf)), max+1))
+			copy(grown, buf)
+			buf = grown
+		}
+	}
+}
+
+// checkKeys refuses a set holding a secret or private key, unless
+// AllowSecretKeys is set, and a set mixing secret or private keys with
+// public ones, always.
+func (r *Remote) checkKeys(set *jose.Set) error {
+	var secret, public bool
+	for _, k := range set.Keys {
+		switch {
+		case k == nil || k.Key == nil:
+		case k.IsPrivate():
+			secret = true
+		default:
+			public = true
+		}
+	}
+	switch {
+	case secret && public:
+		return fmt.Errorf("jwks: set mixes secret or private keys with public keys: %w", jose.ErrInvalidKey)
+	case secret && !r.opts.AllowSecretKeys:
+		return fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", jose.ErrInvalidKey)
+	}
+	return nil
+}
+
+// reuseKeys replaces each key of set whose JSON is that of a key of old
+// by old's *jose.JWK, so that a Verifier's verifiers, prepared and cached
+// per *jose.JWK, survive a rotation for the keys that stay.
+func reuseKeys(set, old *jose.Set) {
+	if old == nil {
+		return
+	}
+	byJSON := make(map[string]*jose.JWK, len(old.Keys))
+	var buf []byte
+	for _, k := range old.Keys {
+		var err error
+		if buf, err = k.AppendJSON(buf[:0]); err == nil {
+			byJSON[string(buf)] = k
+		}
+	}
+	for i, k := range set.Keys {
+		var err error
+		if buf, err = k.AppendJSON(buf[:0]); err == nil {
+			if o, ok := byJSON[string(buf)]; ok {
+				set.Keys[i] = o
+			}
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package jwks
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
+)
+
+// TestOversizedBody: a body longer than MaxResponseSize is refused, by its
+// Content-Length before reading or at the limit while reading an endless
+// stream; the memory used stays bounded by the limit, not by the body,
+// and the set in use is kept.
+func TestOversizedBody(t *testing.T) {
+	const limit = 64 << 10
+	k := newECKey(t, "k1")
+	good := setJSON(t, k)
+	var written atomic.Int64
+	chunk := bytes.Repeat([]byte(" "), 32<<10)
+	endless := func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte(`{"keys":[`))
+		for i := 0; i < 2048; i++ { // 64 MiB if nobody stops reading
+			n, err := w.Write(chunk)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}
+	declared := func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(limit+1))
+		w.Write(bytes.Repeat([]byte(" "), limit+1))
+	}
+	exact := append(bytes.Repeat([]byte(" "), limit-len(good)), good...)
+	p := newProvider(t, false, serveSet(exact))
+	r := newRemote(t, p, newClock(), Options{MaxResponseSize: limit})
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatalf("body of exactly the limit: %v", err)
+	}
+	for name, h := range map[string]http.HandlerFunc{"Content-Length": declared, "endless": endless} {
+		p.set(h)
+		var err error
+		alloc := vectortest.BytesAllocated(func() { err = r.Refresh(t.Context()) })
+		if !errors.Is(err, jose.ErrLimitExceeded) || !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), strconv.Itoa(limit)) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// The client's buffers plus at most 1.5 × the limit for the
+		// body; the endless server writes 64 MiB.
+		t.Logf("%s: %d bytes allocated", name, alloc)
+		if alloc > 8*limit+256<<10 {
+			t.Errorf("%s: %d bytes allocated for a limit of %d", name, alloc, limit)
+		}
+		if st := r.Status(); st.Keys != 1 {
+			t.Fatalf("%s: set in use dropped: %+v", name, st)
+		}
+	}
+	if w := written.Load(); w >= 2048*int64(len(chunk)) {
+		t.Errorf("the whole endless body was read (%d bytes)", w)
+	}
+}
+
+// TestBodyReadError: a connection that breaks in the middle of the body.
+func TestBodyReadError(t *testing.T) {
+	p := newProvider(t, false, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		w.Write([]byte(`{"keys":[`))
+	})
+	r := newRemote(t, p, newClock(), Options{})
+	if err := r.Refresh(t.Context()); !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "reading the body") {
+		t.Fatalf("broken body: %v", err)
+	}
+}
+
+// TestSetLimits: Options.Limits reach jose.ParseSetWithLimits.
+func TestSetLimits(t *testing.T) {
+	p := newProvider(t, false, serveSet(setJSON(t, newECKey(t, "a"), newECKey(t, "b"))))
+	r := newRemote(t, p, newClock(), Options{Limits: jose.Limits{MaxSetKeys: 1}})
+	if err := r.Refresh(t.Context()); !errors.Is(err, jose.ErrLimitExceeded) || !errors.Is(err, ErrFetch) {
+		t.Fatalf("two keys, MaxSetKeys 1: %v", err)
+	}
+}
+
+// TestUnusableEntries: entries jose cannot use are kept (and counted) but
+// never selected; they do not make the set fail.
+func TestUnusableEntries(t *testing.T) {
+	k := newECKey(t, "k1")
+	body := bytes.Replace(setJSON(t, k), []byte(`{"keys":[`), []byte(`{"keys":[{"kty":"XYZ","kid":"odd"},`), 1)
+	p := newProvider(t, false, serveSet(body))
+	r := newRemote(t, p, newClock(), Options{})
+	v := verifier(t, r)
+	if _, err := v.VerifyCompact(k.token(t, false)); err != nil {
+		t.Fatal(err)
+	}
+	if st := r.Status(); st.Keys != 2 {
+		t.Fatalf("status %+v", st)
+	}
+}

@@ -1,0 +1,585 @@
+package jwks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// Default values of [Options]; each is documented, with its reason, at its
+// field.
+const (
+	DefaultTimeout            = 10 * time.Second
+	DefaultMaxResponseSize    = 2 << 20 // bytes
+	DefaultMinRefreshInterval = 5 * time.Minute
+	DefaultMaxRefreshInterval = time.Hour
+	DefaultRefreshCooldown    = 30 * time.Second
+	DefaultMaxStale           = 6 * time.Hour
+)
+
+// ErrFetch reports that the JWK Set could not be fetched: a transport
+// error, an HTTP status other than 200 or 304, or a body that is too large,
+// not a JWK Set or holds keys a published set must not hold. The error
+// returned wraps ErrFetch and, where there is one, the cause (a jose
+// sentinel such as [jose.ErrLimitExceeded] or [jose.ErrMalformed], or the
+// transport's error); its text names the URL and the HTTP status.
+var ErrFetch = errors.New("jwks: fetch failed")
+
+// ErrClosed is returned by every method of a [Remote] after [Remote.Close].
+var ErrClosed = errors.New("jwks: remote set closed")
+
+// Options configure a [Remote]. The zero value gives the defaults; a
+// negative duration or size is refused by [New], except MaxStale.
+type Options struct {
+	// Client makes the requests. The default is a client of its own (its
+	// own connection pool, closed by Close) with Timeout as its timeout,
+	// which follows at most 10 redirects and none from https to http.
+	// Whatever the client, a response whose final URL is http is refused
+	// unless AllowHTTP is set.
+	Client *http.Client
+	// AllowHTTP allows an http URL. A set fetched over plain HTTP can be
+	// replaced by anyone on the path, so this is for tests on the loopback
+	// and for sidecars on the same host, never for a provider.
+	AllowHTTP bool
+	// Timeout bounds one fetch, from sending the request to the last byte
+	// of the body, whatever Client's own timeout (default
+	// [DefaultTimeout], 10 s: a provider answers in milliseconds; a fetch
+	// that hangs must not hold a verification much longer than a client
+	// would wait for the service itself).
+	Timeout time.Duration
+	// MaxResponseSize bounds the body, in bytes (default
+	// [DefaultMaxResponseSize], 2 MiB: a set of a thousand 4096-bit RSA
+	// keys, the most [jose.ParseSet] reads, is under 1 MiB). A longer body
+	// is refused as soon as its Content-Length, or the byte past the
+	// limit, is seen; memory stays bounded by the limit.
+	MaxResponseSize int64
+	// Limits are the limits [jose.ParseSetWithLimits] applies to the body
+	// (zero fields: the jose defaults).
+	Limits jose.Limits
+
+	// MinRefreshInterval and MaxRefreshInterval bound how long a fetched
+	// set is used before it is fetched again, whatever its Cache-Control
+	// max-age or Expires says (RFC 9111 §4.2.1): no-cache, no-store or
+	// max-age=0 cannot make every verification fetch, and a max-age of a
+	// year cannot keep a revoked key trusted for a year. A response
+	// without either header is used for MaxRefreshInterval. Defaults:
+	// [DefaultMinRefreshInterval], 5 min, and [DefaultMaxRefreshInterval],
+	// 1 h (providers announce new keys well before they use them, and an
+	// unknown kid refreshes at once anyway; an hour bounds how long a key
+	// the provider removed is still accepted).
+	MinRefreshInterval time.Duration
+	MaxRefreshInterval time.Duration
+	// RefreshCooldown is the least time between two fetches started by
+	// verifications: a token whose kid is not in the set fetches the set
+	// again only if the last fetch started at least this long ago, and
+	// after a failed fetch the next one waits this long. Inside the
+	// cooldown an unknown kid is [jose.ErrKeyNotFound] at once, so tokens
+	// with made-up kids cannot make the service hammer the provider.
+	// Default [DefaultRefreshCooldown], 30 s: at most two requests a
+	// minute, whatever the traffic, and a rotated key is picked up within
+	// half a minute of its first token.
+	RefreshCooldown time.Duration
+	// MaxStale is how long past the end of its freshness lifetime the last
+	// good set is still used while fetches fail (stale-if-error, RFC 5861
+	// §4): a provider outage does not stop verification at once. Default
+	// [DefaultMaxStale], 6 h, longer than most provider outages, short
+	// enough that a set nobody can refresh stops being trusted the same
+	// day. Negative: a set is never used past its freshness lifetime.
+	MaxStale time.Duration
+	// AllowSecretKeys allows a set holding symmetric ("oct") keys; by
+	// default a set with any secret or private key is refused, as a
+	// published set must not hold one (anyone who can read it could sign).
+	// Set it only for a key service reached over an authenticated
+	// channel. A set mixing secret and public keys is always refused.
+	AllowSecretKeys bool
+}
+
+// withDefaults returns o with its zero fields set to the defaults, or an
+// error for a negative or inconsistent value.
+func (o Options) withDefaults() (Options, error) {
+	def := func(name string, v *time.Duration, d time.Duration) error {
+		if *v < 0 {
+			return fmt.Errorf("jwks: Options.%s is negative", name)
+		}
+		if *v == 0 {
+			*v = d
+		}
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    *time.Duration
+		d    time.Duration
+	}{
+		{"Timeout", &o.Timeout, DefaultTimeout},
+		{"MinRefreshInterval", &o.MinRefreshInterval, DefaultMinRefreshInterval},
+		{"MaxRefreshInterval", &o.MaxRefreshInterval, DefaultMaxRefreshInterval},
+		{"RefreshCooldown", &o.RefreshCooldown, DefaultRefreshCooldown},
+	} {
+		if err := def(f.name, f.v, f.d); err != nil {
+			return o, err
+		}
+	}
+	switch {
+	case o.MaxStale < 0:
+		o.MaxStale = 0
+	case o.MaxStale == 0:
+		o.MaxStale = DefaultMaxStale
+	}
+	if o.MaxResponseSize < 0 {
+		return o, errors.New("jwks: Options.MaxResponseSize is negative")
+	}
+	if o.MaxResponseSize == 0 {
+		o.MaxResponseSize = DefaultMaxResponseSize
+	}
+	if o.MinRefreshInterval > o.MaxRefreshInterval {
+		return o, fmt.Errorf("jwks: Options.MinRefreshInterval %v exceeds MaxRefreshInterval %v", o.MinRefreshInterval, o.MaxRefreshInterval)
+	}
+	o.Limits = o.Limits.WithDefaults()
+	return o, nil
+}
+
+// Remote is a JWK Set (RFC 7517 §5) published at a URL, such as an OpenID
+// provider's jwks_uri: fetched over HTTP, cached as its response headers
+// allow within the bounds of [Options], fetched again when a token names a
+// key it does not hold (rotation), and kept while fetches fail, for a while.
+// It is safe for concurrent use.
+//
+// A Remote starts no goroutine (the end of a set's freshness is a runtime
+// timer, stopped by Close, whose function only marks the set expired).
+// Without [Remote.Run], the set is fetched by
+// the calls that need it: the first one, the first one after the set's
+// freshness lifetime ends (the others meanwhile keep using the set), and
+// those with an unknown kid; with Run, the set is fetched again when its
+// lifetime ends and verifications never wait for it.
+//
+// The set is used through [Remote.KeyFunc], as the KeyFunc of
+// [jws.VerifyOptions] or [jwe.DecryptOptions]: a token whose key is in the
+// cached set costs what a local *jose.Set costs. Keys never come from a
+// token (its jku, x5u or jwk): the application chooses the URL.
+//
+// [jws.VerifyOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jws#VerifyOptions
+// [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
+type Remote struct {
+	url       string
+	opts      Options
+	client    *http.Client
+	ownClient bool
+	now       func() time.Time // time.Now; tests replace it
+	// afterFunc is time.AfterFunc, returning the timer's Stop; tests
+	// replace it along with now.
+	afterFunc func(d time.Duration, f func()) (stop func() bool)
+
+	cur atomic.Pointer[snapshot] // nil: no set yet, or closed
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	runs   sync.WaitGroup // Run calls in progress
+
+	mu          sync.Mutex
+	flight      *flight // the fetch in progress, if any
+	closed      bool
+	lastAttempt time.Time
+	lastFetch   time.Time
+	lastErr     error
+	requests    int64
+	validators  validators // of the set in use
+	lifetime    time.Duration
+	bodySum     [32]byte    // SHA-256 of the body of the set in use
+	stopTimer   func() bool // stops the expiry timer of the set in use
+}
+
+// snapshot is the set in use and how long it may be used. expired is set
+// by a timer when fresh has passed, so that the fast path of KeyFunc reads
+// no clock (time.Now costs as much as a tenth of an HS256 verification).
+type snapshot struct {
+	set     *jose.Set
+	fresh   time.Time // used without fetching until then
+	usable  time.Time // used while fetches fail until then (fresh + MaxStale)
+	expired atomic.Bool
+}
+
+// flight is a fetch in progress; waiters block on done, then read err.
+type flight struct {
+	done chan struct{}
+	err  error
+}
+
+// New returns a Remote for the JWK Set at rawURL, without fetching it:
+// call [Remote.Refresh] to fetch it before the first token (to fail at
+// start-up when the provider cannot be reached), or let the first
+// verification fetch it. rawURL must be an absolute https URL, or http with
+// [Options.AllowHTTP]. The Remote must be closed with [Remote.Close].
+func New(rawURL string, opts Options) (*Remote, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("jwks: URL: %w", err)
+	}
+	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, fmt.Errorf("jwks: URL %q is not an absolute http(s) URL", rawURL)
+	}
+	if u.Scheme == "http" && !o.AllowHTTP {
+		return nil, fmt.Errorf("jwks: URL %q is http: https is required unless Options.AllowHTTP is set", rawURL)
+	}
+	r := &Remote{url: u.String(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
+	if r.client == nil {
+		r.client, r.ownClient = newClient(o), true
+	}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	return r, nil
+}
+
+func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+// newClient returns the default client: its own transport (so that Close
+// can close its connections), Timeout, no redirect to plain http unless
+// allowed.
+func newClient(o Options) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	return &http.Client{
+		Transport: tr,
+		Timeout:   o.Timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			if req.URL.Scheme != "https" && !o.AllowHTTP {
+				return fmt.Errorf("redirect to %s refused: https is required", req.URL.Redacted())
+			}
+			return nil
+		},
+	}
+}
+
+// URL returns the URL the set is fetched from.
+func (r *Remote) URL() string { return r.url }
+
+// KeyFunc returns the set for a token whose checked header is h, for
+// [jws.VerifyOptions] and [jwe.DecryptOptions] KeyFunc (which select the
+// key from it by h's kid and alg, as from their Keys):
+//
+//   - h has a kid that is in the cached set, or no kid, and the set is
+//     fresh: the cached set, at once, without locking or allocating.
+//   - h has a kid that is not in the set: the set is fetched again, once for
+//     all the goroutines asking meanwhile, unless a fetch started less than
+//     RefreshCooldown ago; if the kid is still missing the error wraps
+//     [jose.ErrKeyNotFound].
+//   - h has no kid: the set is never fetched for it beyond the cases
+//     below; the Verifier tries the keys that fit the token's alg, at most
+//     its MaxKeyCandidates.
+//   - the set is past its freshness lifetime: one call fetches it again,
+//     the others keep using it meanwhile, and keep using it if the fetch
+//     fails, for at most MaxStale.
+//   - there is no usable set (never fetched, or stale beyond MaxStale):
+//     the call fetches it, or waits for the fetch in progress, and fails
+//     with the fetch's error (wrapping [ErrFetch]) if there is still none.
+//
+// Fetches made by KeyFunc are bounded by Timeout and aborted by Close.
+//
+// [jws.VerifyOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jws#VerifyOptions
+// [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
+func (r *Remote) KeyFunc(h *jose.Header) (any, error) {
+	kid := ""
+	if h != nil {
+		kid = h.KeyID
+	}
+	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
+		return s.set, nil
+	}
+	set, err := r.get(r.ctx, kid)
+	if err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
+// Get returns the set as KeyFunc does for a header whose kid is kid ("":
+// none); ctx bounds the wait for a fetch, and a fetch Get starts.
+func (r *Remote) Get(ctx context.Context, kid string) (*jose.Set, error) {
+	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
+		return s.set, nil
+	}
+	return r.get(ctx, kid)
+}
+
+// hasKeyID reports whether set has an entry (usable or not) of kid, or
+// kid is "".
+func hasKeyID(set *jose.Set, kid string) bool {
+	if kid == "" {
+		return true
+	}
+	for _, k := range set.Keys {
+		if k != nil && k.KeyID == kid {
+			return true
+		}
+	}
+	return false
+}
+
+// get is the slow path of KeyFunc and Get.
+func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
+	for waited := false; ; waited = true {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return nil, ErrClosed
+		}
+		now := r.now()
+		s := r.cur.Load()
+		usable := s != nil && now.Before(s.usable)
+		known := s != nil && hasKeyID(s.set, kid)
+		switch {
+		case s != nil && now.Before(s.fresh) && known:
+			r.mu.Unlock()
+			return s.set, nil
+		case usable && known && (waited || r.flight != nil || r.coolingDown(now)):
+			// Stale but usable: someone is fetching, or a fetch was
+			// just tried.
+			r.mu.Unlock()
+			return s.set, nil
+		case waited || (r.flight == nil && r.coolingDown(now)):
+			err := r.unavailable(s != nil && usable, kid)
+			r.mu.Unlock()
+			return nil, err
+		}
+		f := r.flight
+		if f == nil {
+			f = r.start(now)
+			r.mu.Unlock()
+			r.run(ctx, f)
+			continue
+		}
+		r.mu.Unlock()
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
+		}
+	}
+}
+
+// coolingDown reports whether a fetch started less than RefreshCooldown
+// before now. r.mu is held.
+func (r *Remote) coolingDown(now time.Time) bool {
+	return !r.lastAttempt.IsZero() && now.Sub(r.lastAttempt) < r.opts.RefreshCooldown
+}
+
+// unavailable is the error of get when it cannot return a set: the kid is
+// not in the usable set, or there is no usable set. r.mu is held.
+func (r *Remote) unavailable(usable bool, kid string) error {
+	if usable {
+		return fmt.Errorf("jwks: no key with kid %q in the set from %s (fetched %s): %w",
+			kid, r.url, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
+	}
+	if r.lastErr != nil {
+		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)
+	}
+	// The last fetch succeeded but its set is beyond MaxStale: only
+	// possible when the clock jumped; the next call fetches again.
+	return r.fetchErrorf("the set expired")
+}
+
+// start registers a new fetch. r.mu is held.
+func (r *Remote) start(now time.Time) *flight {
+	f := &flight{done: make(chan struct{})}
+	r.flight, r.lastAttempt = f, now
+	r.requests++
+	return f
+}
+
+// run performs the fetch f in the calling goroutine, with ctx (bounded by
+// Timeout and aborted by Close), and publishes its result.
+func (r *Remote) run(ctx context.Context, f *flight) {
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	stop := context.AfterFunc(r.ctx, cancel)
+	r.mu.Lock()
+	v, prev, sum := r.validators, r.cur.Load(), r.bodySum
+	r.mu.Unlock()
+	var old *jose.Set
+	if prev != nil {
+		old = prev.set
+	} else {
+		v = validators{} // nothing to revalidate
+	}
+	res, err := r.fetch(ctx, v, old, sum)
+	stop()
+	cancel()
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer close(f.done)
+	r.flight, f.err, r.lastErr = nil, err, err
+	if r.closed {
+		f.err = ErrClosed
+		return
+	}
+	if err != nil {
+		return
+	}
+	now := r.now()
+	r.lastFetch = now
+	if res.set != nil {
+		r.validators, r.bodySum, r.lifetime = res.validators, res.sum, res.lifetime
+	} else { // 304 Not Modified: same set, new lifetime
+		res.set = old
+		r.validators = r.validators.update(res.validators)
+		if res.explicit {
+			r.lifetime = res.lifetime
+		}
+	}
+	fresh := now.Add(r.lifetime)
+	ns := &snapshot{set: res.set, fresh: fresh, usable: fresh.Add(r.opts.MaxStale)}
+	if r.stopTimer != nil {
+		r.stopTimer()
+	}
+	r.stopTimer = r.afterFunc(r.lifetime, func() { ns.expired.Store(true) })
+	r.cur.Store(ns)
+}
+
+// Refresh fetches the set now, whatever its freshness and the cooldown (or
+// waits for the fetch in progress), and returns the fetch's error; the set
+// in use is kept when the fetch fails. ctx bounds the fetch, with Timeout.
+// Call it once after New to fetch the set before the first token.
+func (r *Remote) Refresh(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return ErrClosed
+	}
+	f := r.flight
+	if f == nil {
+		f = r.start(r.now())
+		r.mu.Unlock()
+		r.run(ctx, f)
+		return f.err
+	}
+	r.mu.Unlock()
+	select {
+	case <-f.done:
+		return f.err
+	case <-ctx.Done():
+		return fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
+	}
+}
+
+// Run refreshes the set in the calling goroutine, so that verifications
+// never wait for a fetch: at once if there is no set, then whenever its
+// freshness lifetime ends, and RefreshCooldown after a failed fetch. It
+// returns when ctx is done (ctx.Err()) or the Remote is closed
+// ([ErrClosed]); Close waits for it to return. Run starts no goroutine:
+// run it in one of the caller's, go r.Run(ctx).
+func (r *Remote) Run(ctx context.Context) error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return ErrClosed
+	}
+	r.runs.Add(1)
+	r.mu.Unlock()
+	defer r.runs.Done()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-r.ctx.Done():
+			return ErrClosed
+		case <-timer.C:
+		}
+		_ = r.Refresh(ctx) // recorded in Status
+		timer.Reset(r.untilNext())
+	}
+}
+
+// untilNext returns how long Run waits before its next fetch.
+func (r *Remote) untilNext() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.now()
+	next := r.lastAttempt.Add(r.opts.RefreshCooldown)
+	if s := r.cur.Load(); s != nil && r.lastErr == nil && s.fresh.After(next) {
+		next = s.fresh
+	}
+	return max(next.Sub(now), 0)
+}
+
+// Close aborts the fetch in progress, makes Run return and waits for both,
+// closes the idle connections of the default client, and drops the set:
+// every later call returns [ErrClosed]. Close is idempotent; it returns nil.
+func (r *Remote) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	r.cur.Store(nil)
+	if r.stopTimer != nil {
+		r.stopTimer()
+	}
+	f := r.flight
+	r.mu.Unlock()
+	r.cancel()
+	if f != nil {
+		<-f.done
+	}
+	r.runs.Wait()
+	if r.ownClient {
+		r.client.CloseIdleConnections()
+	}
+	return nil
+}
+
+// Status describes the state of a [Remote], for monitoring.
+type Status struct {
+	URL string
+	// Keys is the number of entries of the set in use (0: none), usable
+	// or not (see [jose.Set]).
+	Keys int
+	// LastFetch is when the set in use was last fetched or revalidated
+	// (zero: never).
+	LastFetch time.Time
+	// LastAttempt is when the last fetch started (zero: never).
+	LastAttempt time.Time
+	// LastError is the error of the last fetch, nil if it succeeded or
+	// none was made; it wraps [ErrFetch].
+	LastError error
+	// FreshUntil is when the set in use stops being fresh, StaleUntil
+	// when it stops being used if it cannot be fetched (zero: no set).
+	FreshUntil, StaleUntil time.Time
+	// Requests is the number of HTTP requests made.
+	Requests int64
+	// Fetching reports whether a fetch is in progress.
+	Fetching bool
+}
+
+// Status returns the state of r. It reads r under its lock and does not
+// fetch.
+func (r *Remote) Status() Status {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := Status{
+		URL:         r.url,
+		LastFetch:   r.lastFetch,
+		LastAttempt: r.lastAttempt,
+		LastError:   r.lastErr,
+		Requests:    r.requests,
+		Fetching:    r.flight != nil,
+	}
+	if s := r.cur.Load(); s != nil {
+		st.Keys, st.FreshUntil, st.StaleUntil = len(s.set.Keys), s.fresh, s.usable
+	}
+	return st
+}
