@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/vectortest"
@@ -38,7 +39,7 @@ func TestOversizedBody(t *testing.T) {
 		w.Write(bytes.Repeat([]byte(" "), limit+1))
 	}
 	exact := append(bytes.Repeat([]byte(" "), limit-len(good)), good...)
-	p := newProvider(t, false, serveSet(exact))
+	p := newProvider(t, true, serveSet(exact)) // plain HTTP: no TLS buffers in the count
 	r := newRemote(t, p, newClock(), Options{MaxResponseSize: limit})
 	if err := r.Refresh(t.Context()); err != nil {
 		t.Fatalf("body of exactly the limit: %v", err)
@@ -100,4 +101,29 @@ func TestUnusableEntries(t *testing.T) {
 	if st := r.Status(); st.Keys != 2 {
 		t.Fatalf("status %+v", st)
 	}
+}
+
+// FuzzFreshness: any Cache-Control, Expires, Date and Age headers give a
+// lifetime without panicking, and within the bounds once clamped.
+func FuzzFreshness(f *testing.F) {
+	f.Add("public, max-age=600", "", "", "")
+	f.Add(`max-age="60", no-cache`, "Tue, 01 Dec 2026 13:00:00 GMT", "Tue, 01 Dec 2026 12:00:00 GMT", "30")
+	f.Add("max-age=99999999999999999999999", "0", "", "99999999999999999999")
+	f.Fuzz(func(t *testing.T, cc, expires, date, age string) {
+		h := http.Header{}
+		for k, v := range map[string]string{"Cache-Control": cc, "Expires": expires, "Date": date, "Age": age} {
+			if v != "" {
+				h.Set(k, v)
+			}
+		}
+		now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+		d, explicit := freshness(h, now)
+		if cc == "" && expires == "" && explicit {
+			t.Fatalf("lifetime %v stated by no header", d)
+		}
+		r := &Remote{opts: Options{MinRefreshInterval: time.Minute, MaxRefreshInterval: time.Hour}}
+		if c := r.clamp(d, explicit); c < time.Minute || c > time.Hour {
+			t.Fatalf("clamped lifetime %v", c)
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -40,10 +42,14 @@ func newProvider(t testing.TB, plain bool, h http.HandlerFunc) *provider {
 		p.mu.Unlock()
 		h(w, r)
 	})
+	p.srv = httptest.NewUnstartedServer(serve)
+	// Tests that cancel or close mid-request make the server log the
+	// broken connections; they are expected.
+	p.srv.Config.ErrorLog = log.New(io.Discard, "", 0)
 	if plain {
-		p.srv = httptest.NewServer(serve)
+		p.srv.Start()
 	} else {
-		p.srv = httptest.NewTLSServer(serve)
+		p.srv.StartTLS()
 	}
 	t.Cleanup(p.srv.Close)
 	return p

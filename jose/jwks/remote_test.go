@@ -507,7 +507,7 @@ func TestTimeout(t *testing.T) {
 	for _, custom := range []bool{false, true} {
 		opts := Options{Timeout: 50 * time.Millisecond}
 		if custom {
-			opts.Client = &http.Client{} // no timeout of its own: Timeout applies
+			opts.Client = &http.Client{Transport: p.srv.Client().Transport} // no timeout of its own: Timeout applies
 		}
 		r := newRemote(t, p, nil, opts)
 		_, err := r.Get(context.Background(), "")
@@ -581,9 +581,12 @@ func TestClose(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		c := newClock()
+		r.now, r.afterFunc = c.now, c.afterFunc
 		if err := r.Refresh(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		c.add(DefaultRefreshCooldown) // so that Get's unknown kid fetches, or joins Run's fetch
 		p.set(func(w http.ResponseWriter, req *http.Request) {
 			entered <- struct{}{}
 			select {
@@ -603,7 +606,7 @@ func TestClose(t *testing.T) {
 		if err := <-runDone; !errors.Is(err, ErrClosed) {
 			t.Fatalf("Run: %v", err)
 		}
-		if err := <-verr; !errors.Is(err, ErrClosed) && !errors.Is(err, ErrFetch) {
+		if err := <-verr; !errors.Is(err, ErrClosed) {
 			t.Fatalf("Get during Close: %v", err)
 		}
 		if _, err := r.KeyFunc(&jose.Header{}); !errors.Is(err, ErrClosed) {
