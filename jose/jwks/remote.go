@@ -76,10 +76,11 @@ type Options struct {
 	// the provider removed is still accepted).
 	MinRefreshInterval time.Duration
 	MaxRefreshInterval time.Duration
-	// RefreshCooldown is the least time between two fetches started by
-	// verifications: a token whose kid is not in the set fetches the set
-	// again only if the last fetch started at least this long ago, and
-	// after a failed fetch the next one waits this long. Inside the
+	// RefreshCooldown bounds the fetches the traffic can cause: a token
+	// whose kid is not in the set fetches the set again only if the last
+	// fetch started at least this long ago, and after a failed fetch the
+	// next one waits this long (the other fetches, when a set's lifetime
+	// ends, are bounded by MinRefreshInterval). Inside the
 	// cooldown an unknown kid is [jose.ErrKeyNotFound] at once, so tokens
 	// with made-up kids cannot make the service hammer the provider.
 	// Default [DefaultRefreshCooldown], 30 s: at most two requests a
@@ -337,29 +338,36 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 		}
 		now := r.now()
 		s := r.cur.Load()
+		fresh := s != nil && now.Before(s.fresh)
 		usable := s != nil && now.Before(s.usable)
 		known := s != nil && hasKeyID(s.set, kid)
+		// A fetch may start unless one is in progress or this call has
+		// waited for one, and, within RefreshCooldown of the last, only
+		// to replace a set whose lifetime ended after a successful fetch
+		// (MinRefreshInterval bounds those).
+		canStart := !waited && r.flight == nil &&
+			(!r.coolingDown(now) || s != nil && !fresh && r.lastErr == nil)
 		switch {
-		case s != nil && now.Before(s.fresh) && known:
+		case fresh && known:
 			r.mu.Unlock()
 			return s.set, nil
-		case usable && known && (waited || r.flight != nil || r.coolingDown(now)):
+		case usable && known && !canStart:
 			// Stale but usable: someone is fetching, or a fetch was
 			// just tried.
 			r.mu.Unlock()
 			return s.set, nil
-		case waited || (r.flight == nil && r.coolingDown(now)):
-			err := r.unavailable(s != nil && usable, kid)
+		case !canStart && r.flight == nil, waited:
+			err := r.unavailable(usable, kid)
 			r.mu.Unlock()
 			return nil, err
 		}
-		f := r.flight
-		if f == nil {
-			f = r.start(now)
+		if canStart {
+			f := r.start(now)
 			r.mu.Unlock()
 			r.run(ctx, f)
 			continue
 		}
+		f := r.flight
 		r.mu.Unlock()
 		select {
 		case <-f.done:
@@ -385,8 +393,8 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 	if r.lastErr != nil {
 		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)
 	}
-	// The last fetch succeeded but its set is beyond MaxStale: only
-	// possible when the clock jumped; the next call fetches again.
+	// The last fetch succeeded and its set is beyond MaxStale: the
+	// clock jumped while a fetch was in progress; the next call fetches.
 	return r.fetchErrorf("the set expired")
 }
 
@@ -508,8 +516,8 @@ func (r *Remote) untilNext() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	next := r.lastAttempt.Add(r.opts.RefreshCooldown)
-	if s := r.cur.Load(); s != nil && r.lastErr == nil && s.fresh.After(next) {
+	next := r.lastAttempt.Add(r.opts.RefreshCooldown) // after a failure
+	if s := r.cur.Load(); s != nil && r.lastErr == nil {
 		next = s.fresh
 	}
 	return max(next.Sub(now), 0)

@@ -493,6 +493,41 @@ func TestMinRefreshInterval(t *testing.T) {
 	}
 }
 
+// TestExpiryInsideCooldown: a set whose lifetime (MinRefreshInterval) is
+// shorter than RefreshCooldown is fetched again when it ends; only failed
+// fetches and unknown kids wait for the cooldown.
+func TestExpiryInsideCooldown(t *testing.T) {
+	k := newECKey(t, "k1")
+	p := newProvider(t, false, serveSet(setJSON(t, k), "Cache-Control", "no-store"))
+	c := newClock()
+	r := newRemote(t, p, c, Options{MinRefreshInterval: 10 * time.Second, MaxStale: -1})
+	v := verifier(t, r)
+	tok := k.token(t, false)
+	for i := range 3 {
+		if _, err := v.VerifyCompact(tok); err != nil {
+			t.Fatalf("after %d lifetimes: %v", i, err)
+		}
+		if n := p.requests.Load(); n != int64(i+1) {
+			t.Fatalf("%d requests after %d lifetimes", n, i)
+		}
+		c.add(10 * time.Second)
+	}
+	// A failed fetch: the next waits for the cooldown.
+	p.set(http.NotFound)
+	if _, err := v.VerifyCompact(tok); !errors.Is(err, ErrFetch) {
+		t.Fatal(err)
+	}
+	c.add(10 * time.Second)
+	if _, err := v.VerifyCompact(tok); !errors.Is(err, ErrFetch) || p.requests.Load() != 4 {
+		t.Fatalf("inside the cooldown after a failure: %v, %d requests", err, p.requests.Load())
+	}
+	c.add(DefaultRefreshCooldown)
+	p.set(serveSet(setJSON(t, k)))
+	if _, err := v.VerifyCompact(tok); err != nil || p.requests.Load() != 5 {
+		t.Fatalf("after the cooldown: %v, %d requests", err, p.requests.Load())
+	}
+}
+
 // TestTimeout: a provider that never answers holds a verification for
 // Timeout, then the error wraps ErrFetch and is a timeout.
 func TestTimeout(t *testing.T) {
