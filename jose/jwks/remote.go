@@ -207,10 +207,14 @@ type snapshot struct {
 	expired atomic.Bool
 }
 
-// flight is a fetch in progress; waiters block on done, then read err.
+// flight is a fetch in progress; waiters block on done, then read err and
+// aborted.
 type flight struct {
-	done chan struct{}
-	err  error
+	done    chan struct{}
+	err     error
+	aborted bool // ended by the context of the caller that made it
+
+	prevAttempt time.Time // lastAttempt before this fetch
 }
 
 // New returns a Remote for the JWK Set at rawURL, without fetching it:
@@ -330,7 +334,7 @@ func hasKeyID(set *jose.Set, kid string) bool {
 
 // get is the slow path of KeyFunc and Get.
 func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
-	for waited := false; ; waited = true {
+	for waited := false; ; {
 		r.mu.Lock()
 		if r.closed {
 			r.mu.Unlock()
@@ -365,12 +369,18 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			f := r.start(now)
 			r.mu.Unlock()
 			r.run(ctx, f)
+			if f.aborted {
+				return nil, fmt.Errorf("jwks: fetching %s: %w", r.url, ctx.Err())
+			}
+			waited = true
 			continue
 		}
 		f := r.flight
 		r.mu.Unlock()
 		select {
 		case <-f.done:
+			// A fetch its own caller abandoned tells nothing: try again.
+			waited = !f.aborted
 		case <-ctx.Done():
 			return nil, fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
 		}
@@ -400,16 +410,18 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 
 // start registers a new fetch. r.mu is held.
 func (r *Remote) start(now time.Time) *flight {
-	f := &flight{done: make(chan struct{})}
+	f := &flight{done: make(chan struct{}), prevAttempt: r.lastAttempt}
 	r.flight, r.lastAttempt = f, now
 	r.requests++
 	return f
 }
 
 // run performs the fetch f in the calling goroutine, with ctx (bounded by
-// Timeout and aborted by Close), and publishes its result.
-func (r *Remote) run(ctx context.Context, f *flight) {
-	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+// Timeout and aborted by Close), and publishes its result. A fetch ended
+// by ctx (the caller gave up, not the provider) is not a failed fetch: it
+// leaves the set, Status and the cooldown as they were.
+func (r *Remote) run(callerCtx context.Context, f *flight) {
+	ctx, cancel := context.WithTimeout(callerCtx, r.opts.Timeout)
 	stop := context.AfterFunc(r.ctx, cancel)
 	r.mu.Lock()
 	v, prev, sum := r.validators, r.cur.Load(), r.bodySum
@@ -421,17 +433,30 @@ func (r *Remote) run(ctx context.Context, f *flight) {
 		v = validators{} // nothing to revalidate
 	}
 	res, err := r.fetch(ctx, v, old, sum)
+	if err != nil && ctx.Err() != nil {
+		// Whatever the transport saw last, the cause is the deadline,
+		// the caller or Close.
+		err = r.fetchErrorf("no complete answer within Options.Timeout %v: %w", r.opts.Timeout, ctx.Err())
+		if callerCtx.Err() != nil || r.ctx.Err() != nil {
+			err = r.fetchErrorf("%w", ctx.Err())
+		}
+	}
 	stop()
 	cancel()
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer close(f.done)
-	r.flight, f.err, r.lastErr = nil, err, err
-	if r.closed {
+	r.flight, f.err = nil, err
+	switch {
+	case r.closed:
 		f.err = ErrClosed
 		return
+	case err != nil && callerCtx.Err() != nil:
+		f.aborted, r.lastAttempt = true, f.prevAttempt
+		return
 	}
+	r.lastErr = err
 	if err != nil {
 		return
 	}
@@ -457,8 +482,11 @@ func (r *Remote) run(ctx context.Context, f *flight) {
 
 // Refresh fetches the set now, whatever its freshness and the cooldown (or
 // waits for the fetch in progress), and returns the fetch's error; the set
-// in use is kept when the fetch fails. ctx bounds the fetch, with Timeout.
-// Call it once after New to fetch the set before the first token.
+// in use is kept when the fetch fails. ctx bounds the fetch, with Timeout;
+// a fetch that ctx ends is not the provider's failure: it starts no
+// cooldown, is not reported by Status, and the calls waiting for it fetch
+// again. Call Refresh once after New to fetch the set before the first
+// token.
 func (r *Remote) Refresh(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
@@ -475,6 +503,9 @@ func (r *Remote) Refresh(ctx context.Context) error {
 	r.mu.Unlock()
 	select {
 	case <-f.done:
+		if f.aborted { // its caller gave up: fetch again
+			return r.Refresh(ctx)
+		}
 		return f.err
 	case <-ctx.Done():
 		return fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
