@@ -188,58 +188,62 @@ func TestKeyReuse(t *testing.T) {
 	}
 }
 
-// TestSingleFlight: 1,000 goroutines verify a token whose kid is new while
-// the provider is slow: exactly one request is made, and every one of them
-// verifies with the fetched set.
+// TestSingleFlight: 1,000 goroutines verify a token whose kid is not in the
+// set while the provider is slow: exactly one request is made, shared by
+// all; the token then verifies if the provider rotated to its key, and is
+// ErrKeyNotFound for all of them if its kid is made up.
 func TestSingleFlight(t *testing.T) {
-	k1, k2 := newECKey(t, "k1"), newECKey(t, "k2")
-	p := newProvider(t, false, serveSet(setJSON(t, k1)))
-	c := newClock()
-	r := newRemote(t, p, c, Options{})
-	if err := r.Refresh(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	release := make(chan struct{})
-	entered := make(chan struct{}, 1)
-	body := setJSON(t, k1, k2)
-	p.set(func(w http.ResponseWriter, req *http.Request) {
-		entered <- struct{}{}
-		<-release
-		w.Write(body)
-	})
-	c.add(DefaultRefreshCooldown)
-	v := verifier(t, r)
-	tok := k2.token(t, false)
-	const n = 1000
-	errs := make(chan error, n)
-	var wg sync.WaitGroup
-	for range n {
-		wg.Go(func() {
-			_, err := v.VerifyCompact(tok)
-			errs <- err
-		})
-	}
-	<-entered // the one request has arrived; let the goroutines pile up behind it
-	for i := 0; i < 1000 && r.Status().Fetching; i++ {
-		if i == 100 {
+	k1, k2, bogus := newECKey(t, "k1"), newECKey(t, "k2"), newECKey(t, "made-up")
+	for _, c := range []struct {
+		name string
+		tok  []byte
+		want error
+	}{{"rotated", k2.token(t, false), nil}, {"made-up kid", bogus.token(t, false), jose.ErrKeyNotFound}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProvider(t, false, serveSet(setJSON(t, k1)))
+			clk := newClock()
+			r := newRemote(t, p, clk, Options{})
+			if err := r.Refresh(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			release := make(chan struct{})
+			entered := make(chan struct{}, 1)
+			body := setJSON(t, k1, k2)
+			p.set(func(w http.ResponseWriter, req *http.Request) {
+				select { // never blocks the server
+				case entered <- struct{}{}:
+				default:
+				}
+				<-release
+				w.Write(body)
+			})
+			clk.add(DefaultRefreshCooldown)
+			v := verifier(t, r)
+			const n = 1000
+			errs := make(chan error, n)
+			var wg sync.WaitGroup
+			for range n {
+				wg.Go(func() {
+					_, err := v.VerifyCompact(c.tok)
+					errs <- err
+				})
+			}
+			<-entered // the request has arrived; let the goroutines pile up behind it
+			for range 1000 {
+				runtime.Gosched()
+			}
 			close(release)
-		}
-		runtime.Gosched()
-	}
-	select {
-	case <-release:
-	default:
-		close(release)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got := p.requests.Load(); got != 2 {
-		t.Fatalf("%d requests for %d goroutines, want 1 (after the first fetch)", got-1, n)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+					t.Fatalf("%v, want %v", err, c.want)
+				}
+			}
+			if got := p.requests.Load(); got != 2 {
+				t.Fatalf("%d requests for %d goroutines, want 1 (after the first fetch)", got-1, n)
+			}
+		})
 	}
 }
 
@@ -558,7 +562,10 @@ func TestContext(t *testing.T) {
 	stop := make(chan struct{})
 	entered := make(chan struct{}, 4)
 	hang := func(w http.ResponseWriter, req *http.Request) {
-		entered <- struct{}{}
+		select { // never blocks the server
+		case entered <- struct{}{}:
+		default:
+		}
 		select {
 		case <-req.Context().Done():
 		case <-stop:
@@ -655,7 +662,10 @@ func TestClose(t *testing.T) {
 		}
 		c.add(DefaultRefreshCooldown) // so that Get's unknown kid fetches, or joins Run's fetch
 		p.set(func(w http.ResponseWriter, req *http.Request) {
-			entered <- struct{}{}
+			select { // never blocks the server
+			case entered <- struct{}{}:
+			default:
+			}
 			select {
 			case <-req.Context().Done():
 			case <-block:
