@@ -158,8 +158,8 @@ func (o Options) withDefaults() (Options, error) {
 // Without [Remote.Run], the set is fetched by
 // the calls that need it: the first one, the first one after the set's
 // freshness lifetime ends (the others meanwhile keep using the set), and
-// those with an unknown kid; with Run, the set is fetched again when its
-// lifetime ends and verifications never wait for it.
+// those with an unknown kid; with Run, the set is fetched again shortly
+// before its lifetime ends, so that verifications do not wait for it.
 //
 // The set is used through [Remote.KeyFunc], as the KeyFunc of
 // [jws.VerifyOptions] or [jwe.DecryptOptions]: a token whose key is in the
@@ -513,8 +513,9 @@ func (r *Remote) Refresh(ctx context.Context) error {
 }
 
 // Run refreshes the set in the calling goroutine, so that verifications
-// never wait for a fetch: at once if there is no set, then whenever its
-// freshness lifetime ends, and RefreshCooldown after a failed fetch. It
+// do not wait for a fetch: at once, then a tenth of the set's freshness
+// lifetime (at most Timeout) before it ends, and RefreshCooldown after a
+// failed fetch. It
 // returns when ctx is done (ctx.Err()) or the Remote is closed
 // ([ErrClosed]); Close waits for it to return. Run starts no goroutine:
 // run it in one of the caller's, go r.Run(ctx).
@@ -549,7 +550,9 @@ func (r *Remote) untilNext() time.Duration {
 	now := r.now()
 	next := r.lastAttempt.Add(r.opts.RefreshCooldown) // after a failure
 	if s := r.cur.Load(); s != nil && r.lastErr == nil {
-		next = s.fresh
+		// Ahead of the end of the lifetime, by the time a fetch may
+		// take, at most a tenth of the lifetime.
+		next = s.fresh.Add(-min(r.lifetime/10, r.opts.Timeout))
 	}
 	return max(next.Sub(now), 0)
 }

@@ -791,3 +791,37 @@ func TestSecretKeys(t *testing.T) {
 		t.Fatalf("mixed set: %v", err)
 	}
 }
+
+// TestRunSchedule: Run fetches a tenth of the lifetime (at most Timeout)
+// before the set expires, and RefreshCooldown after a failure.
+func TestRunSchedule(t *testing.T) {
+	k := newECKey(t, "k1")
+	p := newProvider(t, false, serveSet(setJSON(t, k), "Cache-Control", "max-age=600"))
+	c := newClock()
+	r := newRemote(t, p, c, Options{})
+	if d := r.untilNext(); d != 0 {
+		t.Fatalf("before the first fetch: %v", d)
+	}
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if d := r.untilNext(); d != 600*time.Second-DefaultTimeout {
+		t.Fatalf("after a fetch: %v", d)
+	}
+	p.set(serveSet(setJSON(t, k), "Cache-Control", "max-age=30"))
+	r2 := newRemote(t, p, c, Options{MinRefreshInterval: time.Second})
+	if err := r2.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if d := r2.untilNext(); d != 27*time.Second {
+		t.Fatalf("after a fetch of a short lifetime: %v", d)
+	}
+	p.set(http.NotFound)
+	c.add(time.Minute)
+	if err := r.Refresh(t.Context()); !errors.Is(err, ErrFetch) {
+		t.Fatal(err)
+	}
+	if d := r.untilNext(); d != DefaultRefreshCooldown {
+		t.Fatalf("after a failure: %v", d)
+	}
+}
