@@ -155,11 +155,11 @@ func (o Options) withDefaults() (Options, error) {
 //
 // A Remote starts no goroutine (the end of a set's freshness is a runtime
 // timer, stopped by Close, whose function only marks the set expired).
-// Without [Remote.Run], the set is fetched by
-// the calls that need it: the first one, the first one after the set's
-// freshness lifetime ends (the others meanwhile keep using the set), and
-// those with an unknown kid; with Run, the set is fetched again shortly
-// before its lifetime ends, so that verifications do not wait for it.
+// Without [Remote.Run], the set is fetched by the calls that need it: the
+// first one, the first one after the set's freshness lifetime ends (the
+// others meanwhile keep using the set), and those with an unknown kid; with
+// Run, the set is fetched again shortly before its lifetime ends, so that
+// verifications do not wait for it.
 //
 // The set is used through [Remote.KeyFunc], as the KeyFunc of
 // [jws.VerifyOptions] or [jwe.DecryptOptions]: a token whose key is in the
@@ -515,10 +515,10 @@ func (r *Remote) Refresh(ctx context.Context) error {
 // Run refreshes the set in the calling goroutine, so that verifications
 // do not wait for a fetch: at once, then a tenth of the set's freshness
 // lifetime (at most Timeout) before it ends, and RefreshCooldown after a
-// failed fetch. It
-// returns when ctx is done (ctx.Err()) or the Remote is closed
-// ([ErrClosed]); Close waits for it to return. Run starts no goroutine:
-// run it in one of the caller's, go r.Run(ctx).
+// failed fetch. It returns when ctx is done (ctx.Err()) or the Remote is
+// closed ([ErrClosed]), closing the idle connections of the default
+// client; Close waits for it to return. Run starts no goroutine: run it in
+// one of the caller's, go r.Run(ctx).
 func (r *Remote) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
@@ -528,6 +528,9 @@ func (r *Remote) Run(ctx context.Context) error {
 	r.runs.Add(1)
 	r.mu.Unlock()
 	defer r.runs.Done()
+	if r.ownClient {
+		defer r.client.CloseIdleConnections()
+	}
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -560,6 +563,8 @@ func (r *Remote) untilNext() time.Duration {
 // Close aborts the fetch in progress, makes Run return and waits for both,
 // closes the idle connections of the default client, and drops the set:
 // every later call returns [ErrClosed]. Close is idempotent; it returns nil.
+// To close a Remote when a context ends: context.AfterFunc(ctx, func() {
+// r.Close() }).
 func (r *Remote) Close() error {
 	r.mu.Lock()
 	if r.closed {
