@@ -13,11 +13,14 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwks"
 	"github.com/josebench/josebench/jose/jws"
+	"github.com/josebench/josebench/jose/jwt"
 )
 
-// Example verifies an RS256 ID token from an identity provider whose JWK
-// Set is published at its jwks_uri. The provider here is an httptest
-// server on the loopback, signing with a fixed test key.
+// Example validates an RS256 ID token from an identity provider whose JWK
+// Set is published at its jwks_uri: the keys come from a Remote, the
+// claims are checked by a jwt.Validator over the jws.Verifier. The
+// provider here is an httptest server on the loopback, signing with a
+// fixed test key.
 func Example() {
 	provider, idToken := startProvider()
 	defer provider.Close()
@@ -44,21 +47,30 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	msg, err := v.VerifyCompact(idToken)
+	validator, err := jwt.NewValidator(jwt.ValidatorOptions{
+		Verifier:  v,
+		Issuers:   []string{"https://provider.example"},
+		Audiences: []string{"my-app"},
+		Now:       func() time.Time { return time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC) }, // a fixed clock, for the example's output
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("kid %s: %s\n", msg.Header.KeyID, msg.Payload)
+
+	tok, err := validator.Validate(idToken, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s from %s, key %s\n", tok.Claims.Subject, tok.Claims.Issuer, tok.Header.KeyID)
 	st := keys.Status()
 	fmt.Println("keys:", st.Keys, "requests:", st.Requests)
 	// Output:
-	// kid 2026-12: {"iss":"https://provider.example","sub":"alice","aud":"my-app"}
+	// alice from https://provider.example, key 2026-12
 	// keys: 1 requests: 1
 }
 
 // startProvider starts the identity provider: it publishes the public half
-// of its signing key and returns an ID token signed with it. (The token's
-// claims are checked by the jwt package; this example shows the keys.)
+// of its signing key and returns an ID token signed with it.
 func startProvider() (*httptest.Server, []byte) {
 	pemData, err := os.ReadFile("../../testdata/keys/rsa2048.pem")
 	if err != nil {
@@ -82,7 +94,7 @@ func startProvider() (*httptest.Server, []byte) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tok, err := signer.Compact([]byte(`{"iss":"https://provider.example","sub":"alice","aud":"my-app"}`))
+	tok, err := signer.Compact([]byte(`{"iss":"https://provider.example","sub":"alice","aud":"my-app","exp":1796130000}`))
 	if err != nil {
 		log.Fatal(err)
 	}
