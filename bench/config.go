@@ -19,7 +19,12 @@ type Config struct {
 
 // RunnerConfig holds the runner settings.
 type RunnerConfig struct {
-	// Iterations is the number of timed iterations (samples) per variant.
+	// Rounds is the number of rounds of a run: each round visits every
+	// variant, in an order shuffled per round, so that the drift of a busy
+	// machine spreads over all variants and shows in their intervals.
+	Rounds int `yaml:"rounds" json:"rounds"`
+	// Iterations is the number of timed iterations (samples) of a variant
+	// in each round.
 	Iterations int `yaml:"iterations" json:"iterations"`
 	// Revs is the number of revolutions (calls) per iteration, or Auto to
 	// calibrate it so that one iteration takes about Time.
@@ -96,14 +101,15 @@ var ReportColumns = map[string][]string{
 }
 
 // DefaultConfig returns the built-in configuration, identical to the
-// bench.yaml shipped with the module: every group, 10 iterations of about
-// 10ms each, and the PHP suite's inputs.
+// bench.yaml shipped with the module: every group, 20 rounds of one
+// iteration of about 5ms each, and the PHP suite's inputs.
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
-			Iterations:     10,
+			Rounds:         20,
+			Iterations:     1,
 			Revs:           Auto,
-			Time:           Duration(10 * time.Millisecond),
+			Time:           Duration(5 * time.Millisecond),
 			Warmup:         0,
 			RetryThreshold: 10,
 			RetryLimit:     3,
@@ -139,6 +145,8 @@ type problem struct{ path, msg string }
 func (c *Config) validate() *problem {
 	r := &c.Runner
 	switch {
+	case r.Rounds < 1:
+		return &problem{"runner.rounds", "must be at least 1"}
 	case r.Iterations < 1:
 		return &problem{"runner.iterations", "must be at least 1"}
 	case r.Revs < 0:

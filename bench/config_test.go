@@ -22,6 +22,7 @@ func TestDefaultConfigIsBenchYAML(t *testing.T) {
 func TestParseConfigOverrides(t *testing.T) {
 	src := `
 runner:
+  rounds: 4
   iterations: 3
   revs: 100
   time: 5ms
@@ -45,7 +46,7 @@ measure:
 		t.Fatal(err)
 	}
 	want := DefaultConfig()
-	want.Runner = RunnerConfig{Iterations: 3, Revs: 100, Time: Duration(5 * time.Millisecond), Warmup: 0,
+	want.Runner = RunnerConfig{Rounds: 4, Iterations: 3, Revs: 100, Time: Duration(5 * time.Millisecond), Warmup: 0,
 		RetryThreshold: 0, RetryLimit: want.Runner.RetryLimit, TimeUnit: Nanoseconds, Progress: "none", Storage: "/tmp/x", Report: "full"}
 	want.Measure = MeasureConfig{
 		Groups: []string{"HS256", "KW", "ECDH-ES+A128KW"}, Subjects: []string{SubjectRoundTrip},

@@ -30,8 +30,8 @@ func ExampleParseConfig() {
 	_, err := bench.ParseConfig("bench.yaml", []byte("runner:\n  revs: 1000\n  iterations: 0\n"))
 	fmt.Println(err)
 	cfg, err := bench.ParseConfig("bench.yaml", []byte("runner:\n  revs: 1000\n"))
-	fmt.Println(cfg.Runner.Revs, cfg.Runner.Iterations, err)
+	fmt.Println(cfg.Runner.Revs, cfg.Runner.Rounds, cfg.Runner.Iterations, err)
 	// Output:
 	// bench: bench.yaml:3: runner.iterations: must be at least 1
-	// 1000 10 <nil>
+	// 1000 20 1 <nil>
 }

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -34,19 +35,20 @@ func (f *runnerFake) runner(c RunnerConfig) *Runner {
 	return &Runner{
 		Config:  c,
 		Prepare: func(*Variant) (Op, error) { return f.op, nil },
-		Now:     func() time.Time { return base.Add(f.elapsed) },
-		MemStats: func(m *runtime.MemStats) {
+		now:     func() time.Time { return base.Add(f.elapsed) },
+		memStats: func(m *runtime.MemStats) {
 			m.Mallocs = uint64(f.calls) * f.allocs
 			m.TotalAlloc = uint64(f.calls) * f.allocs * 16
 		},
-		CPU: func() (int64, bool) { return int64(f.elapsed / 2), true }, // half the wall time
+		cpu: func() (int64, bool) { return int64(f.elapsed / 2), true }, // half the wall time
 	}
 }
 
-// runnerConfig is the configuration the runner tests assume: 5 iterations
-// of 10ms with one warmup revolution each.
+// runnerConfig is the configuration the runner tests assume: one round of
+// 5 iterations of 10ms with one warmup revolution each.
 func runnerConfig() RunnerConfig {
 	c := DefaultConfig().Runner
+	c.Rounds = 1
 	c.Iterations, c.Revs, c.Time, c.Warmup = 5, Auto, Duration(10*time.Millisecond), 1
 	c.RetryThreshold, c.RetryLimit = 10, 5
 	return c
@@ -63,7 +65,7 @@ func runnerVariants(t *testing.T) []Variant {
 func TestRunnerAutoRevs(t *testing.T) {
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, allocs: 3}
 	c := runnerConfig()
-	res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
+	res, err := runResults(f.runner(c), context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestRunnerAutoRevs(t *testing.T) {
 // An operation slower than the target time runs once per iteration.
 func TestRunnerSlowOp(t *testing.T) {
 	f := &runnerFake{cost: func(int) time.Duration { return 50 * time.Millisecond }}
-	res, err := f.runner(runnerConfig()).Run(context.Background(), runnerVariants(t))
+	res, err := runResults(f.runner(runnerConfig()), context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func TestRunnerRetry(t *testing.T) {
 		}
 		return time.Microsecond
 	}}
-	res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
+	res, err := runResults(f.runner(c), context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +137,7 @@ func TestRunnerRetry(t *testing.T) {
 		}
 		return time.Microsecond
 	}}
-	res, err = f.runner(c).Run(context.Background(), runnerVariants(t))
+	res, err = runResults(f.runner(c), context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func TestRunnerRetry(t *testing.T) {
 	// retry_threshold 0 disables retries.
 	c.RetryThreshold = 0
 	f.calls, f.elapsed = 0, 0
-	res, err = f.runner(c).Run(context.Background(), runnerVariants(t))
+	res, err = runResults(f.runner(c), context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +169,7 @@ func TestRunnerRetry(t *testing.T) {
 			}
 			return time.Microsecond
 		}}
-		res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
+		res, err := runResults(f.runner(c), context.Background(), runnerVariants(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,17 +183,17 @@ func TestRunnerErrors(t *testing.T) {
 	c := runnerConfig()
 	c.Revs = 5
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }, fail: 8}
-	res, err := f.runner(c).Run(context.Background(), runnerVariants(t))
+	res, err := runResults(f.runner(c), context.Background(), runnerVariants(t))
 	if err == nil || !strings.Contains(err.Error(), "bench: HS256Bench/benchSignature/alg=HS256: boom") || len(res) != 0 {
 		t.Errorf("failing op: %v, %d results", err, len(res))
 	}
 	r := f.runner(c)
 	r.Prepare = func(*Variant) (Op, error) { return nil, errors.New("no key") }
-	if _, err := r.Run(context.Background(), runnerVariants(t)); err == nil || !strings.HasSuffix(err.Error(), ": no key") {
+	if _, err := runResults(r, context.Background(), runnerVariants(t)); err == nil || !strings.HasSuffix(err.Error(), ": no key") {
 		t.Errorf("failing prepare: %v", err)
 	}
 	r.Prepare = nil
-	if _, err := r.Run(context.Background(), runnerVariants(t)); err == nil {
+	if _, err := runResults(r, context.Background(), runnerVariants(t)); err == nil {
 		t.Error("nil Prepare accepted")
 	}
 }
@@ -199,7 +201,7 @@ func TestRunnerErrors(t *testing.T) {
 // runnerEvents records Progress calls.
 type runnerEvents struct{ log []string }
 
-func (e *runnerEvents) Start(n int)               { e.log = append(e.log, "start") }
+func (e *runnerEvents) Start(n int)               { e.log = append(e.log, fmt.Sprint("start ", n)) }
 func (e *runnerEvents) Variant(i int, v *Variant) { e.log = append(e.log, "variant "+v.Subject) }
 func (e *runnerEvents) Done(i int, r *Result)     { e.log = append(e.log, "done") }
 func (e *runnerEvents) Finish()                   { e.log = append(e.log, "finish") }
@@ -207,39 +209,78 @@ func (e *runnerEvents) Finish()                   { e.log = append(e.log, "finis
 func TestRunnerProgress(t *testing.T) {
 	vs, _ := Select(DefaultConfig().Measure, []string{"HS256"})
 	c := runnerConfig()
-	c.Revs, c.Iterations = 1, 1
+	c.Revs, c.Iterations, c.Rounds = 1, 1, 2
 	f := &runnerFake{cost: func(int) time.Duration { return time.Microsecond }}
 	r := f.runner(c)
 	ev := &runnerEvents{}
 	r.Progress = ev
-	if _, err := r.Run(context.Background(), vs[:2]); err != nil {
+	if _, err := runResults(r, context.Background(), vs[:2]); err != nil {
 		t.Fatal(err)
 	}
-	want := "start,variant benchSignature,done,variant benchVerification,done,finish"
-	if got := strings.Join(ev.log, ","); got != want {
-		t.Errorf("events %s", got)
+	// Preparation in order, then two rounds in their shuffled orders;
+	// done once per variant, in its last round.
+	want := []string{"start 6", "variant benchSignature", "variant benchVerification"}
+	for round := range 2 {
+		for _, i := range RoundOrder(r.Seed, round, 2) {
+			want = append(want, "variant "+vs[i].Subject)
+			if round == 1 {
+				want = append(want, "done")
+			}
+		}
+	}
+	want = append(want, "finish")
+	if got, w := strings.Join(ev.log, ","), strings.Join(want, ","); got != w {
+		t.Errorf("events %s\nwant   %s", got, w)
 	}
 }
 
 // A cancelled context stops the run between iterations, keeping the
-// variants completed.
+// rounds that every variant completed.
 func TestRunnerInterrupt(t *testing.T) {
 	vs, _ := Select(DefaultConfig().Measure, []string{"HS256"})
 	c := runnerConfig()
-	c.Revs = 10
+	c.Revs, c.Rounds = 10, 3
+	// A round is 3 variants × 5 iterations × (1 warmup + 10 revs) = 165
+	// calls: call 200 is in the second round.
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &runnerFake{cost: func(n int) time.Duration {
-		if n == 70 { // during the second variant
+		if n == 200 {
 			cancel()
 		}
 		return time.Microsecond
 	}}
-	res, err := f.runner(c).Run(ctx, vs)
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "bench: interrupted after 1 of 3 variants") {
+	out, err := f.runner(c).Run(ctx, vs)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "bench: interrupted after 1 of 3 rounds") {
 		t.Errorf("error %v", err)
 	}
-	if len(res) != 1 {
-		t.Errorf("%d results", len(res))
+	if len(out.Results) != 3 {
+		t.Fatalf("%d results", len(out.Results))
+	}
+	for _, r := range out.Results {
+		if len(r.Iterations) != 5 || r.Stats.N != 5 {
+			t.Errorf("%s: %d iterations kept, want the 5 of round 0", r.ID(), len(r.Iterations))
+		}
+		for _, it := range r.Iterations {
+			if it.Round != 0 {
+				t.Errorf("%s: an iteration of round %d kept", r.ID(), it.Round)
+			}
+		}
+	}
+	if out.Calibration == nil || len(out.Calibration.Iterations) != 1 {
+		t.Errorf("calibration %+v", out.Calibration)
+	}
+
+	// Interrupted in the first round: nothing to keep.
+	ctx, cancel = context.WithCancel(context.Background())
+	f = &runnerFake{cost: func(n int) time.Duration {
+		if n == 50 {
+			cancel()
+		}
+		return time.Microsecond
+	}}
+	out, err = f.runner(c).Run(ctx, vs)
+	if !errors.Is(err, context.Canceled) || len(out.Results) != 0 {
+		t.Errorf("interrupted in round 0: %v, %d results", err, len(out.Results))
 	}
 }
 
@@ -259,7 +300,7 @@ func TestRunnerThreadCPU(t *testing.T) {
 			return nil
 		}, nil
 	}}
-	res, err := r.Run(context.Background(), runnerVariants(t))
+	res, err := runResults(r, context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,11 +318,20 @@ func TestRunnerCalibrationRecovers(t *testing.T) {
 		}
 		return time.Microsecond
 	}}
-	res, err := f.runner(runnerConfig()).Run(context.Background(), runnerVariants(t))
+	res, err := runResults(f.runner(runnerConfig()), context.Background(), runnerVariants(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := res[0].Revs; r != 10000 {
 		t.Errorf("revs %d, want 10000 (10ms / 1µs)", r)
 	}
+}
+
+// runResults runs r and returns the results of the variants.
+func runResults(r *Runner, ctx context.Context, vs []Variant) ([]Result, error) {
+	out, err := r.Run(ctx, vs)
+	if out == nil {
+		return nil, err
+	}
+	return out.Results, err
 }

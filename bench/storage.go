@@ -33,6 +33,17 @@ type Run struct {
 	Config     Config      `json:"config"`   // the configuration in force
 	Env        Environment `json:"env"`      // the machine and build
 	Results    []Result    `json:"results"`
+
+	// Seed is the seed of the round orders ([RoundOrder]): with the same
+	// variants, it reproduces the order of every round.
+	Seed uint64 `json:"seed"`
+	// Calibration is the fixed calibration workload, measured in every
+	// round (see [CalibrationVariant]); nil in runs stored before it.
+	Calibration *Result `json:"calibration,omitempty"`
+	// Against holds, for a run made with --against, the other build's
+	// environment and results, measured in the same rounds; its ID is the
+	// path of the other binary.
+	Against *Run `json:"against,omitempty"`
 }
 
 // maxTagLen bounds the length of a run's tag.
@@ -245,8 +256,19 @@ func DecodeRun(data []byte) (*Run, error) {
 	if run.Format != RunFormat {
 		return nil, fmt.Errorf("bench: stored run has format %d, want %d", run.Format, RunFormat)
 	}
+	run.summarize()
+	return &run, nil
+}
+
+// summarize recomputes the statistics of every result of run.
+func (run *Run) summarize() {
 	for i := range run.Results {
 		run.Results[i].summarize()
 	}
-	return &run, nil
+	if run.Calibration != nil {
+		run.Calibration.summarize()
+	}
+	if run.Against != nil {
+		run.Against.summarize()
+	}
 }

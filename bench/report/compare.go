@@ -1,21 +1,13 @@
 package report
 
 import (
-	"math"
-
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/stats"
 )
 
-// DefaultAlpha is the significance level under which a difference between
-// two runs is taken as real rather than noise, as benchstat's.
+// DefaultAlpha is the complement of the confidence of a comparison's
+// interval: 0.05 for 95%, as benchstat's.
 const DefaultAlpha = 0.05
-
-// minUTestSamples is the fewest iterations on each side for which the
-// Mann-Whitney U test is used; with fewer (a run of one iteration, as the
-// PHP suite makes) no p-value can reach the usual levels, and the noise is
-// judged from the relative standard deviations instead.
-const minUTestSamples = 3
 
 // Metric is what a comparison compares.
 type Metric string
@@ -29,44 +21,53 @@ const (
 	MetricCPU Metric = "cpu"
 )
 
-// samples returns the iteration values of r for m, or nil when r has
-// none (CPU time not measured).
+// samples returns the round values of r for m, the best of each round
+// (see [bench.Result.RoundBests]), or nil when r has none (CPU time not
+// measured).
 func (m Metric) samples(r *bench.Result) []float64 {
 	if m != MetricCPU {
-		return r.Times()
+		return r.RoundBests(func(it bench.Iteration) float64 { return it.Time })
 	}
-	xs := make([]float64, len(r.Iterations))
-	for i, it := range r.Iterations {
+	for _, it := range r.Iterations {
 		if it.CPU <= 0 {
 			return nil
 		}
-		xs[i] = it.CPU
 	}
-	return xs
+	return r.RoundBests(func(it bench.Iteration) float64 { return it.CPU })
 }
 
 // Delta is the change of one variant between a reference run and a run.
 type Delta struct {
-	ID      string  // the variant's identity (bench.Variant.ID)
-	Found   bool    // the variant is in the reference run, and both have the metric
-	NoData  bool    // the variant is in the reference run, but one side lacks the metric
-	Cur     float64 // mean of the run, ns
-	Ref     float64 // mean of the reference run, ns
-	Percent float64 // (Cur - Ref) / Ref, in percent: positive is slower
-	P       float64 // p-value of the U test, or -1 when the rstdev rule was used
-	Noise   bool    // the change is within noise
+	ID       string         // the variant's identity (bench.Variant.ID)
+	Found    bool           // the variant is in the reference run, and both have the metric
+	NoData   bool           // the variant is in the reference run, but one side lacks the metric
+	Cur      float64        // median of the run's round values (the best of each round), ns
+	Ref      float64        // median of the reference run's round values, ns
+	Pairs    int            // rounds paired
+	Ratio    float64        // median of the paired ratios run / reference: above 1 is slower
+	Interval stats.Interval // confidence interval of Ratio
+	Percent  float64        // (Ratio - 1) in percent: positive is slower
+	Noise    bool           // the interval includes 1: no change shown
 }
 
+// Lo returns the interval's lower bound as a percent change.
+func (d Delta) Lo() float64 { return (d.Interval.Lo - 1) * 100 }
+
+// Hi returns the interval's upper bound as a percent change.
+func (d Delta) Hi() float64 { return (d.Interval.Hi - 1) * 100 }
+
 // Compare returns, for each result of run in order, the change of metric m
-// (MetricTime when "") from the result of the same variant in ref. A change
-// is within noise when the two-sided Mann-Whitney U test of the iteration
-// values gives p >= alpha (DefaultAlpha when 0), or, when either side has
-// fewer than 3 iterations, when |Percent| is at most the sum of the two
-// relative standard deviations.
+// (MetricTime when "") from the result of the same variant in ref. The
+// values of each round (the best of its iterations) are paired, round i
+// of run with round i of ref, and the change is the median of the ratios
+// with its distribution-free confidence interval at 1 - alpha
+// (DefaultAlpha when 0; see [stats.MedianInterval]). For the two builds
+// of an A/B run (ref = run.Against) a pair was measured back to back, so
+// the ratio cancels the drift of the machine; between a run and a stored
+// one it does not, and the calibration workload says how far the machine
+// moved (see [CompareCalibration]). A change is within noise when the
+// interval includes 1.
 func Compare(run, ref *bench.Run, m Metric, alpha float64) []Delta {
-	if alpha == 0 {
-		alpha = DefaultAlpha
-	}
 	byID := make(map[string]*bench.Result, len(ref.Results))
 	for i := range ref.Results {
 		r := &ref.Results[i]
@@ -75,37 +76,49 @@ func Compare(run, ref *bench.Run, m Metric, alpha float64) []Delta {
 	deltas := make([]Delta, len(run.Results))
 	for i := range run.Results {
 		r := &run.Results[i]
-		d := Delta{ID: r.ID(), P: -1}
-		deltas[i] = d
-		rr, ok := byID[d.ID]
-		if !ok {
-			continue
+		deltas[i] = Delta{ID: r.ID()}
+		if rr, ok := byID[r.ID()]; ok {
+			deltas[i] = compareResults(r, rr, m, alpha)
 		}
-		xs, ys := m.samples(r), m.samples(rr)
-		if len(xs) == 0 || len(ys) == 0 {
-			deltas[i].NoData = true
-			continue
-		}
-		cur, prev := stats.Summarize(xs), stats.Summarize(ys)
-		d.Found, d.Cur, d.Ref = true, cur.Mean, prev.Mean
-		d.Percent = stats.Deviation(prev.Mean, cur.Mean)
-		if len(xs) >= minUTestSamples && len(ys) >= minUTestSamples {
-			d.P = stats.MannWhitney(xs, ys)
-			d.Noise = d.P >= alpha
-		} else {
-			d.Noise = math.Abs(d.Percent) <= cur.RStdev+prev.RStdev
-		}
-		deltas[i] = d
 	}
 	return deltas
 }
 
-// Slower returns the deltas that are significantly slower than their
-// reference by more than pct percent.
+// CompareCalibration compares the calibration workloads of run and ref,
+// as [Compare] compares variants; ok is false when either run lacks it.
+func CompareCalibration(run, ref *bench.Run, alpha float64) (d Delta, ok bool) {
+	if run.Calibration == nil || ref.Calibration == nil {
+		return Delta{}, false
+	}
+	d = compareResults(run.Calibration, ref.Calibration, MetricTime, alpha)
+	return d, d.Found
+}
+
+func compareResults(r, ref *bench.Result, m Metric, alpha float64) Delta {
+	if alpha <= 0 || alpha >= 1 {
+		alpha = DefaultAlpha
+	}
+	d := Delta{ID: r.ID()}
+	xs, ys := m.samples(r), m.samples(ref)
+	ratios := stats.Ratios(xs, ys)
+	if len(xs) == 0 || len(ys) == 0 || len(ratios) == 0 {
+		d.NoData = true
+		return d
+	}
+	d.Found, d.Pairs = true, len(ratios)
+	d.Cur, d.Ref = stats.Median(xs), stats.Median(ys)
+	d.Ratio, d.Interval = stats.MedianInterval(ratios, 1-alpha)
+	d.Percent = (d.Ratio - 1) * 100
+	d.Noise = d.Interval.Contains(1)
+	return d
+}
+
+// Slower returns the deltas that are slower than their reference by more
+// than pct percent beyond noise: the whole interval lies above 1 + pct/100.
 func Slower(deltas []Delta, pct float64) []Delta {
 	var out []Delta
 	for _, d := range deltas {
-		if d.Found && !d.Noise && d.Percent > pct {
+		if d.Found && d.Interval.Lo > 1+pct/100 {
 			out = append(out, d)
 		}
 	}

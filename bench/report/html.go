@@ -201,10 +201,6 @@ func (t *Table) writeTimeChart(w io.Writer, id, aria string, rs []*bench.Result,
 // column judges it (Compare: grey within noise).
 func (t *Table) writeDiffChart(w io.Writer) {
 	esc := html.EscapeString
-	byID := map[string]*bench.Result{}
-	for i := range t.ref.Results {
-		byID[t.ref.Results[i].ID()] = &t.ref.Results[i]
-	}
 	var bars []bar
 	m := 1.0
 	for i, d := range Compare(t.Run, t.ref, t.metric, 0) {
@@ -212,10 +208,7 @@ func (t *Table) writeDiffChart(w io.Writer) {
 			continue
 		}
 		r := &t.Run.Results[i]
-		pct, lo, hi, ok := diffInterval(t.metric.samples(r), t.metric.samples(byID[d.ID]))
-		if !ok {
-			continue
-		}
+		pct, lo, hi := d.Percent, d.Lo(), d.Hi()
 		color := colorSame
 		switch {
 		case d.Noise:
@@ -234,11 +227,11 @@ func (t *Table) writeDiffChart(w io.Writer) {
 	if len(bars) == 0 {
 		return
 	}
-	what := "mean time"
+	what := "time"
 	if t.metric == MetricCPU {
-		what = "mean thread CPU time"
+		what = "thread CPU time"
 	}
-	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower); whiskers: 95%% confidence interval of the ratio of the means. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(t.ref.ID), what)
+	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower): the median of the ratios of the paired rounds; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(t.ref.ID), what)
 	x0, width := plotArea()
 	step := niceStep(m / 3)
 	lim := math.Ceil(m/step) * step
@@ -273,29 +266,6 @@ func meanInterval(xs []float64) (lo, hi float64) {
 	se := stats.Stdev(xs) * math.Sqrt(float64(n)/float64(n-1)) / math.Sqrt(float64(n))
 	d := tCrit(n) * se
 	return m - d, m + d
-}
-
-// diffInterval returns the % difference of the mean of xs from that of ys
-// and its 95% interval, from the standard errors of the two means (the
-// delta method on the log of their ratio); ok is false without samples.
-func diffInterval(xs, ys []float64) (pct, lo, hi float64, ok bool) {
-	if len(xs) == 0 || len(ys) == 0 {
-		return 0, 0, 0, false
-	}
-	mx, my := stats.Mean(xs), stats.Mean(ys)
-	if mx <= 0 || my <= 0 {
-		return 0, 0, 0, false
-	}
-	rel := func(zs []float64, m float64) float64 {
-		if len(zs) < 2 {
-			return 0
-		}
-		l, h := meanInterval(zs)
-		return (h - l) / 2 / m // t·se/m
-	}
-	d := math.Hypot(rel(xs, mx), rel(ys, my))
-	r := mx / my
-	return (r - 1) * 100, (r*math.Exp(-d) - 1) * 100, (r*math.Exp(d) - 1) * 100, true
 }
 
 // chartLabel is "RSA1_5Bench benchDecryption enc=A128GCM,bits=2048": the

@@ -80,7 +80,7 @@ const consoleWidth = 120
 // consoleDrop lists the columns a console table may leave out, in the
 // order it leaves them out. The identity of a variant, its mean (or
 // iteration time) and a comparison's diff are always kept.
-var consoleDrop = []string{"groups", "median", "worst", "best", "mode", "stdev", "cpu_rev", "z_value", "cpu", "revs", "rejects", "its", "iter", "ref_mean", "ref_cpu", "allocs", "bytes", "deviation", "rstdev"}
+var consoleDrop = []string{"groups", "round", "par_interval", "median", "worst", "best", "mode", "stdev", "cpu_rev", "z_value", "cpu", "revs", "rejects", "its", "iter", "ref_mean", "ref_cpu", "base_mean", "base_cpu", "ops_s", "allocs", "bytes", "deviation", "rstdev", "interval", "diff_interval"}
 
 func (t *Table) writeConsole(w io.Writer) {
 	fmt.Fprintf(w, "%s\n%s\n\n", t.Title, t.suiteLine())

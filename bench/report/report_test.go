@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"flag"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,6 +115,22 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	run := reportRun(t, reportRunID, 1, true)
 	ref := reportRun(t, reportRefID, 1.1, false)
+	// An A/B run: the other build is the reference run, stored inside.
+	abRun := reportRun(t, reportRunID, 1, true)
+	against := reportRun(t, reportRefID, 1.1, false)
+	against.ID = "/tmp/josebench-base"
+	against.Env.Commit = "89ea31c8f00d000000000000000000000000cafe"
+	abRun.Against = against
+	// A run with --parallel 4.
+	parRun := reportRun(t, reportRunID, 1, false)
+	for i := range parRun.Results {
+		r := &parRun.Results[i]
+		r.Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000}}
+	}
+	parRun, err := jsonRoundTrip(parRun) // the statistics, as a stored run's
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, report, output string
 		ref                  *bench.Run
@@ -134,6 +152,8 @@ func TestGolden(t *testing.T) {
 		{"aggregate-ref.json", "aggregate", "json", ref},
 		{"aggregate-ref.html", "aggregate", "html", ref},
 		{"simple-ref-cpu.md", "simple", "md", ref},
+		{"simple-against.md", "simple", "md", against},
+		{"simple-parallel.md", "simple", "md", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,7 +162,14 @@ func TestGolden(t *testing.T) {
 			if strings.Contains(tt.name, "-cpu") {
 				opts.Metric = MetricCPU
 			}
-			if err := Write(&b, run, tt.output, opts); err != nil {
+			r := run
+			switch {
+			case tt.ref == against:
+				r = abRun
+			case strings.Contains(tt.name, "-parallel"):
+				r = parRun
+			}
+			if err := Write(&b, r, tt.output, opts); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tt.name, b.Bytes())
@@ -195,11 +222,16 @@ func TestCompare(t *testing.T) {
 	if len(ds) != 4 {
 		t.Fatalf("%d deltas", len(ds))
 	}
-	// HS256 sign: 10% faster, separated samples: significant.
-	if d := ds[0]; !d.Found || d.Noise || d.P >= 0.05 || d.Percent > -9 || d.Percent < -10 {
+	// HS256 sign: every pair 10% faster (ratio 1/1.1): significant.
+	if d := ds[0]; !d.Found || d.Noise || d.Pairs != 5 || math.Abs(d.Ratio-1/1.1) > 1e-12 || d.Interval.Hi >= 1 || d.Percent > -9 || d.Percent < -10 {
 		t.Errorf("sign delta %+v", d)
 	}
-	// HS256 verify: same samples: noise.
+	// Five pairs: the whole range, which covers the median with
+	// probability 1 - 2/32.
+	if d := ds[0]; d.Interval.Confidence != 1-2.0/32 {
+		t.Errorf("confidence %v with 5 pairs", d.Interval.Confidence)
+	}
+	// HS256 verify: same samples: ratio 1, noise.
 	if d := ds[1]; !d.Found || !d.Noise || d.Percent != 0 {
 		t.Errorf("verify delta %+v", d)
 	}
@@ -229,45 +261,106 @@ func TestCompare(t *testing.T) {
 		t.Errorf("cpu delta without CPU in ref: %+v", d)
 	}
 
-	// One iteration a side: the rstdev rule.
-	one := reportRun(t, reportRunID, 1, false)
-	oneRef := reportRun(t, reportRefID, 1.01, false)
-	for _, r := range []*bench.Run{one, oneRef} {
-		for i := range r.Results {
-			r.Results[i].Iterations = r.Results[i].Iterations[:1]
+	// Rounds pair by round, the iterations of a round averaged.
+	a, b := reportRun(t, reportRunID, 1, false), reportRun(t, reportRefID, 1, false)
+	a.Results = a.Results[:1]
+	b.Results = b.Results[:1]
+	a.Results[0].Iterations = []bench.Iteration{{Round: 0, Time: 100}, {Round: 0, Time: 300}, {Round: 1, Time: 400}}
+	b.Results[0].Iterations = []bench.Iteration{{Round: 0, Time: 100}, {Round: 1, Time: 200}}
+	if d := Compare(a, b, MetricTime, 0)[0]; d.Pairs != 2 || d.Interval.Lo != 1 || d.Interval.Hi != 2 {
+		t.Errorf("rounds paired: %+v, want the ratios of the bests 100/100 and 400/200", d)
+	}
+}
+
+// syntheticRun is an A/B run of one variant: rounds rounds of three
+// samples a side around 1000 ns, the other build's times multiplied by shift, both with
+// noise that drifts from round to round (shared by the pair, as it is on
+// the machine) plus independent noise.
+func syntheticRun(t *testing.T, rng *rand.Rand, rounds int, shift float64) *bench.Run {
+	v := reportVariant(t, "HS256", "HS256Bench/benchVerification/alg=HS256")
+	this, other := bench.Result{Variant: v, Revs: 100}, bench.Result{Variant: v, Revs: 100}
+	for r := range rounds {
+		drift := 1 + 0.3*rng.Float64() // the machine: up to 30% slower
+		noise := func() float64 { return 1 + 0.08*rng.NormFloat64() }
+		// One sample in ten is hit by a preemption.
+		hit := func() float64 {
+			if rng.IntN(10) == 0 {
+				return 1.5
+			}
+			return 1
+		}
+		// Three iterations a side, alternating, as an A/B run makes.
+		for range 3 {
+			this.Iterations = append(this.Iterations, bench.Iteration{Round: r, Time: 1000 * shift * drift * noise() * hit()})
+			other.Iterations = append(other.Iterations, bench.Iteration{Round: r, Time: 1000 * drift * noise() * hit()})
 		}
 	}
-	// One sample a side: rstdev 0, so any change is beyond noise.
-	ds = Compare(one, oneRef, MetricTime, 0)
-	if d := ds[0]; d.P != -1 || d.Noise {
-		t.Errorf("1%% change with one sample a side: %+v", d)
-	}
-	// Two samples a side, spread +-1%: rstdev 1% each, so a 1% change is
-	// noise.
-	for _, r := range []*bench.Run{one, oneRef} {
-		for i := range r.Results {
-			x := r.Results[i].Iterations[0]
-			lo, hi := x, x
-			lo.Time *= 0.99
-			hi.Time *= 1.01
-			r.Results[i].Iterations = []bench.Iteration{lo, hi}
+	run := &bench.Run{ID: reportRunID, Results: []bench.Result{this}}
+	run.Against = &bench.Run{ID: "/tmp/other", Results: []bench.Result{other}}
+	return run
+}
+
+// The A/B statistics on synthetic samples: for identical distributions
+// the interval covers no change about 95% of the time and --fail-slower 10
+// never fires; for a known shift of 40% the interval covers the shift
+// about 95% of the time and --fail-slower 10 fires.
+func TestCompareSynthetic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const trials = 500
+	for _, rounds := range []int{10, 20} {
+		covered, alarms := 0, 0
+		for range trials {
+			run := syntheticRun(t, rng, rounds, 1)
+			d := Compare(run, run.Against, MetricTime, 0)[0]
+			if d.Noise {
+				covered++
+			}
+			if len(Slower([]Delta{d}, 10)) > 0 {
+				alarms++
+			}
+		}
+		// The interval's confidence is at least 95%; allow for the
+		// sampling of 500 trials.
+		if covered < trials*92/100 {
+			t.Errorf("%d rounds, identical builds: the interval covers no change in %d of %d trials, want about 95%%", rounds, covered, trials)
+		}
+		if alarms != 0 {
+			t.Errorf("%d rounds, identical builds: %d false alarms in %d trials at 10%%", rounds, alarms, trials)
+		}
+		found, flagged := 0, 0
+		for range trials {
+			run := syntheticRun(t, rng, rounds, 1.4)
+			d := Compare(run, run.Against, MetricTime, 0)[0]
+			if d.Interval.Contains(1.4) {
+				found++
+			}
+			if len(Slower([]Delta{d}, 10)) > 0 {
+				flagged++
+			}
+		}
+		if found < trials*92/100 || flagged < trials*99/100 {
+			t.Errorf("%d rounds, 40%% slower: the interval covers the shift in %d, flagged in %d of %d trials", rounds, found, flagged, trials)
 		}
 	}
-	if d := Compare(one, oneRef, MetricTime, 0)[0]; !d.Noise || d.P != -1 {
-		t.Errorf("1%% change with rstdevs 1+1: %+v", d)
+}
+
+// The calibration workloads compare as variants do.
+func TestCompareCalibration(t *testing.T) {
+	run, ref := reportRun(t, reportRunID, 1, false), reportRun(t, reportRefID, 1, false)
+	if _, ok := CompareCalibration(run, ref, 0); ok {
+		t.Error("calibration compared without calibration results")
 	}
-	// The same spread around a 3% slower reference: beyond the sum of
-	// the rstdevs (2%), so not noise.
-	far := reportRun(t, reportRefID, 1.03, false)
-	for i := range far.Results {
-		x := far.Results[i].Iterations[0]
-		lo, hi := x, x
-		lo.Time *= 0.99
-		hi.Time *= 1.01
-		far.Results[i].Iterations = []bench.Iteration{lo, hi}
+	cal := func(scale float64) *bench.Result {
+		r := &bench.Result{Variant: bench.CalibrationVariant(), Revs: 512}
+		for i, x := range []float64{100, 102, 98, 101, 99, 100} {
+			r.Iterations = append(r.Iterations, bench.Iteration{Round: i, Time: x * scale})
+		}
+		return r
 	}
-	if d := Compare(one, far, MetricTime, 0)[0]; d.Noise || d.P != -1 || d.Percent > -2.5 || d.Percent < -3.5 {
-		t.Errorf("3%% change with rstdevs 1+1: %+v", d)
+	run.Calibration, ref.Calibration = cal(1.25), cal(1)
+	d, ok := CompareCalibration(run, ref, 0)
+	if !ok || d.Noise || math.Abs(d.Percent-25) > 1e-9 {
+		t.Errorf("calibration delta %+v", d)
 	}
 }
 

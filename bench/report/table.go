@@ -155,6 +155,9 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d variants; the variants not measured are missing.", len(run.Results)))
 	}
 	t.ref, t.metric = opts.Ref, opts.Metric
+	if base != bench.ReportDefault {
+		t.addThroughput()
+	}
 	if opts.Ref != nil && base != bench.ReportDefault {
 		t.addComparison(opts.Ref, opts.Metric, Compare(run, opts.Ref, opts.Metric, opts.Alpha), opts.Alpha)
 	}
@@ -171,36 +174,104 @@ func (t *Table) row(r *bench.Result, it int) []Cell {
 	return row
 }
 
-// addComparison appends the reference mean and the difference columns.
+// addComparison appends the reference mean, the difference and its
+// interval.
 func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha float64) {
-	if alpha == 0 {
+	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
-	what := "the mean"
+	what, side := "time", "run "+ref.ID
+	refCol, diffCol := "ref_mean", "diff"
 	if m == MetricCPU {
-		t.Columns = append(t.Columns, "ref_cpu", "diff_cpu")
-		what = "the mean thread CPU time"
-	} else {
-		t.Columns = append(t.Columns, "ref_mean", "diff")
+		refCol, diffCol, what = "ref_cpu", "diff_cpu", "thread CPU time"
 	}
+	if t.Run.Against == ref {
+		refCol, side = "base_mean", "the other build"
+		if m == MetricCPU {
+			refCol = "base_cpu"
+		}
+		if ref.Env.Commit != "" {
+			side += " (commit " + ref.Env.Commit + ")"
+		}
+	}
+	t.Columns = append(t.Columns, refCol, diffCol, "interval")
 	for i := range t.Rows {
 		d := deltas[i]
 		switch {
 		case d.NoData:
-			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "n/a"})
+			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "n/a"}, Cell{kind: text, s: "-"})
 			continue
 		case !d.Found:
-			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "new"})
+			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "new"}, Cell{kind: text, s: "-"})
 			continue
 		}
 		diff := Cell{kind: signed, f: d.Percent}
 		if d.Noise {
 			diff.s = "~"
 		}
-		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: d.Ref}, diff)
+		refMean := d.Ref
+		if r := findResult(ref, d.ID); r != nil && m != MetricCPU {
+			refMean = r.Stats.Mean
+		} else if r != nil {
+			refMean = r.CPU
+		}
+		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMean}, diff, Cell{kind: text, s: formatInterval(d)})
 	}
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("%s: change of %s from run %s; ~ marks a change within noise (two-sided Mann-Whitney U test on the iterations, p >= %g; with fewer than %d iterations on a side, |diff| <= rstdev + ref rstdev)", t.Columns[len(t.Columns)-1], what, ref.ID, alpha, minUTestSamples))
+		fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
+}
+
+// addThroughput appends, when the run measured throughput (run
+// --parallel N), the operations per second of one goroutine (from the
+// median time) and of N goroutines sharing one operation, with its
+// interval.
+func (t *Table) addThroughput() {
+	n := 0
+	for i := range t.Run.Results {
+		if p := t.Run.Results[i].Parallel; p != nil {
+			n = p.Goroutines
+		}
+	}
+	if n == 0 || len(t.Rows) != len(t.Run.Results) {
+		return
+	}
+	t.Columns = append(t.Columns, "ops_s", "par_ops_s", "par_interval")
+	for i := range t.Rows {
+		r := &t.Run.Results[i]
+		one := Cell{kind: text, s: "-"}
+		if r.Median > 0 {
+			one = Cell{kind: integer, f: math.Round(1e9 / r.Median)}
+		}
+		par, iv := Cell{kind: text, s: "-"}, Cell{kind: text, s: "-"}
+		if p := r.Parallel; p != nil && p.Median > 0 {
+			par = Cell{kind: integer, f: math.Round(p.Median)}
+			iv = Cell{kind: text, s: "[" + strconv.FormatFloat(p.Interval.Lo, 'f', 0, 64) + ", " + strconv.FormatFloat(p.Interval.Hi, 'f', 0, 64) + "]"}
+		}
+		t.Rows[i] = append(t.Rows[i], one, par, iv)
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("ops_s: operations per second of one goroutine (1 / the median round time); par_ops_s: of %d goroutines sharing the variant's one Signer, Verifier, Encrypter or Decrypter (median of the rounds), par_interval its %.0f%% confidence interval", n, stats.DefaultConfidence*100))
+}
+
+// formatInterval writes d's interval as "[-1.20%, +3.40%]".
+func formatInterval(d Delta) string {
+	return "[" + signedPercent(d.Lo()) + ", " + signedPercent(d.Hi()) + "]"
+}
+
+func signedPercent(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 2, 64) + "%"
+	if x >= 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+func findResult(run *bench.Run, id string) *bench.Result {
+	for i := range run.Results {
+		if run.Results[i].ID() == id {
+			return &run.Results[i]
+		}
+	}
+	return nil
 }
 
 // Format returns the cell as text in unit, with unit symbols.

@@ -39,7 +39,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{runCommand, reportCommand, logCommand, listCommand}
+	commands = []*command{runCommand, reportCommand, logCommand, listCommand, workerCommand}
 }
 
 const mainUsage = `josebench runs the JOSE benchmark suite (the Go counterpart of the PHP

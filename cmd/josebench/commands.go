@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"os/exec"
 	"os/signal"
 	"slices"
 	"strings"
@@ -65,6 +67,7 @@ type outputFlags struct {
 	ref        string
 	metric     string
 	failSlower float64
+	against    bool // the run compares with another build (run --against)
 }
 
 func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp string) {
@@ -73,7 +76,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
 	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the % difference of each mean, ~ when within noise")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
-	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref, exit with status 1 when a variant is slower than the reference by more than `pct` percent, beyond noise")
+	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
 
 func (o *outputFlags) check(cfg *bench.Config) error {
@@ -89,8 +92,8 @@ func (o *outputFlags) check(cfg *bench.Config) error {
 	if o.failSlower < 0 {
 		return usagef("--fail-slower must not be negative")
 	}
-	if o.failSlower > 0 && o.ref == "" {
-		return usagef("--fail-slower needs --ref")
+	if o.failSlower > 0 && o.ref == "" && !o.against {
+		return usagef("--fail-slower needs --ref or --against")
 	}
 	return nil
 }
@@ -122,9 +125,13 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 		slow := report.Slower(report.Compare(r, ref, report.Metric(o.metric), 0), o.failSlower)
 		if len(slow) > 0 {
 			var b strings.Builder
-			fmt.Fprintf(&b, "%d variants are slower than run %s by more than %g%%:", len(slow), ref.ID, o.failSlower)
+			what := "run " + ref.ID
+			if r.Against == ref {
+				what = "the other build"
+			}
+			fmt.Fprintf(&b, "%d variants are slower than %s by more than %g%% beyond their interval:", len(slow), what, o.failSlower)
 			for _, d := range slow {
-				fmt.Fprintf(&b, "\n\t%s: %+.2f%%", d.ID, d.Percent)
+				fmt.Fprintf(&b, "\n\t%s: %+.2f%% [%+.2f%%, %+.2f%%]", d.ID, d.Percent, d.Lo(), d.Hi())
 			}
 			return errors.New(b.String())
 		}
@@ -159,9 +166,23 @@ goes to standard error. An interrupt (Ctrl-C) stops the run after the current
 iteration: the variants measured are summarized, reported and, with --store,
 saved marked incomplete; the exit status is 1.
 
-Example:
+A run is runner.rounds rounds; each visits every variant for
+runner.iterations iterations, in an order shuffled per round from a seed
+(--seed, random by default, stored with the run). Intervals are those of
+the median of the rounds.
+
+--against PATH compares with another josebench binary (for instance one
+built from the base commit): it runs "PATH worker", measures each variant
+in both builds back to back in every round, and reports the median of the
+paired ratios with its interval (~ when it includes 0). --ref compares
+with a stored run by the same statistics, and warns when the calibration
+workload stored with both runs says the machine itself changed by more
+than --fail-slower (default 10%).
+
+Examples:
 
 	josebench run --config bench.yaml --group RSASign --store
+	josebench run --group hmac --against /tmp/josebench-base --fail-slower 10
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var (
@@ -175,6 +196,10 @@ Example:
 			itTime    time.Duration
 			progress  string
 			subjectsF listFlag
+			rounds    int
+			seed      uint64
+			against   string
+			parallel  int
 		)
 		cf.register(fs, true)
 		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
@@ -186,6 +211,10 @@ Example:
 		fs.StringVar(&revs, "revs", "", "override runner.revs: a number or auto")
 		fs.DurationVar(&itTime, "time", 0, "override runner.time, the target `duration` of an iteration with auto revs")
 		fs.StringVar(&progress, "progress", "", "override runner.progress: auto, dots, line or none")
+		fs.IntVar(&rounds, "rounds", 0, "override runner.rounds with `n`")
+		fs.Uint64Var(&seed, "seed", 0, "`seed` of the round orders, to repeat a stored run's (default: random)")
+		fs.StringVar(&against, "against", "", "compare with the josebench binary at `path`, measured in the same rounds")
+		fs.IntVar(&parallel, "parallel", 0, "also measure each variant with `n` goroutines sharing its signer, verifier, encrypter or decrypter, and report operations per second")
 		return func(stdout, stderr io.Writer) error {
 			cfg, err := cf.load()
 			if err != nil {
@@ -196,6 +225,28 @@ Example:
 			}
 			if iters > 0 {
 				cfg.Runner.Iterations = iters
+			}
+			if rounds < 0 {
+				return usagef("--rounds must be positive")
+			}
+			if rounds > 0 {
+				cfg.Runner.Rounds = rounds
+			}
+			if parallel < 0 || parallel == 1 {
+				return usagef("--parallel must be at least 2")
+			}
+			if against != "" {
+				if of.ref != "" || parallel > 0 {
+					return usagef("--against goes with neither --ref nor --parallel")
+				}
+				path, err := exec.LookPath(against)
+				if err != nil {
+					return usagef("--against: %v", err)
+				}
+				against, of.against = path, true
+			}
+			if seed == 0 {
+				seed = bench.NewSeed()
 			}
 			if revs != "" {
 				var r bench.Revs
@@ -263,12 +314,14 @@ Example:
 			}
 			r := &bench.Run{
 				Format: bench.RunFormat, ID: id, Tag: tag, Start: time.Now().UTC().Truncate(time.Second),
-				Groups: cfg.Measure.Groups, Config: cfg, Env: bench.CurrentEnvironment(),
+				Groups: cfg.Measure.Groups, Config: cfg, Env: bench.CurrentEnvironment(), Seed: seed,
 			}
 			runner := &bench.Runner{
 				Config:   cfg.Runner,
 				Prepare:  prepare,
 				Progress: bench.NewProgress(cfg.Runner.Progress, stderr, isTerminal(stderr), terminalWidth(stderr)),
+				Seed:     seed,
+				Parallel: parallel,
 			}
 			// The summary and the storing messages precede a console
 			// report; any other output is alone on standard output.
@@ -281,15 +334,46 @@ Example:
 			// and reported.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
+			if against != "" {
+				remote, err := bench.StartRemote(ctx, against, cfg, variants, stderr)
+				if err != nil {
+					return err
+				}
+				defer remote.Close()
+				exe, err := os.Executable()
+				if err != nil {
+					return err
+				}
+				self, err := bench.StartRemote(ctx, exe, cfg, variants, stderr)
+				if err != nil {
+					return err
+				}
+				defer self.Close()
+				runner.Against, runner.Self = remote, self
+				r.Against = &bench.Run{Format: bench.RunFormat, ID: against, Start: r.Start, Groups: r.Groups, Config: cfg, Env: remote.Env(), Seed: seed}
+			}
 			start := time.Now()
-			r.Results, err = runner.Run(ctx, variants)
+			out, err := runner.Run(ctx, variants)
 			r.Duration = bench.Duration(time.Since(start).Round(time.Millisecond))
+			if out != nil {
+				r.Results, r.Calibration = out.Results, out.Calibration
+				if r.Against != nil {
+					r.Against.Results, r.Against.Duration = out.Against, r.Duration
+				}
+			}
 			interrupted := err != nil && ctx.Err() != nil
 			if err != nil && (!interrupted || len(r.Results) == 0) {
 				return err
 			}
 			stop() // a second interrupt ends the program
 			r.Incomplete = interrupted
+			if r.Against != nil {
+				r.Against.Incomplete = interrupted
+				ref = r.Against
+			}
+			if ref != nil && r.Against == nil {
+				warnCalibration(stderr, r, ref, of.failSlower)
+			}
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
 				return err
 			}
@@ -300,7 +384,7 @@ Example:
 					return err
 				}
 				if interrupted {
-					fmt.Fprintf(info, "OK (incomplete: %d of %d variants)\nRun: %s\n", len(r.Results), len(variants), r.ID)
+					fmt.Fprintf(info, "OK (incomplete: %d of %d rounds)\nRun: %s\n", roundsDone(r), cfg.Runner.Rounds, r.ID)
 				} else {
 					fmt.Fprintf(info, "OK\nRun: %s\n", r.ID)
 				}
@@ -371,10 +455,14 @@ Example:
 				return usagef("--report none makes no report")
 			}
 			var ref *bench.Run
-			if of.ref != "" {
+			switch {
+			case of.ref != "":
 				if ref, err = store.Load(of.ref); err != nil {
 					return err
 				}
+				warnCalibration(stderr, r, ref, of.failSlower)
+			case r.Against != nil:
+				ref, of.against = r.Against, true
 			}
 			return of.write(stdout, r, ref)
 		}
@@ -510,4 +598,32 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// warnCalibration warns on stderr when the calibration workload of run and
+// ref differ by more than pct percent (10 when 0): the machine changed, and
+// the comparison includes that.
+func warnCalibration(stderr io.Writer, run, ref *bench.Run, pct float64) {
+	if pct <= 0 {
+		pct = 10
+	}
+	d, ok := report.CompareCalibration(run, ref, 0)
+	if !ok {
+		fmt.Fprintf(stderr, "josebench: warning: run %s has no calibration workload: a change of the machine cannot be told from a change of the code\n", ref.ID)
+		return
+	}
+	if math.Abs(d.Percent) > pct {
+		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the calibration workload takes %+.1f%% [%+.1f%%, %+.1f%%] against run %s, beyond %g%%; the differences include that (compare builds with --against instead)\n", d.Percent, d.Lo(), d.Hi(), ref.ID, pct)
+	}
+}
+
+// roundsDone returns the rounds that the results of run hold.
+func roundsDone(run *bench.Run) int {
+	n := 0
+	for _, r := range run.Results {
+		for _, it := range r.Iterations {
+			n = max(n, it.Round+1)
+		}
+	}
+	return n
 }

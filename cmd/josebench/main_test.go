@@ -55,7 +55,7 @@ func TestHelpGolden(t *testing.T) {
 // writeConfig writes a fast configuration storing under dir.
 func writeConfig(t *testing.T, dir string) string {
 	t.Helper()
-	cfg := "runner:\n  iterations: 2\n  revs: 3\n  warmup: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
+	cfg := "runner:\n  rounds: 2\n  iterations: 1\n  revs: 3\n  warmup: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,7 +83,12 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"list", "--group", "nope"}, `josebench: unknown group "nope"`},
 		{[]string{"run", "--config", cfg, "--report", "fancy"}, `josebench: unknown report "fancy" (want simple, default, aggregate, full)`},
 		{[]string{"run", "--config", cfg, "--output", "pdf"}, `josebench: unknown output "pdf"`},
-		{[]string{"run", "--config", cfg, "--fail-slower", "5"}, "josebench: --fail-slower needs --ref"},
+		{[]string{"run", "--config", cfg, "--fail-slower", "5"}, "josebench: --fail-slower needs --ref or --against"},
+		{[]string{"run", "--config", cfg, "--rounds", "-1"}, "josebench: --rounds must be positive"},
+		{[]string{"run", "--config", cfg, "--parallel", "1"}, "josebench: --parallel must be at least 2"},
+		{[]string{"run", "--config", cfg, "--against", "/nonexistent/josebench"}, "josebench: --against: exec: \"/nonexistent/josebench\""},
+		{[]string{"run", "--config", cfg, "--against", os.Args[0], "--ref", "latest"}, "josebench: --against goes with neither --ref nor --parallel"},
+		{[]string{"run", "--config", cfg, "--against", os.Args[0], "--parallel", "2"}, "josebench: --against goes with neither --ref nor --parallel"},
 		{[]string{"run", "--config", cfg, "--revs", "0"}, `josebench: --revs must be auto or a positive integer, not "0"`},
 		{[]string{"run", "--config", cfg, "--subject", "benchSign"}, `josebench: unknown subject "benchSign"`},
 		{[]string{"run", "--config", cfg, "--group", "HS256", "--subject", "benchEncryption"}, "select no variant"},
@@ -172,6 +177,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	var stored struct {
 		ID      string
+		Seed    uint64
 		Groups  []string
 		Env     bench.Environment
 		Config  bench.Config
@@ -184,7 +190,7 @@ func TestEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(data, &stored); err != nil {
 		t.Fatal(err)
 	}
-	if stored.ID != id || len(stored.Groups) != 1 || stored.Groups[0] != "HS256" || stored.Env.GoVersion == "" || stored.Config.Runner.Iterations != 2 {
+	if stored.ID != id || len(stored.Groups) != 1 || stored.Groups[0] != "HS256" || stored.Env.GoVersion == "" || stored.Config.Runner.Rounds != 2 || stored.Seed == 0 {
 		t.Errorf("stored run header: %+v", stored)
 	}
 	if len(stored.Results) != 3 {
@@ -192,7 +198,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for i, subj := range []string{"benchSignature", "benchVerification", "benchRoundTrip"} {
 		r := stored.Results[i]
-		if r.Benchmark != "HS256Bench" || r.Subject != subj || r.Revs != 3 || len(r.Iterations) != 2 || r.Iterations[0].Time <= 0 {
+		if r.Benchmark != "HS256Bench" || r.Subject != subj || r.Revs != 3 || len(r.Iterations) != 2 || r.Iterations[0].Time <= 0 || r.Iterations[1].Round != 1 {
 			t.Errorf("result %d: %+v", i, r)
 		}
 	}
@@ -244,7 +250,7 @@ func TestEndToEnd(t *testing.T) {
 	raw, _ = json.Marshal(ref)
 	os.WriteFile(filepath.Join(dir, "runs", refID+".json"), raw, 0o644)
 	code, out, errs = runCLI(t, "report", "--config", cfg, "--uuid", id, "--ref", refID, "--report", "simple", "--fail-slower", "50")
-	if code != 1 || !strings.Contains(errs, "josebench: 3 variants are slower than run "+refID+" by more than 50%:") {
+	if code != 1 || !strings.Contains(errs, "josebench: 3 variants are slower than run "+refID+" by more than 50% beyond their interval:\n\tHS256Bench/benchSignature/alg=HS256: +99900.00% [+99900.00%, +99900.00%]\n") {
 		t.Errorf("fail-slower: exit %d, stderr %q", code, errs)
 	}
 	if !strings.Contains(out, "ref_mean") || !strings.Contains(out, "+99900.00%") {
@@ -264,7 +270,7 @@ func TestEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run --ref: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | ref_mean | diff\n") || !strings.Contains(out, "diff: change of the mean from run "+id) {
+	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | ref_mean | diff | interval\n") || !strings.Contains(out, "diff: change of the time from run "+id+", the median of the ratios") {
 		t.Errorf("run --ref output:\n%s", out)
 	}
 	// Compared with itself nothing is slower.

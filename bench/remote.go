@@ -1,0 +1,209 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"runtime"
+)
+
+// WorkerProtocol names the machine format in which one josebench drives
+// another for an A/B comparison (josebench run --against PATH). The
+// driver starts "PATH worker" and talks to it over its standard input and
+// output in JSON, one object per line; the worker's standard error is
+// passed through. The exchange is:
+//
+//  1. The driver sends a hello:
+//     {"protocol":"josebench-worker/1","runner":{...},"measure":{...},"variants":["HS256Bench/benchSignature/alg=HS256",...]}
+//     where runner and measure are the [RunnerConfig] and [MeasureConfig]
+//     of bench.yaml (measure.groups as selected), and variants are the
+//     identities ([Variant.ID]) to measure.
+//  2. The worker selects those variants from measure, prepares and checks
+//     each (as a run does), and answers {"env":{...}} with its
+//     [Environment], or {"error":"..."} and exits.
+//  3. Then, for as long as the driver wants, it sends
+//     {"variant":I,"revs":R,"iterations":N} (I indexes the hello's
+//     variants) and the worker answers {"iterations":[...]} with N
+//     [Iteration] objects of R revolutions each (after runner.warmup
+//     untimed revolutions, as a run), or {"error":"..."}.
+//  4. The driver closes the worker's standard input; the worker exits 0.
+//
+// The worker knows nothing of rounds or statistics: the driver decides
+// the order and pairs the results, so the two builds only need to agree on
+// this format and on the variant identities.
+const WorkerProtocol = "josebench-worker/1"
+
+type workerHello struct {
+	Protocol string        `json:"protocol"`
+	Runner   RunnerConfig  `json:"runner"`
+	Measure  MeasureConfig `json:"measure"`
+	Variants []string      `json:"variants"`
+}
+
+type workerRequest struct {
+	Variant    int `json:"variant"`
+	Revs       int `json:"revs"`
+	Iterations int `json:"iterations"`
+}
+
+type workerReply struct {
+	Error      string       `json:"error,omitempty"`
+	Env        *Environment `json:"env,omitempty"`
+	Iterations []Iteration  `json:"iterations,omitempty"`
+}
+
+// maxWorkerIterations bounds the iterations of one request.
+const maxWorkerIterations = 1000
+
+// Serve is the worker side of [WorkerProtocol]: it reads the requests from
+// in, measures the variants made by prepare, and writes the replies to
+// out. It returns nil when in ends after the hello.
+func Serve(in io.Reader, out io.Writer, prepare Preparer) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	dec := json.NewDecoder(bufio.NewReader(in))
+	enc := json.NewEncoder(out)
+	fail := func(err error) error {
+		enc.Encode(workerReply{Error: err.Error()})
+		return err
+	}
+	var hello workerHello
+	if err := dec.Decode(&hello); err != nil {
+		return fail(fmt.Errorf("bench: worker: reading the hello: %w", err))
+	}
+	if hello.Protocol != WorkerProtocol {
+		return fail(fmt.Errorf("bench: worker: protocol %q, want %q", hello.Protocol, WorkerProtocol))
+	}
+	vs, err := Select(hello.Measure, hello.Measure.Groups)
+	if err != nil {
+		return fail(fmt.Errorf("bench: worker: %w", err))
+	}
+	byID := make(map[string]*Variant, len(vs))
+	for i := range vs {
+		byID[vs[i].ID()] = &vs[i]
+	}
+	ops := make([]Op, len(hello.Variants))
+	for i, id := range hello.Variants {
+		v, ok := byID[id]
+		if !ok {
+			return fail(fmt.Errorf("bench: worker: this build has no variant %s", id))
+		}
+		if ops[i], err = prepare(v); err != nil {
+			return fail(fmt.Errorf("bench: worker: %s: %w", id, err))
+		}
+	}
+	env := CurrentEnvironment()
+	if err := enc.Encode(workerReply{Env: &env}); err != nil {
+		return fmt.Errorf("bench: worker: %w", err)
+	}
+	r := &Runner{Config: hello.Runner}
+	for {
+		var req workerRequest
+		if err := dec.Decode(&req); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return fail(fmt.Errorf("bench: worker: reading a request: %w", err))
+		}
+		if req.Variant < 0 || req.Variant >= len(ops) || req.Revs < 1 || req.Revs > maxRevs || req.Iterations < 1 || req.Iterations > maxWorkerIterations {
+			return fail(fmt.Errorf("bench: worker: bad request %+v", req))
+		}
+		its := make([]Iteration, req.Iterations)
+		for k := range its {
+			if its[k], err = r.iteration(ops[req.Variant], req.Revs); err != nil {
+				return fail(fmt.Errorf("bench: worker: %s: %w", hello.Variants[req.Variant], err))
+			}
+		}
+		if err := enc.Encode(workerReply{Iterations: its}); err != nil {
+			return fmt.Errorf("bench: worker: %w", err)
+		}
+	}
+}
+
+// Remote is the driver side of [WorkerProtocol]: another josebench binary
+// measuring the same variants. It is a [Measurer].
+type Remote struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	enc *json.Encoder
+	dec *json.Decoder
+	env Environment
+	n   int
+}
+
+var _ Measurer = (*Remote)(nil)
+
+// StartRemote starts "path worker" and has it prepare variants with the
+// configuration cfg (cfg.Measure.Groups as selected). The worker's
+// standard error goes to stderr; ctx ending kills it.
+func StartRemote(ctx context.Context, path string, cfg Config, variants []Variant, stderr io.Writer) (*Remote, error) {
+	cmd := exec.CommandContext(ctx, path, "worker")
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: starting the other build: %w", err)
+	}
+	r := &Remote{cmd: cmd, in: in, enc: json.NewEncoder(in), dec: json.NewDecoder(bufio.NewReader(outp)), n: len(variants)}
+	hello := workerHello{Protocol: WorkerProtocol, Runner: cfg.Runner, Measure: cfg.Measure}
+	for i := range variants {
+		hello.Variants = append(hello.Variants, variants[i].ID())
+	}
+	var reply workerReply
+	if err := r.exchange(hello, &reply); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if reply.Env == nil {
+		r.Close()
+		return nil, errors.New("bench: the other build sent no environment")
+	}
+	r.env = *reply.Env
+	return r, nil
+}
+
+// exchange sends req and reads the reply.
+func (r *Remote) exchange(req any, reply *workerReply) error {
+	if err := r.enc.Encode(req); err != nil {
+		return fmt.Errorf("bench: the other build: %w", err)
+	}
+	if err := r.dec.Decode(reply); err != nil {
+		return fmt.Errorf("bench: the other build (%s) does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
+	}
+	if reply.Error != "" {
+		return fmt.Errorf("bench: the other build: %s", reply.Error)
+	}
+	return nil
+}
+
+// Env returns the environment the other build reported.
+func (r *Remote) Env() Environment { return r.env }
+
+// Measure has the other build run iterations iterations of revs
+// revolutions of variant i.
+func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
+	var reply workerReply
+	if err := r.exchange(workerRequest{Variant: i, Revs: revs, Iterations: iterations}, &reply); err != nil {
+		return nil, err
+	}
+	if len(reply.Iterations) != iterations {
+		return nil, fmt.Errorf("bench: the other build sent %d iterations, want %d", len(reply.Iterations), iterations)
+	}
+	return reply.Iterations, nil
+}
+
+// Close ends the worker and waits for it.
+func (r *Remote) Close() error {
+	r.in.Close()
+	return r.cmd.Wait()
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/bench"
+)
+
+// TestMain lets the test binary stand in for josebench: run as
+// "<test binary> worker" (which run --against does) it is the worker.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		os.Exit(run(os.Stdout, os.Stderr, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// run --against drives another binary (here the test binary itself, so an
+// identical build) in the same rounds and reports the paired ratios.
+func TestRunAgainst(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir)
+	code, out, errs := runCLI(t, "run", "--config", cfg, "--group", "HS256", "--against", os.Args[0], "--rounds", "6",
+		"--report", "simple", "--output", "md", "--store", "--fail-slower", "1000")
+	if code != 0 {
+		t.Fatalf("run --against: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | base_mean | diff | interval\n") ||
+		!strings.Contains(out, "diff: change of the time from the other build") {
+		t.Errorf("run --against output:\n%s", out)
+	}
+	m := uuidRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("not stored:\n%s", out)
+	}
+	r, err := bench.Store{Dir: dir + "/runs"}.Load(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Against == nil || r.Against.Env.GoVersion == "" || len(r.Against.Results) != len(r.Results) || len(r.Results) != 3 {
+		t.Fatalf("stored A/B run: %+v", r.Against)
+	}
+	for i := range r.Results {
+		a, b := r.Results[i], r.Against.Results[i]
+		// Three alternating iterations a round, on each side.
+		if a.ID() != b.ID() || len(a.Iterations) != 18 || len(b.Iterations) != 18 || a.Revs != b.Revs || b.Iterations[17].Round != 5 {
+			t.Errorf("%s: %d and %d iterations, revs %d and %d", a.ID(), len(a.Iterations), len(b.Iterations), a.Revs, b.Revs)
+		}
+	}
+	// report on the stored A/B run compares the two builds again.
+	code, out, errs = runCLI(t, "report", "--config", cfg, "--uuid", m[1], "--report", "simple")
+	if code != 0 || !strings.Contains(out, "base_mean") {
+		t.Errorf("report of an A/B run: exit %d, %s\n%s", code, errs, out)
+	}
+
+	// A binary that is not josebench.
+	code, _, errs = runCLI(t, "run", "--config", cfg, "--group", "HS256", "--against", "/bin/true")
+	if code != 1 || !strings.Contains(errs, "does not speak josebench-worker/1") {
+		t.Errorf("--against /bin/true: exit %d, %q", code, errs)
+	}
+}
+
+// --ref warns when the calibration workload says the machine changed.
+func TestWarnCalibration(t *testing.T) {
+	cal := func(scale float64) *bench.Result {
+		r := &bench.Result{Variant: bench.CalibrationVariant(), Revs: 512}
+		for i, x := range []float64{100, 101, 99, 100, 102, 98} {
+			r.Iterations = append(r.Iterations, bench.Iteration{Round: i, Time: x * scale})
+		}
+		return r
+	}
+	for _, tt := range []struct {
+		run, ref *bench.Result
+		pct      float64
+		want     string
+	}{
+		{cal(1.3), cal(1), 0, "josebench: warning: the machine changed: the calibration workload takes +30.0% [+30.0%, +30.0%] against run REF, beyond 10%"},
+		{cal(1.3), cal(1), 40, ""},
+		{cal(0.8), cal(1), 10, "takes -20.0%"},
+		{cal(1.05), cal(1), 0, ""},
+		{cal(1), nil, 0, "josebench: warning: run REF has no calibration workload"},
+	} {
+		var b strings.Builder
+		warnCalibration(&b, &bench.Run{Calibration: tt.run}, &bench.Run{ID: "REF", Calibration: tt.ref}, tt.pct)
+		if got := b.String(); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%v against %v at %g%%: %q, want %q", tt.run.Iterations[0].Time, tt.ref, tt.pct, got, tt.want)
+		}
+	}
+}
