@@ -6,12 +6,15 @@
 // --group selects. [Select] expands the selected benchmarks into variants:
 // a subject (benchSignature, benchVerification, benchEncryption,
 // benchDecryption, benchIssue, benchValidate, benchRoundTrip) and a
-// parameter set (alg, enc, key size
-// or curve, PBES2 count, payload, serialization). A [Runner] measures each
-// variant with the settings of a [Config] (bench.yaml): a number of
-// iterations of revs revolutions each, rejecting deviant iterations as
+// parameter set (alg, enc, key size or curve, PBES2 count, payload,
+// serialization). A [Runner] measures the variants with the settings of a
+// [Config] (bench.yaml): in rounds, each visiting every variant in a
+// shuffled order ([RoundOrder]) for a few iterations of revs revolutions,
+// rejecting deviant iterations as
 // phpbench's retry_threshold does; package stats computes the statistics,
-// a [Store] keeps runs as JSON files and package report renders them.
+// a [Store] keeps runs as JSON files and package report renders them. A
+// [Remote] drives another josebench binary ([WorkerProtocol]) for A/B
+// comparisons between builds.
 //
 // The operations themselves (package subjects) are full creations and
 // loadings of tokens through the public jws, jwe and jwt APIs, checked both

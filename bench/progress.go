@@ -26,8 +26,8 @@ func NewProgress(mode string, w io.Writer, terminal bool, width int) Progress {
 	return &dotsProgress{w: w}
 }
 
-// dotsProgress prints a dot per variant, phpbench's "dots" progress, and a
-// newline every 80 variants.
+// dotsProgress prints a dot per variant done (in the last round),
+// phpbench's "dots" progress, and a newline every 80 variants.
 type dotsProgress struct {
 	w io.Writer
 	n int
@@ -49,8 +49,8 @@ func (p *dotsProgress) Finish() {
 	fmt.Fprintln(p.w)
 }
 
-// lineProgress rewrites one line with the variant being run and the
-// estimated time left.
+// lineProgress rewrites one line with the step (see [Progress]), the
+// variant being run and the estimated time left.
 type lineProgress struct {
 	w     io.Writer
 	width int // columns of the terminal; 0: unknown
@@ -93,9 +93,5 @@ func fit(s string, width int) string {
 func (p *lineProgress) Done(int, *Result) { p.done++ }
 
 func (p *lineProgress) Finish() {
-	n := fmt.Sprint(p.total)
-	if p.done != p.total {
-		n = fmt.Sprintf("%d of %d", p.done, p.total)
-	}
-	fmt.Fprintf(p.w, "\r\033[K%s\n\n", fit(fmt.Sprintf("%s variants in %s", n, p.clock().Sub(p.start).Round(time.Millisecond)), p.width))
+	fmt.Fprintf(p.w, "\r\033[K%s\n\n", fit(fmt.Sprintf("%d variants in %s", p.done, p.clock().Sub(p.start).Round(time.Millisecond)), p.width))
 }

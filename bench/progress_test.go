@@ -46,7 +46,7 @@ func TestProgressLine(t *testing.T) {
 	p.Finish()
 	want := "\r\033[K[1/3] ETA ?  HS256Bench benchSignature alg=HS256" +
 		"\r\033[K[2/3] ETA 20s  HS256Bench benchVerification alg=HS256" +
-		"\r\033[K2 of 3 variants in 20s\n\n"
+		"\r\033[K2 variants in 20s\n\n"
 	if b.String() != want {
 		t.Errorf("line progress %q\nwant %q", b.String(), want)
 	}
