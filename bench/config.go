@@ -96,8 +96,8 @@ const (
 // [ReportDef] selects among those of the report it extends.
 var ReportColumns = map[string][]string{
 	ReportSimple:    {"benchmark", "groups", "subject", "set", "mean"},
-	ReportDefault:   {"benchmark", "groups", "subject", "set", "revs", "iter", "rejects", "time_rev", "cpu_rev", "z_value", "deviation", "bytes", "allocs"},
-	ReportAggregate: {"benchmark", "groups", "subject", "set", "revs", "its", "rejects", "best", "mean", "mode", "median", "worst", "stdev", "rstdev", "cpu", "bytes", "allocs"},
+	ReportDefault:   {"benchmark", "groups", "subject", "set", "revs", "iter", "round", "rejects", "time_rev", "cpu_rev", "z_value", "deviation", "bytes", "allocs"},
+	ReportAggregate: {"benchmark", "groups", "subject", "set", "revs", "its", "rejects", "best", "mean", "mode", "median", "interval", "worst", "stdev", "rstdev", "cpu", "bytes", "allocs"},
 }
 
 // DefaultConfig returns the built-in configuration, identical to the

@@ -7,6 +7,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,6 +69,13 @@ var columns = map[string]column{
 	"mode":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mode} },
 	"median":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Median} },
 	"worst":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
+	"interval": func(r *bench.Result, _ int) Cell {
+		if r.Median <= 0 {
+			return Cell{kind: text, s: "-"}
+		}
+		return Cell{kind: text, s: "[" + signedPercent((r.Interval.Lo/r.Median-1)*100) + ", " + signedPercent((r.Interval.Hi/r.Median-1)*100) + "]"}
+	},
+	"round": func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(r.Iterations[it].Round)} },
 	"stdev":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
 	"rstdev":    func(r *bench.Result, _ int) Cell { return Cell{kind: percent, f: r.Stats.RStdev} },
 	// Bytes and allocations per operation are whole numbers, as
@@ -152,9 +160,12 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
 	if run.Incomplete {
-		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d variants; the variants not measured are missing.", len(run.Results)))
+		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d of %d rounds; the rounds not completed are missing.", roundsIn(run), run.Config.Runner.Rounds))
 	}
 	t.ref, t.metric = opts.Ref, opts.Metric
+	if slices.Contains(t.Columns, "interval") {
+		t.Notes = append(t.Notes, fmt.Sprintf("interval: the %.0f%% confidence interval (sign test) of the median of the rounds, relative to it: the variation from round to round", stats.DefaultConfidence*100))
+	}
 	if base != bench.ReportDefault {
 		t.addThroughput()
 	}
@@ -194,7 +205,7 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 			side += " (commit " + ref.Env.Commit + ")"
 		}
 	}
-	t.Columns = append(t.Columns, refCol, diffCol, "interval")
+	t.Columns = append(t.Columns, refCol, diffCol, "diff_interval")
 	for i := range t.Rows {
 		d := deltas[i]
 		switch {
@@ -218,7 +229,7 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMean}, diff, Cell{kind: text, s: formatInterval(d)})
 	}
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
+		fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
 }
 
 // addThroughput appends, when the run measured throughput (run
@@ -333,4 +344,15 @@ func (t *Table) header(i int, withUnit bool) string {
 		return c + " (" + t.Unit.Symbol() + ")"
 	}
 	return c
+}
+
+// roundsIn returns the number of rounds the results of run hold.
+func roundsIn(run *bench.Run) int {
+	n := 0
+	for i := range run.Results {
+		for _, it := range run.Results[i].Iterations {
+			n = max(n, it.Round+1)
+		}
+	}
+	return n
 }
