@@ -75,9 +75,9 @@ var columns = map[string]column{
 		}
 		return Cell{kind: text, s: "[" + signedPercent((r.Interval.Lo/r.Median-1)*100) + ", " + signedPercent((r.Interval.Hi/r.Median-1)*100) + "]"}
 	},
-	"round": func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(r.Iterations[it].Round)} },
-	"stdev":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
-	"rstdev":    func(r *bench.Result, _ int) Cell { return Cell{kind: percent, f: r.Stats.RStdev} },
+	"round":  func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(r.Iterations[it].Round)} },
+	"stdev":  func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
+	"rstdev": func(r *bench.Result, _ int) Cell { return Cell{kind: percent, f: r.Stats.RStdev} },
 	// Bytes and allocations per operation are whole numbers, as
 	// `go test -benchmem` prints them (the mean over the iterations,
 	// truncated).
