@@ -10,7 +10,7 @@ import "fmt"
 // difference is the machine's.
 const (
 	calibrationSteps = 4096 // loop steps of one revolution
-	calibrationRevs  = 512  // revolutions of one iteration (a few ms)
+	calibrationRevs  = 128  // revolutions of one iteration (about 1ms, as a default iteration)
 )
 
 var calibrationTable [1 << 12]uint64

@@ -36,7 +36,9 @@ type RunnerConfig struct {
 	Warmup int `yaml:"warmup" json:"warmup"`
 	// RetryThreshold, in percent, rejects and re-runs an iteration whose time
 	// deviates from the median of the variant's iterations by at least that
-	// much (phpbench's retry_threshold, which uses the mean). 0 disables it.
+	// much (phpbench's retry_threshold, which uses the mean), or whose wall
+	// time exceeds the thread CPU time by that much (the thread waited
+	// while other work ran; Linux only). 0 disables it.
 	RetryThreshold float64 `yaml:"retry_threshold" json:"retry_threshold"`
 	// RetryLimit bounds the rejects of one variant; when it is reached the
 	// remaining iterations are kept as they are.
@@ -101,18 +103,19 @@ var ReportColumns = map[string][]string{
 }
 
 // DefaultConfig returns the built-in configuration, identical to the
-// bench.yaml shipped with the module: every group, 20 rounds of one
-// iteration of about 5ms each, and the PHP suite's inputs.
+// bench.yaml shipped with the module: every group, 50 rounds of one
+// iteration of about 1ms each (short enough that a busy machine seldom
+// deschedules one), and the PHP suite's inputs.
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
-			Rounds:         20,
+			Rounds:         50,
 			Iterations:     1,
 			Revs:           Auto,
-			Time:           Duration(5 * time.Millisecond),
+			Time:           Duration(time.Millisecond),
 			Warmup:         0,
 			RetryThreshold: 10,
-			RetryLimit:     3,
+			RetryLimit:     10,
 			TimeUnit:       Microseconds,
 			Progress:       "auto",
 			Storage:        ".josebench",

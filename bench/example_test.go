@@ -33,5 +33,5 @@ func ExampleParseConfig() {
 	fmt.Println(cfg.Runner.Revs, cfg.Runner.Rounds, cfg.Runner.Iterations, err)
 	// Output:
 	// bench: bench.yaml:3: runner.iterations: must be at least 1
-	// 1000 20 1 <nil>
+	// 1000 50 1 <nil>
 }

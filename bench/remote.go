@@ -175,7 +175,7 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 // exchange sends req and reads the reply.
 func (r *Remote) exchange(req any, reply *workerReply) error {
 	if err := r.enc.Encode(req); err != nil {
-		return fmt.Errorf("bench: the other build: %w", err)
+		return fmt.Errorf("bench: the other build (%s) does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
 	}
 	if err := r.dec.Decode(reply); err != nil {
 		return fmt.Errorf("bench: the other build (%s) does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)

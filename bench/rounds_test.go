@@ -239,3 +239,77 @@ func TestRunnerParallel(t *testing.T) {
 		t.Errorf("failing parallel op: %v", err)
 	}
 }
+
+// An iteration during which the thread was descheduled (its wall time at
+// least retry_threshold % above its CPU time) is rejected and re-run, even
+// when its wall time is near the median.
+func TestRunnerRetryDescheduled(t *testing.T) {
+	base := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var wall, cpu time.Duration
+	calls := 0
+	c := runnerConfig()
+	c.Revs, c.Rounds, c.Iterations, c.Warmup, c.RetryThreshold, c.RetryLimit = 10, 5, 1, 0, 10, 3
+	r := &Runner{Config: c,
+		now:      func() time.Time { return base.Add(wall) },
+		memStats: runnerFakeMem,
+		cpu:      func() (int64, bool) { return int64(cpu), true },
+		Prepare: func(*Variant) (Op, error) {
+			return func() error {
+				calls++
+				wall += time.Microsecond
+				switch {
+				case calls > 20 && calls <= 30: // the third iteration: 15% of it waiting
+					cpu += 850 * time.Nanosecond
+				case calls > 30 && calls <= 40: // the fourth: 5%, kept
+					cpu += 950 * time.Nanosecond
+				default:
+					cpu += time.Microsecond
+				}
+				return nil
+			}, nil
+		}}
+	res, err := runResults(r, context.Background(), runnerVariants(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Rejects != 1 || len(res[0].Iterations) != 5 {
+		t.Errorf("%d rejects, %d iterations; want the descheduled iteration re-run once", res[0].Rejects, len(res[0].Iterations))
+	}
+	for _, it := range res[0].Iterations {
+		if it.CPU < 0.95*it.Time-1e-9 {
+			t.Errorf("iteration %+v kept", it)
+		}
+	}
+}
+
+// Iterations still descheduled once the retries are spent are dropped, as
+// long as at least half the iterations remain.
+func TestDropDescheduled(t *testing.T) {
+	mk := func(waiting ...bool) *Result {
+		r := &Result{}
+		for i, w := range waiting {
+			it := Iteration{Round: i, Time: 1000, CPU: 990}
+			if w {
+				it.CPU = 800
+			}
+			r.Iterations = append(r.Iterations, it)
+		}
+		return r
+	}
+	r := mk(false, true, false, true, false)
+	dropDescheduled(r, 10)
+	if len(r.Iterations) != 3 || r.Rejects != 2 || r.Iterations[1].Round != 2 {
+		t.Errorf("two of five descheduled: %d iterations left, %d rejects", len(r.Iterations), r.Rejects)
+	}
+	r = mk(true, true, false, true, false)
+	dropDescheduled(r, 10)
+	if len(r.Iterations) != 5 || r.Rejects != 0 {
+		t.Errorf("three of five descheduled: %d iterations left, %d rejects; want all kept", len(r.Iterations), r.Rejects)
+	}
+	r = mk(false, true)
+	r.Iterations[1].CPU = 0 // not measured
+	dropDescheduled(r, 10)
+	if len(r.Iterations) != 2 {
+		t.Error("an iteration without CPU time dropped")
+	}
+}

@@ -437,10 +437,23 @@ func (r *Runner) visit(op Op, res, other *Result, i, round int, first bool) erro
 	return nil
 }
 
+// deviant reports whether iteration it is to be re-run: its time deviates
+// from the median by at least threshold percent (phpbench's rule), or,
+// where the thread CPU time is measured, its wall time exceeds that CPU
+// time by at least threshold percent: the thread was descheduled while
+// other work ran, so the wall time is partly someone else's.
+func deviant(it Iteration, median, threshold float64) bool {
+	if math.Abs(stats.Deviation(median, it.Time)) >= threshold {
+		return true
+	}
+	return it.CPU > 0 && stats.Deviation(it.CPU, it.Time) >= threshold
+}
+
 // retry applies phpbench's retry_threshold once every round is done:
-// iterations that deviate from the median of their variant by at least
-// the threshold are re-run, in passes over the variants in shuffled order,
-// until none deviates or each variant has reached the limit of rejects.
+// deviant iterations (see [deviant]) are re-run, in passes over the
+// variants in shuffled order, until none deviates or each variant has
+// reached the limit of rejects; then the iterations still descheduled are
+// dropped (see [dropDescheduled]).
 // The deviation is from the median, not the mean as in phpbench: one
 // outlier drags the mean so far that every iteration would deviate from it
 // and be re-run. A re-run iteration keeps the round it replaces.
@@ -461,7 +474,7 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 				if res.Rejects >= c.RetryLimit || ctx.Err() != nil {
 					break
 				}
-				if math.Abs(stats.Deviation(median, res.Iterations[k].Time)) < c.RetryThreshold {
+				if !deviant(res.Iterations[k], median, c.RetryThreshold) {
 					continue
 				}
 				it, err := r.iteration(ops[i], res.Revs)
@@ -478,7 +491,31 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 			break
 		}
 	}
+	for i := range results {
+		dropDescheduled(&results[i], c.RetryThreshold)
+	}
 	return nil
+}
+
+// dropDescheduled rejects, without re-running them, the iterations of res
+// still descheduled after the retries (wall time at least threshold %
+// above the thread CPU time): their time is partly other work's, not a
+// measurement of the variant. It keeps them all when that would leave
+// fewer than half the iterations: on a machine that busy every sample is
+// disturbed alike, and the statistics say so.
+func dropDescheduled(res *Result, threshold float64) {
+	waited := func(it Iteration) bool { return it.CPU > 0 && stats.Deviation(it.CPU, it.Time) >= threshold }
+	n := 0
+	for _, it := range res.Iterations {
+		if waited(it) {
+			n++
+		}
+	}
+	if n == 0 || 2*(len(res.Iterations)-n) < len(res.Iterations) {
+		return
+	}
+	res.Iterations = slices.DeleteFunc(res.Iterations, waited)
+	res.Rejects += n
 }
 
 func (r *Runner) clock() time.Time {

@@ -270,7 +270,7 @@ func TestEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run --ref: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | ref_mean | diff | interval\n") || !strings.Contains(out, "diff: change of the time from run "+id+", the median of the ratios") {
+	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | ref_mean | diff | diff_interval\n") || !strings.Contains(out, "diff: change of the time from run "+id+", the median of the ratios") {
 		t.Errorf("run --ref output:\n%s", out)
 	}
 	// Compared with itself nothing is slower.
