@@ -282,34 +282,36 @@ func TestRunnerRetryDescheduled(t *testing.T) {
 	}
 }
 
-// Iterations still descheduled once the retries are spent are dropped, as
-// long as at least half the iterations remain.
+// Iterations still descheduled once the retries are spent are dropped,
+// the most disturbed first, at most half of them.
 func TestDropDescheduled(t *testing.T) {
-	mk := func(waiting ...bool) *Result {
+	mk := func(cpus ...float64) *Result {
 		r := &Result{}
-		for i, w := range waiting {
-			it := Iteration{Round: i, Time: 1000, CPU: 990}
-			if w {
-				it.CPU = 800
-			}
-			r.Iterations = append(r.Iterations, it)
+		for i, c := range cpus {
+			r.Iterations = append(r.Iterations, Iteration{Round: i, Time: 1000, CPU: c})
 		}
 		return r
 	}
-	r := mk(false, true, false, true, false)
-	dropDescheduled(r, 10)
-	if len(r.Iterations) != 3 || r.Rejects != 2 || r.Iterations[1].Round != 2 {
-		t.Errorf("two of five descheduled: %d iterations left, %d rejects", len(r.Iterations), r.Rejects)
+	rounds := func(r *Result) (out []int) {
+		for _, it := range r.Iterations {
+			out = append(out, it.Round)
+		}
+		return out
 	}
-	r = mk(true, true, false, true, false)
+	r := mk(990, 800, 990, 850, 990)
 	dropDescheduled(r, 10)
-	if len(r.Iterations) != 5 || r.Rejects != 0 {
-		t.Errorf("three of five descheduled: %d iterations left, %d rejects; want all kept", len(r.Iterations), r.Rejects)
+	if got := rounds(r); !slices.Equal(got, []int{0, 2, 4}) || r.Rejects != 2 {
+		t.Errorf("two of five descheduled: rounds %v left, %d rejects", got, r.Rejects)
 	}
-	r = mk(false, true)
-	r.Iterations[1].CPU = 0 // not measured
+	// Four of five descheduled: the two most disturbed go.
+	r = mk(850, 500, 990, 800, 600)
 	dropDescheduled(r, 10)
-	if len(r.Iterations) != 2 {
+	if got := rounds(r); !slices.Equal(got, []int{0, 2, 3}) || r.Rejects != 2 {
+		t.Errorf("four of five descheduled: rounds %v left, %d rejects; want 0, 2, 3", got, r.Rejects)
+	}
+	r = mk(990, 0) // CPU not measured for the second
+	dropDescheduled(r, 10)
+	if len(r.Iterations) != 2 || r.Rejects != 0 {
 		t.Error("an iteration without CPU time dropped")
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -500,22 +501,40 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 // dropDescheduled rejects, without re-running them, the iterations of res
 // still descheduled after the retries (wall time at least threshold %
 // above the thread CPU time): their time is partly other work's, not a
-// measurement of the variant. It keeps them all when that would leave
-// fewer than half the iterations: on a machine that busy every sample is
-// disturbed alike, and the statistics say so.
+// measurement of the variant. It drops at most half the iterations, the
+// most disturbed ones (by wall over CPU time): on a machine so busy that
+// more were disturbed, the least disturbed half is what it can measure.
 func dropDescheduled(res *Result, threshold float64) {
-	waited := func(it Iteration) bool { return it.CPU > 0 && stats.Deviation(it.CPU, it.Time) >= threshold }
-	n := 0
-	for _, it := range res.Iterations {
-		if waited(it) {
-			n++
+	waited := func(it Iteration) float64 {
+		if it.CPU <= 0 {
+			return 0
+		}
+		return stats.Deviation(it.CPU, it.Time)
+	}
+	var idx []int
+	for i, it := range res.Iterations {
+		if waited(it) >= threshold {
+			idx = append(idx, i)
 		}
 	}
-	if n == 0 || 2*(len(res.Iterations)-n) < len(res.Iterations) {
+	if len(idx) == 0 {
 		return
 	}
-	res.Iterations = slices.DeleteFunc(res.Iterations, waited)
-	res.Rejects += n
+	// The most disturbed first; drop no more than half.
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(waited(res.Iterations[b]), waited(res.Iterations[a])) })
+	idx = idx[:min(len(idx), len(res.Iterations)/2)]
+	drop := make(map[int]bool, len(idx))
+	for _, i := range idx {
+		drop[i] = true
+	}
+	kept := res.Iterations[:0]
+	for i, it := range res.Iterations {
+		if !drop[i] {
+			kept = append(kept, it)
+		}
+	}
+	res.Iterations = kept
+	res.Rejects += len(idx)
 }
 
 func (r *Runner) clock() time.Time {
