@@ -2,11 +2,13 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"runtime"
 )
@@ -133,6 +135,9 @@ type Remote struct {
 	dec *json.Decoder
 	env Environment
 	n   int
+
+	stderr io.Writer    // where the worker's standard error goes
+	errBuf bytes.Buffer // the worker's standard error, when stderr is not a file
 }
 
 var _ Measurer = (*Remote)(nil)
@@ -142,7 +147,15 @@ var _ Measurer = (*Remote)(nil)
 // standard error goes to stderr; ctx ending kills it.
 func StartRemote(ctx context.Context, path string, cfg Config, variants []Variant, stderr io.Writer) (*Remote, error) {
 	cmd := exec.CommandContext(ctx, path, "worker")
-	cmd.Stderr = stderr
+	r := &Remote{cmd: cmd, n: len(variants), stderr: stderr}
+	if f, ok := stderr.(*os.File); ok {
+		cmd.Stderr = f
+	} else {
+		// Not a file: exec would copy into it from another goroutine,
+		// racing with the caller's own writes. Collect it, and pass it
+		// on when the worker has ended.
+		cmd.Stderr = &r.errBuf
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
@@ -154,7 +167,7 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: starting the other build: %w", err)
 	}
-	r := &Remote{cmd: cmd, in: in, enc: json.NewEncoder(in), dec: json.NewDecoder(bufio.NewReader(outp)), n: len(variants)}
+	r.in, r.enc, r.dec = in, json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
 	hello := workerHello{Protocol: WorkerProtocol, Runner: cfg.Runner, Measure: cfg.Measure}
 	for i := range variants {
 		hello.Variants = append(hello.Variants, variants[i].ID())
@@ -202,8 +215,14 @@ func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 	return reply.Iterations, nil
 }
 
-// Close ends the worker and waits for it.
+// Close ends the worker, waits for it, and passes on what it wrote to its
+// standard error.
 func (r *Remote) Close() error {
 	r.in.Close()
-	return r.cmd.Wait()
+	err := r.cmd.Wait()
+	if r.errBuf.Len() > 0 {
+		r.stderr.Write(r.errBuf.Bytes())
+		r.errBuf.Reset()
+	}
+	return err
 }

@@ -24,8 +24,8 @@ type Run struct {
 	Format int    `json:"format"`        // RunFormat
 	ID     string `json:"id"`            // a UUID version 7 (time-ordered)
 	Tag    string `json:"tag,omitempty"` // a name given with run --tag, see [CheckTag]
-	// Incomplete marks a run interrupted before every variant was
-	// measured: Results hold the variants completed.
+	// Incomplete marks a run interrupted before its last round: Results
+	// hold the rounds that every variant completed.
 	Incomplete bool        `json:"incomplete,omitempty"`
 	Start      time.Time   `json:"start"`    // when the run started (UTC)
 	Duration   Duration    `json:"duration"` // wall time of the run

@@ -109,7 +109,8 @@ func (t *Table) writeHTML(w io.Writer) {
 
 	fmt.Fprint(w, "<h2>Report</h2>\n<table>\n<tr>")
 	for j := range t.Columns {
-		fmt.Fprintf(w, "<th>%s</th>", esc(t.header(j, true)))
+		// A heading may break after an underscore (diff_<wbr>interval).
+		fmt.Fprintf(w, "<th>%s</th>", strings.ReplaceAll(esc(t.header(j, true)), "_", "_<wbr>"))
 	}
 	fmt.Fprint(w, "</tr>\n")
 	for _, row := range t.Rows {

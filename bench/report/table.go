@@ -73,7 +73,7 @@ var columns = map[string]column{
 		if r.Median <= 0 {
 			return Cell{kind: text, s: "-"}
 		}
-		return Cell{kind: text, s: "[" + signedPercent((r.Interval.Lo/r.Median-1)*100) + ", " + signedPercent((r.Interval.Hi/r.Median-1)*100) + "]"}
+		return Cell{kind: text, s: percentRange((r.Interval.Lo/r.Median-1)*100, (r.Interval.Hi/r.Median-1)*100)}
 	},
 	"round":  func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(r.Iterations[it].Round)} },
 	"stdev":  func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
@@ -263,13 +263,17 @@ func (t *Table) addThroughput() {
 	t.Notes = append(t.Notes, fmt.Sprintf("ops_s: operations per second of one goroutine (1 / the median round time); par_ops_s: of %d goroutines sharing the variant's one Signer, Verifier, Encrypter or Decrypter (median of the rounds), par_interval its %.0f%% confidence interval", n, stats.DefaultConfidence*100))
 }
 
-// formatInterval writes d's interval as "[-1.20%, +3.40%]".
-func formatInterval(d Delta) string {
-	return "[" + signedPercent(d.Lo()) + ", " + signedPercent(d.Hi()) + "]"
+// formatInterval writes d's interval as "-1.2% to +3.4%".
+func formatInterval(d Delta) string { return percentRange(d.Lo(), d.Hi()) }
+
+// percentRange writes an interval of percentages as "-1.2% to +3.4%"
+// (which a narrow HTML cell may wrap).
+func percentRange(lo, hi float64) string {
+	return signedPercent(lo) + " to " + signedPercent(hi)
 }
 
 func signedPercent(x float64) string {
-	s := strconv.FormatFloat(x, 'f', 2, 64) + "%"
+	s := strconv.FormatFloat(x, 'f', 1, 64) + "%"
 	if x >= 0 {
 		s = "+" + s
 	}

@@ -31,9 +31,9 @@ func TestRunAgainst(t *testing.T) {
 		!strings.Contains(out, "diff: change of the time from the other build") {
 		t.Errorf("run --against output:\n%s", out)
 	}
-	m := uuidRE.FindStringSubmatch(out)
+	m := uuidRE.FindStringSubmatch(errs) // with md output, messages go to stderr
 	if m == nil {
-		t.Fatalf("not stored:\n%s", out)
+		t.Fatalf("not stored:\n%s\nstdout:\n%s", errs, out)
 	}
 	r, err := bench.Store{Dir: dir + "/runs"}.Load(m[1])
 	if err != nil {

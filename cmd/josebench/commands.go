@@ -163,8 +163,8 @@ stored.
 With --output console the summary precedes the report on standard output;
 with any other output standard output holds the report alone and the summary
 goes to standard error. An interrupt (Ctrl-C) stops the run after the current
-iteration: the variants measured are summarized, reported and, with --store,
-saved marked incomplete; the exit status is 1.
+iteration: the rounds that every variant completed are summarized, reported
+and, with --store, saved marked incomplete; the exit status is 1.
 
 A run is runner.rounds rounds; each visits every variant for
 runner.iterations iterations, in an order shuffled per round from a seed

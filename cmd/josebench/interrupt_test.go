@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -14,26 +15,35 @@ import (
 	"github.com/josebench/josebench/bench/subjects"
 )
 
-// Ctrl-C keeps what was measured: the variants done are summarized,
-// reported, and stored marked incomplete; the exit status is 1.
+// Ctrl-C keeps what was measured: the rounds that every variant
+// completed are summarized, reported, and stored marked incomplete; the
+// exit status is 1.
 func TestRunInterrupt(t *testing.T) {
 	dir := t.TempDir()
-	cfg := writeConfig(t, dir)
+	cfg := writeConfig(t, dir) // 2 rounds of 1 iteration of 3 revs
+	var calls atomic.Int64
 	withPrepare(t, func(v *bench.Variant) (bench.Op, error) {
-		if v.Subject == bench.SubjectVerification {
-			// The run's signal handler is installed: the interrupt
-			// reaches it, not the test process.
-			syscall.Kill(os.Getpid(), syscall.SIGINT)
-			time.Sleep(300 * time.Millisecond)
+		op, err := subjects.Prepare(v)
+		if err != nil {
+			return nil, err
 		}
-		return subjects.Prepare(v)
+		return func() error {
+			// The first revolution of the second round (3 variants ×
+			// 3 revs in the first): the run's signal handler is
+			// installed, so the interrupt reaches it, not the test.
+			if calls.Add(1) == 10 {
+				syscall.Kill(os.Getpid(), syscall.SIGINT)
+				time.Sleep(300 * time.Millisecond)
+			}
+			return op()
+		}, nil
 	})
 	code, out, errs := runCLI(t, "run", "--config", cfg, "--group", "HS256", "--store", "--report", "simple")
-	if code != 1 || !strings.Contains(errs, "josebench: interrupted after 1 of 3 variants") {
+	if code != 1 || !strings.Contains(errs, "josebench: interrupted after 1 of 2 rounds") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
-	if !strings.HasPrefix(out, "1 subjects, 1 variants, 2 iterations, 3 revs, ") || !strings.Contains(out, "Storing results ... OK (incomplete: 1 of 3 variants)\n") ||
-		!strings.Contains(out, "\nHS256Bench  JWS,hmac,HS256  benchSignature  -    ") {
+	if !strings.HasPrefix(out, "3 subjects, 3 variants, 3 iterations, 9 revs, ") || !strings.Contains(out, "Storing results ... OK (incomplete: 1 of 2 rounds)\n") ||
+		!strings.Contains(out, "\nHS256Bench  JWS,hmac,HS256  benchSignature     -  ") || !strings.Contains(out, "\nHS256Bench  JWS,hmac,HS256  benchRoundTrip     ") {
 		t.Errorf("stdout:\n%s", out)
 	}
 	ids := storedIDs(t, dir)
@@ -41,7 +51,7 @@ func TestRunInterrupt(t *testing.T) {
 		t.Fatalf("stored %v", ids)
 	}
 	r, err := bench.Store{Dir: filepath.Join(dir, "runs")}.Load(ids[0])
-	if err != nil || !r.Incomplete || len(r.Results) != 1 {
+	if err != nil || !r.Incomplete || len(r.Results) != 3 || len(r.Results[0].Iterations) != 1 {
 		t.Errorf("stored run: %v, incomplete %v, %d results", err, r != nil && r.Incomplete, len(r.Results))
 	}
 	code, out, _ = runCLI(t, "log", "--config", cfg)
