@@ -14,16 +14,17 @@ import (
 )
 
 // SignatureAlgorithms returns every JWS algorithm this package implements
-// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 9864 §2.2), in a fixed order. The slice
-// is new on each call; the caller may modify it.
+// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 9864 §2.2, and RFC 9964 §2 when built
+// with Go 1.27 or later), in a fixed order. The slice is new on each call;
+// the caller may modify it.
 func SignatureAlgorithms() []SignatureAlgorithm {
-	return []SignatureAlgorithm{
+	return append([]SignatureAlgorithm{
 		HS256, HS384, HS512,
 		RS256, RS384, RS512,
 		PS256, PS384, PS512,
 		ES256, ES384, ES512,
 		EdDSA, Ed25519,
-	}
+	}, mldsaAlgorithms...)
 }
 
 // String returns the "alg" value (RFC 7515 §4.1.1).
@@ -37,14 +38,15 @@ func (a SignatureAlgorithm) Known() bool {
 		ES256, ES384, ES512, EdDSA, Ed25519:
 		return true
 	}
-	return false
+	return slices.Contains(mldsaAlgorithms, a)
 }
 
 // Hash returns the hash function that a applies to the JWS Signing Input
 // (RFC 7518 §3.1): SHA-256, SHA-384 or SHA-512. For EdDSA and Ed25519 it
 // returns SHA-512, the hash Ed25519 uses internally (RFC 8032 §5.1), which
 // is also the one OpenID Connect uses for at_hash with these algorithms. It
-// returns 0 for an unknown algorithm.
+// returns 0 for ML-DSA, which signs the input itself (RFC 9964 §2), and for
+// an unknown algorithm.
 func (a SignatureAlgorithm) Hash() crypto.Hash {
 	switch a {
 	case HS256, RS256, PS256, ES256:
@@ -69,10 +71,12 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 //     respectively (RFC 7518 §3.4).
 //   - EdDSA, Ed25519: an [ed25519.PrivateKey] (RFC 8037 §3.1, RFC 9864 §2.2);
 //     its public half must match its seed.
+//   - ML-DSA-44, ML-DSA-65, ML-DSA-87 (Go 1.27 and later): an
+//     *mldsa.PrivateKey of that parameter set (RFC 9964 §2).
 //
 // For the asymmetric algorithms the key may also be any [crypto.Signer]
-// whose Public method returns an *[rsa.PublicKey], *[ecdsa.PublicKey] or
-// [ed25519.PublicKey] of the right kind and size, such as a key held in a KMS
+// whose Public method returns an *[rsa.PublicKey], *[ecdsa.PublicKey],
+// [ed25519.PublicKey] or *mldsa.PublicKey of the right kind and size, such as a key held in a KMS
 // or an HSM. Its signatures are converted to the JWS form where needed (the
 // DER of an ECDSA signature becomes R||S).
 //
@@ -100,6 +104,8 @@ func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 		return newECDSASigner(alg, key)
 	case EdDSA, Ed25519:
 		return newEdDSASigner(alg, key)
+	case MLDSA44, MLDSA65, MLDSA87:
+		return newMLDSASigner(alg, key)
 	}
 	return nil, sigUnsupportedError(alg)
 }
@@ -114,6 +120,8 @@ func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 //   - ES256, ES384, ES512: an *[ecdsa.PublicKey] on P-256, P-384 or P-521
 //     respectively.
 //   - EdDSA, Ed25519: an [ed25519.PublicKey].
+//   - ML-DSA-44, ML-DSA-65, ML-DSA-87 (Go 1.27 and later): an
+//     *mldsa.PublicKey of that parameter set.
 //
 // A private key of these types, or any value with a Public method returning
 // one (such as a [crypto.Signer]), stands for its public half.
@@ -136,6 +144,8 @@ func NewVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 		return newECDSAVerifier(alg, sigPublicKey(key))
 	case EdDSA, Ed25519:
 		return newEdDSAVerifier(alg, sigPublicKey(key))
+	case MLDSA44, MLDSA65, MLDSA87:
+		return newMLDSAVerifier(alg, key)
 	}
 	return nil, sigUnsupportedError(alg)
 }
@@ -161,7 +171,7 @@ func sigNilKey(key any) bool {
 	case *ed25519.PrivateKey:
 		return k == nil
 	}
-	return false
+	return mldsaNilKey(key)
 }
 
 // sigPublicKey returns the public half of the asymmetric private keys a
