@@ -174,6 +174,9 @@ var algRequirements = map[string]algRequirement{
 	"ES512":              {kty: KeyTypeEC, curves: []string{CurveP521}, use: UseSignature},
 	"EdDSA":              {kty: KeyTypeOKP, curves: []string{CurveEd25519}, use: UseSignature},
 	"Ed25519":            {kty: KeyTypeOKP, curves: []string{CurveEd25519}, use: UseSignature},
+	"ML-DSA-44":          {kty: KeyTypeAKP, use: UseSignature},
+	"ML-DSA-65":          {kty: KeyTypeAKP, use: UseSignature},
+	"ML-DSA-87":          {kty: KeyTypeAKP, use: UseSignature},
 	"RSA1_5":             {kty: KeyTypeRSA, use: UseEncryption},
 	"RSA-OAEP":           {kty: KeyTypeRSA, use: UseEncryption},
 	"RSA-OAEP-256":       {kty: KeyTypeRSA, use: UseEncryption},
@@ -271,6 +274,9 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 		analyzeRSA(key, add)
 	case *rsa.PrivateKey:
 		analyzeRSA(&key.PublicKey, add)
+	}
+	if a := akpAlgorithm(k.Key); a != "" && k.Algorithm != a {
+		add(SeverityCritical, "an %s key must have alg %q (RFC 9964 §4), not %q", a, a, k.Algorithm)
 	}
 	if len(k.Certificates) > 0 {
 		leaf := k.Certificates[0]

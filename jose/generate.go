@@ -23,7 +23,7 @@ const (
 
 // GenerateParams describes a key for [GenerateKey].
 type GenerateParams struct {
-	KeyType string // "oct", "RSA", "EC" or "OKP"
+	KeyType string // "oct", "RSA", "EC", "OKP" or "AKP"
 	Bits    int    // size of an oct or RSA key, in bits
 	Curve   string // curve of an EC or OKP key: "P-256", "P-384", "P-521", "Ed25519" or "X25519"
 
@@ -32,7 +32,7 @@ type GenerateParams struct {
 	KeyID     string
 	Use       string  // "use", if not empty
 	KeyOps    []KeyOp // "key_ops", if not nil
-	Algorithm string  // "alg", if not empty
+	Algorithm string  // "alg", if not empty; for AKP, required: the key's algorithm ("ML-DSA-44")
 }
 
 // GenerateKey generates a new private (or, for oct, secret) key as p
@@ -50,6 +50,8 @@ func GenerateKey(p GenerateParams) (*JWK, error) {
 		key, err = generateEC(p.Curve)
 	case KeyTypeOKP:
 		key, err = generateOKP(p.Curve)
+	case KeyTypeAKP:
+		key, err = akpGenerate(p.Algorithm)
 	default:
 		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: key type %q", p.KeyType)
 	}
@@ -145,4 +147,12 @@ func generateOKP(crv string) (any, error) {
 		return key, nil
 	}
 	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: OKP curve %q", crv)
+}
+
+// GenerateAKP generates an Algorithm Key Pair (RFC 9964 §4) for alg:
+// "ML-DSA-44", "ML-DSA-65" or "ML-DSA-87", which need Go 1.27 or later
+// (before, the error wraps [ErrUnsupportedAlgorithm]). The JWK's alg is set
+// to alg, as RFC 9964 requires; its kid is its SHA-256 thumbprint.
+func GenerateAKP(alg string) (*JWK, error) {
+	return GenerateKey(GenerateParams{KeyType: KeyTypeAKP, Algorithm: alg})
 }

@@ -15,7 +15,8 @@ import (
 // Key holds the Go key: []byte for "oct"; *rsa.PublicKey or *rsa.PrivateKey
 // for "RSA"; *ecdsa.PublicKey or *ecdsa.PrivateKey for "EC"; ed25519.PublicKey
 // or ed25519.PrivateKey for "OKP" Ed25519; *ecdh.PublicKey or *ecdh.PrivateKey
-// (X25519) for "OKP" X25519. Key is nil for an entry of a JWK Set whose kty or
+// (X25519) for "OKP" X25519; *mldsa.PublicKey or *mldsa.PrivateKey for
+// "AKP" ML-DSA (RFC 9964 §4, Go 1.27 and later). Key is nil for an entry of a JWK Set whose kty or
 // crv this module does not support: such an entry is kept and marshalled
 // back, but never selected.
 //
@@ -148,8 +149,8 @@ func (k *JWK) Err() error {
 	return nil
 }
 
-// KeyType returns the key's "kty" (RFC 7517 §4.1): "oct", "RSA", "EC" or
-// "OKP", or, for an unusable entry of a JWK Set, the kty it was read with.
+// KeyType returns the key's "kty" (RFC 7517 §4.1): "oct", "RSA", "EC",
+// "OKP" or "AKP", or, for an unusable entry of a JWK Set, the kty it was read with.
 func (k *JWK) KeyType() string {
 	if k == nil {
 		return ""
@@ -198,7 +199,7 @@ func (k *JWK) IsPrivate() bool {
 	case []byte, *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ecdh.PrivateKey:
 		return true
 	}
-	return false
+	return akpIsPrivate(k.Key)
 }
 
 // IsSymmetric reports whether k is a symmetric ("oct") key.
@@ -211,8 +212,8 @@ func (k *JWK) IsSymmetric() bool {
 }
 
 // privateMembers are the JWK members that carry secrets (RFC 7518 §6.2.2,
-// §6.3.2, §6.4, RFC 8037 §2).
-var privateMembers = []string{"d", "p", "q", "dp", "dq", "qi", "oth", "k", "r", "t"}
+// §6.3.2, §6.4, RFC 8037 §2, RFC 9964 §4).
+var privateMembers = []string{"d", "p", "q", "dp", "dq", "qi", "oth", "k", "r", "t", "priv"}
 
 // Public returns the public JWK of k (RFC 7517 §4): the same key without
 // any private member, with the same kid, use, alg, certificates and unknown

@@ -349,7 +349,7 @@ func publicKeyOf(key any) crypto.PublicKey {
 	case *ecdh.PublicKey:
 		return key
 	}
-	return nil
+	return akpPublicKey(key)
 }
 
 // keyTypeOf returns the kty of a supported Go key, or "".
@@ -392,7 +392,7 @@ func keyTypeOf(key any) string {
 			return KeyTypeOKP
 		}
 	}
-	return ""
+	return akpKeyType(key)
 }
 
 // NewJWK returns a JWK holding key, checked as [ParseKey] checks a parsed
@@ -400,8 +400,11 @@ func keyTypeOf(key any) string {
 // (two primes), *ecdsa.PublicKey, *ecdsa.PrivateKey (P-256, P-384, P-521),
 // ed25519.PublicKey, ed25519.PrivateKey, *ecdh.PublicKey or
 // *ecdh.PrivateKey. An X25519 ecdh key becomes an "OKP" JWK; an ecdh key on
-// a NIST curve becomes an "EC" JWK holding the equivalent ecdsa key. The
-// returned JWK has no kid, use, key_ops or alg: set them as needed.
+// a NIST curve becomes an "EC" JWK holding the equivalent ecdsa key. With
+// Go 1.27 and later, key may also be an *mldsa.PublicKey or
+// *mldsa.PrivateKey, which becomes an "AKP" JWK whose alg (required by
+// RFC 9964 §4) is set to the key's parameter set. Otherwise the returned
+// JWK has no kid, use, key_ops or alg: set them as needed.
 func NewJWK(key any) (*JWK, error) {
 	switch key := key.(type) {
 	case []byte:
@@ -507,6 +510,9 @@ func NewJWK(key any) (*JWK, error) {
 		return &JWK{Key: priv}, nil
 	case *JWK:
 		return nil, jwkErrorf(ErrInvalidKey, "key is already a *JWK")
+	}
+	if k, ok, err := akpNewJWK(key); ok {
+		return k, err
 	}
 	return nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported Go key type %T", key)
 }

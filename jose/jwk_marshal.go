@@ -112,7 +112,11 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 	case nil:
 		return dst, jwkErrorf(ErrInvalidKey, "no key")
 	default:
-		return dst, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported Go key type %T", key)
+		if ok, err := b.akp(key); !ok {
+			return dst, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported Go key type %T", key)
+		} else if err != nil {
+			return dst, err
+		}
 	}
 	if k.KeyID != "" {
 		b.str("kid", k.KeyID)
@@ -131,8 +135,15 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		b.buf = append(b.buf, ']')
 	}
-	if k.Algorithm != "" {
-		b.str("alg", k.Algorithm)
+	alg := k.Algorithm
+	if a := akpAlgorithm(k.Key); a != "" { // alg is an AKP key parameter (RFC 9964 §4)
+		if alg != "" && alg != a {
+			return dst, jwkErrorf(ErrInvalidKey, "alg %q of an %s key", truncate(alg, 32), a)
+		}
+		alg = a
+	}
+	if alg != "" {
+		b.str("alg", alg)
 	}
 	if len(k.Certificates) > 0 {
 		b.name("x5c")

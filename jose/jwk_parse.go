@@ -58,6 +58,7 @@ func (k *JWK) parse(data []byte, lim Limits) error {
 // keyParams are the binary key members, decoded; nil when absent.
 type keyParams struct {
 	k, n, e, d, p, q, dp, dq, qi, x, y []byte
+	pub, priv                          []byte // AKP (RFC 9964 §4)
 	oth                                bool
 }
 
@@ -95,6 +96,8 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 		names = []string{"crv", "x", "y", "d"}
 	case KeyTypeOKP:
 		names = []string{"crv", "x", "d"}
+	case KeyTypeAKP:
+		names = []string{"pub", "priv"}
 	default:
 		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported key type %q", kty)
 	}
@@ -212,6 +215,10 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 			kp.x = b
 		case "y":
 			kp.y = b
+		case "pub":
+			kp.pub = b
+		case "priv":
+			kp.priv = b
 		}
 	}
 
@@ -225,6 +232,8 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 		nk.Key, err = ecFromParams(crv, &kp)
 	case KeyTypeOKP:
 		nk.Key, err = okpFromParams(crv, &kp)
+	case KeyTypeAKP:
+		nk.Key, err = akpFromParams(nk.Algorithm, &kp)
 	}
 	if err != nil {
 		return err

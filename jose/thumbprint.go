@@ -16,7 +16,8 @@ const ThumbprintURIPrefix = "urn:ietf:params:oauth:jwk-thumbprint:"
 // Thumbprint returns the JWK Thumbprint of k (RFC 7638 §3): the hash h of
 // the key's required members, in lexicographic order and without
 // whitespace: {"e","kty","n"} for RSA (RFC 7638 §3.2), {"crv","kty","x","y"}
-// for EC, {"k","kty"} for oct and {"crv","kty","x"} for OKP (RFC 8037 §2).
+// for EC, {"k","kty"} for oct, {"crv","kty","x"} for OKP (RFC 8037 §2) and
+// {"alg","kty","pub"} for AKP (RFC 9964 §4).
 // The thumbprint of a private key is that of its public key. Use
 // crypto.SHA256 unless another hash is agreed on.
 func (k *JWK) Thumbprint(h crypto.Hash) ([]byte, error) {
@@ -57,6 +58,8 @@ func (k *JWK) thumbprintInput() ([]byte, error) {
 		names = []string{"k", "kty"}
 	case KeyTypeOKP:
 		names = []string{"crv", "kty", "x"}
+	case KeyTypeAKP:
+		names = []string{"alg", "kty", "pub"}
 	}
 	out := make([]byte, 0, len(full))
 	out = append(out, '{')

@@ -16,7 +16,8 @@ import (
 
 // KeyType returns the JWK "kty" of a's keys: "oct" for HMAC (RFC 7518
 // §6.4), "RSA" for RS* and PS* (§6.3), "EC" for ES* (§6.2), "OKP" for EdDSA
-// and Ed25519 (RFC 8037 §2); "" for an unknown algorithm.
+// and Ed25519 (RFC 8037 §2), "AKP" for ML-DSA (RFC 9964 §4); "" for an
+// unknown algorithm.
 func (a SignatureAlgorithm) KeyType() string {
 	switch a {
 	case HS256, HS384, HS512:
@@ -27,6 +28,8 @@ func (a SignatureAlgorithm) KeyType() string {
 		return "EC"
 	case EdDSA, Ed25519:
 		return "OKP"
+	case MLDSA44, MLDSA65, MLDSA87:
+		return "AKP" // RFC 9964 §4
 	}
 	return ""
 }
@@ -51,7 +54,8 @@ func (a SignatureAlgorithm) Curve() string {
 
 // FitsKey reports whether key is a Go key of the type and curve a needs, as
 // [NewVerifier] accepts them: []byte for HMAC, an RSA key for RS* and PS*,
-// an ECDSA key on a's curve for ES*, an Ed25519 key for EdDSA and Ed25519.
+// an ECDSA key on a's curve for ES*, an Ed25519 key for EdDSA and Ed25519,
+// an ML-DSA key of a's parameter set for ML-DSA-* (Go 1.27 builds).
 // Private keys, and values with a Public method (a [crypto.Signer]), fit as
 // their public half does. It says nothing of size or strength: a key that
 // fits may still be refused by [NewVerifier] as too weak.
@@ -71,7 +75,7 @@ func (a SignatureAlgorithm) FitsKey(key any) bool {
 	case ed25519.PublicKey:
 		return a.KeyType() == "OKP" && len(k) == ed25519.PublicKeySize
 	}
-	return false
+	return mldsaFitsKey(a, key) // an ML-DSA key of a's parameter set (Go 1.27)
 }
 
 // KeyType returns the JWK "kty" of a's keys: "oct" for AES key wrap,

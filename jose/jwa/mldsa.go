@@ -4,6 +4,7 @@ package jwa
 
 import (
 	"crypto"
+	"crypto/ed25519"
 	"crypto/mldsa"
 	"crypto/rand"
 	"fmt"
@@ -68,6 +69,9 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 			return nil, sigKeyTypeError(alg, key)
 		}
 		s.priv, pub = k, k.PublicKey()
+	case ed25519.PrivateKey:
+		// Not its Public method: it panics on a key of the wrong length.
+		return nil, sigKeyTypeError(alg, key)
 	case crypto.Signer:
 		p, ok := k.Public().(*mldsa.PublicKey)
 		if !ok || p == nil {
@@ -119,6 +123,8 @@ func newMLDSAVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 		if k != nil {
 			pub = k.PublicKey()
 		}
+	case ed25519.PrivateKey, ed25519.PublicKey:
+		// Not the Public method: it panics on a key of the wrong length.
 	case crypto.Signer:
 		pub, _ = k.Public().(*mldsa.PublicKey)
 	}
@@ -155,4 +161,27 @@ func mldsaNilKey(key any) bool {
 		return k == nil
 	}
 	return false
+}
+
+// mldsaFitsKey reports whether key (or its public half) is an ML-DSA key of
+// alg's parameter set (RFC 9964 §2).
+func mldsaFitsKey(alg SignatureAlgorithm, key any) bool {
+	params, ok := MLDSAParameters(alg)
+	if !ok {
+		return false
+	}
+	var pub *mldsa.PublicKey
+	switch k := key.(type) {
+	case *mldsa.PublicKey:
+		pub = k
+	case *mldsa.PrivateKey:
+		if k != nil {
+			pub = k.PublicKey()
+		}
+	case ed25519.PrivateKey, ed25519.PublicKey:
+		// Not the Public method: it panics on a key of the wrong length.
+	case crypto.Signer:
+		pub, _ = k.Public().(*mldsa.PublicKey)
+	}
+	return pub != nil && pub.Parameters() == params
 }

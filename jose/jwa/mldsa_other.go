@@ -18,3 +18,6 @@ func newMLDSAVerifier(alg SignatureAlgorithm, _ any) (Verifier, error) {
 
 // mldsaNilKey reports false: there are no ML-DSA key types before Go 1.27.
 func mldsaNilKey(any) bool { return false }
+
+// mldsaFitsKey reports false: there are no ML-DSA keys before Go 1.27.
+func mldsaFitsKey(SignatureAlgorithm, any) bool { return false }

@@ -58,6 +58,7 @@ func rtAllKeys(t testing.TB) []rtKey {
 			{jwa.ES256, p256, &p256.PublicKey}, {jwa.ES384, p384, &p384.PublicKey}, {jwa.ES512, p521, &p521.PublicKey},
 			{jwa.EdDSA, ed, ed.Public()}, {jwa.Ed25519, ed, ed.Public()},
 		}
+		rtKeys = append(rtKeys, rtMLDSAKeys(t)...) // none before Go 1.27
 	})
 	if len(rtKeys) != len(jwa.SignatureAlgorithms()) {
 		t.Fatalf("%d keys for %d algorithms", len(rtKeys), len(jwa.SignatureAlgorithms()))

@@ -154,6 +154,12 @@ func signatureSize(alg jwa.SignatureAlgorithm, key any) int {
 		return 96
 	case jwa.ES512:
 		return 132
+	case jwa.MLDSA44: // FIPS 204 Table 2
+		return 2420
+	case jwa.MLDSA65:
+		return 3309
+	case jwa.MLDSA87:
+		return 4627
 	}
 	if s, ok := key.(crypto.Signer); ok {
 		if pub, ok := s.Public().(*rsa.PublicKey); ok {

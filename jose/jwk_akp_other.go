@@ -1,0 +1,23 @@
+//go:build !go1.27
+
+package jose
+
+import "crypto"
+
+// akpBuild refuses AKP keys: ML-DSA needs crypto/mldsa (Go 1.27).
+func akpBuild(alg string, _, _ []byte) (any, error) {
+	return nil, jwkErrorf(ErrUnsupportedAlgorithm, "AKP key for %s: ML-DSA needs a build with Go 1.27 or later", alg)
+}
+
+// The hooks below know no AKP key before Go 1.27.
+
+func akpKeyType(any) string                { return "" }
+func akpAlgorithm(any) string              { return "" }
+func akpPublicKey(any) crypto.PublicKey    { return nil }
+func akpIsPrivate(any) bool                { return false }
+func akpNewJWK(any) (*JWK, bool, error)    { return nil, false, nil }
+func (w *jwkWriter) akp(any) (bool, error) { return false, nil }
+
+func akpGenerate(alg string) (any, error) {
+	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP key for %q: ML-DSA needs a build with Go 1.27 or later", truncate(alg, 32))
+}
