@@ -18,7 +18,7 @@ func TestSelectGroups(t *testing.T) {
 		benchmarks []string
 		variants   int
 	}{
-		{"JWS", nil, 13 * 3},
+		{"JWS", nil, (13 + len(mldsaBenchmarks)) * 3},
 		{"hmac", []string{"HS256Bench", "HS384Bench", "HS512Bench"}, 3 * 3},
 		{"HS256", []string{"HS256Bench"}, 3},
 		{"HS384", []string{"HS384Bench"}, 3},
@@ -75,6 +75,18 @@ func TestSelectGroups(t *testing.T) {
 		{"JWTEdDSA", []string{"JWTEdDSABench"}, 3},
 		{"JWTNested", []string{"JWTNestedES256Bench"}, 3},
 		{"JWTNestedES256", []string{"JWTNestedES256Bench"}, 3},
+	}
+	if len(mldsaBenchmarks) > 0 { // Go 1.27 and later
+		tests = append(tests, []struct {
+			group      string
+			benchmarks []string
+			variants   int
+		}{
+			{"MLDSA", []string{"MLDSA44Bench", "MLDSA65Bench", "MLDSA87Bench"}, 3 * 3},
+			{"ML-DSA-44", []string{"MLDSA44Bench"}, 3},
+			{"ML-DSA-65", []string{"MLDSA65Bench"}, 3},
+			{"ML-DSA-87", []string{"MLDSA87Bench"}, 3},
+		}...)
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

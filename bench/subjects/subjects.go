@@ -288,6 +288,9 @@ func signatureKey(v *bench.Variant, other bool) (priv, pub any, err error) {
 		}
 		return k, k.Public(), nil
 	}
+	if priv, pub, ok, err := mldsaKeys(v.Alg); ok {
+		return priv, pub, err
+	}
 	return nil, nil, fmt.Errorf("subjects: no key for %s", v.Alg)
 }
 
