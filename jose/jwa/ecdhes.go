@@ -42,6 +42,10 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 		if k != nil {
 			pub, err = k.PublicKey.ECDH()
 		}
+	case ecdh.KeyExchanger: // an opaque private key (kms.go), for its public key
+		if _, err = ecdhOpaqueKey(alg, k); err == nil {
+			pub = k.PublicKey()
+		}
 	default:
 		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
 	}
@@ -106,21 +110,25 @@ func (e *ecdhEncrypter) encryptKey(eph *ecdh.PrivateKey, cek []byte, enc Content
 // (RFC 7518 §4.6).
 type ecdhDecrypter struct {
 	alg  KeyAlgorithm
-	priv *ecdh.PrivateKey
+	priv ecdh.KeyExchanger // an *ecdh.PrivateKey, or an opaque key (kms.go)
 }
 
 func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
-	var priv *ecdh.PrivateKey
+	var priv ecdh.KeyExchanger
 	var err error
 	switch k := key.(type) {
 	case *ecdh.PrivateKey:
-		priv = k
+		if k != nil {
+			priv = k
+		}
 	case *ecdsa.PrivateKey:
 		if k != nil {
 			priv, err = k.ECDH()
 		}
+	case ecdh.KeyExchanger:
+		priv, err = ecdhOpaqueKey(alg, k)
 	default:
-		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PrivateKey or *ecdsa.PrivateKey, not %T: %w", alg, key, ErrInvalidKey)
+		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PrivateKey, *ecdsa.PrivateKey or ecdh.KeyExchanger, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
@@ -175,10 +183,14 @@ func (d *ecdhDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, p
 
 // ecdhAgree returns the shared secret Z of priv and pub, refusing an
 // all-zero result (an X25519 low-order point, RFC 7748 §6.1).
-func ecdhAgree(priv *ecdh.PrivateKey, pub *ecdh.PublicKey) ([]byte, error) {
+func ecdhAgree(priv ecdh.KeyExchanger, pub *ecdh.PublicKey) ([]byte, error) {
 	z, err := priv.ECDH(pub)
 	if err != nil {
 		return nil, err
+	}
+	if len(z) != ecdhSecretSize(pub.Curve()) { // an opaque key's answer
+		clear(z)
+		return nil, errSecretSize
 	}
 	var acc byte
 	for _, b := range z {
@@ -190,4 +202,21 @@ func ecdhAgree(priv *ecdh.PrivateKey, pub *ecdh.PublicKey) ([]byte, error) {
 	return z, nil
 }
 
-var errAllZeroSecret = errors.New("jwa: all-zero shared secret")
+var (
+	errAllZeroSecret = errors.New("jwa: all-zero shared secret")
+	errSecretSize    = errors.New("jwa: shared secret of the wrong size")
+)
+
+// ecdhSecretSize returns the size of the shared secret on c: the
+// x-coordinate's size (SEC 1 §3.3.1) or 32 for X25519 (RFC 7748 §6.1).
+func ecdhSecretSize(c ecdh.Curve) int {
+	switch c {
+	case ecdh.P256(), ecdh.X25519():
+		return 32
+	case ecdh.P384():
+		return 48
+	case ecdh.P521():
+		return 66
+	}
+	return 0
+}

@@ -122,14 +122,24 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 // private or shared key (RFC 7516 §5.2 steps 9-10). The key must suit alg
 // exactly, else [ErrInvalidKey]:
 //
-//   - RSA1_5, RSA-OAEP, RSA-OAEP-256: *rsa.PrivateKey of at least 2048 bits;
+//   - RSA1_5, RSA-OAEP, RSA-OAEP-256: *rsa.PrivateKey of at least 2048 bits,
+//     or a [crypto.Decrypter] whose Public method returns such an
+//     *rsa.PublicKey: a key held in a KMS or an HSM;
 //   - AxxxKW, AxxxGCMKW: []byte of exactly the algorithm's key size;
 //   - dir: []byte, the CEK;
 //   - ECDH-ES and ECDH-ES+AxxxKW: *ecdh.PrivateKey or *ecdsa.PrivateKey on
-//     P-256, P-384, P-521, or X25519;
+//     P-256, P-384, P-521, or X25519, or an [ecdh.KeyExchanger] on one of
+//     them: a private key held in a KMS or an HSM, whose ECDH method
+//     returns the shared secret with the token's epk;
 //   - PBES2-*: []byte, the password; p2c is accepted from
 //     [DefaultPBES2MinCount] to [DefaultPBES2MaxCount] (use
 //     [NewPBES2Decrypter] to choose the range).
+//
+// An opaque key is called once per decryption. Whatever it returns for a
+// bad encrypted key, even its own error, becomes the one [ErrDecryption]
+// (RSA-OAEP) or a random CEK (RSA1_5, RFC 7516 §11.5), so no error tells a
+// padding failure apart; the device's own timing cannot be hidden here. An
+// ECDH secret of the wrong size or all zeros is refused as for local keys.
 //
 // An unknown alg is [ErrUnsupportedAlgorithm].
 func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {

@@ -52,7 +52,7 @@ func MLDSAParameters(alg SignatureAlgorithm) (mldsa.Parameters, bool) {
 func mldsaCheckPublic(alg SignatureAlgorithm, pub *mldsa.PublicKey) (mldsa.Parameters, error) {
 	params, _ := MLDSAParameters(alg)
 	if got := pub.Parameters(); got != params {
-		return params, fmt.Errorf("%w: %s needs an %s key, got an %s key", ErrInvalidKey, alg, params, got)
+		return params, fmt.Errorf("jwa: %s needs an %s key, got an %s key: %w", alg, params, got, ErrInvalidKey)
 	}
 	return params, nil
 }
@@ -75,7 +75,7 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 	case crypto.Signer:
 		p, ok := k.Public().(*mldsa.PublicKey)
 		if !ok || p == nil {
-			return nil, fmt.Errorf("%w: %s cannot use a crypto.Signer (%T) with a public key of type %T", ErrInvalidKey, alg, key, k.Public())
+			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
 		}
 		s.signer, pub = k, p
 	default:

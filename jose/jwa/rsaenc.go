@@ -1,6 +1,7 @@
 package jwa
 
 import (
+	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha1"
@@ -87,12 +88,16 @@ func (e *rsaEncrypter) EncryptKey(cek []byte, enc ContentEncryption, _ *KeyParam
 type rsaDecrypter struct {
 	alg  KeyAlgorithm
 	priv *rsa.PrivateKey
+	dec  crypto.Decrypter // an opaque key (kms.go), used when priv is nil
 }
 
 func newRSADecrypter(alg KeyAlgorithm, key any) (*rsaDecrypter, error) {
 	priv, ok := key.(*rsa.PrivateKey)
 	if !ok {
-		return nil, fmt.Errorf("jwa: %s needs an *rsa.PrivateKey, not %T: %w", alg, key, ErrInvalidKey)
+		if dec, ok := key.(crypto.Decrypter); ok {
+			return newRSAOpaqueDecrypter(alg, dec)
+		}
+		return nil, fmt.Errorf("jwa: %s needs an *rsa.PrivateKey or a crypto.Decrypter, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if priv == nil {
 		return nil, fmt.Errorf("jwa: %s: nil RSA key: %w", alg, ErrInvalidKey)
@@ -121,6 +126,9 @@ func (d *rsaDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, _ 
 	ks := enc.KeySize()
 	if ks == 0 {
 		return nil, unsupportedEnc(enc)
+	}
+	if d.priv == nil {
+		return d.decryptOpaque(encryptedKey, ks)
 	}
 	if d.alg == RSA1_5 {
 		cek := make([]byte, ks)

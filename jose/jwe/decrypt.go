@@ -32,7 +32,12 @@ type DecryptOptions struct {
 	// Key is the one decryption key: []byte (dir, AES key wrap, or a PBES2
 	// password; NewDecrypter keeps a copy), *rsa.PrivateKey,
 	// *ecdsa.PrivateKey, *ecdh.PrivateKey, or a *jose.JWK holding one of
-	// these.
+	// these. A key held in a KMS or an HSM is a crypto.Decrypter with an
+	// RSA public key (RSA1_5, RSA-OAEP, RSA-OAEP-256) or an
+	// ecdh.KeyExchanger (the ECDH-ES family), called once per token; a
+	// bad encrypted key stays the one opaque jose.ErrDecryptionFailed,
+	// whatever the device answers (see jwa.NewKeyDecrypter). KeyFunc may
+	// return such keys too.
 	Key any
 	// Keys is a JWK Set, from which the keys tried for a recipient are
 	// chosen by the one policy of jws and jwe, [jose.Select]: keys that

@@ -1,0 +1,88 @@
+package jwa
+
+import (
+	"crypto"
+	"crypto/ecdh"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/subtle"
+	"fmt"
+)
+
+// This file holds key decryption with private keys this process cannot
+// read: a KMS, an HSM, a remote signer. RSA keys are reached through
+// crypto.Decrypter, ECDH keys through ecdh.KeyExchanger (whose ECDH method
+// returns the shared secret for a peer public key), the interfaces of the
+// standard library.
+
+// newRSAOpaqueDecrypter returns RSA key decryption with dec, whose public
+// key must be an RSA key of at least 2048 bits (RFC 7518 §4.2, §4.3).
+func newRSAOpaqueDecrypter(alg KeyAlgorithm, dec crypto.Decrypter) (*rsaDecrypter, error) {
+	pub, ok := dec.Public().(*rsa.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("jwa: %s cannot use a crypto.Decrypter (%T) with a public key of type %T: %w", alg, dec, dec.Public(), ErrInvalidKey)
+	}
+	if err := rsaKeyCheck(alg, pub); err != nil {
+		return nil, err
+	}
+	return &rsaDecrypter{alg: alg, dec: dec}, nil
+}
+
+// rsaOAEPCryptoHash returns the OAEP hash of alg as a crypto.Hash, for
+// rsa.OAEPOptions: SHA-1 for RSA-OAEP, SHA-256 for RSA-OAEP-256
+// (RFC 7518 §4.3); MGF1 uses the same hash.
+func rsaOAEPCryptoHash(alg KeyAlgorithm) crypto.Hash {
+	if alg == RSAOAEP {
+		return crypto.SHA1
+	}
+	return crypto.SHA256
+}
+
+// decryptOpaque decrypts a CEK of ks bytes with the opaque key d.dec.
+//
+// RSA1_5 keeps the countermeasure of RFC 7516 §11.5 (RFC 3218 §2.3.2): a
+// random CEK is drawn before the call, the device is asked for a session
+// key of ks bytes (rsa.PKCS1v15DecryptOptions.SessionKeyLen, which
+// crypto/rsa keys honour by returning random bytes on a padding failure),
+// and its answer replaces the random CEK, in constant time, only if the
+// call succeeded with exactly ks bytes. An error, a wrong length or a
+// padding failure all return the random CEK and no error.
+//
+// RSA-OAEP and RSA-OAEP-256 map every failure, the device's own errors
+// included, to ErrDecryption.
+func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error) {
+	if d.alg == RSA1_5 {
+		cek := make([]byte, ks)
+		rand.Read(cek)
+		got, err := d.dec.Decrypt(rand.Reader, encryptedKey, &rsa.PKCS1v15DecryptOptions{SessionKeyLen: ks})
+		ok, src := 0, cek // src of the same length, so the copy does the same work
+		if err == nil && len(got) == ks {
+			ok, src = 1, got
+		}
+		subtle.ConstantTimeCopy(ok, cek, src)
+		if ok == 1 {
+			clear(got)
+		}
+		return cek, nil
+	}
+	h := rsaOAEPCryptoHash(d.alg)
+	cek, err := d.dec.Decrypt(rand.Reader, encryptedKey, &rsa.OAEPOptions{Hash: h, MGFHash: h})
+	if err != nil || len(cek) != ks {
+		clear(cek)
+		return nil, ErrDecryption
+	}
+	return cek, nil
+}
+
+// ecdhOpaqueKey checks an opaque ECDH private key: its curve must be one of
+// ECDH-ES's and its public key on that curve.
+func ecdhOpaqueKey(alg KeyAlgorithm, k ecdh.KeyExchanger) (ecdh.KeyExchanger, error) {
+	c := k.Curve()
+	if c == nil || !ecdhCurveSupported(c) {
+		return nil, fmt.Errorf("%s needs a key on P-256, P-384, P-521 or X25519", alg)
+	}
+	if pub := k.PublicKey(); pub == nil || pub.Curve() != c {
+		return nil, fmt.Errorf("%s: the ecdh.KeyExchanger's public key is not on its curve", alg)
+	}
+	return k, nil
+}
