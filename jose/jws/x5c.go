@@ -1,0 +1,130 @@
+package jws
+
+import (
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// Default bounds of [NewX5CKeyFunc], applied where [X5COptions] leaves a
+// field zero.
+const (
+	// DefaultX5CMaxCertificates is the most certificates an "x5c" header
+	// may hold (the leaf and its intermediates).
+	DefaultX5CMaxCertificates = 4
+	// DefaultX5CMaxBytes is the most DER bytes the certificates of one
+	// "x5c" header may hold together.
+	DefaultX5CMaxBytes = 16 << 10
+	// DefaultX5CMaxChainLength is the most certificates of a verified
+	// chain, the leaf and the trusted root included.
+	DefaultX5CMaxChainLength = 5
+)
+
+// x5cBase64 is the padded standard alphabet of x5c (RFC 7515 §4.1.6).
+var x5cBase64 = base64.StdEncoding.Strict()
+
+// X5COptions configures [NewX5CKeyFunc].
+type X5COptions struct {
+	// Verify is passed to [x509.Certificate.Verify] for the leaf: Roots
+	// (required: the trust anchors of these tokens), Intermediates (added
+	// to the ones the token carries), KeyUsages (the extended key usages
+	// the leaf must allow; empty means ExtKeyUsageServerAuth, as in
+	// crypto/x509; use x509.ExtKeyUsageAny to accept any) and CurrentTime
+	// (zero: now).
+	Verify x509.VerifyOptions
+	// MaxCertificates bounds the entries of "x5c" (0:
+	// DefaultX5CMaxCertificates); MaxBytes their total DER size (0:
+	// DefaultX5CMaxBytes). Both are checked before any certificate is
+	// decoded or parsed.
+	MaxCertificates, MaxBytes int
+	// MaxChainLength bounds the verified chain, leaf and root included (0:
+	// DefaultX5CMaxChainLength): only chains this short are accepted.
+	MaxChainLength int
+}
+
+// NewX5CKeyFunc returns a key function for [VerifyOptions].KeyFunc that
+// takes the verification key from the token's "x5c" header (RFC 7515
+// §4.1.6) after validating its certificate chain (RFC 5280, as crypto/x509
+// implements it) against opts.Verify: the chain must lead from the first
+// certificate, the leaf, to one of opts.Verify.Roots, and the key returned
+// is the leaf's public key, which must then fit the token's alg and verify
+// its signature. A leaf whose key usage is set but lacks digitalSignature
+// (RFC 5280 §4.2.1.3) is refused.
+//
+// Without this option "x5c" is never read. The bounds of opts are checked
+// before any certificate is decoded; then each certificate is parsed and
+// the chain verified, once per token (the worst case: MaxCertificates
+// certificates of MaxBytes in total, and the chain-building of
+// crypto/x509 over them and opts' pools).
+//
+// A token without "x5c", or whose chain does not verify, is refused with
+// an error wrapping [jose.ErrKeyNotFound]; bounds exceeded with
+// [jose.ErrLimitExceeded]; a certificate that does not parse with
+// [jose.ErrMalformed]. NewX5CKeyFunc fails if opts.Verify.Roots is nil.
+func NewX5CKeyFunc(opts X5COptions) (func(h *jose.Header) (any, error), error) {
+	if opts.Verify.Roots == nil {
+		return nil, errors.New("jws: X5COptions.Verify.Roots is nil: the trust anchors of x5c chains must be given")
+	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&opts.MaxCertificates, DefaultX5CMaxCertificates)
+	def(&opts.MaxBytes, DefaultX5CMaxBytes)
+	def(&opts.MaxChainLength, DefaultX5CMaxChainLength)
+	return func(h *jose.Header) (any, error) { return x5cKey(h.X5C, &opts) }, nil
+}
+
+// x5cKey validates the chain x5c (standard base64 DER, leaf first) and
+// returns the leaf's public key.
+func x5cKey(x5c []string, opts *X5COptions) (any, error) {
+	if len(x5c) == 0 {
+		return nil, fmt.Errorf("jws: x5c: the token has no certificate chain: %w", jose.ErrKeyNotFound)
+	}
+	if len(x5c) > opts.MaxCertificates {
+		return nil, fmt.Errorf("jws: x5c: %d certificates, more than %d: %w", len(x5c), opts.MaxCertificates, jose.ErrLimitExceeded)
+	}
+	total := 0
+	for _, s := range x5c {
+		total += x5cBase64.DecodedLen(len(s))
+	}
+	if total > opts.MaxBytes {
+		return nil, fmt.Errorf("jws: x5c: %d bytes of certificates, more than %d: %w", total, opts.MaxBytes, jose.ErrLimitExceeded)
+	}
+	certs := make([]*x509.Certificate, len(x5c))
+	for i, s := range x5c {
+		der, err := x5cBase64.DecodeString(s)
+		if err != nil {
+			return nil, fmt.Errorf("jws: x5c: certificate %d is not base64: %w", i, jose.ErrMalformed)
+		}
+		if certs[i], err = x509.ParseCertificate(der); err != nil {
+			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, err, jose.ErrMalformed)
+		}
+	}
+	leaf := certs[0]
+	if leaf.KeyUsage != 0 && leaf.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
+		return nil, fmt.Errorf("jws: x5c: the leaf certificate's key usage does not allow digital signatures: %w", jose.ErrKeyNotFound)
+	}
+	vo := opts.Verify
+	vo.Intermediates = x509.NewCertPool()
+	if opts.Verify.Intermediates != nil {
+		vo.Intermediates = opts.Verify.Intermediates.Clone()
+	}
+	for _, c := range certs[1:] {
+		vo.Intermediates.AddCert(c)
+	}
+	chains, err := leaf.Verify(vo)
+	if err != nil {
+		return nil, fmt.Errorf("jws: x5c: %v: %w", err, jose.ErrKeyNotFound)
+	}
+	for _, ch := range chains {
+		if len(ch) <= opts.MaxChainLength {
+			return leaf.PublicKey, nil
+		}
+	}
+	return nil, fmt.Errorf("jws: x5c: every verified chain is longer than %d certificates: %w", opts.MaxChainLength, jose.ErrLimitExceeded)
+}
