@@ -158,7 +158,8 @@ type algRequirement struct {
 	use    string   // "sig" or "enc"
 }
 
-// algRequirements lists the algorithms of RFC 7518, RFC 8037 and RFC 9864.
+// algRequirements lists the algorithms of RFC 7518, RFC 8037, RFC 9864 and
+// RFC 9964, and the HPKE Key Encryption algorithms of a draft.
 var algRequirements = map[string]algRequirement{
 	"HS256":              {kty: KeyTypeOct, minOct: 32, use: UseSignature},
 	"HS384":              {kty: KeyTypeOct, minOct: 48, use: UseSignature},
@@ -200,6 +201,13 @@ var algRequirements = map[string]algRequirement{
 	"ECDH-ES+A128KW":     {kty: "EC|OKP", curves: []string{CurveP256, CurveP384, CurveP521, CurveX25519}, use: UseEncryption},
 	"ECDH-ES+A192KW":     {kty: "EC|OKP", curves: []string{CurveP256, CurveP384, CurveP521, CurveX25519}, use: UseEncryption},
 	"ECDH-ES+A256KW":     {kty: "EC|OKP", curves: []string{CurveP256, CurveP384, CurveP521, CurveX25519}, use: UseEncryption},
+	// draft-ietf-jose-hpke-encrypt-20 §6.2 (a draft).
+	"HPKE-0-KE": {kty: KeyTypeEC, curves: []string{CurveP256}, use: UseEncryption},
+	"HPKE-1-KE": {kty: KeyTypeEC, curves: []string{CurveP384}, use: UseEncryption},
+	"HPKE-2-KE": {kty: KeyTypeEC, curves: []string{CurveP521}, use: UseEncryption},
+	"HPKE-3-KE": {kty: KeyTypeOKP, curves: []string{CurveX25519}, use: UseEncryption},
+	"HPKE-4-KE": {kty: KeyTypeOKP, curves: []string{CurveX25519}, use: UseEncryption},
+	"HPKE-7-KE": {kty: KeyTypeEC, curves: []string{CurveP256}, use: UseEncryption},
 }
 
 func analyzeKey(k *JWK, idx int, now time.Time) []Finding {

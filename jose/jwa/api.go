@@ -24,13 +24,15 @@ type Verifier interface {
 
 // KeyParams holds the JOSE header parameters that key management reads on
 // decryption and writes on encryption, decoded from base64url: epk, apu and
-// apv (RFC 7518 §4.6.1), iv and tag (§4.7.1), p2s and p2c (§4.8.1).
+// apv (RFC 7518 §4.6.1), iv and tag (§4.7.1), p2s and p2c (§4.8.1), and ek
+// (draft-ietf-jose-hpke-encrypt-20 §4.1).
 type KeyParams struct {
 	EPK      *ecdh.PublicKey // ephemeral public key (ECDH-ES)
 	APU, APV []byte          // agreement PartyUInfo and PartyVInfo (ECDH-ES)
 	IV, Tag  []byte          // initialization vector and tag (AES-GCM key wrap)
 	P2S      []byte          // salt input (PBES2)
 	P2C      int             // iteration count (PBES2)
+	EK       []byte          // HPKE encapsulated secret (draft-ietf-jose-hpke-encrypt-20 §4.1)
 }
 
 // KeyEncrypter determines the Content Encryption Key for one recipient and

@@ -90,6 +90,12 @@ func (a KeyAlgorithm) KeyType() string {
 	case a.IsAESKW(), a.IsGCMKW(), a.IsPBES2(), a == Direct:
 		return "oct"
 	}
+	if c := hpkeCurve(a); c != nil { // HPKE: the KEM's curve fixes the key type
+		if c == ecdh.X25519() {
+			return "OKP"
+		}
+		return "EC"
+	}
 	return ""
 }
 
@@ -98,7 +104,8 @@ func (a KeyAlgorithm) KeyType() string {
 // [NewKeyDecrypter] accept them: []byte for dir and PBES2, []byte of
 // [KeyAlgorithm.KeyWrapSize] bytes for AxxxKW and AxxxGCMKW, an RSA key for
 // RSA1_5 and RSA-OAEP*, an ECDH or ECDSA key on P-256, P-384, P-521 or
-// X25519 for the ECDH-ES family. Public and private keys both fit (values
+// X25519 for the ECDH-ES family, one on the KEM's curve for HPKE (an
+// [ecdh.KeyExchanger] too, as its public half). Public and private keys both fit (values
 // with a Public method, such as a [crypto.Decrypter], as their public
 // half); whether the key can do the operation asked of it is for the
 // constructors to say.
@@ -121,8 +128,20 @@ func (a KeyAlgorithm) FitsKey(key any) bool {
 		key = k.PublicKey()
 	case *rsa.PrivateKey, *ecdsa.PrivateKey:
 		key = sigPublicKey(key)
+	case ecdh.KeyExchanger: // an opaque ECDH key (a KMS or an HSM)
+		key = k.PublicKey()
 	case interface{ Public() crypto.PublicKey }:
 		key = k.Public()
+	}
+	if c := hpkeCurve(a); c != nil { // HPKE: a key on the KEM's curve
+		switch k := key.(type) {
+		case *ecdsa.PublicKey:
+			pub, err := k.ECDH()
+			return k != nil && err == nil && pub.Curve() == c
+		case *ecdh.PublicKey:
+			return k != nil && k.Curve() == c
+		}
+		return false
 	}
 	switch k := key.(type) {
 	case *rsa.PublicKey:

@@ -23,13 +23,13 @@ func KeyAlgorithms() []KeyAlgorithm {
 func (a KeyAlgorithm) String() string { return string(a) }
 
 // Known reports whether a is one of the algorithms of RFC 7518 §4.1 that
-// this package implements.
+// this package implements, or one of [HPKEKeyAlgorithms] (a draft).
 func (a KeyAlgorithm) Known() bool {
 	switch a {
 	case RSA1_5, RSAOAEP, RSAOAEP256, Direct, ECDHES:
 		return true
 	}
-	return a.KeyWrapSize() != 0
+	return a.KeyWrapSize() != 0 || a.IsHPKE()
 }
 
 // IsDirect reports whether a determines the CEK itself, so that the JWE
@@ -92,7 +92,9 @@ func (a KeyAlgorithm) KeyWrapSize() int {
 //     their private keys, for the public part) on P-256, P-384, P-521, or
 //     X25519 (§4.6, RFC 8037 §3.2);
 //   - PBES2-*: []byte, the password, with [DefaultPBES2Count] iterations
-//     (§4.8); use [NewPBES2Encrypter] to choose the count.
+//     (§4.8); use [NewPBES2Encrypter] to choose the count;
+//   - HPKE-*-KE (a draft, see [HPKE0KE]): *ecdh.PublicKey or
+//     *ecdsa.PublicKey (or their private keys) on the algorithm's curve.
 //
 // An unknown alg is [ErrUnsupportedAlgorithm]. AES key schedules are
 // computed here, once, not per message.
@@ -108,6 +110,8 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 		return newDirect(key)
 	case alg.IsECDH():
 		return newECDHEncrypter(alg, key)
+	case alg.IsHPKE():
+		return newHPKEEncrypter(alg, key)
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {
@@ -133,7 +137,9 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 //     returns the shared secret with the token's epk;
 //   - PBES2-*: []byte, the password; p2c is accepted from
 //     [DefaultPBES2MinCount] to [DefaultPBES2MaxCount] (use
-//     [NewPBES2Decrypter] to choose the range).
+//     [NewPBES2Decrypter] to choose the range);
+//   - HPKE-*-KE (a draft, see [HPKE0KE]): *ecdh.PrivateKey,
+//     *ecdsa.PrivateKey or [ecdh.KeyExchanger] on the algorithm's curve.
 //
 // An opaque key is called once per decryption. Whatever it returns for a
 // bad encrypted key, even its own error, becomes the one [ErrDecryption]
@@ -154,6 +160,8 @@ func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {
 		return newDirect(key)
 	case alg.IsECDH():
 		return newECDHDecrypter(alg, key)
+	case alg.IsHPKE():
+		return newHPKEDecrypter(alg, key)
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {

@@ -116,12 +116,14 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 			names = append(names, "iv", "tag")
 		case alg.IsPBES2():
 			names = append(names, "p2s", "p2c")
+		case alg.IsHPKE():
+			names = append(names, "ek")
 		}
 		if err := checkDisjoint(names, h); err != nil {
 			return nil, err
 		}
 	}
-	if !alg.IsECDH() && !alg.IsPBES2() && !alg.IsGCMKW() {
+	if !alg.IsECDH() && !alg.IsPBES2() && !alg.IsGCMKW() && !alg.IsHPKE() {
 		e.fixedHeader = encoded
 	}
 	if alg == jwa.Direct {

@@ -49,7 +49,7 @@ func epkFromJWK(j *jose.JWK) (*ecdh.PublicKey, error) {
 
 // encrypterOwned are the protected members an Encrypter writes itself,
 // which EncrypterOptions.Extra may not hold.
-var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c"}
+var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek"}
 
 // protectedHeader returns the protected header of opts for alg ("" for the
 // general serialization, whose alg is per recipient) and enc, without the
@@ -114,7 +114,7 @@ func (e *Encrypter) encodedHeader(p *jwa.KeyParams) ([]byte, error) {
 
 // protectedJSON appends the protected header of a message whose key
 // management produced p to dst: the Encrypter's header with p's members
-// (epk, apu, apv, iv, tag, p2s, p2c) added, written by
+// (epk, apu, apv, iv, tag, p2s, p2c, ek) added, written by
 // [jose.Header.AppendJSON].
 func (e *Encrypter) protectedJSON(dst []byte, p *jwa.KeyParams) ([]byte, error) {
 	h := e.hdr // shares Critical and Extra, which AppendJSON only reads
@@ -127,6 +127,11 @@ func (e *Encrypter) protectedJSON(dst []byte, p *jwa.KeyParams) ([]byte, error) 
 			h.EPK = epk
 		}
 		h.APU, h.APV, h.IV, h.Tag, h.P2S, h.P2C = p.APU, p.APV, p.IV, p.Tag, p.P2S, p.P2C
+		if p.EK != nil { // HPKE Key Encryption (hpke.go)
+			if err := hpkeSetEK(&h, p.EK); err != nil {
+				return dst, err
+			}
+		}
 	}
 	dst, err := h.AppendJSON(dst)
 	if err != nil {

@@ -395,7 +395,7 @@ func recipientHeader(r Recipient, p *jwa.KeyParams) (*jose.Header, error) {
 	}
 	h.Algorithm = string(r.Algorithm)
 	if (p.EPK != nil && h.EPK != nil) || (p.IV != nil && h.IV != nil) || (p.Tag != nil && h.Tag != nil) ||
-		(p.P2S != nil && h.P2S != nil) || (p.P2C != 0 && h.P2C != 0) {
+		(p.P2S != nil && h.P2S != nil) || (p.P2C != 0 && h.P2C != 0) || (p.EK != nil && h.Has("ek")) {
 		return nil, errors.New("jwe: recipient header sets a key management parameter")
 	}
 	if p.EPK != nil {
@@ -413,6 +413,11 @@ func recipientHeader(r Recipient, p *jwa.KeyParams) (*jose.Header, error) {
 	}
 	if p.P2S != nil {
 		h.P2S, h.P2C = p.P2S, p.P2C
+	}
+	if p.EK != nil {
+		if err := hpkeSetEK(&h, p.EK); err != nil {
+			return nil, err
+		}
 	}
 	return &h, nil
 }

@@ -31,6 +31,13 @@ func keyParams(h *jose.Header, alg jwa.KeyAlgorithm) (jwa.KeyParams, error) {
 		}
 		p.EPK = epk
 	}
+	if alg.IsHPKE() {
+		ek, err := hpkeEK(h)
+		if err != nil {
+			return p, err
+		}
+		p.EK = ek
+	}
 	return p, nil
 }
 

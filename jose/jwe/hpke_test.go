@@ -1,0 +1,221 @@
+package jwe
+
+import (
+	"bytes"
+	"crypto/ecdh"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// hpkeCurves is the KEM curve of each HPKE Key Encryption algorithm.
+var hpkeCurves = map[jwa.KeyAlgorithm]ecdh.Curve{
+	jwa.HPKE0KE: ecdh.P256(), jwa.HPKE1KE: ecdh.P384(), jwa.HPKE2KE: ecdh.P521(),
+	jwa.HPKE3KE: ecdh.X25519(), jwa.HPKE4KE: ecdh.X25519(), jwa.HPKE7KE: ecdh.P256(),
+}
+
+var hpkeEncs = []jwa.ContentEncryption{jwa.A128GCM, jwa.A192GCM, jwa.A256GCM, jwa.A128CBCHS256, jwa.A192CBCHS384, jwa.A256CBCHS512}
+
+// TestHPKEDraftVectors decrypts the examples of
+// draft-ietf-jose-hpke-encrypt-20 (testdata/hpke/jose-vectors.json) for
+// every Key Encryption algorithm implemented, in both serializations, with
+// the JWK given; and checks that the algorithms not implemented (X448, and
+// Integrated Encryption) are refused as unsupported.
+func TestHPKEDraftVectors(t *testing.T) {
+	var vectors []struct {
+		Alg       string
+		JWK       json.RawMessage
+		Flattened json.RawMessage
+		Compact   string
+	}
+	if err := json.Unmarshal(vectortest.ReadFile(t, "hpke", "jose-vectors.json"), &vectors); err != nil {
+		t.Fatal(err)
+	}
+	done := map[jwa.KeyAlgorithm]bool{}
+	for _, v := range vectors {
+		alg := jwa.KeyAlgorithm(v.Alg)
+		key, err := jose.ParseKey(v.JWK)
+		if err != nil {
+			if !alg.IsHPKE() && errors.Is(err, jose.ErrUnsupportedAlgorithm) {
+				continue // an X448 key: no X448 in Go
+			}
+			t.Fatalf("%s: %v", alg, err)
+		}
+		opts := DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, ContentEncryptions: hpkeEncs, Key: key}
+		d, err := NewDecrypter(opts)
+		if !alg.IsHPKE() {
+			if !errors.Is(err, jose.ErrUnsupportedAlgorithm) {
+				t.Errorf("%s (not implemented): NewDecrypter = %v, want ErrUnsupportedAlgorithm", alg, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", alg, err)
+		}
+		mc, err := d.DecryptCompact([]byte(strings.TrimSpace(v.Compact)))
+		if err != nil {
+			t.Errorf("%s compact: %v", alg, err)
+			continue
+		}
+		mf, err := d.DecryptJSON(v.Flattened)
+		if err != nil {
+			t.Errorf("%s flattened: %v", alg, err)
+			continue
+		}
+		if len(mc.Plaintext) == 0 || !utf8.Valid(mc.Plaintext) || !bytes.Equal(mc.Plaintext, mf.Plaintext) {
+			t.Errorf("%s: plaintexts %q and %q", alg, mc.Plaintext, mf.Plaintext)
+		}
+		if string(mf.AAD) != "The Fellowship of the Ring" {
+			t.Errorf("%s: AAD %q", alg, mf.AAD)
+		}
+		done[alg] = true
+	}
+	for _, alg := range jwa.HPKEKeyAlgorithms() {
+		if !done[alg] {
+			t.Errorf("%s: no draft vector decrypted", alg)
+		}
+	}
+}
+
+// TestHPKERoundTrip encrypts with every HPKE Key Encryption algorithm and
+// every enc, compact, flattened and to two recipients (HPKE beside
+// ECDH-ES+A128KW), and decrypts; then refuses tampered tokens, another key,
+// a key on another curve, and a missing or malformed "ek".
+func TestHPKERoundTrip(t *testing.T) {
+	plaintext := []byte("HPKE for JWE is still a draft")
+	for alg, curve := range hpkeCurves {
+		priv, _ := curve.GenerateKey(rand.Reader)
+		other, _ := curve.GenerateKey(rand.Reader)
+		for _, enc := range hpkeEncs {
+			e, err := NewEncrypter(alg, enc, priv.PublicKey(), &EncrypterOptions{KeyID: "r1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, ContentEncryptions: hpkeEncs, Key: priv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok, err := e.Compact(plaintext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := d.DecryptCompact(tok)
+			if err != nil || !bytes.Equal(m.Plaintext, plaintext) {
+				t.Fatalf("%s %s compact: %v", alg, enc, err)
+			}
+			if _, ok := m.Header.Extra["ek"]; !ok {
+				t.Errorf("%s: no ek in the header", alg)
+			}
+			js, err := e.Flattened(plaintext, []byte("aad"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m, err := d.DecryptJSON(js); err != nil || !bytes.Equal(m.Plaintext, plaintext) {
+				t.Errorf("%s %s flattened: %v", alg, enc, err)
+			}
+			if enc != jwa.A128GCM {
+				continue // the refusals once per algorithm
+			}
+			hpkeRefusals(t, alg, tok, d, other, curve)
+		}
+		// Two recipients: HPKE and ECDH-ES+A128KW; each decrypts.
+		p256, _ := ecdh.P256().GenerateKey(rand.Reader)
+		gen, err := EncryptGeneral(jwa.A256GCM, plaintext, nil, nil,
+			Recipient{Algorithm: alg, Key: priv.PublicKey()},
+			Recipient{Algorithm: jwa.ECDHESA128KW, Key: p256.PublicKey()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []struct {
+			alg jwa.KeyAlgorithm
+			key any
+		}{{alg, priv}, {jwa.ECDHESA128KW, p256}} {
+			d, _ := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{k.alg}, ContentEncryptions: hpkeEncs, Key: k.key})
+			if m, err := d.DecryptJSON(gen); err != nil || !bytes.Equal(m.Plaintext, plaintext) {
+				t.Errorf("%s general JSON, recipient %s: %v", alg, k.alg, err)
+			}
+		}
+	}
+}
+
+// hpkeRefusals checks the refusals of one HPKE compact token.
+func hpkeRefusals(t *testing.T, alg jwa.KeyAlgorithm, tok []byte, d *Decrypter, other *ecdh.PrivateKey, curve ecdh.Curve) {
+	t.Helper()
+	parts := bytes.Split(tok, []byte("."))
+	join := func(i int, p []byte) []byte {
+		q := append([][]byte{}, parts...)
+		q[i] = p
+		return bytes.Join(q, []byte("."))
+	}
+	flip := func(seg []byte) []byte {
+		raw, err := jose.Base64URLDecode(string(seg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw[len(raw)/2] ^= 1
+		return []byte(jose.Base64URLEncode(raw))
+	}
+	for i := 1; i < 5; i++ {
+		if _, err := d.DecryptCompact(join(i, flip(parts[i]))); !errors.Is(err, jose.ErrDecryptionFailed) {
+			t.Errorf("%s: part %d tampered: %v, want ErrDecryptionFailed", alg, i, err)
+		}
+	}
+	hdr, _ := jose.Base64URLDecode(string(parts[0]))
+	var h map[string]any
+	if err := json.Unmarshal(hdr, &h); err != nil {
+		t.Fatal(err)
+	}
+	withHeader := func(edit func(map[string]any)) []byte {
+		c := map[string]any{}
+		for k, v := range h {
+			c[k] = v
+		}
+		edit(c)
+		b, _ := json.Marshal(c)
+		return join(0, []byte(jose.Base64URLEncode(b)))
+	}
+	ek, _ := jose.Base64URLDecode(h["ek"].(string))
+	badEK := bytes.Clone(ek)
+	badEK[len(badEK)-1] ^= 1
+	for name, c := range map[string]struct {
+		tok  []byte
+		want []error
+	}{
+		"ek changed":       {withHeader(func(m map[string]any) { m["ek"] = jose.Base64URLEncode(badEK) }), []error{jose.ErrDecryptionFailed, jose.ErrMalformed}},
+		"ek missing":       {withHeader(func(m map[string]any) { delete(m, "ek") }), []error{jose.ErrMalformed}},
+		"ek short":         {withHeader(func(m map[string]any) { m["ek"] = jose.Base64URLEncode(ek[1:]) }), []error{jose.ErrMalformed, jose.ErrDecryptionFailed}},
+		"ek not a string":  {withHeader(func(m map[string]any) { m["ek"] = 1 }), []error{jose.ErrMalformed}},
+		"ek not base64url": {withHeader(func(m map[string]any) { m["ek"] = "+/" }), []error{jose.ErrMalformed}},
+		// The Recipient_structure binds enc: the same ciphertext under
+		// another enc of the same key size does not decrypt.
+		"enc changed": {withHeader(func(m map[string]any) { m["enc"] = "A128CBC-HS256" }), []error{jose.ErrDecryptionFailed}},
+	} {
+		_, err := d.DecryptCompact(c.tok)
+		if !vectortest.WrapsAny(err, c.want...) {
+			t.Errorf("%s: %s: %v, want one of %v", alg, name, err, c.want)
+		}
+	}
+	od, _ := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, ContentEncryptions: hpkeEncs, Key: other})
+	if _, err := od.DecryptCompact(tok); !errors.Is(err, jose.ErrDecryptionFailed) {
+		t.Errorf("%s: another key: %v, want ErrDecryptionFailed", alg, err)
+	}
+	wrongCurve := ecdh.X25519()
+	if curve == ecdh.X25519() {
+		wrongCurve = ecdh.P256()
+	}
+	wk, _ := wrongCurve.GenerateKey(rand.Reader)
+	// A single key that fits no listed algorithm is refused by the constructor.
+	if _, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, ContentEncryptions: hpkeEncs, Key: wk}); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Errorf("%s: NewDecrypter with a key on %v: %v, want ErrInvalidKey", alg, wrongCurve, err)
+	}
+	if _, err := NewEncrypter(alg, jwa.A128GCM, wk.PublicKey(), nil); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Errorf("%s: NewEncrypter with a key on %v: %v", alg, wrongCurve, err)
+	}
+}
