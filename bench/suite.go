@@ -108,8 +108,9 @@ func jweBench(name string, alg jwa.KeyAlgorithm, groups ...string) Benchmark {
 
 // Benchmarks lists the suite in the order it runs, with the PHP suite's
 // groups (its label slips corrected) plus the dir benchmark it leaves out,
-// then the JWT group, and, in builds with Go 1.27 or later, the ML-DSA
-// benchmarks (group MLDSA, RFC 9964) the PHP suite does not have.
+// then the JWT group, and two families the PHP suite does not have: HPKE
+// (group HPKE, a draft) and, in builds with Go 1.27 or later, ML-DSA (group
+// MLDSA, RFC 9964).
 var Benchmarks = append([]Benchmark{
 	jwsBench(jwa.HS256, "hmac"),
 	jwsBench(jwa.HS384, "hmac"),
@@ -141,7 +142,7 @@ var Benchmarks = append([]Benchmark{
 	jweBench("RSAOAEPBench", jwa.RSAOAEP, "RSAEnc", "RSA-OAEP"),
 	jweBench("RSAOAEP256Bench", jwa.RSAOAEP256, "RSAEnc", "RSA-OAEP-256"),
 	jweBench("DirBench", jwa.Direct, "dir"),
-}, slices.Concat(jwtBenchmarks, mldsaBenchmarks)...)
+}, slices.Concat(jwtBenchmarks, hpkeBenchmarks, mldsaBenchmarks)...)
 
 // ContentEncryptions lists the six "enc" values every JWE benchmark pairs
 // its key algorithm with, in the PHP suite's order.

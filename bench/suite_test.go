@@ -66,7 +66,6 @@ func TestSelectGroups(t *testing.T) {
 		{"RSA-OAEP", []string{"RSAOAEPBench"}, 6 * 3 * 3},
 		{"RSA-OAEP-256", []string{"RSAOAEP256Bench"}, 6 * 3 * 3},
 		{"dir", []string{"DirBench"}, 6 * 3},
-		{"JWE", nil, (3 + 3 + 4*4 + 3 + 3*3 + 1) * 6 * 3},
 		{"JWT", []string{"JWTHS256Bench", "JWTRS256Bench", "JWTES256Bench", "JWTEdDSABench", "JWTNestedES256Bench"}, 5 * 3},
 		{"JWTSigned", []string{"JWTHS256Bench", "JWTRS256Bench", "JWTES256Bench", "JWTEdDSABench"}, 4 * 3},
 		{"JWTHS256", []string{"JWTHS256Bench"}, 3},
@@ -75,6 +74,14 @@ func TestSelectGroups(t *testing.T) {
 		{"JWTEdDSA", []string{"JWTEdDSABench"}, 3},
 		{"JWTNested", []string{"JWTNestedES256Bench"}, 3},
 		{"JWTNestedES256", []string{"JWTNestedES256Bench"}, 3},
+		{"JWE", nil, (3 + 3 + 4*4 + 3 + 3*3 + 1 + 6) * 6 * 3},
+		{"HPKE", []string{"HPKE0KEBench", "HPKE1KEBench", "HPKE2KEBench", "HPKE3KEBench", "HPKE4KEBench", "HPKE7KEBench"}, 6 * 6 * 3},
+		{"HPKE-0-KE", []string{"HPKE0KEBench"}, 6 * 3},
+		{"HPKE-1-KE", []string{"HPKE1KEBench"}, 6 * 3},
+		{"HPKE-2-KE", []string{"HPKE2KEBench"}, 6 * 3},
+		{"HPKE-3-KE", []string{"HPKE3KEBench"}, 6 * 3},
+		{"HPKE-4-KE", []string{"HPKE4KEBench"}, 6 * 3},
+		{"HPKE-7-KE", []string{"HPKE7KEBench"}, 6 * 3},
 	}
 	if len(mldsaBenchmarks) > 0 { // Go 1.27 and later
 		tests = append(tests, []struct {

@@ -334,6 +334,8 @@ func encryptionKey(v *bench.Variant, other bool) (encKey, decKey any, err error)
 			return nil, nil, err
 		}
 		return &k.PublicKey, k, nil
+	case alg.IsHPKE():
+		return hpkeKeys(alg)
 	case strings.HasPrefix(v.Alg, "ECDH-ES"):
 		if v.Curve == "X25519" {
 			name, load := "X25519", keys.X25519
@@ -421,4 +423,27 @@ func ecKey(crv string, other bool) (*ecdsa.PrivateKey, error) {
 		return nil, err
 	}
 	return k.(*ecdsa.PrivateKey), nil
+}
+
+// hpkeKeys returns the fixed recipient key of an HPKE Key Encryption
+// algorithm: the key of its KEM curve (draft-ietf-jose-hpke-encrypt-20
+// Table 2).
+func hpkeKeys(alg jwa.KeyAlgorithm) (encKey, decKey any, err error) {
+	crv := map[jwa.KeyAlgorithm]string{
+		jwa.HPKE0KE: "P-256", jwa.HPKE1KE: "P-384", jwa.HPKE2KE: "P-521",
+		jwa.HPKE3KE: "X25519", jwa.HPKE4KE: "X25519", jwa.HPKE7KE: "P-256",
+	}[alg]
+	if crv == "X25519" {
+		k, err := cached("X25519", func() (any, error) { return keys.X25519() })
+		if err != nil {
+			return nil, nil, err
+		}
+		x := k.(*ecdh.PrivateKey)
+		return x.PublicKey(), x, nil
+	}
+	k, err := ecKey(crv)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &k.PublicKey, k, nil
 }
