@@ -313,7 +313,7 @@ func variants(b Benchmark, subj string, m MeasureConfig) []Variant {
 		}
 	}
 	encs := []string{""}
-	if b.JWE {
+	if b.JWE && !jwa.KeyAlgorithm(alg).IsHPKEIntegrated() { // HPKE Integrated Encryption has no enc
 		encs = ContentEncryptions
 	}
 	p2c := 0

@@ -12,11 +12,19 @@ import (
 // "ML-DSA-65" or "ML-DSA-87" (the AKP JWKs of RFC 9964 §4 in
 // mldsa44.json, mldsa65.json and mldsa87.json, whose "priv" is the seed).
 // It needs Go 1.27 (crypto/mldsa).
-func MLDSA(alg string) (*mldsa.PrivateKey, error) {
+func MLDSA(alg string) (*mldsa.PrivateKey, error) { return loadMLDSA(alg, "") }
+
+// OtherMLDSA returns the other ML-DSA private key of alg
+// (other-mldsa44.json, ...), never measured: a token must be refused under
+// it.
+func OtherMLDSA(alg string) (*mldsa.PrivateKey, error) { return loadMLDSA(alg, "other-") }
+
+func loadMLDSA(alg, prefix string) (*mldsa.PrivateKey, error) {
 	params, name, ok := mldsaFile(alg)
 	if !ok {
 		return nil, fmt.Errorf("keys: no ML-DSA key for %q", alg)
 	}
+	name = prefix + name
 	data, err := files.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("keys: %w", err)

@@ -17,6 +17,13 @@ func TestMLDSA(t *testing.T) {
 			t.Errorf("MLDSA(%s) is an %s key", alg, got)
 		}
 		seen[string(k.Bytes())] = true
+		o, err := OtherMLDSA(alg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Equal(k) || o.PublicKey().Parameters() != k.PublicKey().Parameters() {
+			t.Errorf("OtherMLDSA(%s) is the same key, or of another parameter set", alg)
+		}
 	}
 	if len(seen) != 3 {
 		t.Error("the ML-DSA keys share a seed")

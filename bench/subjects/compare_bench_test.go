@@ -9,9 +9,10 @@ import (
 
 // BenchmarkCompare runs, in one run, the post-quantum and draft algorithms
 // beside the classical ones they would replace: ML-DSA-44/65/87 (Go 1.27
-// builds) beside EdDSA and ES256 (sign, verify), and HPKE-0-KE and
-// HPKE-3-KE beside ECDH-ES (P-256, X25519) and RSA-OAEP (2048 bits)
-// (encrypt, decrypt), all with A128GCM and the RFC 7520 payload, compact:
+// builds) beside EdDSA and ES256 (sign, verify), and HPKE-0-KE, HPKE-3-KE
+// (with A128GCM) and HPKE-0, HPKE-3 (Integrated Encryption: P-256 and
+// X25519 with AES-128-GCM) beside ECDH-ES (P-256, X25519) and RSA-OAEP
+// (2048 bits) with A128GCM (encrypt, decrypt), RFC 7520 payload, compact:
 //
 //	GOTOOLCHAIN=go1.27.3 go test -run=NONE -bench=Compare -benchtime=200x -count=3 ./bench/subjects
 func BenchmarkCompare(b *testing.B) {
@@ -19,7 +20,7 @@ func BenchmarkCompare(b *testing.B) {
 	m.Subjects = []string{bench.SubjectSignature, bench.SubjectVerification, bench.SubjectEncryption, bench.SubjectDecryption}
 	m.RSAEncBits = []int{2048}
 	m.Curves = []string{"P-256", "X25519"}
-	groups := []string{"EdDSA", "ES256", "ECDH-ES", "RSA-OAEP", "HPKE-0-KE", "HPKE-3-KE"}
+	groups := []string{"EdDSA", "ES256", "ECDH-ES", "RSA-OAEP", "HPKE-0-KE", "HPKE-3-KE", "HPKE-0", "HPKE-3"}
 	if slices.Contains(bench.Groups(), "MLDSA") { // Go 1.27 builds
 		groups = append(groups, "MLDSA")
 	}
@@ -29,7 +30,7 @@ func BenchmarkCompare(b *testing.B) {
 	}
 	for i := range vs {
 		v := &vs[i]
-		if v.JWE && v.Enc != "A128GCM" {
+		if v.JWE && v.Enc != "A128GCM" && v.Enc != "" { // "": HPKE Integrated Encryption
 			continue
 		}
 		b.Run(v.ID(), func(b *testing.B) {

@@ -204,10 +204,14 @@ func jweFuncs(v *bench.Variant) (*jwePair, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	encs := []jwa.ContentEncryption{enc}
+	if enc == "" { // HPKE Integrated Encryption has no enc
+		encs = nil
+	}
 	decrypter := func(key any) (decryptFunc, error) {
 		d, err := jwe.NewDecrypter(jwe.DecryptOptions{
 			KeyAlgorithms:      []jwa.KeyAlgorithm{alg},
-			ContentEncryptions: []jwa.ContentEncryption{enc},
+			ContentEncryptions: encs,
 			Key:                key,
 			// A count above the default maximum is accepted for the measure.
 			Limits: jose.Limits{PBES2MaxCount: v.P2C},
@@ -232,7 +236,7 @@ func jweFuncs(v *bench.Variant) (*jwePair, []byte, error) {
 			return m.Plaintext, nil, nil
 		}, nil
 	}
-	p := &jwePair{ser: v.Serialization, encrypt: e.Compact}
+	p := &jwePair{ser: v.Serialization, encrypt: e.Compact, noTag: alg.IsHPKEIntegrated()}
 	var aad []byte
 	if v.Serialization == bench.SerializationJSON {
 		aad = []byte(bench.JSONAAD)
@@ -288,7 +292,7 @@ func signatureKey(v *bench.Variant, other bool) (priv, pub any, err error) {
 		}
 		return k, k.Public(), nil
 	}
-	if priv, pub, ok, err := mldsaKeys(v.Alg); ok {
+	if priv, pub, ok, err := mldsaKeys(v.Alg, other); ok {
 		return priv, pub, err
 	}
 	return nil, nil, fmt.Errorf("subjects: no key for %s", v.Alg)
@@ -334,8 +338,8 @@ func encryptionKey(v *bench.Variant, other bool) (encKey, decKey any, err error)
 			return nil, nil, err
 		}
 		return &k.PublicKey, k, nil
-	case alg.IsHPKE():
-		return hpkeKeys(alg)
+	case alg.IsHPKE(), alg.IsHPKEIntegrated():
+		return hpkeKeys(alg, other)
 	case strings.HasPrefix(v.Alg, "ECDH-ES"):
 		if v.Curve == "X25519" {
 			name, load := "X25519", keys.X25519
@@ -425,23 +429,29 @@ func ecKey(crv string, other bool) (*ecdsa.PrivateKey, error) {
 	return k.(*ecdsa.PrivateKey), nil
 }
 
-// hpkeKeys returns the fixed recipient key of an HPKE Key Encryption
+// hpkeKeys returns the fixed recipient key (or the other one) of an HPKE
 // algorithm: the key of its KEM curve (draft-ietf-jose-hpke-encrypt-20
 // Table 2).
-func hpkeKeys(alg jwa.KeyAlgorithm) (encKey, decKey any, err error) {
+func hpkeKeys(alg jwa.KeyAlgorithm, other bool) (encKey, decKey any, err error) {
 	crv := map[jwa.KeyAlgorithm]string{
 		jwa.HPKE0KE: "P-256", jwa.HPKE1KE: "P-384", jwa.HPKE2KE: "P-521",
 		jwa.HPKE3KE: "X25519", jwa.HPKE4KE: "X25519", jwa.HPKE7KE: "P-256",
+		jwa.HPKE0: "P-256", jwa.HPKE1: "P-384", jwa.HPKE2: "P-521",
+		jwa.HPKE3: "X25519", jwa.HPKE4: "X25519", jwa.HPKE7: "P-256",
 	}[alg]
 	if crv == "X25519" {
-		k, err := cached("X25519", func() (any, error) { return keys.X25519() })
+		name, load := "X25519", keys.X25519
+		if other {
+			name, load = "other-X25519", keys.OtherX25519
+		}
+		k, err := cached(name, func() (any, error) { return load() })
 		if err != nil {
 			return nil, nil, err
 		}
 		x := k.(*ecdh.PrivateKey)
 		return x.PublicKey(), x, nil
 	}
-	k, err := ecKey(crv)
+	k, err := ecKey(crv, other)
 	if err != nil {
 		return nil, nil, err
 	}

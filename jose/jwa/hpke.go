@@ -15,8 +15,8 @@ import (
 // (§4.1), the HPKE info is the Recipient_structure naming "enc" (§6.1), and
 // the HPKE aad is empty. Recipient keys are EC (P-256, P-384, P-521) or OKP
 // X25519 keys; the X448 algorithms (HPKE-5-KE, HPKE-6-KE) are not
-// implemented, as Go has no X448. Integrated Encryption (HPKE-0 ... HPKE-7,
-// §5, without "enc") is not implemented.
+// implemented, as Go has no X448. Integrated Encryption, without "enc", is
+// [HPKE0] ....
 const (
 	HPKE0KE KeyAlgorithm = "HPKE-0-KE" // DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM
 	HPKE1KE KeyAlgorithm = "HPKE-1-KE" // DHKEM(P-384, HKDF-SHA384), HKDF-SHA384, AES-256-GCM
@@ -235,9 +235,12 @@ var (
 	_ KeyDecrypter = (*hpkeDecrypter)(nil)
 )
 
-// hpkeCurve returns the KEM curve of an HPKE algorithm, and nil for any
-// other algorithm.
+// hpkeCurve returns the KEM curve of an HPKE algorithm (Key Encryption or
+// Integrated Encryption), and nil for any other algorithm.
 func hpkeCurve(a KeyAlgorithm) ecdh.Curve {
+	if ke, ok := hpkeIntegratedKE(a); ok {
+		a = ke
+	}
 	c, _, _, _ := hpkeSuite(a)
 	return c
 }

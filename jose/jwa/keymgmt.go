@@ -29,7 +29,7 @@ func (a KeyAlgorithm) Known() bool {
 	case RSA1_5, RSAOAEP, RSAOAEP256, Direct, ECDHES:
 		return true
 	}
-	return a.KeyWrapSize() != 0 || a.IsHPKE()
+	return a.KeyWrapSize() != 0 || a.IsHPKE() || a.IsHPKEIntegrated()
 }
 
 // IsDirect reports whether a determines the CEK itself, so that the JWE
@@ -112,6 +112,8 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 		return newECDHEncrypter(alg, key)
 	case alg.IsHPKE():
 		return newHPKEEncrypter(alg, key)
+	case alg.IsHPKEIntegrated():
+		return newHPKEIntegratedEncrypter(alg, key)
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {
@@ -162,6 +164,8 @@ func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {
 		return newECDHDecrypter(alg, key)
 	case alg.IsHPKE():
 		return newHPKEDecrypter(alg, key)
+	case alg.IsHPKEIntegrated():
+		return newHPKEIntegratedDecrypter(alg, key)
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {

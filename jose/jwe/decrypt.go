@@ -26,7 +26,9 @@ type DecryptOptions struct {
 	// A token with any other is refused before any cryptography.
 	KeyAlgorithms []jwa.KeyAlgorithm
 	// ContentEncryptions lists the "enc" values accepted (RFC 7516
-	// §4.1.2).
+	// §4.1.2). It may be empty only when every key algorithm is an HPKE
+	// Integrated Encryption one (jwa.HPKE0 ...), whose tokens have no
+	// "enc".
 	ContentEncryptions []jwa.ContentEncryption
 
 	// Key is the one decryption key: []byte (dir, AES key wrap, or a PBES2
@@ -134,7 +136,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	if len(opts.KeyAlgorithms) == 0 {
 		return nil, errors.New("jwe: DecryptOptions.KeyAlgorithms is empty")
 	}
-	if len(opts.ContentEncryptions) == 0 {
+	if len(opts.ContentEncryptions) == 0 && !onlyIntegrated(opts.KeyAlgorithms) {
 		return nil, errors.New("jwe: DecryptOptions.ContentEncryptions is empty")
 	}
 	for _, a := range opts.KeyAlgorithms {
@@ -358,7 +360,16 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 			}
 			attempts++
 			aead := p.aead
-			if aead == nil {
+			if id, ok := p.kd.(jwa.IntegratedDecrypter); ok { // HPKE Integrated Encryption
+				if aead, err = id.IntegratedAEAD(ek); err != nil {
+					if errors.Is(err, jwa.ErrInvalidParameter) {
+						lastErr = fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, err)
+					} else {
+						failed = true
+					}
+					continue
+				}
+			} else if aead == nil {
 				kp := params // on the heap only for key management
 				cek, err := p.kd.DecryptKey(ek, c.enc, &kp)
 				if err != nil {
@@ -433,6 +444,9 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 	}
 	if h.Algorithm == "" {
 		return nil, "", "", fmt.Errorf(`jwe: missing "alg": %w`, jose.ErrMalformed)
+	}
+	if alg := jwa.KeyAlgorithm(h.Algorithm); alg.IsHPKEIntegrated() {
+		return d.checkIntegrated(t, h, alg) // hpke.go
 	}
 	if h.Encryption == "" {
 		return nil, "", "", fmt.Errorf(`jwe: missing "enc": %w`, jose.ErrMalformed)

@@ -82,11 +82,19 @@ type Encrypter struct {
 //     "deriveKey", otherwise "wrapKey").
 //
 // Private keys are accepted for their public part. opts may be nil.
+//
+// With an HPKE Integrated Encryption algorithm (jwa.HPKE0 ...,
+// draft-ietf-jose-hpke-encrypt-20 §5, a draft) enc must be empty: HPKE
+// encrypts the content, the header has no "enc", and the key is an
+// *ecdh.PublicKey or *ecdsa.PublicKey on the algorithm's curve.
 func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts *EncrypterOptions) (*Encrypter, error) {
 	if opts == nil {
 		opts = &EncrypterOptions{}
 	}
-	if !enc.Known() {
+	if err := checkIntegratedEnc(alg, enc); err != nil {
+		return nil, err
+	}
+	if !enc.Known() && !alg.IsHPKEIntegrated() {
 		return nil, fmt.Errorf("jwe: content encryption %q: %w", enc, jose.ErrUnsupportedAlgorithm)
 	}
 	ke, kid, err := newKeyEncrypter(alg, key, opts.PBES2Count)
@@ -164,6 +172,13 @@ type sealed struct {
 func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 	if e.dirAEAD != nil {
 		return e.dirAEAD, nil, nil, nil
+	}
+	if ie, ok := e.ke.(jwa.IntegratedEncrypter); ok { // HPKE Integrated Encryption (hpke.go)
+		ek, aead, err := ie.IntegratedAEAD()
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("jwe: %w", err)
+		}
+		return aead, ek, nil, nil
 	}
 	p := &jwa.KeyParams{APU: e.apu, APV: e.apv}
 	var cek []byte

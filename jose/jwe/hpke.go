@@ -3,9 +3,11 @@ package jwe
 import (
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // The HPKE Key Encryption algorithms (jwa.HPKE0KE ..., from
@@ -15,7 +17,12 @@ import (
 // these helpers read and write it there.
 
 // hpkeEK returns the decoded "ek" of h: a string of canonical base64url.
+// A "psk_id" (HPKE mode_psk, draft-ietf-jose-hpke-encrypt-20 §4) is not
+// supported.
 func hpkeEK(h *jose.Header) ([]byte, error) {
+	if h.Has("psk_id") {
+		return nil, fmt.Errorf(`jwe: "psk_id" (HPKE mode_psk): %w`, jose.ErrUnsupportedAlgorithm)
+	}
 	raw, ok := h.Extra["ek"]
 	if !ok {
 		return nil, fmt.Errorf(`jwe: %s needs the header parameter "ek": %w`, h.Algorithm, jose.ErrMalformed)
@@ -41,4 +48,50 @@ func hpkeSetEK(h *jose.Header, ek []byte) error {
 		return fmt.Errorf("jwe: %w", err)
 	}
 	return nil
+}
+
+// checkIntegratedEnc refuses an "enc" with an HPKE Integrated Encryption
+// algorithm, which has none (draft-ietf-jose-hpke-encrypt-20 §5), and a
+// missing one with any other algorithm.
+func checkIntegratedEnc(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) error {
+	if alg.IsHPKEIntegrated() && enc != "" {
+		return fmt.Errorf("jwe: %s encrypts the content itself: enc must be empty, not %q", alg, enc)
+	}
+	return nil
+}
+
+// checkIntegrated is checkRecipient for an HPKE Integrated Encryption
+// algorithm (draft-ietf-jose-hpke-encrypt-20 §5): allowed, no "enc", no
+// "ek", exactly one recipient; "psk_id" (mode_psk) is not supported.
+func (d *Decrypter) checkIntegrated(t *token, h *jose.Header, alg jwa.KeyAlgorithm) (*jose.Header, jwa.KeyAlgorithm, jwa.ContentEncryption, error) {
+	if !slices.Contains(d.algs, alg) {
+		return nil, "", "", fmt.Errorf("jwe: alg %q: %w", alg, jose.ErrAlgorithmNotAllowed)
+	}
+	if h.Encryption != "" || h.Has("enc") {
+		return nil, "", "", fmt.Errorf(`jwe: %s with "enc": %w`, alg, jose.ErrMalformed)
+	}
+	if h.Has("ek") {
+		return nil, "", "", fmt.Errorf(`jwe: %s with "ek": %w`, alg, jose.ErrMalformed)
+	}
+	if len(t.recipients) > 1 {
+		return nil, "", "", fmt.Errorf("jwe: %s in a token with %d recipients: %w", alg, len(t.recipients), jose.ErrMalformed)
+	}
+	if h.Compression != "" && h.Compression != "DEF" {
+		return nil, "", "", fmt.Errorf("jwe: zip %q: %w", h.Compression, jose.ErrUnsupportedAlgorithm)
+	}
+	if h.Has("psk_id") {
+		return nil, "", "", fmt.Errorf(`jwe: "psk_id" (HPKE mode_psk): %w`, jose.ErrUnsupportedAlgorithm)
+	}
+	return h, alg, "", nil
+}
+
+// onlyIntegrated reports whether algs are all HPKE Integrated Encryption
+// algorithms, which need no "enc" allow-list.
+func onlyIntegrated(algs []jwa.KeyAlgorithm) bool {
+	for _, a := range algs {
+		if !a.IsHPKEIntegrated() {
+			return false
+		}
+	}
+	return len(algs) > 0
 }

@@ -25,9 +25,9 @@ var hpkeEncs = []jwa.ContentEncryption{jwa.A128GCM, jwa.A192GCM, jwa.A256GCM, jw
 
 // TestHPKEDraftVectors decrypts the examples of
 // draft-ietf-jose-hpke-encrypt-20 (testdata/hpke/jose-vectors.json) for
-// every Key Encryption algorithm implemented, in both serializations, with
-// the JWK given; and checks that the algorithms not implemented (X448, and
-// Integrated Encryption) are refused as unsupported.
+// every Key Encryption and Integrated Encryption algorithm implemented, in
+// both serializations, with the JWK given; and checks that the X448 ones
+// are refused as unsupported.
 func TestHPKEDraftVectors(t *testing.T) {
 	var vectors []struct {
 		Alg       string
@@ -43,14 +43,14 @@ func TestHPKEDraftVectors(t *testing.T) {
 		alg := jwa.KeyAlgorithm(v.Alg)
 		key, err := jose.ParseKey(v.JWK)
 		if err != nil {
-			if !alg.IsHPKE() && errors.Is(err, jose.ErrUnsupportedAlgorithm) {
+			if !alg.IsHPKE() && !alg.IsHPKEIntegrated() && errors.Is(err, jose.ErrUnsupportedAlgorithm) {
 				continue // an X448 key: no X448 in Go
 			}
 			t.Fatalf("%s: %v", alg, err)
 		}
 		opts := DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, ContentEncryptions: hpkeEncs, Key: key}
 		d, err := NewDecrypter(opts)
-		if !alg.IsHPKE() {
+		if !alg.IsHPKE() && !alg.IsHPKEIntegrated() {
 			if !errors.Is(err, jose.ErrUnsupportedAlgorithm) {
 				t.Errorf("%s (not implemented): NewDecrypter = %v, want ErrUnsupportedAlgorithm", alg, err)
 			}
@@ -77,7 +77,7 @@ func TestHPKEDraftVectors(t *testing.T) {
 		}
 		done[alg] = true
 	}
-	for _, alg := range jwa.HPKEKeyAlgorithms() {
+	for _, alg := range append(jwa.HPKEKeyAlgorithms(), jwa.HPKEIntegratedAlgorithms()...) {
 		if !done[alg] {
 			t.Errorf("%s: no draft vector decrypted", alg)
 		}
@@ -188,11 +188,12 @@ func hpkeRefusals(t *testing.T, alg jwa.KeyAlgorithm, tok []byte, d *Decrypter, 
 		tok  []byte
 		want []error
 	}{
-		"ek changed":       {withHeader(func(m map[string]any) { m["ek"] = jose.Base64URLEncode(badEK) }), []error{jose.ErrDecryptionFailed, jose.ErrMalformed}},
-		"ek missing":       {withHeader(func(m map[string]any) { delete(m, "ek") }), []error{jose.ErrMalformed}},
-		"ek short":         {withHeader(func(m map[string]any) { m["ek"] = jose.Base64URLEncode(ek[1:]) }), []error{jose.ErrMalformed, jose.ErrDecryptionFailed}},
-		"ek not a string":  {withHeader(func(m map[string]any) { m["ek"] = 1 }), []error{jose.ErrMalformed}},
-		"ek not base64url": {withHeader(func(m map[string]any) { m["ek"] = "+/" }), []error{jose.ErrMalformed}},
+		"ek changed":        {withHeader(func(m map[string]any) { m["ek"] = jose.Base64URLEncode(badEK) }), []error{jose.ErrDecryptionFailed, jose.ErrMalformed}},
+		"ek missing":        {withHeader(func(m map[string]any) { delete(m, "ek") }), []error{jose.ErrMalformed}},
+		"ek short":          {withHeader(func(m map[string]any) { m["ek"] = jose.Base64URLEncode(ek[1:]) }), []error{jose.ErrMalformed, jose.ErrDecryptionFailed}},
+		"ek not a string":   {withHeader(func(m map[string]any) { m["ek"] = 1 }), []error{jose.ErrMalformed}},
+		"ek not base64url":  {withHeader(func(m map[string]any) { m["ek"] = "+/" }), []error{jose.ErrMalformed}},
+		"psk_id (mode_psk)": {withHeader(func(m map[string]any) { m["psk_id"] = "cHNr" }), []error{jose.ErrUnsupportedAlgorithm}},
 		// The Recipient_structure binds enc: the same ciphertext under
 		// another enc of the same key size does not decrypt.
 		"enc changed": {withHeader(func(m map[string]any) { m["enc"] = "A128CBC-HS256" }), []error{jose.ErrDecryptionFailed}},
@@ -218,4 +219,141 @@ func hpkeRefusals(t *testing.T, alg jwa.KeyAlgorithm, tok []byte, d *Decrypter, 
 	if _, err := NewEncrypter(alg, jwa.A128GCM, wk.PublicKey(), nil); !errors.Is(err, jose.ErrInvalidKey) {
 		t.Errorf("%s: NewEncrypter with a key on %v: %v", alg, wrongCurve, err)
 	}
+}
+
+// TestHPKEIntegrated encrypts with every HPKE Integrated Encryption
+// algorithm (no "enc"; the HPKE ciphertext is the JWE Ciphertext), compact,
+// flattened with an AAD, and compressed, and decrypts with an empty
+// ContentEncryptions; then refuses tampering with any part, an "enc" or an
+// "ek" in the header, a non-empty IV or tag, another key, a key on another
+// curve, two recipients, and an enc given to NewEncrypter.
+func TestHPKEIntegrated(t *testing.T) {
+	plaintext := []byte("integrated: the HPKE ciphertext is the JWE ciphertext")
+	for _, alg := range jwa.HPKEIntegratedAlgorithms() {
+		curve := hpkeCurves[alg+"-KE"]
+		priv, _ := curve.GenerateKey(rand.Reader)
+		other, _ := curve.GenerateKey(rand.Reader)
+		e, err := NewEncrypter(alg, "", priv.PublicKey(), &EncrypterOptions{KeyID: "i1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, Key: priv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := e.Compact(plaintext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := bytes.Split(tok, []byte("."))
+		if len(parts[2]) != 0 || len(parts[4]) != 0 {
+			t.Errorf("%s: IV %q and tag %q not empty", alg, parts[2], parts[4])
+		}
+		m, err := d.DecryptCompact(tok)
+		if err != nil || !bytes.Equal(m.Plaintext, plaintext) {
+			t.Fatalf("%s compact: %v", alg, err)
+		}
+		if m.Header.Encryption != "" || m.Header.Has("enc") {
+			t.Errorf("%s: the header has enc", alg)
+		}
+		js, err := e.Flattened(plaintext, []byte("aad"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(js, []byte(`"iv"`)) || bytes.Contains(js, []byte(`"tag"`)) {
+			t.Errorf("%s flattened has iv or tag: %s", alg, js)
+		}
+		if m, err := d.DecryptJSON(js); err != nil || !bytes.Equal(m.Plaintext, plaintext) || string(m.AAD) != "aad" {
+			t.Errorf("%s flattened: %v", alg, err)
+		}
+		ze, _ := NewEncrypter(alg, "", priv.PublicKey(), &EncrypterOptions{Compress: true})
+		ztok, _ := ze.Compact(bytes.Repeat(plaintext, 10))
+		if m, err := d.DecryptCompact(ztok); err != nil || !bytes.Equal(m.Plaintext, bytes.Repeat(plaintext, 10)) {
+			t.Errorf("%s compressed: %v", alg, err)
+		}
+
+		join := func(i int, p []byte) []byte {
+			q := append([][]byte{}, parts...)
+			q[i] = p
+			return bytes.Join(q, []byte("."))
+		}
+		for _, i := range []int{1, 3} {
+			raw, _ := jose.Base64URLDecode(string(parts[i]))
+			raw[len(raw)/2] ^= 1
+			if _, err := d.DecryptCompact(join(i, []byte(jose.Base64URLEncode(raw)))); !errors.Is(err, jose.ErrDecryptionFailed) {
+				t.Errorf("%s: part %d tampered: %v, want ErrDecryptionFailed", alg, i, err)
+			}
+		}
+		for name, c := range map[string]struct {
+			tok  []byte
+			want error
+		}{
+			"IV not empty":           {join(2, []byte("AAAAAAAAAAAAAAAA")), jose.ErrDecryptionFailed},
+			"tag not empty":          {join(4, []byte("AAAAAAAAAAAAAAAAAAAAAA")), jose.ErrDecryptionFailed},
+			"encrypted key short":    {join(1, parts[1][:len(parts[1])-4]), jose.ErrMalformed},
+			"encrypted key empty":    {join(1, nil), jose.ErrMalformed},
+			"header with enc":        {hpkeEditHeader(t, tok, func(m map[string]any) { m["enc"] = "A128GCM" }), jose.ErrMalformed},
+			"header with ek":         {hpkeEditHeader(t, tok, func(m map[string]any) { m["ek"] = "AAAA" }), jose.ErrMalformed},
+			"header with psk_id":     {hpkeEditHeader(t, tok, func(m map[string]any) { m["psk_id"] = "AAAA" }), jose.ErrUnsupportedAlgorithm},
+			"header changed (typ)":   {hpkeEditHeader(t, tok, func(m map[string]any) { m["typ"] = "JWT" }), jose.ErrDecryptionFailed},
+			"another integrated alg": {hpkeEditHeader(t, tok, func(m map[string]any) { m["alg"] = string(hpkeOtherIntegrated(alg)) }), jose.ErrAlgorithmNotAllowed},
+		} {
+			_, err := d.DecryptCompact(c.tok)
+			t.Logf("%s: %s: %v", alg, name, err)
+			if !errors.Is(err, c.want) {
+				t.Errorf("%s: %s: %v, want %v", alg, name, err, c.want)
+			}
+		}
+		od, _ := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, Key: other})
+		if _, err := od.DecryptCompact(tok); !errors.Is(err, jose.ErrDecryptionFailed) {
+			t.Errorf("%s: another key: %v", alg, err)
+		}
+		wrongCurve := ecdh.X25519()
+		if curve == ecdh.X25519() {
+			wrongCurve = ecdh.P384()
+		}
+		wk, _ := wrongCurve.GenerateKey(rand.Reader)
+		if _, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, Key: wk}); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Errorf("%s: NewDecrypter with a key on %v: %v, want ErrInvalidKey", alg, wrongCurve, err)
+		}
+		if _, err := NewEncrypter(alg, jwa.A128GCM, priv.PublicKey(), nil); err == nil {
+			t.Errorf("%s: NewEncrypter with an enc succeeded", alg)
+		}
+		if _, err := EncryptGeneral(jwa.A128GCM, plaintext, nil, nil, Recipient{Algorithm: alg, Key: priv.PublicKey()}); err == nil {
+			t.Errorf("%s: EncryptGeneral succeeded", alg)
+		}
+		// A general JSON token with two recipients, one of them integrated.
+		two := []byte(`{"protected":"` + string(parts[0]) + `","recipients":[{"encrypted_key":"` + string(parts[1]) + `"},{"header":{"alg":"` + string(alg) + `"},"encrypted_key":"` + string(parts[1]) + `"}],"ciphertext":"` + string(parts[3]) + `"}`)
+		_, err = d.DecryptJSON(two)
+		t.Logf("%s: two recipients: %v", alg, err)
+		if !errors.Is(err, jose.ErrMalformed) {
+			t.Errorf("%s: two recipients: %v, want ErrMalformed", alg, err)
+		}
+	}
+	// A Decrypter for RFC 7518 algorithms still needs its enc allow-list.
+	if _, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.HPKE0, jwa.ECDHES}, Key: []byte("k")}); err == nil {
+		t.Error("NewDecrypter with ECDH-ES and no ContentEncryptions succeeded")
+	}
+}
+
+func hpkeOtherIntegrated(alg jwa.KeyAlgorithm) jwa.KeyAlgorithm {
+	if alg == jwa.HPKE0 {
+		return jwa.HPKE7
+	}
+	return jwa.HPKE0
+}
+
+// hpkeEditHeader returns tok with its protected header changed by edit.
+func hpkeEditHeader(t *testing.T, tok []byte, edit func(map[string]any)) []byte {
+	t.Helper()
+	parts := bytes.Split(tok, []byte("."))
+	raw, _ := jose.Base64URLDecode(string(parts[0]))
+	var h map[string]any
+	if err := json.Unmarshal(raw, &h); err != nil {
+		t.Fatal(err)
+	}
+	edit(h)
+	b, _ := json.Marshal(h)
+	parts[0] = []byte(jose.Base64URLEncode(b))
+	return bytes.Join(parts, []byte("."))
 }

@@ -31,7 +31,6 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		hasFlat, hasRecips   bool
 		hasTopEK             bool
 		hasProtected, hasCT  bool
-		hasIV, hasTag        bool
 		protectedB64, recips []byte
 	)
 	str := func(name string, v []byte) ([]byte, error) {
@@ -64,13 +63,11 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 			t.hasAAD = true
 			t.aadB64, err = str("aad", v)
 		case "iv":
-			hasIV = true
 			t.iv, err = str("iv", v)
 		case "ciphertext":
 			hasCT = true
 			t.ct, err = str("ciphertext", v)
 		case "tag":
-			hasTag = true
 			t.tag, err = str("tag", v)
 		}
 		return err
@@ -81,8 +78,11 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		}
 		return nil, fmt.Errorf("jwe: %w: %v", jsonSentinel(scanErr), scanErr)
 	}
-	if !hasCT || !hasIV || !hasTag {
-		return nil, fmt.Errorf("jwe: JSON serialization lacks iv, ciphertext or tag: %w", jose.ErrMalformed)
+	// iv and tag are absent when empty (RFC 7516 §7.2.1): only HPKE
+	// Integrated Encryption has them empty; for the other algorithms their
+	// absence is refused below, as empty values are.
+	if !hasCT {
+		return nil, fmt.Errorf("jwe: JSON serialization lacks ciphertext: %w", jose.ErrMalformed)
 	}
 	switch {
 	case hasRecips && hasFlat:
@@ -226,12 +226,18 @@ func (s *sealed) appendJSONTail(out, aad []byte) []byte {
 		out = append(out, `,"aad":`...)
 		out = appendB64String(out, aad)
 	}
-	out = append(out, `,"iv":`...)
-	out = appendB64String(out, s.iv)
+	// iv and tag are absent when empty (RFC 7516 §7.2.1), as with HPKE
+	// Integrated Encryption.
+	if len(s.iv) > 0 {
+		out = append(out, `,"iv":`...)
+		out = appendB64String(out, s.iv)
+	}
 	out = append(out, `,"ciphertext":`...)
 	out = appendB64String(out, s.raw[:len(s.raw)-s.tagSize])
-	out = append(out, `,"tag":`...)
-	out = appendB64String(out, s.raw[len(s.raw)-s.tagSize:])
+	if s.tagSize > 0 {
+		out = append(out, `,"tag":`...)
+		out = appendB64String(out, s.raw[len(s.raw)-s.tagSize:])
+	}
 	return append(out, '}')
 }
 
@@ -274,6 +280,9 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 		return nil, errors.New("jwe: no recipients")
 	}
 	for _, r := range recipients {
+		if r.Algorithm.IsHPKEIntegrated() {
+			return nil, fmt.Errorf("jwe: %s encrypts the content itself, for one recipient: use an Encrypter", r.Algorithm)
+		}
 		if r.Algorithm.IsDirect() && len(recipients) > 1 {
 			return nil, fmt.Errorf("jwe: %s can only be used with a single recipient", r.Algorithm)
 		}
