@@ -208,6 +208,12 @@ var algRequirements = map[string]algRequirement{
 	"HPKE-3-KE": {kty: KeyTypeOKP, curves: []string{CurveX25519}, use: UseEncryption},
 	"HPKE-4-KE": {kty: KeyTypeOKP, curves: []string{CurveX25519}, use: UseEncryption},
 	"HPKE-7-KE": {kty: KeyTypeEC, curves: []string{CurveP256}, use: UseEncryption},
+	"HPKE-0":    {kty: KeyTypeEC, curves: []string{CurveP256}, use: UseEncryption},
+	"HPKE-1":    {kty: KeyTypeEC, curves: []string{CurveP384}, use: UseEncryption},
+	"HPKE-2":    {kty: KeyTypeEC, curves: []string{CurveP521}, use: UseEncryption},
+	"HPKE-3":    {kty: KeyTypeOKP, curves: []string{CurveX25519}, use: UseEncryption},
+	"HPKE-4":    {kty: KeyTypeOKP, curves: []string{CurveX25519}, use: UseEncryption},
+	"HPKE-7":    {kty: KeyTypeEC, curves: []string{CurveP256}, use: UseEncryption},
 }
 
 func analyzeKey(k *JWK, idx int, now time.Time) []Finding {

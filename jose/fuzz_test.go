@@ -257,8 +257,12 @@ func FuzzParseKey(f *testing.F) {
 	for _, s := range []string{
 		`{"kty":"oct","k":""}`, `{"kty":"oct","k":"AAAA","k":"BBBB"}`, `{"kty":"EC","crv":"P-256","x":"","y":""}`,
 		`{"kty":"RSA","n":"AQAB","e":"AQAB"}`, `{"kty":"OKP","crv":"X448","x":"AA"}`, `{"kty":"oct","k":"AAAA","key_ops":["sign","sign"]}`,
+		`{"kty":"AKP","alg":"ML-DSA-44","pub":"AA"}`, `{"kty":"AKP","pub":"AA","priv":"AA"}`, `{"kty":"AKP","alg":"ML-DSA-87","pub":"AA","priv":""}`,
 	} {
 		f.Add([]byte(s))
+	}
+	for _, b := range fzVectorFiles(f, 1<<13, "keys/mldsa*.json") { // RFC 9964 AKP keys
+		f.Add(b)
 	}
 	for _, b := range fzJSONObjects(f, func(m map[string]any) bool { _, ok := m["kty"]; return ok }) {
 		f.Add(b)

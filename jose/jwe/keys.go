@@ -207,13 +207,13 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 }
 
 // keyOp is the JWK key operation (RFC 7517 §4.3) that a key must permit to
-// be used with alg: for "dir" the key encrypts or decrypts content itself
-// (encrypt/decrypt); for the ECDH-ES family it derives a key
+// be used with alg: for "dir" and HPKE Integrated Encryption the key
+// encrypts or decrypts content itself (encrypt/decrypt); for the ECDH-ES family it derives a key
 // (deriveKey); every other algorithm wraps or unwraps the CEK
 // (wrapKey/unwrapKey).
 func keyOp(alg jwa.KeyAlgorithm, decrypt bool) jose.KeyOp {
 	switch {
-	case alg == jwa.Direct:
+	case alg == jwa.Direct || alg.IsHPKEIntegrated():
 		if decrypt {
 			return jose.OpDecrypt
 		}
