@@ -30,4 +30,14 @@
 //
 // Header members "jwk", "jku", "x5u" and "x5c" are carried but never used to
 // find a decryption key, and nothing is ever fetched.
+//
+// A decryption key may be held in a KMS or an HSM: a crypto.Decrypter with
+// an RSA public key, or an ecdh.KeyExchanger (see [DecryptOptions].Key).
+//
+// HPKE (draft-ietf-jose-hpke-encrypt-20, a draft whose names and processing
+// may still change) is supported in both of its modes: Key Encryption
+// (jwa.HPKE0KE ..., an "ek" header parameter, any "enc", several
+// recipients) and Integrated Encryption (jwa.HPKE0 ..., no "enc", one
+// recipient, the HPKE ciphertext as the JWE Ciphertext; [NewEncrypter] with
+// an empty enc).
 package jwe

@@ -21,7 +21,9 @@
 // (type, curve, or the JWK's own "alg", "use" and "key_ops"), or when its
 // "crit" names an extension the caller did not declare (RFC 7515 §4.1.11).
 // The "jwk", "jku", "x5u" and "x5c" header members are never used to find a
-// key, and nothing is ever fetched.
+// key, and nothing is ever fetched; the one opt-in exception is
+// [NewX5CKeyFunc], which takes the key from an "x5c" chain it has verified
+// against the caller's roots.
 //
 // Every error returned while loading a token wraps one of the sentinel errors
 // of package jose ([jose.ErrMalformed], [jose.ErrAlgorithmNotAllowed],
