@@ -29,7 +29,7 @@ var x5cSerial int64
 
 // x5cIssue makes a certificate for a new P-256 key, signed by parent (self-
 // signed if parent is nil); edit adjusts the template first.
-func x5cIssue(t *testing.T, parent *x5cCA, ca bool, edit func(*x509.Certificate)) *x5cCA {
+func x5cIssue(t testing.TB, parent *x5cCA, ca bool, edit func(*x509.Certificate)) *x5cCA {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -78,7 +78,7 @@ func x5cChain(cs ...*x5cCA) []string {
 }
 
 // x5cToken signs payload with key under a protected header carrying x5c.
-func x5cToken(t *testing.T, key *ecdsa.PrivateKey, x5c []string) []byte {
+func x5cToken(t testing.TB, key *ecdsa.PrivateKey, x5c []string) []byte {
 	t.Helper()
 	s, err := jws.NewSigner(jwa.ES256, key, &jws.SignerOptions{Extra: map[string]any{"x5c": x5c}})
 	if err != nil {
