@@ -33,7 +33,7 @@ type genFlags struct {
 }
 
 func (g *genFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.kty, "kty", "", "key `type`: oct, RSA, EC or OKP (required)")
+	fs.StringVar(&g.kty, "kty", "", "key `type`: oct, RSA, EC, OKP or AKP (required; AKP: ML-DSA, Go 1.27 builds, with --alg)")
 	fs.IntVar(&g.size, "size", 0, "key size in `bits` for oct (default from --alg, else 256) and RSA (default 2048)")
 	fs.StringVar(&g.crv, "crv", "", "`curve` for EC (P-256, P-384, P-521; default from --alg, else P-256) and OKP (Ed25519, X25519; default from --alg, else Ed25519)")
 	fs.StringVar(&g.alg, "alg", "", "the key's \"alg\": the one `algorithm` it may be used with")
@@ -66,7 +66,7 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 	}
 	switch g.kty {
 	case "":
-		return p, usagef("--kty is required: oct, RSA, EC or OKP")
+		return p, usagef("--kty is required: oct, RSA, EC, OKP or AKP")
 	case jose.KeyTypeOct, jose.KeyTypeRSA:
 		if g.crv != "" {
 			return p, usagef("--crv is for EC and OKP keys, not %s", g.kty)
@@ -81,8 +81,15 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 		if p.Curve == "" {
 			p.Curve = defaultCurve(g.kty, g.alg)
 		}
+	case jose.KeyTypeAKP: // RFC 9964 §4: the algorithm is part of the key
+		if g.size != 0 || g.crv != "" {
+			return p, usagef("--size and --crv are not for AKP keys: --alg fixes the key")
+		}
+		if g.alg == "" {
+			return p, usagef("--kty AKP needs --alg: ML-DSA-44, ML-DSA-65 or ML-DSA-87")
+		}
 	default:
-		return p, usagef("--kty %s: want oct, RSA, EC or OKP", g.kty)
+		return p, usagef("--kty %s: want oct, RSA, EC, OKP or AKP", g.kty)
 	}
 	return p, nil
 }
@@ -155,7 +162,7 @@ func checkFit(k *jose.JWK) error {
 var keyGenerateCommand = &command{
 	name:    "generate",
 	summary: "generate a private or secret JWK",
-	usage: `Usage: jose key generate --kty oct|RSA|EC|OKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
+	usage: `Usage: jose key generate --kty oct|RSA|EC|OKP|AKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
 
 Generate a key from crypto/rand and print it as a JWK (RFC 7517), private
 members included. With --alg, the size or curve and the use follow from the

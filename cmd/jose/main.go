@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	jose key generate --kty oct|RSA|EC|OKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
+//	jose key generate --kty oct|RSA|EC|OKP|AKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
 //	jose key public|thumbprint|analyze|convert [flags] [FILE]
 //	jose set generate|add|remove|public|rotate [flags] [FILE]
 //	jose sign --alg ALG --key FILE [--kid KID] [--detached] [--json]

@@ -25,7 +25,7 @@ new set is printed; the file itself is never changed.
 var setGenerateCommand = &command{
 	name:    "generate",
 	summary: "generate a JWK Set holding one new key",
-	usage: `Usage: jose set generate --kty oct|RSA|EC|OKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
+	usage: `Usage: jose set generate --kty oct|RSA|EC|OKP|AKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
 
 Generate a key as "jose key generate" does and print a JWK Set holding it.
 `,
