@@ -34,5 +34,5 @@ func ExampleNewSigner_mldsa() {
 	fmt.Println(err)
 	// Output:
 	// 3309 true
-	// jwa: invalid key for algorithm: ML-DSA-44 needs an ML-DSA-44 key, got an ML-DSA-65 key
+	// jwa: ML-DSA-44 needs an ML-DSA-44 key, got an ML-DSA-65 key: invalid key for algorithm
 }
