@@ -7,6 +7,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/sha512"
+	"encoding"
 	"encoding/binary"
 	"fmt"
 	"hash"
@@ -192,4 +193,36 @@ func referenceCBCHMAC(key, iv, pt, aad []byte) []byte {
 	binary.BigEndian.PutUint64(al[:], uint64(len(aad))*8)
 	m.Write(al[:])
 	return append(ct, m.Sum(nil)[:n]...)
+}
+
+// TestHMACPooledStateHoldsNoKey checks what a signer made with a key
+// longer than the block leaves in the hash states it returns to the pool
+// shared by every key: neither the key's hash (which is the HMAC key, RFC
+// 2104 §2) nor the key's last bytes, which hashing it leaves in the hash's
+// block buffer (not visible through MarshalBinary, which writes only the
+// buffered bytes; the fix restores both states, which overwrites the
+// whole buffer).
+func TestHMACPooledStateHoldsNoKey(t *testing.T) {
+	if sigRaceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	key := bytes.Repeat([]byte{0xa5}, 200)
+	hk := sha256.Sum256(key)
+	if _, err := NewSigner(HS256, key); err != nil {
+		t.Fatal(err)
+	}
+	st := hmacPools[0].Get().(*hmacState)
+	defer hmacPools[0].Put(st)
+	if bytes.Contains(st.buf[:], hk[:8]) || bytes.Contains(st.sum[:], hk[:8]) {
+		t.Error("the pooled state holds the hash of the key")
+	}
+	for _, h := range []hash.Hash{st.in, st.out} {
+		b, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, key[:8]) {
+			t.Error("a pooled hash state holds bytes of the key")
+		}
+	}
 }
