@@ -325,7 +325,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 			return err
 		}
 		var keyBuf [MaxKeyCandidates]keyRef
-		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg)
+		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
 		if err != nil {
 			lastErr = err
 			continue

@@ -6,7 +6,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"errors"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -57,32 +56,5 @@ func TestSelectionPolicyWholeClass(t *testing.T) {
 	d := rvDecrypter(t, jwe.DecryptOptions{Keys: set, KeyAlgorithms: []jwa.KeyAlgorithm{jwa.Direct}})
 	if m, err := d.DecryptCompact(tok); err != nil || string(m.Plaintext) != "attack at dawn" {
 		t.Errorf("dir+A256GCM for a 32-byte key after %d 16-byte keys: %v", len(octs), err)
-	}
-}
-
-// TestNewDecrypterJWKPermitsNone: a single JWK whose own "alg", "use" or
-// "key_ops" permit none of the listed algorithms can never decrypt a
-// token; NewDecrypter refuses it as it refuses a key of the wrong type.
-func TestNewDecrypterJWKPermitsNone(t *testing.T) {
-	encs := []jwa.ContentEncryption{jwa.A128GCM}
-	k16 := make([]byte, 16)
-	for name, c := range map[string]struct {
-		algs []jwa.KeyAlgorithm
-		key  *jose.JWK
-	}{
-		"alg A128KW, dir listed":        {[]jwa.KeyAlgorithm{jwa.Direct}, &jose.JWK{Key: k16, Algorithm: "A128KW"}},
-		"use sig":                       {[]jwa.KeyAlgorithm{jwa.A128KW}, &jose.JWK{Key: k16, Use: "sig"}},
-		"key_ops wrapKey only":          {[]jwa.KeyAlgorithm{jwa.A128KW}, &jose.JWK{Key: k16, KeyOps: []jose.KeyOp{jose.OpWrapKey}}},
-		"alg A128GCMKW, A128KW, listed": {[]jwa.KeyAlgorithm{jwa.A128KW, jwa.Direct}, &jose.JWK{Key: k16, Algorithm: "A128GCMKW"}},
-	} {
-		_, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: c.algs, ContentEncryptions: encs, Key: c.key})
-		if !errors.Is(err, jose.ErrInvalidKey) {
-			t.Errorf("%s: %v, want ErrInvalidKey", name, err)
-		}
-	}
-	// One listed algorithm the JWK permits is enough.
-	if _, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.Direct, jwa.A128KW}, ContentEncryptions: encs,
-		Key: &jose.JWK{Key: k16, Algorithm: "A128KW"}}); err != nil {
-		t.Errorf("JWK for A128KW with dir and A128KW listed: %v", err)
 	}
 }
