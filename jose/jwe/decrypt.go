@@ -358,7 +358,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 				cek, err := p.kd.DecryptKey(ek, c.enc, &kp)
 				if err != nil {
 					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, err)
+						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
 					} else {
 						failed = true
 					}

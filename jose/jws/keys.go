@@ -137,5 +137,5 @@ func errAlgNotAllowed(err error) error {
 	if errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 		return err
 	}
-	return fmt.Errorf("%w: %v", jose.ErrAlgorithmNotAllowed, err)
+	return fmt.Errorf("%w: %w", err, jose.ErrAlgorithmNotAllowed)
 }
