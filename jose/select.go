@@ -73,7 +73,10 @@ func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool) erro
 // Select returns the keys of s that may be tried, in order, for a token
 // whose alg is alg, whose "kid" is kid (or "") and which asks op of the
 // key, appended to dst (which, with capacity max, keeps the selection from
-// allocating). This is the one key-selection policy of jws and jwe
+// allocating). fits, if not nil, says more of which Go keys can serve the
+// token than alg can alone: jwe refuses, for ECDH-ES, keys of another
+// curve than the token's epk and, for dir, keys of another size than its
+// enc needs. This is the one key-selection policy of jws and jwe
 // (RFC 7515 §6, RFC 7516 §9, RFC 7517 §4.5):
 //
 //   - A set that mixes secret keys (symmetric or private) with public keys
@@ -82,7 +85,8 @@ func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool) erro
 //     published with public keys, or public keys mixed into a secret
 //     store).
 //   - Keys that cannot serve alg are dropped first: unusable entries, keys
-//     of another type or curve ([Algorithm.FitsKey]), keys whose "alg",
+//     of another type or curve ([Algorithm.FitsKey]) or that fits
+//     refuses, keys whose "alg",
 //     "use" or "key_ops" forbid alg or op ([JWK.Permits]). Only the rest
 //     count as candidates.
 //   - With a kid, the result is exactly one key: the one fitting key with
@@ -96,7 +100,7 @@ func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool) erro
 //
 // The errors name the package "jose"; callers wrap them with their own
 // name as context.
-func Select[A Algorithm](dst []*JWK, s *Set, alg A, kid string, op KeyOp, max int) ([]*JWK, error) {
+func Select[A Algorithm](dst []*JWK, s *Set, alg A, kid string, op KeyOp, max int, fits func(key any) bool) ([]*JWK, error) {
 	if s == nil {
 		return dst, fmt.Errorf("jose: no key set: %w", ErrKeyNotFound)
 	}
@@ -117,7 +121,7 @@ func Select[A Algorithm](dst []*JWK, s *Set, alg A, kid string, op KeyOp, max in
 			}
 			continue
 		}
-		if !alg.FitsKey(k.Key) || !k.permits(string(alg), op) {
+		if !alg.FitsKey(k.Key) || (fits != nil && !fits(k.Key)) || !k.permits(string(alg), op) {
 			continue
 		}
 		if kid == "" {

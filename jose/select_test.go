@@ -44,7 +44,7 @@ func TestSelect(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			set := &jose.Set{Keys: c.keys}
 			var buf [2]*jose.JWK
-			got, err := jose.Select(buf[:0], set, c.alg, c.kid, jose.OpVerify, len(buf))
+			got, err := jose.Select(buf[:0], set, c.alg, c.kid, jose.OpVerify, len(buf), nil)
 			if !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
 				t.Fatalf("err %v, want %v", err, c.err)
 			}
@@ -61,7 +61,7 @@ func TestSelect(t *testing.T) {
 	set := &jose.Set{Keys: []*jose.JWK{{Key: &p384.PublicKey}, {Key: &p256.PublicKey, KeyID: "b"}}}
 	if n := testing.AllocsPerRun(100, func() {
 		var buf [2]*jose.JWK
-		if _, err := jose.Select(buf[:0], set, jwa.ES256, "b", jose.OpVerify, 2); err != nil {
+		if _, err := jose.Select(buf[:0], set, jwa.ES256, "b", jose.OpVerify, 2, nil); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {

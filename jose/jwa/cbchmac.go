@@ -11,16 +11,25 @@ import (
 	"fmt"
 	"hash"
 	"sync"
+	"sync/atomic"
 )
 
 // cbcHMAC is AES_CBC_HMAC_SHA2 (RFC 7518 §5.2.2) as a [cipher.AEAD]. It
-// holds no lock: each Seal or Open takes its own HMAC state, CBC modes and
-// scratch from a pool (per-P caches, no shared mutex), so that one AEAD
-// serves many goroutines in parallel.
+// holds no lock: each Seal or Open takes a state of its own, the AEAD's
+// own one when no other call holds it (an atomic flag), else one from a
+// pool (per-P caches, no shared mutex), so that one AEAD serves many
+// goroutines in parallel. An AEAD made for one message, as every token
+// with a wrapped, agreed or derived CEK makes it, never touches the pool:
+// a sync.Pool's first use takes the runtime's global pool lock and
+// allocates a cache per P.
 type cbcHMAC struct {
 	block  cipher.Block
-	tagLen int       // T_LEN: half the key, the truncated MAC length
-	states sync.Pool // *cbcState
+	tagLen int              // T_LEN: half the key, the truncated MAC length
+	hash   func() hash.Hash // of the HMAC
+	macKey [32]byte         // MAC_KEY, the first tagLen bytes
+	busy   atomic.Bool      // own is taken
+	own    cbcState
+	states sync.Pool // more *cbcState, for calls that find own taken
 }
 
 // cbcState is the per-call state of a cbcHMAC: an HMAC keyed with MAC_KEY
@@ -67,9 +76,8 @@ func NewCBCHMAC(key []byte) (cipher.AEAD, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %v: %w", err, ErrInvalidKey)
 	}
-	c := &cbcHMAC{block: block, tagLen: n}
-	macKey := append([]byte(nil), key[:n]...)
-	c.states.New = func() any { return &cbcState{mac: hmac.New(h, macKey)} }
+	c := &cbcHMAC{block: block, tagLen: n, hash: h}
+	copy(c.macKey[:], key[:n])
 	return c, nil
 }
 
@@ -96,11 +104,11 @@ func (c *cbcHMAC) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	}
 	ct := out[:ctLen]
 
-	st := c.states.Get().(*cbcState)
+	st := c.getState()
 	st.enc = cbcMode(st.enc, c.block, nonce, cipher.NewCBCEncrypter)
 	st.enc.CryptBlocks(ct, ct)
 	copy(out[ctLen:], c.tag(st, nonce, ct, additionalData))
-	c.states.Put(st)
+	c.putState(st)
 	return ret
 }
 
@@ -113,15 +121,15 @@ func (c *cbcHMAC) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, e
 		return nil, ErrDecryption
 	}
 	ct := ciphertext[:len(ciphertext)-c.tagLen]
-	st := c.states.Get().(*cbcState)
+	st := c.getState()
 	if !hmac.Equal(c.tag(st, nonce, ct, additionalData), ciphertext[len(ct):]) {
-		c.states.Put(st)
+		c.putState(st)
 		return nil, ErrDecryption
 	}
 	ret, out := kwGrow(dst, len(ct))
 	st.dec = cbcMode(st.dec, c.block, nonce, cipher.NewCBCDecrypter)
 	st.dec.CryptBlocks(out, ct)
-	c.states.Put(st)
+	c.putState(st)
 
 	// The MAC has been checked, so the padding was made by the key holder;
 	// it is still checked in constant time, and refused with the same error.
@@ -138,6 +146,31 @@ func (c *cbcHMAC) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, e
 		return nil, ErrDecryption
 	}
 	return ret[:len(ret)-padLen], nil
+}
+
+// getState returns a state that the caller holds alone until putState:
+// the AEAD's own, or another one.
+func (c *cbcHMAC) getState() *cbcState {
+	st := &c.own
+	if !c.busy.CompareAndSwap(false, true) {
+		if st, _ = c.states.Get().(*cbcState); st != nil {
+			return st
+		}
+		st = new(cbcState)
+	}
+	if st.mac == nil {
+		st.mac = hmac.New(c.hash, c.macKey[:c.tagLen])
+	}
+	return st
+}
+
+// putState gives back a state that getState returned.
+func (c *cbcHMAC) putState(st *cbcState) {
+	if st == &c.own {
+		c.busy.Store(false)
+		return
+	}
+	c.states.Put(st)
 }
 
 // cbcMode returns m aimed at iv, or a new mode made with newMode if m is

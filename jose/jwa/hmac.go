@@ -101,6 +101,12 @@ func newHMACSigner(alg SignatureAlgorithm, key []byte) (*hmacSigner, error) {
 		panic("jwa: internal error: HMAC state does not marshal in place")
 	}
 	s.inner, s.outer = states[:n:n], states[n:len(states):len(states)]
+	// The pooled state goes back holding only this key's schedule, as
+	// after any MAC: the hashed key (the HMAC key itself) is cleared, and
+	// restoring both states overwrites the block buffer where hashing a
+	// long key left its last bytes.
+	clear(st.buf[:])
+	s.restore(st)
 	return s, nil
 }
 
@@ -111,12 +117,17 @@ const hmacStateSize = 4 + 64 + 128 + 8
 // Algorithm returns HS256, HS384 or HS512.
 func (s *hmacSigner) Algorithm() SignatureAlgorithm { return s.alg }
 
-// mac appends HMAC(K, input) to dst with st (RFC 2104 §2).
-func (s *hmacSigner) mac(st *hmacState, dst, input []byte) []byte {
+// restore sets st's hash states to s's key schedule.
+func (s *hmacSigner) restore(st *hmacState) {
 	if st.in.(encoding.BinaryUnmarshaler).UnmarshalBinary(s.inner) != nil ||
 		st.out.(encoding.BinaryUnmarshaler).UnmarshalBinary(s.outer) != nil {
 		panic("jwa: internal error: HMAC state does not restore")
 	}
+}
+
+// mac appends HMAC(K, input) to dst with st (RFC 2104 §2).
+func (s *hmacSigner) mac(st *hmacState, dst, input []byte) []byte {
+	s.restore(st)
 	st.in.Write(input)
 	st.out.Write(st.in.Sum(st.buf[:0]))
 	return st.out.Sum(dst)

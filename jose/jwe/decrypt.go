@@ -332,7 +332,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 			return err
 		}
 		var keyBuf [MaxKeyCandidates]keyRef
-		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg)
+		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
 		if err != nil {
 			lastErr = err
 			continue
@@ -374,7 +374,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 				cek, err := p.kd.DecryptKey(ek, c.enc, &kp)
 				if err != nil {
 					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, err)
+						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
 					} else {
 						failed = true
 					}

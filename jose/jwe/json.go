@@ -76,7 +76,7 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		if errors.Is(scanErr, jose.ErrMalformed) || errors.Is(scanErr, jose.ErrLimitExceeded) {
 			return nil, scanErr
 		}
-		return nil, fmt.Errorf("jwe: %w: %v", jsonSentinel(scanErr), scanErr)
+		return nil, fmt.Errorf("jwe: JSON serialization: %w: %w", scanErr, jsonSentinel(scanErr))
 	}
 	// iv and tag are absent when empty (RFC 7516 §7.2.1): only HPKE
 	// Integrated Encryption has them empty; for the other algorithms their
@@ -174,7 +174,7 @@ func (d *Decrypter) parseRecipients(t *token, v []byte) error {
 		if errors.Is(err, jose.ErrMalformed) || errors.Is(err, jose.ErrLimitExceeded) {
 			return err
 		}
-		return fmt.Errorf("jwe: recipients: %w: %v", jsonSentinel(err), err)
+		return fmt.Errorf("jwe: recipients: %w: %w", err, jsonSentinel(err))
 	}
 	if len(t.recipients) == 0 {
 		return fmt.Errorf("jwe: empty recipients array: %w", jose.ErrMalformed)

@@ -1,8 +1,10 @@
 package jwe
 
 import (
+	"crypto"
 	"crypto/ecdh"
 	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rsa"
 	"fmt"
 
@@ -50,11 +52,11 @@ type keyRef struct {
 // keysFor returns the candidate keys for a recipient whose merged header
 // is h: those of the JWK Set selected by the policy of [jose.Select], or
 // the one key of Key or KeyFunc. A JWK that does not permit alg is refused.
-func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) ([]keyRef, error) {
+func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
-		return setKeys(dst, d.keys, h, alg, op)
+		return setKeys(dst, d.keys, h, alg, op, enc, epk)
 	case d.keyFunc != nil:
 		k, err := d.keyFunc(h)
 		if err != nil {
@@ -67,7 +69,7 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 			if set == nil {
 				return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
 			}
-			return setKeys(dst, set, h, alg, op) // selected and cached as from Keys
+			return setKeys(dst, set, h, alg, op, enc, epk) // selected and cached as from Keys
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
@@ -90,10 +92,19 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm) 
 
 // setKeys appends to dst the keys of set selected for a recipient whose
 // merged header is h by the policy of [jose.Select], with their cache
-// identity.
-func setKeys(dst []keyRef, set *jose.Set, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp) ([]keyRef, error) {
+// identity. Keys that cannot serve this recipient are dropped before they
+// count as candidates: for the ECDH-ES family keys of another curve than
+// epk's, for dir keys of another size than enc's CEK.
+func setKeys(dst []keyRef, set *jose.Set, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
+	var fits func(any) bool
+	switch {
+	case alg.IsECDH() && epk != nil:
+		fits = func(k any) bool { return ecdhCurve(k) == epk.Curve() }
+	case alg == jwa.Direct:
+		fits = func(k any) bool { b, _ := k.([]byte); return len(b) == enc.KeySize() }
+	}
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, op, MaxKeyCandidates)
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, op, MaxKeyCandidates, fits)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: JWK Set: %w", err)
 	}
@@ -204,6 +215,28 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 		return nil, "", fmt.Errorf("jwe: key: %w", err)
 	}
 	return ke, kid, nil
+}
+
+// ecdhCurve returns the curve of an ECDH-ES key that jwa.KeyAlgorithm's
+// FitsKey accepts, or nil.
+func ecdhCurve(key any) ecdh.Curve {
+	if k, ok := key.(interface{ Public() crypto.PublicKey }); ok {
+		key = k.Public()
+	}
+	switch k := key.(type) {
+	case *ecdh.PublicKey:
+		return k.Curve()
+	case *ecdsa.PublicKey:
+		switch k.Curve {
+		case elliptic.P256():
+			return ecdh.P256()
+		case elliptic.P384():
+			return ecdh.P384()
+		case elliptic.P521():
+			return ecdh.P521()
+		}
+	}
+	return nil
 }
 
 // keyOp is the JWK key operation (RFC 7517 §4.3) that a key must permit to

@@ -79,7 +79,7 @@ func parseJSON(data []byte, lim jose.Limits) (*jsonJWS, error) {
 		if le := (*jsonx.LimitError)(nil); errors.As(err, &le) {
 			sentinel = jose.ErrLimitExceeded
 		}
-		return nil, fmt.Errorf("jws: JSON serialization: %w: %w", sentinel, err)
+		return nil, fmt.Errorf("jws: JSON serialization: %w: %w", err, sentinel)
 	}
 	switch {
 	case general && isFlat:

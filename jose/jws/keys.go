@@ -81,7 +81,7 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 func (v *Verifier) setCandidates(set *jose.Set, h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
 	var c candidates
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates)
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates, nil)
 	if err != nil {
 		return c, fmt.Errorf("jws: JWK Set: %w", err)
 	}
@@ -137,5 +137,5 @@ func errAlgNotAllowed(err error) error {
 	if errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 		return err
 	}
-	return fmt.Errorf("%w: %v", jose.ErrAlgorithmNotAllowed, err)
+	return fmt.Errorf("%w: %w", err, jose.ErrAlgorithmNotAllowed)
 }
