@@ -54,12 +54,12 @@ func reportRun(t *testing.T, id string, scale float64, withNew bool) *bench.Run 
 		return out
 	}
 	results := []bench.Result{
-		reportResult(reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256"), 4000, 0, s(2510, 2490, 2500, 2530, 2470)...),
-		reportResult(reportVariant(t, "HS256", "HS256Bench/benchVerification/alg=HS256"), 3500, 1, 2900, 2880, 2950, 2910, 2860),
-		reportResult(reportVariant(t, "RSA1_5", "RSA1_5Bench/benchDecryption/alg=RSA1_5/enc=A128GCM/bits=2048"), 8, 0, s(1.21e6, 1.25e6, 1.19e6, 1.22e6, 1.23e6)...),
+		reportResult(reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256"), 4000, 0, s(2510, 2490, 2500, 2530, 2470, 2500)...),
+		reportResult(reportVariant(t, "HS256", "HS256Bench/benchVerification/alg=HS256"), 3500, 1, 2900, 2880, 2950, 2910, 2860, 2900),
+		reportResult(reportVariant(t, "RSA1_5", "RSA1_5Bench/benchDecryption/alg=RSA1_5/enc=A128GCM/bits=2048"), 8, 0, s(1.21e6, 1.25e6, 1.19e6, 1.22e6, 1.23e6, 1.22e6)...),
 	}
 	if withNew {
-		results = append(results, reportResult(reportVariant(t, "ECDH-ES", "ECDHESBench/benchRoundTrip/alg=ECDH-ES/enc=A256GCM/crv=X25519"), 120, 2, 81000, 80500, 82000, 81500, 80000))
+		results = append(results, reportResult(reportVariant(t, "ECDH-ES", "ECDHESBench/benchRoundTrip/alg=ECDH-ES/enc=A256GCM/crv=X25519"), 120, 2, 81000, 80500, 82000, 81500, 80000, 81000))
 	}
 	data := []byte(`{"format":1,"id":"` + id + `","start":"2026-12-01T06:05:45Z","duration":"3s","groups":["HS256","RSA1_5"],` +
 		`"env":{"go_version":"go1.26.0","goos":"linux","goarch":"amd64","cpu":"Test CPU @ 2.00GHz","num_cpu":2,"gomaxprocs":2,"module":"github.com/josebench/josebench","version":"(devel)"},"results":[]}`)
@@ -224,13 +224,13 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("%d deltas", len(ds))
 	}
 	// HS256 sign: every pair 10% faster (ratio 1/1.1): significant.
-	if d := ds[0]; !d.Found || d.Noise || d.Pairs != 5 || math.Abs(d.Ratio-1/1.1) > 1e-12 || d.Interval.Hi >= 1 || d.Percent > -9 || d.Percent < -10 {
+	if d := ds[0]; !d.Found || d.Noise || d.Pairs != 6 || math.Abs(d.Ratio-1/1.1) > 1e-12 || d.Interval.Hi >= 1 || d.Percent > -9 || d.Percent < -10 {
 		t.Errorf("sign delta %+v", d)
 	}
-	// Five pairs: the whole range, which covers the median with
-	// probability 1 - 2/32.
-	if d := ds[0]; d.Interval.Confidence != 1-2.0/32 {
-		t.Errorf("confidence %v with 5 pairs", d.Interval.Confidence)
+	// Six pairs: the whole range, which covers the median with
+	// probability 1 - 2/64.
+	if d := ds[0]; d.Interval.Confidence != 1-2.0/64 || d.TooFew {
+		t.Errorf("confidence %v with 6 pairs, too few %v", d.Interval.Confidence, d.TooFew)
 	}
 	// HS256 verify: same samples: ratio 1, noise.
 	if d := ds[1]; !d.Found || !d.Noise || d.Percent != 0 {
@@ -260,6 +260,22 @@ func TestCompare(t *testing.T) {
 	}
 	if d := Compare(run, noCPU, MetricCPU, 0)[0]; d.Found || !d.NoData {
 		t.Errorf("cpu delta without CPU in ref: %+v", d)
+	}
+
+	// Fewer than 6 pairs cannot reach 95%: however far every pair moved,
+	// the change is not claimed (benchstat's rule) and --fail-slower
+	// does not fire; the interval is the whole range.
+	for n := 1; n <= 5; n++ {
+		a, b := reportRun(t, reportRunID, 1, false), reportRun(t, reportRefID, 2, false)
+		a.Results, b.Results = a.Results[:1], b.Results[:1]
+		a.Results[0].Iterations = a.Results[0].Iterations[:n]
+		d := Compare(b, a, MetricTime, 0)[0]
+		if !d.Found || d.Pairs != n || !d.TooFew || !d.Noise || d.Interval.Confidence >= 0.95 || math.Abs(d.Percent-100) > 1e-9 {
+			t.Errorf("%d pairs, twice as slow: %+v, want too few pairs, noise", n, d)
+		}
+		if s := Slower([]Delta{d}, 10); len(s) != 0 {
+			t.Errorf("%d pairs: Slower = %+v", n, s)
+		}
 	}
 
 	// Rounds pair by round, the iterations of a round averaged.
@@ -520,5 +536,37 @@ func TestChartsDrawRoundMedianInterval(t *testing.T) {
 	}
 	if strings.Contains(page, "confidence interval of the mean") {
 		t.Error("the page still describes a confidence interval of the mean")
+	}
+}
+
+// A run of fewer than 6 rounds says that its intervals are the range of
+// the rounds, short of 95%, and a comparison that its changes are not
+// claimed; with 6 rounds neither note appears.
+func TestTooFewRoundsNotes(t *testing.T) {
+	for _, n := range []int{minRounds - 1, minRounds} {
+		if _, iv := stats.MedianInterval(make([]float64, n), stats.DefaultConfidence); (iv.Confidence >= stats.DefaultConfidence) != (n >= minRounds) || (n < minRounds && iv.Confidence != rangeConfidence(n)) {
+			t.Errorf("%d rounds: confidence %v, minRounds %d", n, iv.Confidence, minRounds)
+		}
+		run, ref := reportRun(t, reportRunID, 1, false), reportRun(t, reportRefID, 2, false)
+		for _, r := range []*bench.Run{run, ref} {
+			for i := range r.Results {
+				r.Results[i].Iterations = r.Results[i].Iterations[:n]
+			}
+		}
+		var b bytes.Buffer
+		if err := Write(&b, run, "console", Options{Report: "aggregate", Ref: ref}); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Join(strings.Fields(b.String()), " ")
+		few := n < minRounds
+		if got := strings.Contains(out, "Too few rounds for 95%: with 5 rounds (6 are needed)"); got != few {
+			t.Errorf("%d rounds: interval note %v, want %v:\n%s", n, got, few, b.String())
+		}
+		if got := strings.Contains(out, "Too few rounds paired: with 5 pairs"); got != few {
+			t.Errorf("%d rounds: comparison note %v, want %v:\n%s", n, got, few, b.String())
+		}
+		if got := strings.Contains(out, "~ -50.00%"); got != few {
+			t.Errorf("%d rounds: twice as fast marked ~: %v, want %v:\n%s", n, got, few, b.String())
+		}
 	}
 }
