@@ -246,7 +246,11 @@ func (t *Table) writeDiffChart(w io.Writer) {
 	if t.metric == MetricCPU {
 		what = "thread CPU time"
 	}
-	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower): the median of the ratios of the paired rounds; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(t.ref.ID), what)
+	from, side := "run "+t.ref.ID, "the reference run"
+	if t.Run.Against == t.ref {
+		from, side = "the other build ("+t.ref.ID+")", "the other build"
+	}
+	fmt.Fprintf(w, "<h2>Difference from %s</h2>\n<p class=\"what\">Change of the %s of each variant from %s, in percent (positive: slower): the median of the ratios of the paired rounds; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(from), what, side)
 	x0, width := plotArea()
 	step := niceStep(m / 3)
 	lim := math.Ceil(m/step) * step

@@ -126,7 +126,7 @@ func TestGolden(t *testing.T) {
 	parRun := reportRun(t, reportRunID, 1, false)
 	for i := range parRun.Results {
 		r := &parRun.Results[i]
-		r.Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000}}
+		r.Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000, 700000}}
 	}
 	parRun, err := jsonRoundTrip(parRun) // the statistics, as a stored run's
 	if err != nil {
@@ -154,6 +154,7 @@ func TestGolden(t *testing.T) {
 		{"aggregate-ref.html", "aggregate", "html", ref},
 		{"simple-ref-cpu.md", "simple", "md", ref},
 		{"simple-against.md", "simple", "md", against},
+		{"aggregate-against.html", "aggregate", "html", against},
 		{"simple-parallel.md", "simple", "md", nil},
 	}
 	for _, tt := range tests {
@@ -174,6 +175,9 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkGolden(t, tt.name, b.Bytes())
+			if tt.ref == against && tt.output == "html" && !strings.Contains(b.String(), "<h2>Difference from the other build ("+against.ID+")</h2>") {
+				t.Error("the difference chart of an A/B run is not headed as from the other build")
+			}
 		})
 	}
 }
