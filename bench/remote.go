@@ -170,7 +170,7 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: starting the other build: %w", err)
+		return nil, fmt.Errorf("bench: starting worker %s: %w", path, err)
 	}
 	r.in, r.enc, r.dec = in, json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
 	hello := workerHello{Protocol: WorkerProtocol, Runner: cfg.Runner, Measure: cfg.Measure}
@@ -181,13 +181,13 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 	if err := r.exchange(hello, &reply); err != nil {
 		r.Close()
 		if errors.Is(err, errWorkerEnded) {
-			err = fmt.Errorf("bench: the other build (%s) does not speak %s: %w", path, WorkerProtocol, err)
+			err = fmt.Errorf("bench: worker %s does not speak %s: %w", path, WorkerProtocol, err)
 		}
 		return nil, err
 	}
 	if reply.Env == nil {
 		r.Close()
-		return nil, errors.New("bench: the other build sent no environment")
+		return nil, fmt.Errorf("bench: worker %s sent no environment", path)
 	}
 	r.env = *reply.Env
 	return r, nil
@@ -206,7 +206,7 @@ func (r *Remote) exchange(req any, reply *workerReply) error {
 		return r.failed(err)
 	}
 	if reply.Error != "" {
-		return fmt.Errorf("bench: the other build: %s", reply.Error)
+		return fmt.Errorf("bench: worker %s: %s", r.cmd.Path, reply.Error)
 	}
 	return nil
 }
@@ -220,9 +220,9 @@ func (r *Remote) failed(err error) error {
 		if werr == nil {
 			werr = errors.New("exit status 0")
 		}
-		return fmt.Errorf("bench: the other build (%s): %w (%v)", r.cmd.Path, errWorkerEnded, werr)
+		return fmt.Errorf("bench: worker %s: %w (%v)", r.cmd.Path, errWorkerEnded, werr)
 	}
-	return fmt.Errorf("bench: the other build (%s) does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
+	return fmt.Errorf("bench: worker %s does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
 }
 
 // wait waits for the worker once and passes on its standard error.
@@ -246,10 +246,10 @@ func validIteration(it Iteration) bool {
 	return it.Time > 0 && !math.IsInf(it.Time, 0) && it.CPU >= 0 && !math.IsInf(it.CPU, 0) && it.Bytes >= 0 && it.Allocs >= 0
 }
 
-// Env returns the environment the other build reported.
+// Env returns the environment the worker reported.
 func (r *Remote) Env() Environment { return r.env }
 
-// Measure has the other build run iterations iterations of revs
+// Measure has the worker run iterations iterations of revs
 // revolutions of variant i.
 func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 	var reply workerReply
@@ -257,11 +257,11 @@ func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 		return nil, err
 	}
 	if len(reply.Iterations) != iterations {
-		return nil, fmt.Errorf("bench: the other build sent %d iterations, want %d", len(reply.Iterations), iterations)
+		return nil, fmt.Errorf("bench: worker %s sent %d iterations, want %d", r.cmd.Path, len(reply.Iterations), iterations)
 	}
 	for _, it := range reply.Iterations {
 		if !validIteration(it) {
-			return nil, fmt.Errorf("bench: the other build sent an iteration that cannot be a measurement: %+v", it)
+			return nil, fmt.Errorf("bench: worker %s sent an iteration that cannot be a measurement: %+v", r.cmd.Path, it)
 		}
 	}
 	return reply.Iterations, nil

@@ -23,7 +23,8 @@ func fakeWorker(t *testing.T, script string) string {
 }
 
 // The driver side of the worker protocol refuses a worker that is not
-// one, says when a worker died (with its exit status, not as a protocol
+// one, names the worker (this build's own or the other build's) in every
+// error, says when a worker died (with its exit status, not as a protocol
 // mismatch), and refuses measurements that cannot be times: a driver
 // must not compare against garbage.
 func TestRemoteRobust(t *testing.T) {
@@ -46,9 +47,10 @@ func TestRemoteRobust(t *testing.T) {
 		{"good", `read x; echo '` + env + `'; read y; echo '{"iterations":[{"time":5,"cpu":4,"bytes":1,"allocs":1}]}'`, "", ""},
 	} {
 		var stderr bytes.Buffer
-		r, err := StartRemote(context.Background(), fakeWorker(t, tt.script), cfg, vs, &stderr)
+		path := fakeWorker(t, tt.script)
+		r, err := StartRemote(context.Background(), path, cfg, vs, &stderr)
 		if tt.startErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.startErr) {
+			if err == nil || !strings.Contains(err.Error(), tt.startErr) || !strings.Contains(err.Error(), "worker "+path) {
 				t.Errorf("%s: StartRemote: %v, want %q", tt.name, err, tt.startErr)
 			}
 			continue
@@ -61,7 +63,7 @@ func TestRemoteRobust(t *testing.T) {
 		switch {
 		case tt.measureErr == "" && (err != nil || len(its) != 1 || its[0].Time != 5):
 			t.Errorf("%s: Measure = %+v, %v", tt.name, its, err)
-		case tt.measureErr != "" && (err == nil || !strings.Contains(err.Error(), tt.measureErr)):
+		case tt.measureErr != "" && (err == nil || !strings.Contains(err.Error(), tt.measureErr) || !strings.Contains(err.Error(), "worker "+path)):
 			t.Errorf("%s: Measure: %v, want %q", tt.name, err, tt.measureErr)
 		}
 		r.Close()

@@ -52,10 +52,12 @@ func TestHelpGolden(t *testing.T) {
 	}
 }
 
-// writeConfig writes a fast configuration storing under dir.
+// writeConfig writes a fast configuration storing under dir. Retries are
+// off, so that every round keeps its iteration (a descheduled iteration
+// would otherwise be dropped, and with it a round the tests count).
 func writeConfig(t *testing.T, dir string) string {
 	t.Helper()
-	cfg := "runner:\n  rounds: 2\n  iterations: 1\n  revs: 3\n  warmup: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
+	cfg := "runner:\n  rounds: 2\n  iterations: 1\n  revs: 3\n  warmup: 0\n  retry_threshold: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
