@@ -236,7 +236,7 @@ func (t *Table) writeDiffChart(w io.Writer) {
 		bars = append(bars, bar{
 			label: chartLabel(r), value: pct, lo: lo, hi: hi, color: color,
 			text:  fmt.Sprintf("%+.2f%%", pct),
-			title: fmt.Sprintf("%s: %+.2f%% (95%% interval %+.2f%% to %+.2f%%)", r.ID(), pct, lo, hi),
+			title: fmt.Sprintf("%s: %+.2f%% (%s %+.2f%% to %+.2f%%)", r.ID(), pct, intervalName(d.Interval), lo, hi),
 		})
 	}
 	if len(bars) == 0 {

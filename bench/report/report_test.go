@@ -557,6 +557,10 @@ func TestTooFewRoundsNotes(t *testing.T) {
 				r.Results[i].Iterations = r.Results[i].Iterations[:n]
 			}
 		}
+		var err error
+		if run, err = jsonRoundTrip(run); err != nil { // the statistics, as a stored run's
+			t.Fatal(err)
+		}
 		var b bytes.Buffer
 		if err := Write(&b, run, "console", Options{Report: "aggregate", Ref: ref}); err != nil {
 			t.Fatal(err)
@@ -571,6 +575,18 @@ func TestTooFewRoundsNotes(t *testing.T) {
 		}
 		if got := strings.Contains(out, "~ -50.00%"); got != few {
 			t.Errorf("%d rounds: twice as fast marked ~: %v, want %v:\n%s", n, got, few, b.String())
+		}
+		// The HTML tooltips of the time and difference charts say it too.
+		b.Reset()
+		if err := Write(&b, run, "html", Options{Report: "aggregate", Ref: ref}); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		diff := page[strings.Index(page, `id="chart-diff"`):]
+		for name, part := range map[string]string{"time": page[:strings.Index(page, `id="chart-diff"`)], "diff": diff[:strings.Index(diff, "</svg>")]} {
+			if got := strings.Contains(part, "(only a 94% interval"); got != few {
+				t.Errorf("%d rounds: %s chart tooltips short of 95%%: %v, want %v", n, name, got, few)
+			}
 		}
 	}
 }
