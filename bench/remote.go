@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
+	"syscall"
 )
 
 // WorkerProtocol names the machine format in which one josebench drives
@@ -138,6 +140,9 @@ type Remote struct {
 
 	stderr io.Writer    // where the worker's standard error goes
 	errBuf bytes.Buffer // the worker's standard error, when stderr is not a file
+
+	waited  bool  // cmd.Wait was called
+	waitErr error // and returned this
 }
 
 var _ Measurer = (*Remote)(nil)
@@ -165,7 +170,7 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench: starting the other build: %w", err)
+		return nil, fmt.Errorf("bench: starting worker %s: %w", path, err)
 	}
 	r.in, r.enc, r.dec = in, json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
 	hello := workerHello{Protocol: WorkerProtocol, Runner: cfg.Runner, Measure: cfg.Measure}
@@ -175,34 +180,76 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 	var reply workerReply
 	if err := r.exchange(hello, &reply); err != nil {
 		r.Close()
+		if errors.Is(err, errWorkerEnded) {
+			err = fmt.Errorf("bench: worker %s does not speak %s: %w", path, WorkerProtocol, err)
+		}
 		return nil, err
 	}
 	if reply.Env == nil {
 		r.Close()
-		return nil, errors.New("bench: the other build sent no environment")
+		return nil, fmt.Errorf("bench: worker %s sent no environment", path)
 	}
 	r.env = *reply.Env
 	return r, nil
 }
 
+// errWorkerEnded is the cause of an exchange with a worker that has
+// ended.
+var errWorkerEnded = errors.New("it ended")
+
 // exchange sends req and reads the reply.
 func (r *Remote) exchange(req any, reply *workerReply) error {
 	if err := r.enc.Encode(req); err != nil {
-		return fmt.Errorf("bench: the other build (%s) does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
+		return r.failed(err)
 	}
 	if err := r.dec.Decode(reply); err != nil {
-		return fmt.Errorf("bench: the other build (%s) does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
+		return r.failed(err)
 	}
 	if reply.Error != "" {
-		return fmt.Errorf("bench: the other build: %s", reply.Error)
+		return fmt.Errorf("bench: worker %s: %s", r.cmd.Path, reply.Error)
 	}
 	return nil
 }
 
-// Env returns the environment the other build reported.
+// failed describes a failed exchange: a worker that ended (its output or
+// input closed) with its exit status, anything else as not speaking the
+// protocol.
+func (r *Remote) failed(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
+		werr := r.wait()
+		if werr == nil {
+			werr = errors.New("exit status 0")
+		}
+		return fmt.Errorf("bench: worker %s: %w (%v)", r.cmd.Path, errWorkerEnded, werr)
+	}
+	return fmt.Errorf("bench: worker %s does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
+}
+
+// wait waits for the worker once and passes on its standard error.
+func (r *Remote) wait() error {
+	if !r.waited {
+		r.waited = true
+		r.in.Close()
+		r.waitErr = r.cmd.Wait()
+	}
+	if r.errBuf.Len() > 0 {
+		r.stderr.Write(r.errBuf.Bytes())
+		r.errBuf.Reset()
+	}
+	return r.waitErr
+}
+
+// validIteration reports whether it can be a measurement: a positive
+// finite time per revolution, a CPU time neither negative nor infinite,
+// counts not negative.
+func validIteration(it Iteration) bool {
+	return it.Time > 0 && !math.IsInf(it.Time, 0) && it.CPU >= 0 && !math.IsInf(it.CPU, 0) && it.Bytes >= 0 && it.Allocs >= 0
+}
+
+// Env returns the environment the worker reported.
 func (r *Remote) Env() Environment { return r.env }
 
-// Measure has the other build run iterations iterations of revs
+// Measure has the worker run iterations iterations of revs
 // revolutions of variant i.
 func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 	var reply workerReply
@@ -210,19 +257,16 @@ func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 		return nil, err
 	}
 	if len(reply.Iterations) != iterations {
-		return nil, fmt.Errorf("bench: the other build sent %d iterations, want %d", len(reply.Iterations), iterations)
+		return nil, fmt.Errorf("bench: worker %s sent %d iterations, want %d", r.cmd.Path, len(reply.Iterations), iterations)
+	}
+	for _, it := range reply.Iterations {
+		if !validIteration(it) {
+			return nil, fmt.Errorf("bench: worker %s sent an iteration that cannot be a measurement: %+v", r.cmd.Path, it)
+		}
 	}
 	return reply.Iterations, nil
 }
 
 // Close ends the worker, waits for it, and passes on what it wrote to its
 // standard error.
-func (r *Remote) Close() error {
-	r.in.Close()
-	err := r.cmd.Wait()
-	if r.errBuf.Len() > 0 {
-		r.stderr.Write(r.errBuf.Bytes())
-		r.errBuf.Reset()
-	}
-	return err
-}
+func (r *Remote) Close() error { return r.wait() }

@@ -315,3 +315,47 @@ func TestDropDescheduled(t *testing.T) {
 		t.Error("an iteration without CPU time dropped")
 	}
 }
+
+// killedMeasurer is the other build of an A/B run killed by the interrupt
+// (run --against starts its workers with the run's context): from the
+// call where ctx ends, it fails as a dead worker does.
+type killedMeasurer struct {
+	calls, at int
+	cancel    context.CancelFunc
+}
+
+func (m *killedMeasurer) Measure(i, revs, iterations int) ([]Iteration, error) {
+	m.calls++
+	if m.calls >= m.at {
+		m.cancel()
+		return nil, errors.New("bench: the other build: EOF")
+	}
+	return make([]Iteration, iterations), nil
+}
+
+// An interrupt that also ends the other build of an A/B run keeps the
+// rounds completed, as it does without --against, instead of reporting
+// the dead worker as a failure.
+func TestRunnerAgainstInterrupted(t *testing.T) {
+	vs, _ := Select(DefaultConfig().Measure, []string{"HS256"})
+	c := runnerConfig()
+	c.Revs, c.Iterations, c.Rounds, c.Warmup, c.RetryThreshold = 1, 1, 4, 0, 0
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Each visit asks the other build abIterations times: two rounds of
+	// three variants, then the first visit of the third round dies.
+	other := &killedMeasurer{at: 2*len(vs)*abIterations + 2, cancel: cancel}
+	r := &Runner{Config: c, Seed: 1, Against: other, Prepare: func(*Variant) (Op, error) { return func() error { return nil }, nil }}
+	out, err := r.Run(ctx, vs)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted after 2 of 4 rounds") {
+		t.Fatalf("err = %v, want an interruption after 2 rounds", err)
+	}
+	if out == nil || len(out.Results) != len(vs) || len(out.Against) != len(vs) {
+		t.Fatalf("outcome %+v", out)
+	}
+	for i := range out.Results {
+		if n, m := len(out.Results[i].RoundTimes()), len(out.Against[i].RoundTimes()); n != 2 || m != 2 {
+			t.Errorf("%s: %d and %d rounds kept, want 2", out.Results[i].ID(), n, m)
+		}
+	}
+}

@@ -332,6 +332,11 @@ func (r *Runner) Run(ctx context.Context, variants []Variant) (*Outcome, error) 
 			// always the one measured on warm caches.
 			first := (round+j)%2 == 0
 			if err := r.visit(ops[i], res, other, i, round, first); err != nil {
+				if ctx.Err() != nil {
+					// The interrupt also ended a worker (the other
+					// build, or this one's) in the middle of the visit.
+					return interrupted()
+				}
 				return nil, fmt.Errorf("bench: %s: %w", res.ID(), err)
 			}
 			if round == rounds-1 && r.Progress != nil {

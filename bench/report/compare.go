@@ -47,7 +47,11 @@ type Delta struct {
 	Ratio    float64        // median of the paired ratios run / reference: above 1 is slower
 	Interval stats.Interval // confidence interval of Ratio
 	Percent  float64        // (Ratio - 1) in percent: positive is slower
-	Noise    bool           // the interval includes 1: no change shown
+	// TooFew says that the pairs are too few (fewer than 6 for 95%) for
+	// any interval to reach the confidence asked for: Interval is their
+	// whole range, with its lower Confidence, and no change is claimed.
+	TooFew bool
+	Noise  bool // the interval includes 1, or TooFew: no change shown
 }
 
 // Lo returns the interval's lower bound as a percent change.
@@ -66,7 +70,8 @@ func (d Delta) Hi() float64 { return (d.Interval.Hi - 1) * 100 }
 // the ratio cancels the drift of the machine; between a run and a stored
 // one it does not, and the calibration workload says how far the machine
 // moved (see [CompareCalibration]). A change is within noise when the
-// interval includes 1.
+// interval includes 1, or when the pairs are too few for the interval to
+// reach 1 - alpha (as benchstat, which needs 6 samples for 95%).
 func Compare(run, ref *bench.Run, m Metric, alpha float64) []Delta {
 	byID := make(map[string]*bench.Result, len(ref.Results))
 	for i := range ref.Results {
@@ -109,16 +114,18 @@ func compareResults(r, ref *bench.Result, m Metric, alpha float64) Delta {
 	d.Cur, d.Ref = stats.Median(xs), stats.Median(ys)
 	d.Ratio, d.Interval = stats.MedianInterval(ratios, 1-alpha)
 	d.Percent = (d.Ratio - 1) * 100
-	d.Noise = d.Interval.Contains(1)
+	d.TooFew = d.Interval.Confidence < 1-alpha
+	d.Noise = d.TooFew || d.Interval.Contains(1)
 	return d
 }
 
 // Slower returns the deltas that are slower than their reference by more
-// than pct percent beyond noise: the whole interval lies above 1 + pct/100.
+// than pct percent beyond noise: the whole interval lies above 1 + pct/100
+// (and reaches its confidence: see [Delta.TooFew]).
 func Slower(deltas []Delta, pct float64) []Delta {
 	var out []Delta
 	for _, d := range deltas {
-		if d.Found && d.Interval.Lo > 1+pct/100 {
+		if d.Found && !d.Noise && d.Interval.Lo > 1+pct/100 {
 			out = append(out, d)
 		}
 	}

@@ -48,8 +48,9 @@ th{background:#f0f0f0;font-weight:600}
 // writeHTML writes one self-contained page, no script and no external
 // resource: an overview chart of every variant (log scale, fastest first),
 // a chart per requested group, with a reference run a chart of the %
-// difference of each variant, then the report's table. Every bar carries
-// the 95% confidence interval of its mean.
+// difference of each variant, then the report's table. A time bar is the
+// median of the variant's rounds with the interval of the table's interval
+// column (see [bench.Result.Interval]): the variation from round to round.
 func (t *Table) writeHTML(w io.Writer) {
 	esc := html.EscapeString
 	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>%s</title>\n<style>\n%s\n</style>\n</head>\n<body>\n", esc(t.Title), htmlStyle)
@@ -76,10 +77,10 @@ func (t *Table) writeHTML(w io.Writer) {
 	if len(all) > 0 {
 		sorted := slices.Clone(all)
 		slices.SortStableFunc(sorted, func(a, b *bench.Result) int {
-			return compareFloat(a.Stats.Mean, b.Stats.Mean)
+			return compareFloat(a.Median, b.Median)
 		})
-		fmt.Fprintf(w, "<h2>All variants</h2>\n<p class=\"what\">Mean time per operation of each of the %d variants, fastest first, on a log scale; the whiskers are the 95%% confidence interval of the mean.</p>\n", len(sorted))
-		t.writeTimeChart(w, "chart-all", "mean time per operation of every variant", sorted, true, unit)
+		fmt.Fprintf(w, "<h2>All variants</h2>\n<p class=\"what\">Time per operation of each of the %d variants (the median of the rounds), fastest first, on a log scale; whiskers: %s.</p>\n", len(sorted), intervalWhat)
+		t.writeTimeChart(w, "chart-all", "median time per operation of every variant", sorted, true, unit)
 	}
 	for _, g := range t.Run.Groups {
 		var rs []*bench.Result
@@ -93,15 +94,15 @@ func (t *Table) writeHTML(w io.Writer) {
 		}
 		lo, hi := math.Inf(1), 0.0
 		for _, r := range rs {
-			lo, hi = min(lo, r.Stats.Mean), max(hi, r.Stats.Mean)
+			lo, hi = min(lo, r.Median), max(hi, r.Median)
 		}
 		logScale := hi > 20*lo
 		scale := "linear scale from zero"
 		if logScale {
 			scale = "log scale (the times span more than a factor of 20)"
 		}
-		fmt.Fprintf(w, "<h2>Group %s</h2>\n<p class=\"what\">Mean time per operation of the %d variants of group %s, in suite order, %s; whiskers: 95%% confidence interval of the mean.</p>\n", esc(g), len(rs), esc(g), scale)
-		t.writeTimeChart(w, "chart-group-"+g, "mean time per operation in group "+g, rs, logScale, unit)
+		fmt.Fprintf(w, "<h2>Group %s</h2>\n<p class=\"what\">Time per operation of the %d variants of group %s (the median of the rounds), in suite order, %s; whiskers: %s.</p>\n", esc(g), len(rs), esc(g), scale, intervalWhat)
+		t.writeTimeChart(w, "chart-group-"+g, "median time per operation in group "+g, rs, logScale, unit)
 	}
 	if t.ref != nil {
 		t.writeDiffChart(w)
@@ -171,26 +172,39 @@ func benchmarkInGroup(r *bench.Result, g string) bool {
 	return slices.Contains(r.Groups, g)
 }
 
-// writeTimeChart charts the mean time of rs with their intervals.
+// intervalWhat describes the whiskers of a time chart.
+var intervalWhat = fmt.Sprintf("the %.0f%% confidence interval (sign test) of that median, as the table's interval column: the variation from round to round", stats.DefaultConfidence*100)
+
+// intervalName names an interval in a tooltip: "95% interval" when it
+// reaches the confidence the reports claim (the sign test's coverage is
+// at least that), else what it covers: with fewer than 6 rounds it is
+// their whole range.
+func intervalName(iv stats.Interval) string {
+	if iv.Confidence >= stats.DefaultConfidence {
+		return fmt.Sprintf("%.0f%% interval", stats.DefaultConfidence*100)
+	}
+	return fmt.Sprintf("only a %.0f%% interval", iv.Confidence*100)
+}
+
+// writeTimeChart charts the median round time of rs with its interval.
 func (t *Table) writeTimeChart(w io.Writer, id, aria string, rs []*bench.Result, logScale bool, unit bench.TimeUnit) {
 	bars := make([]bar, len(rs))
 	lo, hi := math.Inf(1), 0.0
 	for i, r := range rs {
-		l, h := meanInterval(r.Times())
-		// The axis spans the means and the upper ends; a lower end below
-		// it (an interval reaching zero, on a log scale) is cut at the
-		// axis.
-		lo, hi = min(lo, r.Stats.Mean), max(hi, h, r.Stats.Mean)
-		val := bench.FormatTime(r.Stats.Mean, unit) + unit.Symbol()
+		m, l, h := r.Median, r.Interval.Lo, r.Interval.Hi
+		// The axis spans the medians and the upper ends; a lower end
+		// below it is cut at the axis.
+		lo, hi = min(lo, m), max(hi, h, m)
+		val := bench.FormatTime(m, unit) + unit.Symbol()
 		bars[i] = bar{
-			label: chartLabel(r), value: r.Stats.Mean, lo: l, hi: h, color: subjectColors[r.Subject],
+			label: chartLabel(r), value: m, lo: l, hi: h, color: subjectColors[r.Subject],
 			text:  val,
-			title: fmt.Sprintf("%s: %s (95%% interval %s to %s)", r.ID(), val, bench.FormatTime(l, unit), bench.FormatTime(h, unit)+unit.Symbol()),
+			title: fmt.Sprintf("%s: %s (%s %s to %s)", r.ID(), val, intervalName(r.Interval), bench.FormatTime(l, unit), bench.FormatTime(h, unit)+unit.Symbol()),
 		}
 	}
 	x0, width := plotArea()
 	a := timeAxis(lo, hi, logScale, x0, width)
-	title := "mean time per operation (" + unit.Symbol() + ")"
+	title := "median time per operation (" + unit.Symbol() + ")"
 	if logScale {
 		title += ", log scale"
 	}
@@ -222,7 +236,7 @@ func (t *Table) writeDiffChart(w io.Writer) {
 		bars = append(bars, bar{
 			label: chartLabel(r), value: pct, lo: lo, hi: hi, color: color,
 			text:  fmt.Sprintf("%+.2f%%", pct),
-			title: fmt.Sprintf("%s: %+.2f%% (95%% interval %+.2f%% to %+.2f%%)", r.ID(), pct, lo, hi),
+			title: fmt.Sprintf("%s: %+.2f%% (%s %+.2f%% to %+.2f%%)", r.ID(), pct, intervalName(d.Interval), lo, hi),
 		})
 	}
 	if len(bars) == 0 {
@@ -232,41 +246,16 @@ func (t *Table) writeDiffChart(w io.Writer) {
 	if t.metric == MetricCPU {
 		what = "thread CPU time"
 	}
-	fmt.Fprintf(w, "<h2>Difference from run %s</h2>\n<p class=\"what\">Change of the %s of each variant from the reference run, in percent (positive: slower): the median of the ratios of the paired rounds; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(t.ref.ID), what)
+	from, side := "run "+t.ref.ID, "the reference run"
+	if t.Run.Against == t.ref {
+		from, side = "the other build ("+t.ref.ID+")", "the other build"
+	}
+	fmt.Fprintf(w, "<h2>Difference from %s</h2>\n<p class=\"what\">Change of the %s of each variant from %s, in percent (positive: slower): the median of the ratios of the paired rounds; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).</p>\n", esc(from), what, side)
 	x0, width := plotArea()
 	step := niceStep(m / 3)
 	lim := math.Ceil(m/step) * step
 	a := axis{lo: -lim, hi: lim, x0: x0, w: width}
 	writeChart(w, "chart-diff", "difference from the reference run", bars, a, tickPercent, "change of the "+what+" (%)", 0)
-}
-
-// tQuantile975 holds the 0.975 quantiles of Student's t distribution for
-// 1 to 30 degrees of freedom.
-var tQuantile975 = [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-
-// tCrit returns the two-sided 95% critical value of t with n-1 degrees of
-// freedom (1.96 beyond 30).
-func tCrit(n int) float64 {
-	if n-1 >= 1 && n-1 <= len(tQuantile975) {
-		return tQuantile975[n-2]
-	}
-	return 1.96
-}
-
-// meanInterval returns the 95% confidence interval of the mean of xs
-// (Student's t, with the sample standard deviation); one sample gives a
-// point.
-func meanInterval(xs []float64) (lo, hi float64) {
-	m := stats.Mean(xs)
-	n := len(xs)
-	if n < 2 {
-		return m, m
-	}
-	se := stats.Stdev(xs) * math.Sqrt(float64(n)/float64(n-1)) / math.Sqrt(float64(n))
-	d := tCrit(n) * se
-	return m - d, m + d
 }
 
 // chartLabel is "RSA1_5Bench benchDecryption enc=A128GCM,bits=2048": the

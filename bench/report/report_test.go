@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"html"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -53,12 +54,12 @@ func reportRun(t *testing.T, id string, scale float64, withNew bool) *bench.Run 
 		return out
 	}
 	results := []bench.Result{
-		reportResult(reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256"), 4000, 0, s(2510, 2490, 2500, 2530, 2470)...),
-		reportResult(reportVariant(t, "HS256", "HS256Bench/benchVerification/alg=HS256"), 3500, 1, 2900, 2880, 2950, 2910, 2860),
-		reportResult(reportVariant(t, "RSA1_5", "RSA1_5Bench/benchDecryption/alg=RSA1_5/enc=A128GCM/bits=2048"), 8, 0, s(1.21e6, 1.25e6, 1.19e6, 1.22e6, 1.23e6)...),
+		reportResult(reportVariant(t, "HS256", "HS256Bench/benchSignature/alg=HS256"), 4000, 0, s(2510, 2490, 2500, 2530, 2470, 2500)...),
+		reportResult(reportVariant(t, "HS256", "HS256Bench/benchVerification/alg=HS256"), 3500, 1, 2900, 2880, 2950, 2910, 2860, 2900),
+		reportResult(reportVariant(t, "RSA1_5", "RSA1_5Bench/benchDecryption/alg=RSA1_5/enc=A128GCM/bits=2048"), 8, 0, s(1.21e6, 1.25e6, 1.19e6, 1.22e6, 1.23e6, 1.22e6)...),
 	}
 	if withNew {
-		results = append(results, reportResult(reportVariant(t, "ECDH-ES", "ECDHESBench/benchRoundTrip/alg=ECDH-ES/enc=A256GCM/crv=X25519"), 120, 2, 81000, 80500, 82000, 81500, 80000))
+		results = append(results, reportResult(reportVariant(t, "ECDH-ES", "ECDHESBench/benchRoundTrip/alg=ECDH-ES/enc=A256GCM/crv=X25519"), 120, 2, 81000, 80500, 82000, 81500, 80000, 81000))
 	}
 	data := []byte(`{"format":1,"id":"` + id + `","start":"2026-12-01T06:05:45Z","duration":"3s","groups":["HS256","RSA1_5"],` +
 		`"env":{"go_version":"go1.26.0","goos":"linux","goarch":"amd64","cpu":"Test CPU @ 2.00GHz","num_cpu":2,"gomaxprocs":2,"module":"github.com/josebench/josebench","version":"(devel)"},"results":[]}`)
@@ -125,7 +126,7 @@ func TestGolden(t *testing.T) {
 	parRun := reportRun(t, reportRunID, 1, false)
 	for i := range parRun.Results {
 		r := &parRun.Results[i]
-		r.Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000}}
+		r.Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000, 700000}}
 	}
 	parRun, err := jsonRoundTrip(parRun) // the statistics, as a stored run's
 	if err != nil {
@@ -153,6 +154,7 @@ func TestGolden(t *testing.T) {
 		{"aggregate-ref.html", "aggregate", "html", ref},
 		{"simple-ref-cpu.md", "simple", "md", ref},
 		{"simple-against.md", "simple", "md", against},
+		{"aggregate-against.html", "aggregate", "html", against},
 		{"simple-parallel.md", "simple", "md", nil},
 	}
 	for _, tt := range tests {
@@ -173,6 +175,9 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkGolden(t, tt.name, b.Bytes())
+			if tt.ref == against && tt.output == "html" && !strings.Contains(b.String(), "<h2>Difference from the other build ("+against.ID+")</h2>") {
+				t.Error("the difference chart of an A/B run is not headed as from the other build")
+			}
 		})
 	}
 }
@@ -223,13 +228,13 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("%d deltas", len(ds))
 	}
 	// HS256 sign: every pair 10% faster (ratio 1/1.1): significant.
-	if d := ds[0]; !d.Found || d.Noise || d.Pairs != 5 || math.Abs(d.Ratio-1/1.1) > 1e-12 || d.Interval.Hi >= 1 || d.Percent > -9 || d.Percent < -10 {
+	if d := ds[0]; !d.Found || d.Noise || d.Pairs != 6 || math.Abs(d.Ratio-1/1.1) > 1e-12 || d.Interval.Hi >= 1 || d.Percent > -9 || d.Percent < -10 {
 		t.Errorf("sign delta %+v", d)
 	}
-	// Five pairs: the whole range, which covers the median with
-	// probability 1 - 2/32.
-	if d := ds[0]; d.Interval.Confidence != 1-2.0/32 {
-		t.Errorf("confidence %v with 5 pairs", d.Interval.Confidence)
+	// Six pairs: the whole range, which covers the median with
+	// probability 1 - 2/64.
+	if d := ds[0]; d.Interval.Confidence != 1-2.0/64 || d.TooFew {
+		t.Errorf("confidence %v with 6 pairs, too few %v", d.Interval.Confidence, d.TooFew)
 	}
 	// HS256 verify: same samples: ratio 1, noise.
 	if d := ds[1]; !d.Found || !d.Noise || d.Percent != 0 {
@@ -259,6 +264,22 @@ func TestCompare(t *testing.T) {
 	}
 	if d := Compare(run, noCPU, MetricCPU, 0)[0]; d.Found || !d.NoData {
 		t.Errorf("cpu delta without CPU in ref: %+v", d)
+	}
+
+	// Fewer than 6 pairs cannot reach 95%: however far every pair moved,
+	// the change is not claimed (benchstat's rule) and --fail-slower
+	// does not fire; the interval is the whole range.
+	for n := 1; n <= 5; n++ {
+		a, b := reportRun(t, reportRunID, 1, false), reportRun(t, reportRefID, 2, false)
+		a.Results, b.Results = a.Results[:1], b.Results[:1]
+		a.Results[0].Iterations = a.Results[0].Iterations[:n]
+		d := Compare(b, a, MetricTime, 0)[0]
+		if !d.Found || d.Pairs != n || !d.TooFew || !d.Noise || d.Interval.Confidence >= 0.95 || math.Abs(d.Percent-100) > 1e-9 {
+			t.Errorf("%d pairs, twice as slow: %+v, want too few pairs, noise", n, d)
+		}
+		if s := Slower([]Delta{d}, 10); len(s) != 0 {
+			t.Errorf("%d pairs: Slower = %+v", n, s)
+		}
 	}
 
 	// Rounds pair by round, the iterations of a round averaged.
@@ -457,13 +478,15 @@ func TestIncompleteNote(t *testing.T) {
 	}
 }
 
-// A variant so noisy that its interval reaches below zero does not stretch
-// the log axis: the axis starts at the power of ten below the fastest mean.
-func TestLogAxisFromMeans(t *testing.T) {
+// A variant so noisy that its interval reaches far below its median does
+// not stretch the log axis: the axis starts at the power of ten below the
+// fastest median.
+func TestLogAxisFromMedians(t *testing.T) {
 	run := reportRun(t, reportRunID, 1, true)
 	r := &run.Results[0]
 	r.Iterations = []bench.Iteration{{Time: 10}, {Time: 5000}}
 	r.Stats = stats.Summarize(r.Times())
+	r.Median, r.Interval = stats.MedianInterval(r.RoundTimes(), stats.DefaultConfidence)
 	var b bytes.Buffer
 	if err := Write(&b, run, "html", Options{}); err != nil {
 		t.Fatal(err)
@@ -472,6 +495,98 @@ func TestLogAxisFromMeans(t *testing.T) {
 	all = all[:strings.Index(all, "</svg>")]
 	ticks := regexp.MustCompile(`class="tick"[^>]*>([^<]*)<`).FindAllStringSubmatch(all, -1)
 	if len(ticks) == 0 || ticks[0][1] != "1μs" {
-		t.Errorf("first tick %v, want 1μs (the fastest mean is 2.5μs)", ticks)
+		t.Errorf("first tick %v, want 1μs (the fastest median is 2.5μs, its interval reaches 0.01μs)", ticks)
+	}
+}
+
+// The charts draw what the table's interval column gives: the median of
+// the rounds with its sign-test interval, not a mean ± t interval over
+// the iterations (which would hide the round-to-round variation).
+func TestChartsDrawRoundMedianInterval(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	r := &run.Results[0]
+	// Ten rounds, two iterations each: the round means are 1000..1900 and
+	// one round far off; the sign-test interval of 10 rounds is
+	// [x(2), x(9)] of the round means.
+	r.Iterations = nil
+	for round := range 10 {
+		x := 1000 + 100*float64(round)
+		if round == 9 {
+			x = 9000
+		}
+		r.Iterations = append(r.Iterations, bench.Iteration{Round: round, Time: x - 10}, bench.Iteration{Round: round, Time: x + 10})
+	}
+	r.Stats = stats.Summarize(r.Times())
+	r.Median, r.Interval = stats.MedianInterval(r.RoundTimes(), stats.DefaultConfidence)
+	if r.Median != 1450 || r.Interval.Lo != 1100 || r.Interval.Hi != 1800 {
+		t.Fatalf("median %v interval %+v, want 1450 [1100, 1800]", r.Median, r.Interval)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, run, "html", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, id := range []string{"chart-all", "chart-group-HS256"} {
+		i := strings.Index(page, `id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no %s", id)
+		}
+		chart := page[i:]
+		chart = chart[:strings.Index(chart, "</svg>")]
+		want := "HS256Bench/benchSignature/alg=HS256: 1.450μs (95% interval 1.100 to 1.800μs)"
+		if !strings.Contains(chart, html.EscapeString(want)) {
+			t.Errorf("%s: no bar titled %q:\n%s", id, want, chart)
+		}
+	}
+	if strings.Contains(page, "confidence interval of the mean") {
+		t.Error("the page still describes a confidence interval of the mean")
+	}
+}
+
+// A run of fewer than 6 rounds says that its intervals are the range of
+// the rounds, short of 95%, and a comparison that its changes are not
+// claimed; with 6 rounds neither note appears.
+func TestTooFewRoundsNotes(t *testing.T) {
+	for _, n := range []int{minRounds - 1, minRounds} {
+		if _, iv := stats.MedianInterval(make([]float64, n), stats.DefaultConfidence); (iv.Confidence >= stats.DefaultConfidence) != (n >= minRounds) || (n < minRounds && iv.Confidence != rangeConfidence(n)) {
+			t.Errorf("%d rounds: confidence %v, minRounds %d", n, iv.Confidence, minRounds)
+		}
+		run, ref := reportRun(t, reportRunID, 1, false), reportRun(t, reportRefID, 2, false)
+		for _, r := range []*bench.Run{run, ref} {
+			for i := range r.Results {
+				r.Results[i].Iterations = r.Results[i].Iterations[:n]
+			}
+		}
+		var err error
+		if run, err = jsonRoundTrip(run); err != nil { // the statistics, as a stored run's
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, run, "console", Options{Report: "aggregate", Ref: ref}); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Join(strings.Fields(b.String()), " ")
+		few := n < minRounds
+		if got := strings.Contains(out, "Too few rounds for 95%: with 5 rounds (6 are needed)"); got != few {
+			t.Errorf("%d rounds: interval note %v, want %v:\n%s", n, got, few, b.String())
+		}
+		if got := strings.Contains(out, "Too few rounds paired: with 5 pairs"); got != few {
+			t.Errorf("%d rounds: comparison note %v, want %v:\n%s", n, got, few, b.String())
+		}
+		if got := strings.Contains(out, "~ -50.00%"); got != few {
+			t.Errorf("%d rounds: twice as fast marked ~: %v, want %v:\n%s", n, got, few, b.String())
+		}
+		// The HTML tooltips of the time and difference charts say it too.
+		b.Reset()
+		if err := Write(&b, run, "html", Options{Report: "aggregate", Ref: ref}); err != nil {
+			t.Fatal(err)
+		}
+		page := b.String()
+		diff := page[strings.Index(page, `id="chart-diff"`):]
+		for name, part := range map[string]string{"time": page[:strings.Index(page, `id="chart-diff"`)], "diff": diff[:strings.Index(diff, "</svg>")]} {
+			if got := strings.Contains(part, "(only a 94% interval"); got != few {
+				t.Errorf("%d rounds: %s chart tooltips short of 95%%: %v, want %v", n, name, got, few)
+			}
+		}
 	}
 }

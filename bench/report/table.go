@@ -165,6 +165,9 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 	t.ref, t.metric = opts.Ref, opts.Metric
 	if slices.Contains(t.Columns, "interval") {
 		t.Notes = append(t.Notes, fmt.Sprintf("interval: the %.0f%% confidence interval (sign test) of the median of the rounds, relative to it: the variation from round to round", stats.DefaultConfidence*100))
+		if n := fewestRounds(run); n < minRounds {
+			t.Notes = append(t.Notes, fmt.Sprintf("Too few rounds for %.0f%%: with %d rounds (%d are needed), an interval is the whole range of the rounds and covers the median only with the confidence it reaches (%.1f%%).", stats.DefaultConfidence*100, n, minRounds, rangeConfidence(n)*100))
+		}
 	}
 	if base != bench.ReportDefault {
 		t.addThroughput()
@@ -230,6 +233,15 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 	}
 	t.Notes = append(t.Notes,
 		fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
+	few := math.MaxInt
+	for _, d := range deltas {
+		if d.TooFew {
+			few = min(few, d.Pairs)
+		}
+	}
+	if few < math.MaxInt {
+		t.Notes = append(t.Notes, fmt.Sprintf("Too few rounds paired: with %d pairs no interval reaches %.0f%% (%d pairs are needed), so those changes are marked ~ and --fail-slower ignores them; diff_interval is the whole range of the ratios.", few, (1-alpha)*100, minRounds))
+	}
 }
 
 // addThroughput appends, when the run measured throughput (run
@@ -261,6 +273,31 @@ func (t *Table) addThroughput() {
 		t.Rows[i] = append(t.Rows[i], one, par, iv)
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("ops_s: operations per second of one goroutine (1 / the median round time); par_ops_s: of %d goroutines sharing the variant's one Signer, Verifier, Encrypter or Decrypter (median of the rounds), par_interval its %.0f%% confidence interval", n, stats.DefaultConfidence*100))
+}
+
+// minRounds is the fewest rounds whose sign-test interval reaches the
+// reports' confidence ([stats.DefaultConfidence], 95%: 6).
+const minRounds = 6
+
+// rangeConfidence is the coverage of the whole range of n samples as an
+// interval of their median: 1 - 2^(1-n).
+func rangeConfidence(n int) float64 {
+	if n < 2 {
+		return 0
+	}
+	return 1 - math.Pow(2, float64(1-n))
+}
+
+// fewestRounds returns the fewest rounds of any measured variant of run
+// (math.MaxInt when none was measured).
+func fewestRounds(run *bench.Run) int {
+	n := math.MaxInt
+	for i := range run.Results {
+		if r := &run.Results[i]; len(r.Iterations) > 0 {
+			n = min(n, len(r.RoundTimes()))
+		}
+	}
+	return n
 }
 
 // formatInterval writes d's interval as "-1.2% to +3.4%".

@@ -52,10 +52,12 @@ func TestHelpGolden(t *testing.T) {
 	}
 }
 
-// writeConfig writes a fast configuration storing under dir.
+// writeConfig writes a fast configuration storing under dir. Retries are
+// off, so that every round keeps its iteration (a descheduled iteration
+// would otherwise be dropped, and with it a round the tests count).
 func writeConfig(t *testing.T, dir string) string {
 	t.Helper()
-	cfg := "runner:\n  rounds: 2\n  iterations: 1\n  revs: 3\n  warmup: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
+	cfg := "runner:\n  rounds: 2\n  iterations: 1\n  revs: 3\n  warmup: 0\n  retry_threshold: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -157,11 +159,12 @@ var uuidRE = regexp.MustCompile(`Run: ([0-9a-f-]{36})\n`)
 func TestEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	cfg := writeConfig(t, dir)
-	code, out, errs := runCLI(t, "run", "--config", cfg, "--group", "HS256", "--store")
+	// Six rounds: the comparison at the end needs as many to reach 95%.
+	code, out, errs := runCLI(t, "run", "--config", cfg, "--group", "HS256", "--store", "--rounds", "6")
 	if code != 0 {
 		t.Fatalf("run: exit %d: %s", code, errs)
 	}
-	if !strings.HasPrefix(out, "3 subjects, 3 variants, 6 iterations, 9 revs, ") || !strings.Contains(out, "\n(best [mean mode] worst) = ") || !strings.Contains(out, " (μs)\n") {
+	if !strings.HasPrefix(out, "3 subjects, 3 variants, 18 iterations, 9 revs, ") || !strings.Contains(out, "\n(best [mean mode] worst) = ") || !strings.Contains(out, " (μs)\n") {
 		t.Errorf("run summary:\n%s", out)
 	}
 	m := uuidRE.FindStringSubmatch(out)
@@ -190,7 +193,7 @@ func TestEndToEnd(t *testing.T) {
 	if err := json.Unmarshal(data, &stored); err != nil {
 		t.Fatal(err)
 	}
-	if stored.ID != id || len(stored.Groups) != 1 || stored.Groups[0] != "HS256" || stored.Env.GoVersion == "" || stored.Config.Runner.Rounds != 2 || stored.Seed == 0 {
+	if stored.ID != id || len(stored.Groups) != 1 || stored.Groups[0] != "HS256" || stored.Env.GoVersion == "" || stored.Config.Runner.Rounds != 6 || stored.Seed == 0 {
 		t.Errorf("stored run header: %+v", stored)
 	}
 	if len(stored.Results) != 3 {
@@ -198,7 +201,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for i, subj := range []string{"benchSignature", "benchVerification", "benchRoundTrip"} {
 		r := stored.Results[i]
-		if r.Benchmark != "HS256Bench" || r.Subject != subj || r.Revs != 3 || len(r.Iterations) != 2 || r.Iterations[0].Time <= 0 || r.Iterations[1].Round != 1 {
+		if r.Benchmark != "HS256Bench" || r.Subject != subj || r.Revs != 3 || len(r.Iterations) != 6 || r.Iterations[0].Time <= 0 || r.Iterations[1].Round != 1 {
 			t.Errorf("result %d: %+v", i, r)
 		}
 	}
@@ -231,7 +234,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	data, _ = os.ReadFile(gb)
 	line := regexp.MustCompile(`(?m)^BenchmarkHS256Bench/benchRoundTrip/alg=HS256(-\d+)?\t +3\t +[\d.]+ ns/op\t +\d+ B/op\t +\d+ allocs/op(\t +[\d.]+ cpu-ns/op)?$`)
-	if n := len(line.FindAll(data, -1)); n != 2 {
+	if n := len(line.FindAll(data, -1)); n != 6 {
 		t.Errorf("%d round-trip lines in gobench output:\n%s", n, data)
 	}
 

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/subjects"
@@ -29,6 +30,11 @@ Not meant to be run by hand.
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		return func(stdout, stderr io.Writer) error {
+			// Ctrl-C reaches the whole process group: the driver decides
+			// what an interrupt ends (it keeps the rounds completed and
+			// stops this worker), so that the worker does not die first
+			// and look like a failure.
+			signal.Ignore(os.Interrupt)
 			return bench.Serve(stdin, stdout, subjects.Prepare)
 		}
 	},
