@@ -153,8 +153,12 @@ func (o Options) withDefaults() (Options, error) {
 // key it does not hold (rotation), and kept while fetches fail, for a while.
 // It is safe for concurrent use.
 //
-// A Remote starts no goroutine (the end of a set's freshness is a runtime
-// timer, stopped by Close, whose function only marks the set expired).
+// A Remote keeps no goroutine running: each fetch runs in a goroutine of
+// its own, which ends with the fetch (within Timeout, or at Close, which
+// waits for it), and the end of a set's freshness is a runtime timer,
+// stopped by Close, whose function only marks the set expired. The calls
+// waiting for a fetch wait with their own context: one giving up ends
+// neither the fetch nor the others' wait, nor the cooldown it started.
 // Without [Remote.Run], the set is fetched by the calls that need it: the
 // first one, the first one after the set's freshness lifetime ends (the
 // others meanwhile keep using the set), and those with an unknown kid; with
@@ -180,9 +184,10 @@ type Remote struct {
 
 	cur atomic.Pointer[snapshot] // nil: no set yet, or closed
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	runs   sync.WaitGroup // Run calls in progress
+	ctx     context.Context // cancelled by Close
+	cancel  context.CancelFunc
+	runs    sync.WaitGroup // Run calls in progress
+	fetches sync.WaitGroup // the goroutine of the fetch in progress
 
 	mu          sync.Mutex
 	flight      *flight // the fetch in progress, if any
@@ -207,14 +212,11 @@ type snapshot struct {
 	expired atomic.Bool
 }
 
-// flight is a fetch in progress; waiters block on done, then read err and
-// aborted.
+// flight is a fetch in progress, in a goroutine of its own; waiters block
+// on done, then read err.
 type flight struct {
-	done    chan struct{}
-	err     error
-	aborted bool // ended by the context of the caller that made it
-
-	prevAttempt time.Time // lastAttempt before this fetch
+	done chan struct{}
+	err  error
 }
 
 // New returns a Remote for the JWK Set at rawURL, without fetching it:
@@ -290,7 +292,7 @@ func (r *Remote) URL() string { return r.url }
 //     the call fetches it, or waits for the fetch in progress, and fails
 //     with the fetch's error (wrapping [ErrFetch]) if there is still none.
 //
-// Fetches made by KeyFunc are bounded by Timeout and aborted by Close.
+// Fetches are bounded by Timeout and aborted by Close.
 //
 // [jws.VerifyOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jws#VerifyOptions
 // [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
@@ -310,7 +312,9 @@ func (r *Remote) KeyFunc(h *jose.Header) (any, error) {
 }
 
 // Get returns the set as KeyFunc does for a header whose kid is kid ("":
-// none); ctx bounds the wait for a fetch, and a fetch Get starts.
+// none); ctx bounds its wait for a fetch (the error then wraps ErrFetch
+// and ctx's error), not the fetch, which goes on for the other callers
+// and counts for the cooldown. A Get whose ctx has ended starts no fetch.
 func (r *Remote) Get(ctx context.Context, kid string) (*jose.Set, error) {
 	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
 		return s.set, nil
@@ -364,27 +368,38 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			err := r.unavailable(usable, kid)
 			r.mu.Unlock()
 			return nil, err
-		}
-		if canStart {
-			f := r.start(now)
+		case ctx.Err() != nil: // gone: neither start nor join a fetch
 			r.mu.Unlock()
-			r.run(ctx, f)
-			if f.aborted {
-				return nil, fmt.Errorf("jwks: fetching %s: %w", r.url, ctx.Err())
-			}
-			waited = true
-			continue
+			return nil, r.waitError(ctx)
 		}
 		f := r.flight
-		r.mu.Unlock()
-		select {
-		case <-f.done:
-			// A fetch its own caller abandoned tells nothing: try again.
-			waited = !f.aborted
-		case <-ctx.Done():
-			return nil, fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
+		if canStart {
+			f = r.start(now)
 		}
+		r.mu.Unlock()
+		if err := r.wait(ctx, f); err != nil {
+			return nil, err
+		}
+		waited = true
 	}
+}
+
+// wait waits for the fetch f to end, or ctx to be done. Whatever the
+// context of the call that started it, a fetch ends only with Timeout or
+// Close: a caller giving up ends neither the fetch others wait for nor
+// the cooldown it started.
+func (r *Remote) wait(ctx context.Context, f *flight) error {
+	select {
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		return r.waitError(ctx)
+	}
+}
+
+// waitError is the error of a call whose context ended before the fetch.
+func (r *Remote) waitError(ctx context.Context) error {
+	return r.fetchErrorf("waiting for the set: %w", context.Cause(ctx))
 }
 
 // coolingDown reports whether a fetch started less than RefreshCooldown
@@ -408,21 +423,23 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 	return r.fetchErrorf("the set expired")
 }
 
-// start registers a new fetch. r.mu is held.
+// start starts a new fetch in a goroutine of its own, which ends with the
+// fetch (within Timeout, or at Close). r.mu is held and r is not closed.
 func (r *Remote) start(now time.Time) *flight {
-	f := &flight{done: make(chan struct{}), prevAttempt: r.lastAttempt}
+	f := &flight{done: make(chan struct{})}
 	r.flight, r.lastAttempt = f, now
 	r.requests++
+	r.fetches.Add(1)
+	go r.run(f)
 	return f
 }
 
-// run performs the fetch f in the calling goroutine, with ctx (bounded by
-// Timeout and aborted by Close), and publishes its result. A fetch ended
-// by ctx (the caller gave up, not the provider) is not a failed fetch: it
-// leaves the set, Status and the cooldown as they were.
-func (r *Remote) run(callerCtx context.Context, f *flight) {
-	ctx, cancel := context.WithTimeout(callerCtx, r.opts.Timeout)
-	stop := context.AfterFunc(r.ctx, cancel)
+// run performs the fetch f, bounded by Timeout and aborted by Close, and
+// publishes its result.
+func (r *Remote) run(f *flight) {
+	defer r.fetches.Done()
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
+	defer cancel()
 	r.mu.Lock()
 	v, prev, sum := r.validators, r.cur.Load(), r.bodySum
 	r.mu.Unlock()
@@ -434,26 +451,17 @@ func (r *Remote) run(callerCtx context.Context, f *flight) {
 	}
 	res, err := r.fetch(ctx, v, old, sum)
 	if err != nil && ctx.Err() != nil {
-		// Whatever the transport saw last, the cause is the deadline,
-		// the caller or Close.
+		// Whatever the transport saw last, the cause is the deadline
+		// (or Close, below).
 		err = r.fetchErrorf("no complete answer within Options.Timeout %v: %w", r.opts.Timeout, ctx.Err())
-		if callerCtx.Err() != nil || r.ctx.Err() != nil {
-			err = r.fetchErrorf("%w", ctx.Err())
-		}
 	}
-	stop()
-	cancel()
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer close(f.done)
 	r.flight, f.err = nil, err
-	switch {
-	case r.closed:
+	if r.closed {
 		f.err = ErrClosed
-		return
-	case err != nil && callerCtx.Err() != nil:
-		f.aborted, r.lastAttempt = true, f.prevAttempt
 		return
 	}
 	r.lastErr = err
@@ -482,43 +490,40 @@ func (r *Remote) run(callerCtx context.Context, f *flight) {
 
 // Refresh fetches the set now, whatever its freshness and the cooldown (or
 // waits for the fetch in progress), and returns the fetch's error; the set
-// in use is kept when the fetch fails. ctx bounds the fetch, with Timeout;
-// a fetch that ctx ends is not the provider's failure: it starts no
-// cooldown, is not reported by Status, and the calls waiting for it fetch
-// again. Call Refresh once after New to fetch the set before the first
-// token.
+// in use is kept when the fetch fails. ctx bounds the wait: when it ends
+// first, Refresh returns an error wrapping ErrFetch and ctx's error, and
+// the fetch goes on for the calls waiting for it (bounded by Timeout,
+// aborted by Close); its result counts as any other's. Call Refresh once
+// after New to fetch the set before the first token.
 func (r *Remote) Refresh(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		return ErrClosed
 	}
+	if ctx.Err() != nil {
+		r.mu.Unlock()
+		return r.waitError(ctx)
+	}
 	f := r.flight
 	if f == nil {
 		f = r.start(r.now())
-		r.mu.Unlock()
-		r.run(ctx, f)
-		return f.err
 	}
 	r.mu.Unlock()
-	select {
-	case <-f.done:
-		if f.aborted { // its caller gave up: fetch again
-			return r.Refresh(ctx)
-		}
-		return f.err
-	case <-ctx.Done():
-		return fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
+	if err := r.wait(ctx, f); err != nil {
+		return err
 	}
+	return f.err
 }
 
-// Run refreshes the set in the calling goroutine, so that verifications
-// do not wait for a fetch: at once, then a tenth of the set's freshness
+// Run refreshes the set, so that verifications do not wait for a fetch:
+// at once, then a tenth of the set's freshness
 // lifetime (at most Timeout) before it ends, and RefreshCooldown after a
 // failed fetch. It returns when ctx is done (ctx.Err()) or the Remote is
 // closed ([ErrClosed]), closing the idle connections of the default
-// client; Close waits for it to return. Run starts no goroutine: run it in
-// one of the caller's, go r.Run(ctx).
+// client (a fetch in progress goes on for its other callers, within
+// Timeout); Close waits for it to return. Run blocks: run it in a
+// goroutine of the caller's, go r.Run(ctx).
 func (r *Remote) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
@@ -576,12 +581,9 @@ func (r *Remote) Close() error {
 	if r.stopTimer != nil {
 		r.stopTimer()
 	}
-	f := r.flight
 	r.mu.Unlock()
 	r.cancel()
-	if f != nil {
-		<-f.done
-	}
+	r.fetches.Wait()
 	r.runs.Wait()
 	if r.ownClient {
 		r.client.CloseIdleConnections()
