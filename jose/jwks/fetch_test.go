@@ -109,6 +109,7 @@ func FuzzFreshness(f *testing.F) {
 	f.Add("public, max-age=600", "", "", "")
 	f.Add(`max-age="60", no-cache`, "Tue, 01 Dec 2026 13:00:00 GMT", "Tue, 01 Dec 2026 12:00:00 GMT", "30")
 	f.Add("max-age=99999999999999999999999", "0", "", "99999999999999999999")
+	f.Add("", "Mon, 01 Jan 0001 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", "99999999999")
 	f.Fuzz(func(t *testing.T, cc, expires, date, age string) {
 		h := http.Header{}
 		for k, v := range map[string]string{"Cache-Control": cc, "Expires": expires, "Date": date, "Age": age} {
@@ -120,6 +121,12 @@ func FuzzFreshness(f *testing.F) {
 		d, explicit := freshness(h, now)
 		if cc == "" && expires == "" && explicit {
 			t.Fatalf("lifetime %v stated by no header", d)
+		}
+		// An Expires not after Date is stale, whatever the Age.
+		exp, err1 := http.ParseTime(expires)
+		dt, err2 := http.ParseTime(date)
+		if cc == "" && err1 == nil && err2 == nil && !exp.After(dt) && d > 0 {
+			t.Fatalf("Expires %q not after Date %q, lifetime %v", expires, date, d)
 		}
 		r := &Remote{opts: Options{MinRefreshInterval: time.Minute, MaxRefreshInterval: time.Hour}}
 		if c := r.clamp(d, explicit); c < time.Minute || c > time.Hour {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -451,6 +452,10 @@ func TestFreshness(t *testing.T) {
 		{[]string{"Expires", now.Add(time.Hour).Format(http.TimeFormat)}, time.Hour, true},
 		{[]string{"Expires", now.Add(time.Hour).Format(http.TimeFormat), "Date", date}, time.Hour + time.Minute, true},
 		{[]string{"Expires", "0"}, 0, true},
+		// Expires - Date saturates at -292 years; less Age it must
+		// not wrap around to a long lifetime.
+		{[]string{"Expires", "Mon, 01 Jan 0001 00:00:00 GMT", "Date", "Fri, 31 Dec 9999 23:59:59 GMT", "Age", "99999999999"}, math.MinInt64, true},
+		{[]string{"Expires", "Fri, 31 Dec 9999 23:59:59 GMT", "Date", "Mon, 01 Jan 0001 00:00:00 GMT", "Age", "1"}, math.MaxInt64 - time.Second, true},
 		{[]string{"Expires", now.Add(time.Hour).Format(http.TimeFormat), "Cache-Control", "max-age=60"}, time.Minute, true},
 	} {
 		h := http.Header{}
