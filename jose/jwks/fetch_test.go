@@ -2,6 +2,7 @@ package jwks
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"net/http"
 	"strconv"
@@ -133,4 +134,54 @@ func FuzzFreshness(f *testing.F) {
 			t.Fatalf("clamped lifetime %v", c)
 		}
 	})
+}
+
+// TestCompressedBody: the default client asks for gzip and decompresses
+// the body itself; MaxResponseSize bounds the decompressed body, so a
+// small gzip bomb (2 MiB of JSON whitespace in about 2 KiB, 32 times the limit) is refused at
+// the limit, with memory bounded by it, and a compressed set within the
+// limit is read.
+func TestCompressedBody(t *testing.T) {
+	const limit = 64 << 10
+	k := newECKey(t, "k1")
+	good := setJSON(t, k)
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	bomb := gz(append(append([]byte(`{"keys":[`), bytes.Repeat([]byte(" "), 2<<20)...), good[len(`{"keys":[`):]...))
+	small := gz(good)
+	var encodings atomic.Value
+	serve := func(body []byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, req *http.Request) {
+			encodings.Store(req.Header.Get("Accept-Encoding"))
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.Write(body)
+		}
+	}
+	p := newProvider(t, true, serve(small)) // plain: the default client
+	r := newRemote(t, p, newClock(), Options{MaxResponseSize: limit})
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatalf("compressed set: %v", err)
+	}
+	if e, _ := encodings.Load().(string); !strings.Contains(e, "gzip") {
+		t.Fatalf("Accept-Encoding %q: the test does not test compression", e)
+	}
+	p.set(serve(bomb))
+	var err error
+	alloc := vectortest.BytesAllocated(func() { err = r.Refresh(t.Context()) })
+	if !errors.Is(err, jose.ErrLimitExceeded) || !errors.Is(err, ErrFetch) {
+		t.Fatalf("gzip bomb of %d bytes: %v", len(bomb), err)
+	}
+	t.Logf("gzip bomb: %d bytes allocated", alloc)
+	if alloc > 8*limit+256<<10 {
+		t.Errorf("gzip bomb: %d bytes allocated for a limit of %d", alloc, limit)
+	}
+	if st := r.Status(); st.Keys != 1 {
+		t.Fatalf("set in use dropped: %+v", st)
+	}
 }

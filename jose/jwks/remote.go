@@ -58,7 +58,9 @@ type Options struct {
 	// [DefaultMaxResponseSize], 2 MiB: a set of a thousand 4096-bit RSA
 	// keys, the most [jose.ParseSet] reads, is under 1 MiB). A longer body
 	// is refused as soon as its Content-Length, or the byte past the
-	// limit, is seen; memory stays bounded by the limit.
+	// limit, is seen; memory stays bounded by the limit. The limit is on
+	// the body as read, so on the decompressed body when the client
+	// decompresses it (the default client asks for gzip).
 	MaxResponseSize int64
 	// Limits are the limits [jose.ParseSetWithLimits] applies to the body
 	// (zero fields: the jose defaults).
