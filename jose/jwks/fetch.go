@@ -98,7 +98,14 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 		res.set = old
 		return res, nil
 	}
-	set, err := jose.ParseSetWithLimits(body, r.opts.Limits)
+	parse := jose.ParsePublicSetWithLimits // private keys refused before they are built
+	if r.opts.AllowSecretKeys {
+		parse = jose.ParseSetWithLimits
+	}
+	set, err := parse(body, r.opts.Limits)
+	if err != nil && !r.opts.AllowSecretKeys && errors.Is(err, jose.ErrInvalidKey) {
+		err = fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", err)
+	}
 	if err != nil {
 		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
 	}

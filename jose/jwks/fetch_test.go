@@ -185,3 +185,30 @@ func TestCompressedBody(t *testing.T) {
 		t.Fatalf("set in use dropped: %+v", st)
 	}
 }
+
+// TestPrivateKeysRefusedBeforeParsing: without AllowSecretKeys, a set with
+// an entry carrying private members is refused on the members' names,
+// before any key is built: a hostile provider's consistent 16384-bit
+// private RSA keys (about 10 ms and 1 MB each to validate; 169 fit in
+// MaxResponseSize) cost their scan, and a broken private entry beside a
+// public key (kept as unusable by jose.ParseSet) is refused too.
+func TestPrivateKeysRefusedBeforeParsing(t *testing.T) {
+	pub := strings.TrimSuffix(strings.TrimPrefix(string(setJSON(t, newECKey(t, "ec"))), `{"keys":[`), "]}")
+	for name, entries := range map[string][]string{
+		"16384-bit private keys":          {vectortest.HostileRSAJWK(16384, 1, true, ""), vectortest.HostileRSAJWK(16384, 2, true, "")},
+		"inconsistent private and public": {pub, vectortest.HostileRSAJWK(2048, 1, false, "")},
+		"escaped member name":             {pub, `{"kty":"EC","crv":"P-256","\u0064":"AAAA","x":"AAAA","y":"AAAA"}`},
+	} {
+		p := newProvider(t, false, serveSet([]byte(`{"keys":[`+strings.Join(entries, ",")+`]}`)))
+		r := newRemote(t, p, newClock(), Options{})
+		var err error
+		alloc := vectortest.BytesAllocated(func() { err = r.Refresh(t.Context()) })
+		if !errors.Is(err, jose.ErrInvalidKey) || !errors.Is(err, ErrFetch) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d bytes allocated", name, alloc)
+		if alloc > 512<<10 { // one validation of a 16384-bit key allocates 1 MB
+			t.Errorf("%s: %d bytes allocated: keys were built", name, alloc)
+		}
+	}
+}

@@ -96,9 +96,11 @@ type Options struct {
 	// enough that a set nobody can refresh stops being trusted the same
 	// day. Negative: a set is never used past its freshness lifetime.
 	MaxStale time.Duration
-	// AllowSecretKeys allows a set holding symmetric ("oct") keys; by
-	// default a set with any secret or private key is refused, as a
-	// published set must not hold one (anyone who can read it could sign).
+	// AllowSecretKeys allows a set holding symmetric ("oct") or private
+	// keys; by default a set with any secret or private key is refused, as
+	// a published set must not hold one (anyone who can read it could
+	// sign), on its member names before any key is built
+	// ([jose.ParsePublicSetWithLimits]), even an entry that is unusable.
 	// Set it only for a key service reached over an authenticated
 	// channel. A set mixing secret and public keys is always refused.
 	AllowSecretKeys bool
