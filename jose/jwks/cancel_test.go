@@ -133,3 +133,79 @@ func TestCancelledStarterDoesNotCancelWaiters(t *testing.T) {
 		t.Fatalf("%d requests, want 2 (the first fetch and the shared one)", got)
 	}
 }
+
+// TestCloseWhileWaiting: KeyFunc calls waiting for a fetch when Close is
+// called return ErrClosed (not the cancellation Close uses), and a second
+// Close returns only once the first has released everything.
+func TestCloseWhileWaiting(t *testing.T) {
+	k := newECKey(t, "k1")
+	body := setJSON(t, k)
+	p, entered, release := hangingProvider(t, body)
+	p.set(hang(entered, release, body))
+	r := newRemote(t, p, newClock(), Options{})
+	const n = 20
+	errs := make(chan error, n)
+	for range n {
+		go func() { _, err := r.KeyFunc(&jose.Header{KeyID: "k1"}); errs <- err }()
+	}
+	<-entered
+	for range 1000 { // let them join the fetch
+		runtime.Gosched()
+	}
+	closed := make(chan struct{})
+	go func() { r.Close(); close(closed) }()
+	for range n {
+		if err := <-errs; !errors.Is(err, ErrClosed) {
+			t.Fatalf("KeyFunc waiting during Close: %v", err)
+		}
+	}
+	<-closed
+}
+
+// gatedTransport holds each request until gate is closed, whatever the
+// request's context (a transport that is slow to notice a cancellation),
+// then sends it on the loopback.
+type gatedTransport struct {
+	gate    chan struct{}
+	entered chan struct{}
+	next    http.RoundTripper
+}
+
+func (g *gatedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	select {
+	case g.entered <- struct{}{}:
+	default:
+	}
+	<-g.gate
+	return g.next.RoundTrip(req)
+}
+
+// TestCloseTwice: a second Close, concurrent with the first, returns only
+// when the first has released everything (the fetch has ended).
+func TestCloseTwice(t *testing.T) {
+	p := newProvider(t, false, serveSet(setJSON(t, newECKey(t, "k1"))))
+	g := &gatedTransport{make(chan struct{}), make(chan struct{}, 1), p.srv.Client().Transport}
+	r := newRemote(t, p, nil, Options{Client: &http.Client{Transport: g}})
+	go r.Refresh(context.Background())
+	<-g.entered
+	first := make(chan struct{})
+	go func() { r.Close(); close(first) }()
+	for {
+		if _, err := r.KeyFunc(nil); errors.Is(err, ErrClosed) {
+			break
+		}
+		runtime.Gosched()
+	}
+	second := make(chan struct{})
+	go func() { r.Close(); close(second) }()
+	select {
+	case <-second:
+		t.Fatal("second Close returned while the fetch is in progress")
+	case <-first:
+		t.Fatal("Close returned while the fetch is in progress")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(g.gate)
+	<-first
+	<-second
+}

@@ -188,10 +188,11 @@ type Remote struct {
 
 	cur atomic.Pointer[snapshot] // nil: no set yet, or closed
 
-	ctx     context.Context // cancelled by Close
-	cancel  context.CancelFunc
-	runs    sync.WaitGroup // Run calls in progress
-	fetches sync.WaitGroup // the goroutine of the fetch in progress
+	ctx      context.Context // cancelled by Close
+	cancel   context.CancelFunc
+	runs     sync.WaitGroup // Run calls in progress
+	fetches  sync.WaitGroup // the goroutine of the fetch in progress
+	released chan struct{}  // closed when Close has released everything
 
 	mu          sync.Mutex
 	flight      *flight // the fetch in progress, if any
@@ -248,6 +249,7 @@ func New(rawURL string, opts Options) (*Remote, error) {
 		r.client, r.ownClient = newClient(o), true
 	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.released = make(chan struct{})
 	return r, nil
 }
 
@@ -401,8 +403,12 @@ func (r *Remote) wait(ctx context.Context, f *flight) error {
 	}
 }
 
-// waitError is the error of a call whose context ended before the fetch.
+// waitError is the error of a call whose context ended before the fetch:
+// ErrClosed if Close ended it (KeyFunc waits with Close's context).
 func (r *Remote) waitError(ctx context.Context) error {
+	if r.ctx.Err() != nil {
+		return ErrClosed
+	}
 	return r.fetchErrorf("waiting for the set: %w", context.Cause(ctx))
 }
 
@@ -571,13 +577,15 @@ func (r *Remote) untilNext() time.Duration {
 
 // Close aborts the fetch in progress, makes Run return and waits for both,
 // closes the idle connections of the default client, and drops the set:
-// every later call returns [ErrClosed]. Close is idempotent; it returns nil.
+// every later call returns [ErrClosed]. Close is idempotent (a second call
+// returns when the first has), and returns nil.
 // To close a Remote when a context ends: context.AfterFunc(ctx, func() {
 // r.Close() }).
 func (r *Remote) Close() error {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
+		<-r.released // a concurrent Close may still be waiting
 		return nil
 	}
 	r.closed = true
@@ -592,6 +600,7 @@ func (r *Remote) Close() error {
 	if r.ownClient {
 		r.client.CloseIdleConnections()
 	}
+	close(r.released)
 	return nil
 }
 
