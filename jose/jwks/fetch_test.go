@@ -212,3 +212,33 @@ func TestPrivateKeysRefusedBeforeParsing(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshnessHostileHeader: a provider's Cache-Control of a million
+// empty directives (the default transport reads headers up to 10 MB) is
+// scanned without a slice of them: the memory is the header's, not
+// sixteen times it.
+func TestFreshnessHostileHeader(t *testing.T) {
+	h := http.Header{}
+	h.Set("Cache-Control", strings.Repeat(",", 1<<20)+"max-age=60")
+	var d time.Duration
+	alloc := vectortest.BytesAllocated(func() { d, _ = freshness(h, time.Now()) })
+	if d != time.Minute {
+		t.Fatalf("lifetime %v", d)
+	}
+	if alloc > 64<<10 {
+		t.Fatalf("%d bytes allocated for a header of 1 MiB", alloc)
+	}
+}
+
+// TestHugeHeader: the default client reads at most 1 MiB of response
+// headers (the transport's own default is 10 MB).
+func TestHugeHeader(t *testing.T) {
+	p := newProvider(t, true, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("X-Padding", strings.Repeat("a", 2<<20))
+		w.Write(setJSON(t, newECKey(t, "k1")))
+	})
+	r := newRemote(t, p, newClock(), Options{}) // plain: the default client
+	if err := r.Refresh(t.Context()); !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "header") {
+		t.Fatalf("2 MiB of headers: %v", err)
+	}
+}

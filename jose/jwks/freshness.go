@@ -24,7 +24,7 @@ func freshness(h http.Header, now time.Time) (time.Duration, bool) {
 	}
 	maxAge, hasMaxAge := time.Duration(0), false
 	for _, line := range h.Values("Cache-Control") {
-		for _, d := range strings.Split(line, ",") {
+		for d := range strings.SplitSeq(line, ",") {
 			name, value, _ := strings.Cut(strings.TrimSpace(d), "=")
 			switch strings.ToLower(strings.TrimSpace(name)) {
 			case "no-store", "no-cache":

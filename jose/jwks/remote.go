@@ -40,7 +40,8 @@ var ErrClosed = errors.New("jwks: remote set closed")
 type Options struct {
 	// Client makes the requests. The default is a client of its own (its
 	// own connection pool, closed by Close) with Timeout as its timeout,
-	// which follows at most 10 redirects and none from https to http.
+	// which reads at most 1 MiB of response headers and follows at most
+	// 10 redirects, none from https to http.
 	// Whatever the client, a response whose final URL is http is refused
 	// unless AllowHTTP is set.
 	Client *http.Client
@@ -255,11 +256,16 @@ func New(rawURL string, opts Options) (*Remote, error) {
 
 func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
+// maxHeaderBytes bounds the response headers the default client reads (the
+// transport's default is 10 MB): a provider's are a few KiB.
+const maxHeaderBytes = 1 << 20
+
 // newClient returns the default client: its own transport (so that Close
-// can close its connections), Timeout, no redirect to plain http unless
-// allowed.
+// can close its connections), Timeout, at most maxHeaderBytes of headers,
+// no redirect to plain http unless allowed.
 func newClient(o Options) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxResponseHeaderBytes = maxHeaderBytes
 	return &http.Client{
 		Transport: tr,
 		Timeout:   o.Timeout,
