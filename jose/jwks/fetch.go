@@ -162,25 +162,12 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	}
 }
 
-// checkKeys refuses a set holding a secret or private key, unless
-// AllowSecretKeys is set, and a set mixing secret or private keys with
-// public ones, always.
+// checkKeys refuses a set mixing secret or private keys with public ones,
+// always ([jose.Set.CheckMixed]); without AllowSecretKeys, a set with a
+// secret or private key was refused before its keys were parsed.
 func (r *Remote) checkKeys(set *jose.Set) error {
-	var secret, public bool
-	for _, k := range set.Keys {
-		switch {
-		case k == nil || k.Key == nil:
-		case k.IsPrivate():
-			secret = true
-		default:
-			public = true
-		}
-	}
-	switch {
-	case secret && public:
-		return fmt.Errorf("jwks: set mixes secret or private keys with public keys: %w", jose.ErrInvalidKey)
-	case secret && !r.opts.AllowSecretKeys:
-		return fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", jose.ErrInvalidKey)
+	if err := set.CheckMixed(); err != nil {
+		return fmt.Errorf("jwks: %w", err)
 	}
 	return nil
 }
