@@ -127,7 +127,7 @@ func (e fetchError) Unwrap() []error { return []error{ErrFetch, e.err} }
 // fetchErrorf returns a fetchError of the message "jwks: GET <url>: "
 // followed by format, formatted as fmt.Errorf does.
 func (r *Remote) fetchErrorf(format string, args ...any) error {
-	return fetchError{fmt.Errorf("jwks: GET %s: "+format, append([]any{r.url}, args...)...)}
+	return fetchError{fmt.Errorf("jwks: GET %s: "+format, append([]any{r.shownURL}, args...)...)}
 }
 
 // readBody reads the body of resp, refusing one longer than max bytes: by

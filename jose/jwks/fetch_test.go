@@ -242,3 +242,25 @@ func TestHugeHeader(t *testing.T) {
 		t.Fatalf("2 MiB of headers: %v", err)
 	}
 }
+
+// TestErrorsRedactURL: a password in the URL (a key service behind basic
+// authentication) appears in no error text.
+func TestErrorsRedactURL(t *testing.T) {
+	p := newProvider(t, true, http.NotFound)
+	u := strings.Replace(p.srv.URL, "://", "://svc:hunter2@", 1) + "/jwks.json"
+	r, err := New(u, Options{AllowHTTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	err = r.Refresh(t.Context())
+	if !errors.Is(err, ErrFetch) || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "svc:xxxxx@") {
+		t.Fatalf("error %v", err)
+	}
+	if st := r.Status(); strings.Contains(st.URL, "hunter2") || strings.Contains(st.LastError.Error(), "hunter2") {
+		t.Fatalf("status %+v", st)
+	}
+	if got := p.lastHeader().Get("Authorization"); got == "" {
+		t.Fatal("the credentials were not sent")
+	}
+}

@@ -179,6 +179,7 @@ func (o Options) withDefaults() (Options, error) {
 // [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
 type Remote struct {
 	url       string
+	shownURL  string // url.Redacted: in errors and Status
 	opts      Options
 	client    *http.Client
 	ownClient bool
@@ -245,7 +246,7 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	if u.Scheme == "http" && !o.AllowHTTP {
 		return nil, fmt.Errorf("jwks: URL %q is http: https is required unless Options.AllowHTTP is set", rawURL)
 	}
-	r := &Remote{url: u.String(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
+	r := &Remote{url: u.String(), shownURL: u.Redacted(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
 	if r.client == nil {
 		r.client, r.ownClient = newClient(o), true
 	}
@@ -281,8 +282,9 @@ func newClient(o Options) *http.Client {
 	}
 }
 
-// URL returns the URL the set is fetched from.
-func (r *Remote) URL() string { return r.url }
+// URL returns the URL the set is fetched from, with its password, if any,
+// replaced by "xxxxx" ([url.URL.Redacted]), as in every error and Status.
+func (r *Remote) URL() string { return r.shownURL }
 
 // KeyFunc returns the set for a token whose checked header is h, for
 // [jws.VerifyOptions] and [jwe.DecryptOptions] KeyFunc (which select the
@@ -429,7 +431,7 @@ func (r *Remote) coolingDown(now time.Time) bool {
 func (r *Remote) unavailable(usable bool, kid string) error {
 	if usable {
 		return fmt.Errorf("jwks: no key with kid %q in the set from %s (fetched %s): %w",
-			kid, r.url, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
+			kid, r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
 	}
 	if r.lastErr != nil {
 		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)
@@ -612,6 +614,7 @@ func (r *Remote) Close() error {
 
 // Status describes the state of a [Remote], for monitoring.
 type Status struct {
+	// URL is [Remote.URL], without its password.
 	URL string
 	// Keys is the number of entries of the set in use (0: none), usable
 	// or not (see [jose.Set]).
@@ -639,7 +642,7 @@ func (r *Remote) Status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := Status{
-		URL:         r.url,
+		URL:         r.shownURL,
 		LastFetch:   r.lastFetch,
 		LastAttempt: r.lastAttempt,
 		LastError:   r.lastErr,
