@@ -209,3 +209,39 @@ func TestCloseTwice(t *testing.T) {
 	<-first
 	<-second
 }
+
+// TestStaleWhileRevalidate: when the set's lifetime has ended, no
+// verification waits for the fetch it starts while the set is usable: a
+// hanging provider costs none of them Timeout.
+func TestStaleWhileRevalidate(t *testing.T) {
+	k := newECKey(t, "k1")
+	body := setJSON(t, k)
+	p, entered, release := hangingProvider(t, body)
+	c := newClock()
+	r := newRemote(t, p, c, Options{})
+	v := verifier(t, r)
+	tok := k.token(t, false)
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	p.set(hang(entered, release, body))
+	c.add(DefaultMaxRefreshInterval) // stale, usable
+	done := make(chan error, 1)
+	go func() { _, err := v.VerifyCompact(tok); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the verification that found the set stale waits for the fetch")
+	}
+	if st := r.Status(); !st.Fetching || st.Requests != 2 {
+		t.Fatalf("status %+v", st)
+	}
+	close(release)
+	r.fetches.Wait()
+	if st := r.Status(); st.Fetching || st.LastError != nil || !st.FreshUntil.After(c.now()) {
+		t.Fatalf("status after the fetch %+v", st)
+	}
+}

@@ -165,8 +165,9 @@ func (o Options) withDefaults() (Options, error) {
 // waiting for a fetch wait with their own context: one giving up ends
 // neither the fetch nor the others' wait, nor the cooldown it started.
 // Without [Remote.Run], the set is fetched by the calls that need it: the
-// first one, the first one after the set's freshness lifetime ends (the
-// others meanwhile keep using the set), and those with an unknown kid; with
+// first one, the first one after the set's freshness lifetime ends (which,
+// like the others, keeps using the set meanwhile, while it is usable), and
+// those with an unknown kid; with
 // Run, the set is fetched again shortly before its lifetime ends, so that
 // verifications do not wait for it.
 //
@@ -299,9 +300,9 @@ func (r *Remote) URL() string { return r.shownURL }
 //   - h has no kid: the set is never fetched for it beyond the cases
 //     below; the Verifier tries the keys that fit the token's alg, at most
 //     its MaxKeyCandidates.
-//   - the set is past its freshness lifetime: one call fetches it again,
-//     the others keep using it meanwhile, and keep using it if the fetch
-//     fails, for at most MaxStale.
+//   - the set is past its freshness lifetime: the first call starts a
+//     fetch and, like the others, keeps using the set without waiting for
+//     it, and if the fetch fails, for at most MaxStale.
 //   - there is no usable set (never fetched, or stale beyond MaxStale):
 //     the call fetches it, or waits for the fetch in progress, and fails
 //     with the fetch's error (wrapping [ErrFetch]) if there is still none.
@@ -373,9 +374,13 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 		case fresh && known:
 			r.mu.Unlock()
 			return s.set, nil
-		case usable && known && !canStart:
-			// Stale but usable: someone is fetching, or a fetch was
-			// just tried.
+		case usable && known:
+			// Stale but usable: used while it is fetched again (by
+			// this call, or by another), or after a fetch just
+			// tried; nobody waits for the fetch.
+			if canStart {
+				r.start(now)
+			}
 			r.mu.Unlock()
 			return s.set, nil
 		case !canStart && r.flight == nil, waited:
