@@ -46,8 +46,9 @@ func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 // ParsePublicSetWithLimits parses a JWK Set of public keys, such as one
 // fetched from a provider, as [ParseSetWithLimits] does, except that a set
 // with an entry carrying a member of a private or symmetric key ("d",
-// "p", "q", "dp", "dq", "qi", "oth", "k", ...: RFC 7518 §6.2.2, §6.3.2,
-// §6.4.1, RFC 8037 §2), even an entry that could not be used, is refused
+// "p", "q", "dp", "dq", "qi", "oth", "k", "priv", ...: RFC 7518 §6.2.2,
+// §6.3.2, §6.4.1, RFC 8037 §2, RFC 9964 §4), even an entry that could not
+// be used, is refused
 // with an error wrapping [ErrInvalidKey]. The refusal is on the member
 // names, before any key is built: such a set costs its scan, never the
 // validation of a private key.

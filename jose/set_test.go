@@ -262,6 +262,7 @@ func TestParsePublicSet(t *testing.T) {
 		{pub + `,{"kty":"EC","crv":"P-256","d":"AAAA"}`, false}, // not a usable key
 		{pub + `,{"kty":"RSA","n":"AQAB","e":"AQAB","q":"AQAB"}`, false},
 		{pub + `,{"kty":"OKP","crv":"Ed25519","x":"AAAA","\u0064":"AAAA"}`, false},
+		{pub + `,{"kty":"AKP","alg":"ML-DSA-44","pub":"AAAA","priv":"AAAA"}`, false},
 		{vectortest.HostileRSAJWK(16384, 1, true, ""), false},
 	} {
 		data := []byte(`{"keys":[` + c.entries + `]}`)
