@@ -244,4 +244,11 @@ func TestStaleWhileRevalidate(t *testing.T) {
 	if st := r.Status(); st.Fetching || st.LastError != nil || !st.FreshUntil.After(c.now()) {
 		t.Fatalf("status after the fetch %+v", st)
 	}
+	// A caller that is gone gets the usable set and starts nothing.
+	c.add(DefaultMaxRefreshInterval)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if set, err := r.Get(gone, ""); err != nil || set == nil || r.Status().Requests != 2 {
+		t.Fatalf("stale set for a cancelled Get: %v, %+v", err, r.Status())
+	}
 }

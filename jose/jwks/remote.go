@@ -378,7 +378,7 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			// Stale but usable: used while it is fetched again (by
 			// this call, or by another), or after a fetch just
 			// tried; nobody waits for the fetch.
-			if canStart {
+			if canStart && ctx.Err() == nil {
 				r.start(now)
 			}
 			r.mu.Unlock()
