@@ -294,6 +294,21 @@ func FuzzParseSet(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := jose.ParseSet(data)
+		// ParsePublicSetWithLimits refuses more, only with ErrInvalidKey,
+		// and never accepts a private or secret key.
+		ps, perr := jose.ParsePublicSetWithLimits(data, jose.Limits{})
+		switch {
+		case err != nil && perr == nil:
+			t.Fatalf("ParsePublicSetWithLimits accepts what ParseSet refuses (%v)", err)
+		case err == nil && perr != nil && !errors.Is(perr, jose.ErrInvalidKey):
+			t.Fatalf("ParsePublicSetWithLimits: %v", perr)
+		case perr == nil:
+			for _, k := range ps.Keys {
+				if k.IsPrivate() {
+					t.Fatalf("ParsePublicSetWithLimits accepted a private key")
+				}
+			}
+		}
 		if err != nil {
 			if !fzSentinel(err) {
 				t.Fatalf("error %v wraps no jose sentinel error", err)

@@ -1,6 +1,7 @@
 package jose
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -36,7 +37,24 @@ func ParseSet(data []byte) (*Set, error) {
 // refuse the whole set with an error wrapping [ErrMalformed].
 func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 	s := new(Set)
-	if err := s.parse(data, lim.WithDefaults()); err != nil {
+	if err := s.parse(data, lim.WithDefaults(), false); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ParsePublicSetWithLimits parses a JWK Set of public keys, such as one
+// fetched from a provider, as [ParseSetWithLimits] does, except that a set
+// with an entry carrying a member of a private or symmetric key ("d",
+// "p", "q", "dp", "dq", "qi", "oth", "k", "priv", ...: RFC 7518 §6.2.2,
+// §6.3.2, §6.4.1, RFC 8037 §2, RFC 9964 §4), even an entry that could not
+// be used, is refused
+// with an error wrapping [ErrInvalidKey]. The refusal is on the member
+// names, before any key is built: such a set costs its scan, never the
+// validation of a private key.
+func ParsePublicSetWithLimits(data []byte, lim Limits) (*Set, error) {
+	s := new(Set)
+	if err := s.parse(data, lim.WithDefaults(), true); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -45,14 +63,16 @@ func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 // UnmarshalJSON parses data as [ParseSet] does and, on success, replaces s.
 func (s *Set) UnmarshalJSON(data []byte) error {
 	var ns Set
-	if err := ns.parse(data, Limits{}.WithDefaults()); err != nil {
+	if err := ns.parse(data, Limits{}.WithDefaults(), false); err != nil {
 		return err
 	}
 	*s = ns
 	return nil
 }
 
-func (s *Set) parse(data []byte, lim Limits) error {
+// parse parses data into s; publicOnly refuses an entry with a private
+// member before any key is parsed.
+func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
 	members, err := jwkParseObject(data, lim)
 	if err != nil {
 		return err
@@ -72,12 +92,37 @@ func (s *Set) parse(data []byte, lim Limits) error {
 	if err != nil {
 		return err
 	}
+	if publicOnly {
+		for i, e := range elems {
+			if name, ok := privateMember(e, lim); ok {
+				return jwkErrorf(ErrInvalidKey, "set: key %d has the private member %q", i, name)
+			}
+		}
+	}
 	s.Keys = make([]*JWK, 0, len(elems))
 	for _, e := range elems {
 		s.Keys = append(s.Keys, parseSetEntry(e, lim))
 	}
 	return nil
 }
+
+// privateMember returns the first member of the entry data that carries
+// secret material (privateMembers), judged by its name; an entry that is
+// not a valid object has none (it is an unusable entry).
+func privateMember(data []byte, lim Limits) (string, bool) {
+	var found string
+	_ = jsonx.ScanObject(data, jwkLimits(lim), func(name, _ []byte) error {
+		if slices.Contains(privateMembers, string(name)) {
+			found = string(name)
+			return errStop
+		}
+		return nil
+	})
+	return found, found != ""
+}
+
+// errStop ends a scan early.
+var errStop = errors.New("stop")
 
 // parseSetEntry parses one entry of a set, returning an unusable entry
 // rather than an error.

@@ -246,3 +246,39 @@ func TestSetFilterAndPublic(t *testing.T) {
 		t.Errorf("empty set: %s", out)
 	}
 }
+
+// TestParsePublicSet: ParsePublicSetWithLimits reads public sets as
+// ParseSetWithLimits does and refuses, on member names, any entry with a
+// private member, usable or not, escaped or not.
+func TestParsePublicSet(t *testing.T) {
+	pub := `{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRjmR9kaT7NgndMB3fPlEJH8dljHfsGIkc2DlnM","kid":"pub"}`
+	for _, c := range []struct {
+		entries string
+		ok      bool
+	}{
+		{pub, true},
+		{pub + `,{"kty":"XYZ","kid":"odd"}`, true},
+		{pub + `,{"kty":"oct","k":"AAAA"}`, false},
+		{pub + `,{"kty":"EC","crv":"P-256","d":"AAAA"}`, false}, // not a usable key
+		{pub + `,{"kty":"RSA","n":"AQAB","e":"AQAB","q":"AQAB"}`, false},
+		{pub + `,{"kty":"OKP","crv":"Ed25519","x":"AAAA","\u0064":"AAAA"}`, false},
+		{pub + `,{"kty":"AKP","alg":"ML-DSA-44","pub":"AAAA","priv":"AAAA"}`, false},
+		{vectortest.HostileRSAJWK(16384, 1, true, ""), false},
+	} {
+		data := []byte(`{"keys":[` + c.entries + `]}`)
+		s, err := ParsePublicSetWithLimits(data, Limits{})
+		if c.ok {
+			want, _ := ParseSet(data)
+			if err != nil || len(s.Keys) != len(want.Keys) {
+				t.Errorf("%s: %v", c.entries, err)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrInvalidKey) || !strings.HasPrefix(err.Error(), "jose: ") {
+			t.Errorf("%.80s: %v", c.entries, err)
+		}
+	}
+	if _, err := ParsePublicSetWithLimits([]byte(`{"keys":{}}`), Limits{}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("not a set: %v", err)
+	}
+}

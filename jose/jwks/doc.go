@@ -22,8 +22,11 @@
 //
 // Keys never come from the token being verified (its "jku", "x5u" or
 // "jwk" headers are ignored by jws and jwe): the application chooses the
-// URL. A Remote starts no goroutine; [Remote.Run], called in a goroutine of
-// the caller's, refreshes the set ahead of verifications. It does not log:
+// URL. A Remote keeps no goroutine running: a fetch runs in a goroutine
+// of its own that ends with it (within Timeout, or at Close), so that a
+// caller giving up ends neither the fetch others wait for nor its
+// cooldown; [Remote.Run], called in a goroutine of the caller's,
+// refreshes the set ahead of verifications. It does not log:
 // [Remote.Status] reports the last fetch, its error and the number of keys.
 //
 // Worst cases, each bounded by an [Options] field: a slow or hanging

@@ -98,7 +98,14 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 		res.set = old
 		return res, nil
 	}
-	set, err := jose.ParseSetWithLimits(body, r.opts.Limits)
+	parse := jose.ParsePublicSetWithLimits // private keys refused before they are built
+	if r.opts.AllowSecretKeys {
+		parse = jose.ParseSetWithLimits
+	}
+	set, err := parse(body, r.opts.Limits)
+	if err != nil && !r.opts.AllowSecretKeys && errors.Is(err, jose.ErrInvalidKey) {
+		err = fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", err)
+	}
 	if err != nil {
 		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
 	}
@@ -120,7 +127,7 @@ func (e fetchError) Unwrap() []error { return []error{ErrFetch, e.err} }
 // fetchErrorf returns a fetchError of the message "jwks: GET <url>: "
 // followed by format, formatted as fmt.Errorf does.
 func (r *Remote) fetchErrorf(format string, args ...any) error {
-	return fetchError{fmt.Errorf("jwks: GET %s: "+format, append([]any{r.url}, args...)...)}
+	return fetchError{fmt.Errorf("jwks: GET %s: "+format, append([]any{r.shownURL}, args...)...)}
 }
 
 // readBody reads the body of resp, refusing one longer than max bytes: by
@@ -155,25 +162,12 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 	}
 }
 
-// checkKeys refuses a set holding a secret or private key, unless
-// AllowSecretKeys is set, and a set mixing secret or private keys with
-// public ones, always.
+// checkKeys refuses a set mixing secret or private keys with public ones,
+// always ([jose.Set.CheckMixed]); without AllowSecretKeys, a set with a
+// secret or private key was refused before its keys were parsed.
 func (r *Remote) checkKeys(set *jose.Set) error {
-	var secret, public bool
-	for _, k := range set.Keys {
-		switch {
-		case k == nil || k.Key == nil:
-		case k.IsPrivate():
-			secret = true
-		default:
-			public = true
-		}
-	}
-	switch {
-	case secret && public:
-		return fmt.Errorf("jwks: set mixes secret or private keys with public keys: %w", jose.ErrInvalidKey)
-	case secret && !r.opts.AllowSecretKeys:
-		return fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", jose.ErrInvalidKey)
+	if err := set.CheckMixed(); err != nil {
+		return fmt.Errorf("jwks: %w", err)
 	}
 	return nil
 }

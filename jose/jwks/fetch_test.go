@@ -2,6 +2,7 @@ package jwks
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"net/http"
 	"strconv"
@@ -109,6 +110,7 @@ func FuzzFreshness(f *testing.F) {
 	f.Add("public, max-age=600", "", "", "")
 	f.Add(`max-age="60", no-cache`, "Tue, 01 Dec 2026 13:00:00 GMT", "Tue, 01 Dec 2026 12:00:00 GMT", "30")
 	f.Add("max-age=99999999999999999999999", "0", "", "99999999999999999999")
+	f.Add("", "Mon, 01 Jan 0001 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", "99999999999")
 	f.Fuzz(func(t *testing.T, cc, expires, date, age string) {
 		h := http.Header{}
 		for k, v := range map[string]string{"Cache-Control": cc, "Expires": expires, "Date": date, "Age": age} {
@@ -121,9 +123,144 @@ func FuzzFreshness(f *testing.F) {
 		if cc == "" && expires == "" && explicit {
 			t.Fatalf("lifetime %v stated by no header", d)
 		}
+		// An Expires not after Date is stale, whatever the Age.
+		exp, err1 := http.ParseTime(expires)
+		dt, err2 := http.ParseTime(date)
+		if cc == "" && err1 == nil && err2 == nil && !exp.After(dt) && d > 0 {
+			t.Fatalf("Expires %q not after Date %q, lifetime %v", expires, date, d)
+		}
 		r := &Remote{opts: Options{MinRefreshInterval: time.Minute, MaxRefreshInterval: time.Hour}}
 		if c := r.clamp(d, explicit); c < time.Minute || c > time.Hour {
 			t.Fatalf("clamped lifetime %v", c)
 		}
 	})
+}
+
+// TestCompressedBody: the default client asks for gzip and decompresses
+// the body itself; MaxResponseSize bounds the decompressed body, so a
+// small gzip bomb (2 MiB of JSON whitespace in about 2 KiB, 32 times the limit) is refused at
+// the limit, with memory bounded by it, and a compressed set within the
+// limit is read.
+func TestCompressedBody(t *testing.T) {
+	const limit = 64 << 10
+	k := newECKey(t, "k1")
+	good := setJSON(t, k)
+	gz := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := gzip.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	bomb := gz(append(append([]byte(`{"keys":[`), bytes.Repeat([]byte(" "), 2<<20)...), good[len(`{"keys":[`):]...))
+	small := gz(good)
+	var encodings atomic.Value
+	serve := func(body []byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, req *http.Request) {
+			encodings.Store(req.Header.Get("Accept-Encoding"))
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.Write(body)
+		}
+	}
+	p := newProvider(t, true, serve(small)) // plain: the default client
+	r := newRemote(t, p, newClock(), Options{MaxResponseSize: limit})
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatalf("compressed set: %v", err)
+	}
+	if e, _ := encodings.Load().(string); !strings.Contains(e, "gzip") {
+		t.Fatalf("Accept-Encoding %q: the test does not test compression", e)
+	}
+	p.set(serve(bomb))
+	var err error
+	alloc := vectortest.BytesAllocated(func() { err = r.Refresh(t.Context()) })
+	if !errors.Is(err, jose.ErrLimitExceeded) || !errors.Is(err, ErrFetch) {
+		t.Fatalf("gzip bomb of %d bytes: %v", len(bomb), err)
+	}
+	t.Logf("gzip bomb: %d bytes allocated", alloc)
+	if alloc > 8*limit+256<<10 {
+		t.Errorf("gzip bomb: %d bytes allocated for a limit of %d", alloc, limit)
+	}
+	if st := r.Status(); st.Keys != 1 {
+		t.Fatalf("set in use dropped: %+v", st)
+	}
+}
+
+// TestPrivateKeysRefusedBeforeParsing: without AllowSecretKeys, a set with
+// an entry carrying private members is refused on the members' names,
+// before any key is built: a hostile provider's consistent 16384-bit
+// private RSA keys (about 10 ms and 1 MB each to validate; 169 fit in
+// MaxResponseSize) cost their scan, and a broken private entry beside a
+// public key (kept as unusable by jose.ParseSet) is refused too.
+func TestPrivateKeysRefusedBeforeParsing(t *testing.T) {
+	pub := strings.TrimSuffix(strings.TrimPrefix(string(setJSON(t, newECKey(t, "ec"))), `{"keys":[`), "]}")
+	for name, entries := range map[string][]string{
+		"16384-bit private keys":          {vectortest.HostileRSAJWK(16384, 1, true, ""), vectortest.HostileRSAJWK(16384, 2, true, "")},
+		"inconsistent private and public": {pub, vectortest.HostileRSAJWK(2048, 1, false, "")},
+		"escaped member name":             {pub, `{"kty":"EC","crv":"P-256","\u0064":"AAAA","x":"AAAA","y":"AAAA"}`},
+	} {
+		p := newProvider(t, false, serveSet([]byte(`{"keys":[`+strings.Join(entries, ",")+`]}`)))
+		r := newRemote(t, p, newClock(), Options{})
+		var err error
+		alloc := vectortest.BytesAllocated(func() { err = r.Refresh(t.Context()) })
+		if !errors.Is(err, jose.ErrInvalidKey) || !errors.Is(err, ErrFetch) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d bytes allocated", name, alloc)
+		if alloc > 512<<10 { // one validation of a 16384-bit key allocates 1 MB
+			t.Errorf("%s: %d bytes allocated: keys were built", name, alloc)
+		}
+	}
+}
+
+// TestFreshnessHostileHeader: a provider's Cache-Control of a million
+// empty directives (the default transport reads headers up to 10 MB) is
+// scanned without a slice of them: the memory is the header's, not
+// sixteen times it.
+func TestFreshnessHostileHeader(t *testing.T) {
+	h := http.Header{}
+	h.Set("Cache-Control", strings.Repeat(",", 1<<20)+"max-age=60")
+	var d time.Duration
+	alloc := vectortest.BytesAllocated(func() { d, _ = freshness(h, time.Now()) })
+	if d != time.Minute {
+		t.Fatalf("lifetime %v", d)
+	}
+	if alloc > 64<<10 {
+		t.Fatalf("%d bytes allocated for a header of 1 MiB", alloc)
+	}
+}
+
+// TestHugeHeader: the default client reads at most 1 MiB of response
+// headers (the transport's own default is 10 MB).
+func TestHugeHeader(t *testing.T) {
+	p := newProvider(t, true, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("X-Padding", strings.Repeat("a", 2<<20))
+		w.Write(setJSON(t, newECKey(t, "k1")))
+	})
+	r := newRemote(t, p, newClock(), Options{}) // plain: the default client
+	if err := r.Refresh(t.Context()); !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "header") {
+		t.Fatalf("2 MiB of headers: %v", err)
+	}
+}
+
+// TestErrorsRedactURL: a password in the URL (a key service behind basic
+// authentication) appears in no error text.
+func TestErrorsRedactURL(t *testing.T) {
+	p := newProvider(t, true, http.NotFound)
+	u := strings.Replace(p.srv.URL, "://", "://svc:hunter2@", 1) + "/jwks.json"
+	r, err := New(u, Options{AllowHTTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	err = r.Refresh(t.Context())
+	if !errors.Is(err, ErrFetch) || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "svc:xxxxx@") {
+		t.Fatalf("error %v", err)
+	}
+	if st := r.Status(); strings.Contains(st.URL, "hunter2") || strings.Contains(st.LastError.Error(), "hunter2") {
+		t.Fatalf("status %+v", st)
+	}
+	if got := p.lastHeader().Get("Authorization"); got == "" {
+		t.Fatal("the credentials were not sent")
+	}
 }

@@ -1,6 +1,7 @@
 package jwks
 
 import (
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ func freshness(h http.Header, now time.Time) (time.Duration, bool) {
 	}
 	maxAge, hasMaxAge := time.Duration(0), false
 	for _, line := range h.Values("Cache-Control") {
-		for _, d := range strings.Split(line, ",") {
+		for d := range strings.SplitSeq(line, ",") {
 			name, value, _ := strings.Cut(strings.TrimSpace(d), "=")
 			switch strings.ToLower(strings.TrimSpace(name)) {
 			case "no-store", "no-cache":
@@ -52,9 +53,18 @@ func freshness(h http.Header, now time.Time) (time.Duration, bool) {
 		if d, err := http.ParseTime(h.Get("Date")); err == nil {
 			date = d
 		}
-		return t.Sub(date) - age, true
+		return subSaturating(t.Sub(date), age), true
 	}
 	return 0, false
+}
+
+// subSaturating returns d - age (age >= 0), at least math.MinInt64: d, the
+// difference of two times, may itself be saturated.
+func subSaturating(d, age time.Duration) time.Duration {
+	if d < math.MinInt64+age {
+		return math.MinInt64
+	}
+	return d - age
 }
 
 // deltaSeconds parses a delta-seconds value (RFC 9111 §1.2.2).

@@ -40,7 +40,8 @@ var ErrClosed = errors.New("jwks: remote set closed")
 type Options struct {
 	// Client makes the requests. The default is a client of its own (its
 	// own connection pool, closed by Close) with Timeout as its timeout,
-	// which follows at most 10 redirects and none from https to http.
+	// which reads at most 1 MiB of response headers and follows at most
+	// 10 redirects, none from https to http.
 	// Whatever the client, a response whose final URL is http is refused
 	// unless AllowHTTP is set.
 	Client *http.Client
@@ -58,7 +59,9 @@ type Options struct {
 	// [DefaultMaxResponseSize], 2 MiB: a set of a thousand 4096-bit RSA
 	// keys, the most [jose.ParseSet] reads, is under 1 MiB). A longer body
 	// is refused as soon as its Content-Length, or the byte past the
-	// limit, is seen; memory stays bounded by the limit.
+	// limit, is seen; memory stays bounded by the limit. The limit is on
+	// the body as read, so on the decompressed body when the client
+	// decompresses it (the default client asks for gzip).
 	MaxResponseSize int64
 	// Limits are the limits [jose.ParseSetWithLimits] applies to the body
 	// (zero fields: the jose defaults).
@@ -94,9 +97,11 @@ type Options struct {
 	// enough that a set nobody can refresh stops being trusted the same
 	// day. Negative: a set is never used past its freshness lifetime.
 	MaxStale time.Duration
-	// AllowSecretKeys allows a set holding symmetric ("oct") keys; by
-	// default a set with any secret or private key is refused, as a
-	// published set must not hold one (anyone who can read it could sign).
+	// AllowSecretKeys allows a set holding symmetric ("oct") or private
+	// keys; by default a set with any secret or private key is refused, as
+	// a published set must not hold one (anyone who can read it could
+	// sign), on its member names before any key is built
+	// ([jose.ParsePublicSetWithLimits]), even an entry that is unusable.
 	// Set it only for a key service reached over an authenticated
 	// channel. A set mixing secret and public keys is always refused.
 	AllowSecretKeys bool
@@ -153,11 +158,16 @@ func (o Options) withDefaults() (Options, error) {
 // key it does not hold (rotation), and kept while fetches fail, for a while.
 // It is safe for concurrent use.
 //
-// A Remote starts no goroutine (the end of a set's freshness is a runtime
-// timer, stopped by Close, whose function only marks the set expired).
+// A Remote keeps no goroutine running: each fetch runs in a goroutine of
+// its own, which ends with the fetch (within Timeout, or at Close, which
+// waits for it), and the end of a set's freshness is a runtime timer,
+// stopped by Close, whose function only marks the set expired. The calls
+// waiting for a fetch wait with their own context: one giving up ends
+// neither the fetch nor the others' wait, nor the cooldown it started.
 // Without [Remote.Run], the set is fetched by the calls that need it: the
-// first one, the first one after the set's freshness lifetime ends (the
-// others meanwhile keep using the set), and those with an unknown kid; with
+// first one, the first one after the set's freshness lifetime ends (which,
+// like the others, keeps using the set meanwhile, while it is usable), and
+// those with an unknown kid; with
 // Run, the set is fetched again shortly before its lifetime ends, so that
 // verifications do not wait for it.
 //
@@ -170,6 +180,7 @@ func (o Options) withDefaults() (Options, error) {
 // [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
 type Remote struct {
 	url       string
+	shownURL  string // url.Redacted: in errors and Status
 	opts      Options
 	client    *http.Client
 	ownClient bool
@@ -180,9 +191,11 @@ type Remote struct {
 
 	cur atomic.Pointer[snapshot] // nil: no set yet, or closed
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	runs   sync.WaitGroup // Run calls in progress
+	ctx      context.Context // cancelled by Close
+	cancel   context.CancelFunc
+	runs     sync.WaitGroup // Run calls in progress
+	fetches  sync.WaitGroup // the goroutine of the fetch in progress
+	released chan struct{}  // closed when Close has released everything
 
 	mu          sync.Mutex
 	flight      *flight // the fetch in progress, if any
@@ -207,14 +220,11 @@ type snapshot struct {
 	expired atomic.Bool
 }
 
-// flight is a fetch in progress; waiters block on done, then read err and
-// aborted.
+// flight is a fetch in progress, in a goroutine of its own; waiters block
+// on done, then read err.
 type flight struct {
-	done    chan struct{}
-	err     error
-	aborted bool // ended by the context of the caller that made it
-
-	prevAttempt time.Time // lastAttempt before this fetch
+	done chan struct{}
+	err  error
 }
 
 // New returns a Remote for the JWK Set at rawURL, without fetching it:
@@ -237,21 +247,27 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	if u.Scheme == "http" && !o.AllowHTTP {
 		return nil, fmt.Errorf("jwks: URL %q is http: https is required unless Options.AllowHTTP is set", rawURL)
 	}
-	r := &Remote{url: u.String(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
+	r := &Remote{url: u.String(), shownURL: u.Redacted(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
 	if r.client == nil {
 		r.client, r.ownClient = newClient(o), true
 	}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.released = make(chan struct{})
 	return r, nil
 }
 
 func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
+// maxHeaderBytes bounds the response headers the default client reads (the
+// transport's default is 10 MB): a provider's are a few KiB.
+const maxHeaderBytes = 1 << 20
+
 // newClient returns the default client: its own transport (so that Close
-// can close its connections), Timeout, no redirect to plain http unless
-// allowed.
+// can close its connections), Timeout, at most maxHeaderBytes of headers,
+// no redirect to plain http unless allowed.
 func newClient(o Options) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxResponseHeaderBytes = maxHeaderBytes
 	return &http.Client{
 		Transport: tr,
 		Timeout:   o.Timeout,
@@ -267,8 +283,9 @@ func newClient(o Options) *http.Client {
 	}
 }
 
-// URL returns the URL the set is fetched from.
-func (r *Remote) URL() string { return r.url }
+// URL returns the URL the set is fetched from, with its password, if any,
+// replaced by "xxxxx" ([url.URL.Redacted]), as in every error and Status.
+func (r *Remote) URL() string { return r.shownURL }
 
 // KeyFunc returns the set for a token whose checked header is h, for
 // [jws.VerifyOptions] and [jwe.DecryptOptions] KeyFunc (which select the
@@ -283,14 +300,14 @@ func (r *Remote) URL() string { return r.url }
 //   - h has no kid: the set is never fetched for it beyond the cases
 //     below; the Verifier tries the keys that fit the token's alg, at most
 //     its MaxKeyCandidates.
-//   - the set is past its freshness lifetime: one call fetches it again,
-//     the others keep using it meanwhile, and keep using it if the fetch
-//     fails, for at most MaxStale.
+//   - the set is past its freshness lifetime: the first call starts a
+//     fetch and, like the others, keeps using the set without waiting for
+//     it, and if the fetch fails, for at most MaxStale.
 //   - there is no usable set (never fetched, or stale beyond MaxStale):
 //     the call fetches it, or waits for the fetch in progress, and fails
 //     with the fetch's error (wrapping [ErrFetch]) if there is still none.
 //
-// Fetches made by KeyFunc are bounded by Timeout and aborted by Close.
+// Fetches are bounded by Timeout and aborted by Close.
 //
 // [jws.VerifyOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jws#VerifyOptions
 // [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
@@ -310,7 +327,9 @@ func (r *Remote) KeyFunc(h *jose.Header) (any, error) {
 }
 
 // Get returns the set as KeyFunc does for a header whose kid is kid ("":
-// none); ctx bounds the wait for a fetch, and a fetch Get starts.
+// none); ctx bounds its wait for a fetch (the error then wraps ErrFetch
+// and ctx's error), not the fetch, which goes on for the other callers
+// and counts for the cooldown. A Get whose ctx has ended starts no fetch.
 func (r *Remote) Get(ctx context.Context, kid string) (*jose.Set, error) {
 	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
 		return s.set, nil
@@ -355,36 +374,55 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 		case fresh && known:
 			r.mu.Unlock()
 			return s.set, nil
-		case usable && known && !canStart:
-			// Stale but usable: someone is fetching, or a fetch was
-			// just tried.
+		case usable && known:
+			// Stale but usable: used while it is fetched again (by
+			// this call, or by another), or after a fetch just
+			// tried; nobody waits for the fetch.
+			if canStart && ctx.Err() == nil {
+				r.start(now)
+			}
 			r.mu.Unlock()
 			return s.set, nil
 		case !canStart && r.flight == nil, waited:
 			err := r.unavailable(usable, kid)
 			r.mu.Unlock()
 			return nil, err
-		}
-		if canStart {
-			f := r.start(now)
+		case ctx.Err() != nil: // gone: neither start nor join a fetch
 			r.mu.Unlock()
-			r.run(ctx, f)
-			if f.aborted {
-				return nil, fmt.Errorf("jwks: fetching %s: %w", r.url, ctx.Err())
-			}
-			waited = true
-			continue
+			return nil, r.waitError(ctx)
 		}
 		f := r.flight
-		r.mu.Unlock()
-		select {
-		case <-f.done:
-			// A fetch its own caller abandoned tells nothing: try again.
-			waited = !f.aborted
-		case <-ctx.Done():
-			return nil, fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
+		if canStart {
+			f = r.start(now)
 		}
+		r.mu.Unlock()
+		if err := r.wait(ctx, f); err != nil {
+			return nil, err
+		}
+		waited = true
 	}
+}
+
+// wait waits for the fetch f to end, or ctx to be done. Whatever the
+// context of the call that started it, a fetch ends only with Timeout or
+// Close: a caller giving up ends neither the fetch others wait for nor
+// the cooldown it started.
+func (r *Remote) wait(ctx context.Context, f *flight) error {
+	select {
+	case <-f.done:
+		return nil
+	case <-ctx.Done():
+		return r.waitError(ctx)
+	}
+}
+
+// waitError is the error of a call whose context ended before the fetch:
+// ErrClosed if Close ended it (KeyFunc waits with Close's context).
+func (r *Remote) waitError(ctx context.Context) error {
+	if r.ctx.Err() != nil {
+		return ErrClosed
+	}
+	return r.fetchErrorf("waiting for the set: %w", context.Cause(ctx))
 }
 
 // coolingDown reports whether a fetch started less than RefreshCooldown
@@ -398,7 +436,7 @@ func (r *Remote) coolingDown(now time.Time) bool {
 func (r *Remote) unavailable(usable bool, kid string) error {
 	if usable {
 		return fmt.Errorf("jwks: no key with kid %q in the set from %s (fetched %s): %w",
-			kid, r.url, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
+			kid, r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
 	}
 	if r.lastErr != nil {
 		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)
@@ -408,21 +446,23 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 	return r.fetchErrorf("the set expired")
 }
 
-// start registers a new fetch. r.mu is held.
+// start starts a new fetch in a goroutine of its own, which ends with the
+// fetch (within Timeout, or at Close). r.mu is held and r is not closed.
 func (r *Remote) start(now time.Time) *flight {
-	f := &flight{done: make(chan struct{}), prevAttempt: r.lastAttempt}
+	f := &flight{done: make(chan struct{})}
 	r.flight, r.lastAttempt = f, now
 	r.requests++
+	r.fetches.Add(1)
+	go r.run(f)
 	return f
 }
 
-// run performs the fetch f in the calling goroutine, with ctx (bounded by
-// Timeout and aborted by Close), and publishes its result. A fetch ended
-// by ctx (the caller gave up, not the provider) is not a failed fetch: it
-// leaves the set, Status and the cooldown as they were.
-func (r *Remote) run(callerCtx context.Context, f *flight) {
-	ctx, cancel := context.WithTimeout(callerCtx, r.opts.Timeout)
-	stop := context.AfterFunc(r.ctx, cancel)
+// run performs the fetch f, bounded by Timeout and aborted by Close, and
+// publishes its result.
+func (r *Remote) run(f *flight) {
+	defer r.fetches.Done()
+	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
+	defer cancel()
 	r.mu.Lock()
 	v, prev, sum := r.validators, r.cur.Load(), r.bodySum
 	r.mu.Unlock()
@@ -434,26 +474,17 @@ func (r *Remote) run(callerCtx context.Context, f *flight) {
 	}
 	res, err := r.fetch(ctx, v, old, sum)
 	if err != nil && ctx.Err() != nil {
-		// Whatever the transport saw last, the cause is the deadline,
-		// the caller or Close.
+		// Whatever the transport saw last, the cause is the deadline
+		// (or Close, below).
 		err = r.fetchErrorf("no complete answer within Options.Timeout %v: %w", r.opts.Timeout, ctx.Err())
-		if callerCtx.Err() != nil || r.ctx.Err() != nil {
-			err = r.fetchErrorf("%w", ctx.Err())
-		}
 	}
-	stop()
-	cancel()
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer close(f.done)
 	r.flight, f.err = nil, err
-	switch {
-	case r.closed:
+	if r.closed {
 		f.err = ErrClosed
-		return
-	case err != nil && callerCtx.Err() != nil:
-		f.aborted, r.lastAttempt = true, f.prevAttempt
 		return
 	}
 	r.lastErr = err
@@ -482,43 +513,40 @@ func (r *Remote) run(callerCtx context.Context, f *flight) {
 
 // Refresh fetches the set now, whatever its freshness and the cooldown (or
 // waits for the fetch in progress), and returns the fetch's error; the set
-// in use is kept when the fetch fails. ctx bounds the fetch, with Timeout;
-// a fetch that ctx ends is not the provider's failure: it starts no
-// cooldown, is not reported by Status, and the calls waiting for it fetch
-// again. Call Refresh once after New to fetch the set before the first
-// token.
+// in use is kept when the fetch fails. ctx bounds the wait: when it ends
+// first, Refresh returns an error wrapping ErrFetch and ctx's error, and
+// the fetch goes on for the calls waiting for it (bounded by Timeout,
+// aborted by Close); its result counts as any other's. Call Refresh once
+// after New to fetch the set before the first token.
 func (r *Remote) Refresh(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
 		return ErrClosed
 	}
+	if ctx.Err() != nil {
+		r.mu.Unlock()
+		return r.waitError(ctx)
+	}
 	f := r.flight
 	if f == nil {
 		f = r.start(r.now())
-		r.mu.Unlock()
-		r.run(ctx, f)
-		return f.err
 	}
 	r.mu.Unlock()
-	select {
-	case <-f.done:
-		if f.aborted { // its caller gave up: fetch again
-			return r.Refresh(ctx)
-		}
-		return f.err
-	case <-ctx.Done():
-		return fmt.Errorf("jwks: waiting for %s: %w", r.url, ctx.Err())
+	if err := r.wait(ctx, f); err != nil {
+		return err
 	}
+	return f.err
 }
 
-// Run refreshes the set in the calling goroutine, so that verifications
-// do not wait for a fetch: at once, then a tenth of the set's freshness
+// Run refreshes the set, so that verifications do not wait for a fetch:
+// at once, then a tenth of the set's freshness
 // lifetime (at most Timeout) before it ends, and RefreshCooldown after a
 // failed fetch. It returns when ctx is done (ctx.Err()) or the Remote is
 // closed ([ErrClosed]), closing the idle connections of the default
-// client; Close waits for it to return. Run starts no goroutine: run it in
-// one of the caller's, go r.Run(ctx).
+// client (a fetch in progress goes on for its other callers, within
+// Timeout); Close waits for it to return. Run blocks: run it in a
+// goroutine of the caller's, go r.Run(ctx).
 func (r *Remote) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.closed {
@@ -562,13 +590,15 @@ func (r *Remote) untilNext() time.Duration {
 
 // Close aborts the fetch in progress, makes Run return and waits for both,
 // closes the idle connections of the default client, and drops the set:
-// every later call returns [ErrClosed]. Close is idempotent; it returns nil.
+// every later call returns [ErrClosed]. Close is idempotent (a second call
+// returns when the first has), and returns nil.
 // To close a Remote when a context ends: context.AfterFunc(ctx, func() {
 // r.Close() }).
 func (r *Remote) Close() error {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
+		<-r.released // a concurrent Close may still be waiting
 		return nil
 	}
 	r.closed = true
@@ -576,21 +606,20 @@ func (r *Remote) Close() error {
 	if r.stopTimer != nil {
 		r.stopTimer()
 	}
-	f := r.flight
 	r.mu.Unlock()
 	r.cancel()
-	if f != nil {
-		<-f.done
-	}
+	r.fetches.Wait()
 	r.runs.Wait()
 	if r.ownClient {
 		r.client.CloseIdleConnections()
 	}
+	close(r.released)
 	return nil
 }
 
 // Status describes the state of a [Remote], for monitoring.
 type Status struct {
+	// URL is [Remote.URL], without its password.
 	URL string
 	// Keys is the number of entries of the set in use (0: none), usable
 	// or not (see [jose.Set]).
@@ -618,7 +647,7 @@ func (r *Remote) Status() Status {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := Status{
-		URL:         r.url,
+		URL:         r.shownURL,
 		LastFetch:   r.lastFetch,
 		LastAttempt: r.lastAttempt,
 		LastError:   r.lastErr,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"runtime"
 	"strings"
@@ -284,6 +285,7 @@ func TestStaleIfError(t *testing.T) {
 			if _, err := v.VerifyCompact(tok); err != nil {
 				t.Fatalf("stale set not used: %v", err)
 			}
+			r.fetches.Wait() // the fetch it started, without waiting for it
 			if n := p.requests.Load() - before; n != 1 {
 				t.Fatalf("%d requests", n)
 			}
@@ -323,6 +325,7 @@ func TestStaleIfError(t *testing.T) {
 	if _, err := v.VerifyCompact(tok); err != nil {
 		t.Fatalf("just inside MaxStale: %v", err)
 	}
+	r.fetches.Wait()
 	c.add(time.Second)
 	_, err := v.VerifyCompact(tok)
 	if !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "503") {
@@ -415,7 +418,9 @@ func TestCachingHeaders(t *testing.T) {
 		t.Fatalf("fresh for max-age: %v, %d requests", err, p.requests.Load())
 	}
 	c.add(time.Second)
-	if _, err := v.VerifyCompact(tok); err != nil || p.requests.Load() != 2 {
+	_, err := v.VerifyCompact(tok)
+	r.fetches.Wait() // the fetch it started, without waiting for it
+	if err != nil || p.requests.Load() != 2 {
 		t.Fatalf("stale after max-age: %v, %d requests", err, p.requests.Load())
 	}
 	if cond.inm != `"v1"` || cond.ims != "Tue, 01 Dec 2026 11:00:00 GMT" {
@@ -451,6 +456,10 @@ func TestFreshness(t *testing.T) {
 		{[]string{"Expires", now.Add(time.Hour).Format(http.TimeFormat)}, time.Hour, true},
 		{[]string{"Expires", now.Add(time.Hour).Format(http.TimeFormat), "Date", date}, time.Hour + time.Minute, true},
 		{[]string{"Expires", "0"}, 0, true},
+		// Expires - Date saturates at -292 years; less Age it must
+		// not wrap around to a long lifetime.
+		{[]string{"Expires", "Mon, 01 Jan 0001 00:00:00 GMT", "Date", "Fri, 31 Dec 9999 23:59:59 GMT", "Age", "99999999999"}, math.MinInt64, true},
+		{[]string{"Expires", "Fri, 31 Dec 9999 23:59:59 GMT", "Date", "Mon, 01 Jan 0001 00:00:00 GMT", "Age", "1"}, math.MaxInt64 - time.Second, true},
 		{[]string{"Expires", now.Add(time.Hour).Format(http.TimeFormat), "Cache-Control", "max-age=60"}, time.Minute, true},
 	} {
 		h := http.Header{}
@@ -556,27 +565,30 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
-// TestContext: a caller's context ends its wait for a fetch, and the
-// fetch it started.
+// TestContext: a caller's context ends its own wait, never the fetch: the
+// fetch goes on for the others (one request), its result counts, and a
+// caller whose context has ended starts no fetch.
 func TestContext(t *testing.T) {
-	stop := make(chan struct{})
+	k := newECKey(t, "k")
+	body := setJSON(t, k)
+	release := make(chan struct{})
 	entered := make(chan struct{}, 4)
-	hang := func(w http.ResponseWriter, req *http.Request) {
+	p := newProvider(t, false, func(w http.ResponseWriter, req *http.Request) {
 		select { // never blocks the server
 		case entered <- struct{}{}:
 		default:
 		}
 		select {
 		case <-req.Context().Done():
-		case <-stop:
+			return
+		case <-release:
 		}
-	}
-	p := newProvider(t, false, hang)
-	defer close(stop)
+		w.Write(body)
+	})
 	c := newClock()
 	r := newRemote(t, p, c, Options{})
 
-	// A Refresh started with a context that is then cancelled.
+	// A Refresh whose context is cancelled while the provider is slow.
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- r.Refresh(ctx) }()
@@ -586,57 +598,47 @@ func TestContext(t *testing.T) {
 	done2 := make(chan error)
 	go func() { _, err := r.Get(ctx2, "k"); done2 <- err }()
 	cancel2()
-	if err := <-done2; !errors.Is(err, context.Canceled) {
+	if err := <-done2; !errors.Is(err, context.Canceled) || !errors.Is(err, ErrFetch) {
 		t.Fatalf("waiter: %v", err)
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) || !errors.Is(err, ErrFetch) {
 		t.Fatalf("Refresh: %v", err)
 	}
-	// The provider did not fail: no error to report, no cooldown.
-	if st := r.Status(); st.LastError != nil || !st.LastAttempt.IsZero() || st.Fetching {
-		t.Fatalf("status after an abandoned fetch: %+v", st)
+	// The fetch goes on, and its attempt counts for the cooldown.
+	if st := r.Status(); !st.Fetching || !st.LastAttempt.Equal(c.now()) || st.Requests != 1 {
+		t.Fatalf("status after the callers gave up: %+v", st)
 	}
-
-	// Callers waiting for a fetch that its caller abandons fetch again.
-	k := newECKey(t, "k")
-	body := setJSON(t, k)
-	var first sync.Once
-	p.set(func(w http.ResponseWriter, req *http.Request) {
-		hung := false
-		first.Do(func() { hung = true; hang(w, req) })
-		if !hung {
-			w.Write(body)
-		}
-	})
-	ctx, cancel = context.WithCancel(context.Background())
-	go func() { done <- r.Refresh(ctx) }()
-	<-entered
+	// Callers that did not give up get its result, from the one request.
 	got := make(chan error, 2)
 	go func() { _, err := r.Get(context.Background(), "k"); got <- err }()
 	go func() { got <- r.Refresh(context.Background()) }()
 	for i := 0; i < 1000; i++ { // let them join the fetch
 		runtime.Gosched()
 	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("abandoned Refresh: %v", err)
-	}
+	close(release)
 	for range 2 {
 		if err := <-got; err != nil {
-			t.Fatalf("waiter of an abandoned fetch: %v", err)
+			t.Fatalf("waiter of the fetch: %v", err)
 		}
 	}
+	if n := p.requests.Load(); n != 1 {
+		t.Fatalf("%d requests, want 1", n)
+	}
 
-	// Refresh waiting for another's fetch, with a context that ends.
-	p.set(hang)
+	// A caller whose context has ended starts no fetch, even for an
+	// unknown kid after the cooldown, or with Refresh.
 	c.add(DefaultRefreshCooldown)
-	go r.Get(context.Background(), "unknown")
-	<-entered
 	ctx3, cancel3 := context.WithCancel(context.Background())
 	cancel3()
+	if _, err := r.Get(ctx3, "unknown"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Get with a cancelled context: %v", err)
+	}
 	if err := r.Refresh(ctx3); !errors.Is(err, context.Canceled) {
-		t.Fatalf("Refresh waiting: %v", err)
+		t.Fatalf("Refresh with a cancelled context: %v", err)
+	}
+	if st := r.Status(); st.Requests != 1 || st.Fetching {
+		t.Fatalf("status after cancelled callers: %+v", st)
 	}
 }
 
