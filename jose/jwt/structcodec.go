@@ -298,7 +298,7 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 	} else {
 		for _, r := range s.raw[:s.n] {
 			fp := &p.fields[r.field]
-			if err := fp.decodeValue(r.value, v.Field(fp.index), &s.pool); err != nil {
+			if err := fp.decodeValue(r.value, v.Field(fp.index), &s.pool, lim); err != nil {
 				return fmt.Errorf("claim %q: %w", fp.name, err)
 			}
 		}
@@ -318,7 +318,7 @@ func (p *structPlan) decodeStruct(data []byte, lim jsonx.Limits, v reflect.Value
 		for i := range p.fields {
 			fp := &p.fields[i]
 			if fp.name == string(name) {
-				if err := fp.decodeValue(raw, v.Field(fp.index), &pool); err != nil {
+				if err := fp.decodeValue(raw, v.Field(fp.index), &pool, lim); err != nil {
 					return fmt.Errorf("claim %q: %w", fp.name, err)
 				}
 				return nil
@@ -328,7 +328,7 @@ func (p *structPlan) decodeStruct(data []byte, lim jsonx.Limits, v reflect.Value
 	})
 }
 
-func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool) error {
+func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, lim jsonx.Limits) error {
 	if fp.kind != kindOther && jsonx.IsNull(raw) {
 		if fp.kind == kindStrings {
 			f.SetZero()
@@ -415,6 +415,9 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool) 
 		}
 		f.Set(s)
 		return nil
+	}
+	if err := checkFoldedNames(raw, lim); err != nil {
+		return err
 	}
 	return json.Unmarshal(raw, f.Addr().Interface())
 }

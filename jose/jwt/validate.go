@@ -204,8 +204,10 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // registered claims. A struct of plain fields (strings, booleans, numbers,
 // string slices, and an embedded Claims) is decoded without encoding/json,
 // matching member names exactly; other types go through encoding/json,
-// which also matches them case-insensitively. On error dst is left
-// untouched.
+// which also matches them case-insensitively, so a claims set that has two
+// member names differing only in case ("iss" and "ISS", at any depth) is
+// then refused as malformed rather than decoded: the struct would receive
+// a value other than the one checked. On error dst is left untouched.
 //
 // Cost: the jws or jwe verification of token (bounded by their
 // [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
@@ -296,7 +298,7 @@ func (v *Validator) validate(t *Token, token []byte, dst any) error {
 			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
 		}
 	} else if dst != nil {
-		if err := decodeInto(dst, t); err != nil {
+		if err := decodeInto(dst, t, v.lim); err != nil {
 			return err
 		}
 	}
@@ -316,10 +318,17 @@ func (v *Validator) checkOuter(m *jwe.Message) error {
 
 // decodeInto decodes the claims of t into dst (see Validate), when dst is
 // not a struct with a plan.
-func decodeInto(dst any, t *Token) error {
-	if c, ok := dst.(*Claims); ok {
-		*c = t.Claims
+func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
+	switch d := dst.(type) {
+	case *Claims:
+		*d = t.Claims
 		return nil
+	case *map[string]any, *map[string]json.RawMessage:
+		// Map keys are exact, and nothing inside folds names.
+	default:
+		if err := checkFoldedNames(t.Payload, lim); err != nil {
+			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+		}
 	}
 	// The text is valid and within the limits: parseClaims scanned it.
 	if err := json.Unmarshal(t.Payload, dst); err != nil {

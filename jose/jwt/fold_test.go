@@ -1,0 +1,75 @@
+package jwt
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+// TestCaseFoldedNamesRefused: RFC 7519 §4 claim names are case-sensitive,
+// but encoding/json matches struct fields case-insensitively, the last
+// match winning. A claims set with two names that differ only in case
+// would make the value the Validator checked differ from the one the
+// caller's struct receives ("iss" checked, "ISS" decoded); such a claims
+// set is refused whenever encoding/json decodes it, at any depth, and the
+// caller's variable is left untouched.
+func TestCaseFoldedNamesRefused(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{Issuers: []string{"good"}, ExpiryOptional: true})
+	const aud = `"aud":"https://api.example"`
+	type ownIssuer struct { // no embedded Claims: its own "iss" field
+		Iss string `json:"iss"`
+	}
+	type fallback struct { // a ",string" field: encoding/json decodes it whole
+		Claims
+		Role string `json:"role"`
+		Kind string `json:"kind"`
+		N    int    `json:"n,string"`
+	}
+	type mapField struct {
+		Claims
+		M map[string]struct{ City string } `json:"m"`
+	}
+	type nested struct { // a plan, with a field left to encoding/json
+		Claims
+		Addr struct{ City string } `json:"addr"`
+	}
+	for _, c := range []struct {
+		name    string
+		payload string
+		dst     func() any
+	}{
+		{"own iss field", `{` + aud + `,"iss":"good","ISS":"evil"}`, func() any { return new(ownIssuer) }},
+		{"fallback struct", `{` + aud + `,"iss":"good","role":"user","ROLE":"admin"}`, func() any { return new(fallback) }},
+		{"kelvin sign", `{` + aud + `,"iss":"good","kind":"a","\u212aind":"b"}`, func() any { return new(fallback) }},
+		{"nested object", `{` + aud + `,"iss":"good","addr":{"city":"a","CITY":"b"}}`, func() any { return new(nested) }},
+		{"map field", `{` + aud + `,"iss":"good","m":{"x":{"city":"a","City":"b"}}}`, func() any { return new(mapField) }},
+		{"array of objects", `{` + aud + `,"iss":"good","addr":{"City":"x"},"l":[{"a":1,"A":2}]}`, func() any { return new(fallback) }},
+	} {
+		dst := c.dst()
+		_, err := v.Validate(signRaw(t, []byte(c.payload)), dst)
+		if !errors.Is(err, ErrMalformedClaims) || !errors.Is(err, ErrInvalidClaims) {
+			t.Errorf("%s: %v, decoded %+v", c.name, err, dst)
+		}
+	}
+	// Names that differ only in case are accepted where nothing folds
+	// them: the registered claims, a map of any, a plan's plain fields.
+	payload := []byte(`{"aud":"https://api.example","iss":"good","role":"user","ROLE":"admin"}`)
+	var plain struct {
+		Claims
+		Role string `json:"role"`
+	}
+	if _, err := v.Validate(signRaw(t, payload), &plain); err != nil || plain.Role != "user" || plain.Issuer != "good" {
+		t.Fatalf("plan: %+v %v", plain, err)
+	}
+	var m map[string]any
+	if _, err := v.Validate(signRaw(t, payload), &m); err != nil || m["role"] != "user" || m["ROLE"] != "admin" {
+		t.Fatalf("map: %v %v", m, err)
+	}
+	var raw map[string]json.RawMessage
+	if _, err := v.Validate(signRaw(t, payload), &raw); err != nil || len(raw) != 4 {
+		t.Fatalf("raw map: %v %v", raw, err)
+	}
+	if _, err := v.Validate(signRaw(t, payload), nil); err != nil {
+		t.Fatal(err)
+	}
+}
