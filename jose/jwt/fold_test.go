@@ -3,6 +3,7 @@ package jwt
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,44 @@ func TestCaseFoldedNamesRefused(t *testing.T) {
 	}
 	if _, err := v.Validate(signRaw(t, payload), nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEmbeddedClaimsPointer: a struct embedding *Claims goes through
+// encoding/json, which allocates the pointer only when a registered claim
+// is present; the validated claims are set either way, without a panic.
+func TestEmbeddedClaimsPointer(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true, ExpiryOptional: true})
+	type withPtr struct {
+		*Claims
+		Role string `json:"role"`
+	}
+	type WithPtr = withPtr
+	type deeper struct {
+		*WithPtr
+		Scope string `json:"scope"`
+	}
+	for _, payload := range []string{`{"role":"x","scope":"s"}`, `{"role":"x","scope":"s","iss":"i","exp":9999999999}`} {
+		var p withPtr
+		if _, err := v.Validate(signRaw(t, []byte(payload)), &p); err != nil || p.Role != "x" || p.Claims == nil {
+			t.Fatalf("%s: %+v %v", payload, p, err)
+		}
+		var d deeper
+		if _, err := v.Validate(signRaw(t, []byte(payload)), &d); err != nil || d.Scope != "s" || d.WithPtr == nil || d.Claims == nil || d.Role != "x" {
+			t.Fatalf("%s: deeper %+v %v", payload, d, err)
+		}
+		if strings.Contains(payload, "iss") && (p.Issuer != "i" || d.Issuer != "i" || p.Expiry.Unix() != 9999999999) {
+			t.Fatalf("%s: registered claims %+v %+v", payload, p.Claims, d.Claims)
+		}
+	}
+	// Through an unexported embedded pointer, which cannot be set: an
+	// error, as encoding/json gives.
+	type hidden struct {
+		*withPtr
+		Scope string `json:"scope"`
+	}
+	var h hidden
+	if _, err := v.Validate(signRaw(t, []byte(`{"scope":"s"}`)), &h); !errors.Is(err, ErrMalformedClaims) {
+		t.Fatalf("unexported embedded pointer: %+v %v", h, err)
 	}
 }

@@ -335,9 +335,63 @@ func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
 		return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
 	}
 	if r, ok := dst.(registered); ok {
-		*r.Registered() = t.Claims
+		// Registered() of an embedded *Claims that encoding/json left
+		// nil (the token has no registered claim), or reached through
+		// such a pointer, would dereference nil: find it by reflection.
+		c, found := allocClaims(reflect.ValueOf(dst))
+		if !found {
+			c = r.Registered()
+		}
+		if c == nil {
+			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("%T: cannot set its embedded *Claims", dst)}
+		}
+		*c = t.Claims
 	}
 	return nil
+}
+
+// allocClaims returns the embedded Claims of the struct v points to,
+// allocating the nil pointers on the way as encoding/json would. found is
+// false if the struct embeds no Claims; c is nil if one of those pointers
+// cannot be set (an unexported embedded field).
+func allocClaims(v reflect.Value) (c *Claims, found bool) {
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	v = v.Elem()
+	var path []int
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if f.Anonymous && (f.Type == claimsType || f.Type == reflect.PointerTo(claimsType)) && (path == nil || len(f.Index) < len(path)) {
+			path = f.Index
+		}
+	}
+	if path == nil {
+		return nil, false
+	}
+	deref := func(v reflect.Value) (reflect.Value, bool) {
+		if v.Kind() != reflect.Pointer {
+			return v, true
+		}
+		if v.IsNil() {
+			if !v.CanSet() {
+				return v, false
+			}
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return v.Elem(), true
+	}
+	for _, i := range path {
+		var ok bool
+		if v, ok = deref(v); !ok {
+			return nil, true
+		}
+		v = v.Field(i)
+	}
+	v, ok := deref(v)
+	if !ok || !v.CanAddr() {
+		return nil, true
+	}
+	return v.Addr().Interface().(*Claims), true
 }
 
 // checkType applies the explicit typing rule of ValidatorOptions.Type to
