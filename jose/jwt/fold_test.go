@@ -113,3 +113,56 @@ func TestEmbeddedClaimsPointer(t *testing.T) {
 		t.Fatalf("unexported embedded pointer: %+v %v", h, err)
 	}
 }
+
+// TestRefusedTokenLeavesDstUntouched: a token refused before decoding
+// (forged, expired, a folded name) writes nothing into dst, whatever its
+// type; only a private claim that does not fit its field leaves the
+// fields decoded before it set, as encoding/json does (Validate's doc).
+func TestRefusedTokenLeavesDstUntouched(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	const good = `"role":"admin","n":"7","exp":9999999999`
+	forged := signRaw(t, []byte(`{`+good+`}`))
+	forged[len(forged)-2] ^= 1
+	type fallback struct {
+		Claims
+		Role string `json:"role"`
+		N    int    `json:"n,string"`
+	}
+	type plan struct {
+		Claims
+		Role string `json:"role"`
+	}
+	for _, c := range []struct {
+		name     string
+		tok      []byte
+		fallOnly bool
+	}{
+		{"forged", forged, false},
+		{"expired", signRaw(t, []byte(`{"role":"admin","n":"7","exp":1}`)), false},
+		{"folded", signRaw(t, []byte(`{`+good+`,"ROLE":"x"}`)), true},
+	} {
+		f, p, m := fallback{Role: "kept"}, plan{Role: "kept"}, map[string]any{"role": "kept"}
+		dsts := []any{&f, &p, &m}
+		if c.fallOnly {
+			dsts = dsts[:1]
+		}
+		for _, dst := range dsts {
+			if _, err := v.Validate(c.tok, dst); err == nil {
+				t.Fatalf("%s: accepted into %T", c.name, dst)
+			}
+		}
+		if f.Role != "kept" || f.N != 0 || p.Role != "kept" || len(m) != 1 || m["role"] != "kept" {
+			t.Errorf("%s: dst written: %+v %+v %v", c.name, f, p, m)
+		}
+	}
+	// A private claim that does not fit: an error, and the fields before
+	// it may be set.
+	var p struct {
+		Claims
+		A string `json:"a"`
+		B int    `json:"b"`
+	}
+	if _, err := v.Validate(signRaw(t, []byte(`{"a":"set","b":"x","exp":9999999999}`)), &p); !errors.Is(err, ErrMalformedClaims) {
+		t.Fatal(err)
+	}
+}

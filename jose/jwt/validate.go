@@ -207,7 +207,10 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // which also matches them case-insensitively, so a claims set that has two
 // member names differing only in case ("iss" and "ISS", at any depth) is
 // then refused as malformed rather than decoded: the struct would receive
-// a value other than the one checked. On error dst is left untouched.
+// a value other than the one checked. A token refused for any other
+// reason leaves dst untouched; when decoding into dst itself fails (a
+// private claim that does not fit its field), the fields decoded before the
+// failing one may be set, as with encoding/json.
 //
 // Cost: the jws or jwe verification of token (bounded by their
 // [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
