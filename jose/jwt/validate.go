@@ -58,7 +58,9 @@ type ValidatorOptions struct {
 	// Subject, when not empty, is the required "sub" (RFC 7519 §4.1.2).
 	Subject string
 	// Required lists claims, registered or private, that must be present.
-	// "exp" is always required, unless ExpiryOptional.
+	// "exp" is always required, unless ExpiryOptional. A claim with no
+	// value is absent: "" for "iss", "sub" and "jti", [] for "aud", null
+	// for a private claim.
 	Required []string
 	// ExpiryOptional accepts tokens without "exp" (RFC 7519 §4.1.4); an
 	// "exp" that is present is still checked.
@@ -501,7 +503,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		case "sub":
 			ok = c.Subject != ""
 		case "aud":
-			ok = c.Audience != nil
+			ok = len(c.Audience) > 0
 		case "nbf":
 			ok = c.NotBefore.set
 		case "iat":

@@ -161,7 +161,13 @@ func TestAudienceIssuerSubject(t *testing.T) {
 		{"sub wrong", ValidatorOptions{AnyAudience: true, Subject: "s"}, `,"sub":"t"`, ErrInvalidSubject, "sub"},
 		{"sub missing", ValidatorOptions{AnyAudience: true, Subject: "s"}, ``, ErrMissingClaim, "sub"},
 		{"required registered present", ValidatorOptions{AnyAudience: true, Required: []string{"jti", "iat", "nbf", "iss", "sub", "aud"}},
-			`,"jti":"j","iat":1,"nbf":1,"iss":"i","sub":"s","aud":[]`, nil, ""},
+			`,"jti":"j","iat":1,"nbf":1,"iss":"i","sub":"s","aud":["a"]`, nil, ""},
+		// An empty value is no value: "" for the strings, as before, and
+		// [] for "aud" (it names no recipient); null for a private claim.
+		{"required aud empty array", ValidatorOptions{AnyAudience: true, Required: []string{"aud"}}, `,"aud":[]`, ErrMissingClaim, "aud"},
+		{"required iss empty", ValidatorOptions{AnyAudience: true, Required: []string{"iss"}}, `,"iss":""`, ErrMissingClaim, "iss"},
+		{"required private null", ValidatorOptions{AnyAudience: true, Required: []string{"scope"}}, `,"scope":null`, ErrMissingClaim, "scope"},
+		{"required private empty string", ValidatorOptions{AnyAudience: true, Required: []string{"scope"}}, `,"scope":""`, nil, ""},
 		{"required jti missing", ValidatorOptions{AnyAudience: true, Required: []string{"jti"}}, ``, ErrMissingClaim, "jti"},
 		{"required nbf missing", ValidatorOptions{AnyAudience: true, Required: []string{"nbf"}}, `,"iat":1`, ErrMissingClaim, "nbf"},
 		{"required iat missing", ValidatorOptions{AnyAudience: true, Required: []string{"iat"}}, ``, ErrMissingClaim, "iat"},
