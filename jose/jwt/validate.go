@@ -467,7 +467,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		if !c.IssuedAt.set {
 			return missing("iat")
 		}
-		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge + v.leeway)) {
+		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge).Add(v.leeway)) {
 			return &ClaimError{Claim: "iat", Err: ErrTooOld, Detail: v.timeDetail("iat", iat, now) + ", max age " + v.maxAge.String()}
 		}
 	}

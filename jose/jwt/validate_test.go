@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -71,6 +72,9 @@ func TestTimeBoundaries(t *testing.T) {
 		{"max age exceeded", hour, nil, dur(-time.Hour - ns), 0, time.Hour, ErrTooOld},
 		{"max age within leeway", hour, nil, dur(-time.Hour - time.Second), time.Second, time.Hour, nil},
 		{"max age without iat", hour, nil, nil, 0, time.Hour, ErrMissingClaim},
+		// MaxAge plus Leeway beyond a time.Duration saturates rather than
+		// wrapping to a negative age that refuses every token.
+		{"max age and leeway overflow", hour, nil, dur(-time.Hour), time.Hour, math.MaxInt64, nil},
 		{"fractional exp", dur(500 * time.Millisecond), nil, nil, 0, 0, nil},
 	}
 	for _, c := range cases {
