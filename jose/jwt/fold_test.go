@@ -166,3 +166,28 @@ func TestRefusedTokenLeavesDstUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDecodeErrorNamesClaim: a private claim that does not fit its field
+// is a ClaimError naming it, through the plan and through encoding/json.
+func TestDecodeErrorNamesClaim(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	tok := signRaw(t, []byte(`{"a":"set","b":"x","exp":9999999999}`))
+	var p struct {
+		Claims
+		A string `json:"a"`
+		B int    `json:"b"`
+	}
+	var f struct {
+		Claims
+		A string `json:"a"`
+		B int    `json:"b"`
+		N int    `json:"n,string"`
+	}
+	for _, dst := range []any{&p, &f} {
+		_, err := v.Validate(tok, dst)
+		var ce *ClaimError
+		if !errors.As(err, &ce) || ce.Claim != "b" || !errors.Is(err, ErrMalformedClaims) || !strings.Contains(err.Error(), `"b"`) {
+			t.Errorf("%T: %v", dst, err)
+		}
+	}
+}

@@ -299,7 +299,7 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 		for _, r := range s.raw[:s.n] {
 			fp := &p.fields[r.field]
 			if err := fp.decodeValue(r.value, v.Field(fp.index), &s.pool, lim); err != nil {
-				return fmt.Errorf("claim %q: %w", fp.name, err)
+				return &fieldError{fp.name, err}
 			}
 		}
 	}
@@ -319,7 +319,7 @@ func (p *structPlan) decodeStruct(data []byte, lim jsonx.Limits, v reflect.Value
 			fp := &p.fields[i]
 			if fp.name == string(name) {
 				if err := fp.decodeValue(raw, v.Field(fp.index), &pool, lim); err != nil {
-					return fmt.Errorf("claim %q: %w", fp.name, err)
+					return &fieldError{fp.name, err}
 				}
 				return nil
 			}
@@ -327,6 +327,15 @@ func (p *structPlan) decodeStruct(data []byte, lim jsonx.Limits, v reflect.Value
 		return nil
 	})
 }
+
+// fieldError is a private claim that does not fit its field.
+type fieldError struct {
+	claim string
+	err   error
+}
+
+func (e *fieldError) Error() string { return "claim " + strconv.Quote(e.claim) + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
 
 func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, lim jsonx.Limits) error {
 	if fp.kind != kindOther && jsonx.IsNull(raw) {

@@ -300,7 +300,7 @@ func (v *Validator) validate(t *Token, token []byte, dst any) error {
 	t.Payload = payload
 	if sink.plan != nil {
 		if err := sink.decode(payload, v.lim, rv, &t.Claims); err != nil {
-			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+			return decodeError(dst, err)
 		}
 	} else if dst != nil {
 		if err := decodeInto(dst, t, v.lim); err != nil {
@@ -337,7 +337,7 @@ func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
 	}
 	// The text is valid and within the limits: parseClaims scanned it.
 	if err := json.Unmarshal(t.Payload, dst); err != nil {
-		return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+		return decodeError(dst, err)
 	}
 	if r, ok := dst.(registered); ok {
 		// Registered() of an embedded *Claims that encoding/json left
@@ -353,6 +353,21 @@ func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
 		*c = t.Claims
 	}
 	return nil
+}
+
+// decodeError is the ClaimError of a claims set that could not be decoded
+// into dst, naming the claim when the decoder did.
+func decodeError(dst any, err error) error {
+	ce := &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+	var fe *fieldError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &fe):
+		ce.Claim, ce.Cause = fe.claim, fe.err
+	case errors.As(err, &te) && te.Field != "":
+		ce.Claim, _, _ = strings.Cut(te.Field, ".")
+	}
+	return ce
 }
 
 // allocClaims returns the embedded Claims of the struct v points to,
