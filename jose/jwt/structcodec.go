@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -64,7 +65,23 @@ var (
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	textMarshaler   = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	zeroerType      = reflect.TypeFor[interface{ IsZero() bool }]()
 )
+
+// validTagName reports whether encoding/json takes name, from a field's
+// tag, as the member name: letters, digits and the punctuation it allows
+// (it falls back to the field's name otherwise).
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) {
+			return false
+		}
+	}
+	return true
+}
 
 // lastPlan is the plan planOf returned last: services issue and validate
 // one claims type, which then skips the map.
@@ -132,8 +149,8 @@ func makePlan(t reflect.Type) *structPlan {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
+		if !validTagName(name) {
+			name = f.Name // as encoding/json does
 		}
 		fp := fieldPlan{name: name, index: i, key: string(jsonx.AppendString(nil, name)) + ":"}
 		for opts != "" {
@@ -170,7 +187,7 @@ func makePlan(t reflect.Type) *structPlan {
 				}
 			}
 		}
-		if fp.omitZero && fp.kind == kindOther {
+		if fp.omitZero && (fp.kind == kindOther || f.Type.Implements(zeroerType) || reflect.PointerTo(f.Type).Implements(zeroerType)) {
 			return nil // an IsZero method decides: leave it to encoding/json
 		}
 		p.fields = append(p.fields, fp)
