@@ -516,6 +516,72 @@ func TestConcurrentValidate(t *testing.T) {
 	}
 }
 
+// TestConcurrentValidateMixed runs one Validator from several goroutines
+// on every decoding path at once (the plan cache switching between types,
+// encoding/json, maps, refusals), for -race.
+func TestConcurrentValidateMixed(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Required: []string{"scope"}})
+	tok := mustSign(t, s, typicalAccessToken())
+	expired := typicalAccessToken()
+	expired.Expiry = NewNumericDate(testNow.Add(-time.Hour))
+	expTok := mustSign(t, s, &expired)
+	type other struct {
+		Claims
+		Scope string `json:"scope"`
+	}
+	type viaJSON struct {
+		Claims
+		Scope string    `json:"scope"`
+		T     time.Time `json:"t,omitzero"`
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			var tk Token
+			for i := range 40 {
+				var err error
+				switch (g + i) % 5 {
+				case 0:
+					var at accessToken
+					if _, err = v.Validate(tok, &at); err == nil && at.ClientID != "client-42" {
+						err = fmt.Errorf("accessToken %+v", at)
+					}
+				case 1:
+					var o other
+					if err = v.ValidateInto(&tk, tok, &o); err == nil && o.Scope != "read write" {
+						err = fmt.Errorf("other %+v", o)
+					}
+				case 2:
+					var j viaJSON
+					if _, err = v.Validate(tok, &j); err == nil && (j.Scope != "read write" || j.Issuer == "") {
+						err = fmt.Errorf("viaJSON %+v", j)
+					}
+				case 3:
+					var m map[string]any
+					if _, err = v.Validate(tok, &m); err == nil && m["client_id"] != "client-42" {
+						err = fmt.Errorf("map %v", m)
+					}
+				case 4:
+					if _, e := v.Validate(expTok, new(accessToken)); !errors.Is(e, ErrExpired) {
+						err = fmt.Errorf("expired: %v", e)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
 // TestValidateInto: a reused Token gets each token's claims and header, a
 // refused token leaves it empty, and the claims' strings of an earlier
 // token stay valid.
