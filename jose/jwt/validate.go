@@ -231,9 +231,12 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 // checks, and stores the result in t, overwriting its previous contents.
 // It reuses t's buffer for the claims set (and t's storage for the header
 // and a single audience): a hot path that keeps one Token per goroutine
-// validates a signed JWT with one allocation, the claims' strings. The
-// previous t.Payload, *t.Header and t.Claims.Audience are then overwritten,
-// so they must not be retained across calls (the claims' strings may be).
+// and reads t.Claims (dst nil) validates a signed JWT with one allocation,
+// the claims' strings. The previous t.Payload, *t.Header and
+// t.Claims.Audience are then overwritten, so they must not be retained
+// across calls (the claims' strings may be). A dst is the caller's own: its
+// Claims get an audience of their own (one more allocation for a single
+// value), which later calls leave alone.
 // token must not overlap t.Payload. On error t holds no claims, t.Header
 // and t.Outer are nil and t.Payload is empty.
 func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
@@ -242,8 +245,16 @@ func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
 		buf := t.msg.Payload[:0]
 		*t = Token{}
 		t.msg.Payload = buf
+		return err
 	}
-	return err
+	// dst is the caller's: its single audience must not share t's
+	// storage, which the next call overwrites.
+	if r, ok := dst.(registered); ok && len(t.Claims.Audience) == 1 && &t.Claims.Audience[0] == &t.aud[0] {
+		if c := r.Registered(); c != nil && len(c.Audience) == 1 && &c.Audience[0] == &t.aud[0] {
+			c.Audience = Audience{t.aud[0]}
+		}
+	}
+	return nil
 }
 
 func (v *Validator) validate(t *Token, token []byte, dst any) error {

@@ -582,6 +582,42 @@ func TestConcurrentValidateMixed(t *testing.T) {
 	}
 }
 
+// TestValidateIntoDstOwnsAudience: the caller's claims decoded by
+// ValidateInto are values of their own: the next token validated with the
+// same Token does not change the audience of the previous dst (a single
+// "aud" value is kept in the Token's storage, which only t.Claims shares).
+func TestValidateIntoDstOwnsAudience(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	a, b := typicalAccessToken(), typicalAccessToken()
+	b.Audience = Audience{"https://other.example"}
+	ta, tb := mustSign(t, s, &a), mustSign(t, s, &b)
+	var tk Token
+	var c1, c2 Claims
+	var s1, s2 accessToken
+	type viaJSON struct {
+		Claims
+		T time.Time `json:"t,omitzero"`
+	}
+	var j1, j2 viaJSON
+	for _, d := range [][2]any{{&c1, &c2}, {&s1, &s2}, {&j1, &j2}} {
+		if err := v.ValidateInto(&tk, ta, d[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.ValidateInto(&tk, tb, d[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []*Claims{&c1, &s1.Claims, &j1.Claims} {
+		if len(c.Audience) != 1 || c.Audience[0] != "https://api.example" {
+			t.Errorf("the first token's audience became %q", c.Audience)
+		}
+	}
+	if !tk.Claims.Audience.Contains("https://other.example") || !c2.Audience.Contains("https://other.example") {
+		t.Fatalf("%q %q", tk.Claims.Audience, c2.Audience)
+	}
+}
+
 // TestValidateInto: a reused Token gets each token's claims and header, a
 // refused token leaves it empty, and the claims' strings of an earlier
 // token stay valid.
