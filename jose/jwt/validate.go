@@ -218,7 +218,9 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
 // bytes (a second one for a struct with more than 16 private fields), and
 // in memory the decoded claims plus one copy of them as the claims'
-// strings.
+// strings. A dst decoded with encoding/json adds that decoding and the
+// check of its member names: one scan per level of nesting (at most
+// MaxDepth), and a map of the names of each object.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 	t := new(Token)
 	if err := v.validate(t, token, dst); err != nil {
