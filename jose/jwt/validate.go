@@ -287,6 +287,10 @@ func (v *Validator) validate(t *Token, token []byte, dst any) error {
 		}
 		t.Header, payload = m.Protected, m.Plaintext
 	}
+	if b := t.Header.B64; b != nil && !*b {
+		return &ClaimError{Claim: "b64", Err: ErrMalformedClaims,
+			Detail: "an unencoded payload (RFC 7797) is not a JWT, whose claims are base64url-encoded (RFC 7519 §7.2)"}
+	}
 	if isJWT(t.Header.ContentType) {
 		return &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
 			Detail: "a nested JWT, which this Validator does not accept (it needs both a Decrypter and a Verifier, and a JWE outside)"}

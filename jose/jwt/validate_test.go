@@ -445,6 +445,36 @@ func TestNestedContentTypeProtectedOnly(t *testing.T) {
 	}
 }
 
+// TestUnencodedPayloadRefused: a JWS with "b64": false (RFC 7797), which
+// jws verifies, is not a JWT: its claims are the base64url-encoded payload
+// (RFC 7519 §7.2 step 8), as NewSigner's refusal of Unencoded says.
+func TestUnencodedPayloadRefused(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	for _, b64 := range []string{"false", "true"} {
+		payload := `{"sub":"x","exp":9999999999}`
+		if b64 == "true" {
+			payload = jose.Base64URLEncode([]byte(payload))
+		}
+		h := jose.Base64URLEncode([]byte(`{"alg":"HS256","b64":`+b64+`,"crit":["b64"]}`)) + "." + payload
+		sg, err := jwa.NewSigner(jwa.HS256, hsKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := sg.Sign(nil, []byte(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = v.Validate([]byte(h+"."+jose.Base64URLEncode(sig)), nil)
+		var ce *ClaimError
+		if b64 == "false" && (!errors.Is(err, ErrMalformedClaims) || !errors.As(err, &ce) || ce.Claim != "b64") {
+			t.Errorf("b64 false: %v", err)
+		}
+		if b64 == "true" && err != nil {
+			t.Errorf("b64 true: %v", err)
+		}
+	}
+}
+
 // TestNewValidatorOptions checks the refused configurations.
 func TestNewValidatorOptions(t *testing.T) {
 	ver := mustVerifier(t, jwa.HS256, hsKey)
