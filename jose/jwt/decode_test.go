@@ -1,5 +1,9 @@
 package jwt
 
+// Tests of decoding a validated claims set into the caller's variable
+// (Validator.Validate's dst): case folding, embedded *Claims, what a
+// refusal leaves in dst, and the claim an error names.
+
 import (
 	"encoding/json"
 	"errors"
