@@ -16,6 +16,8 @@ import (
 // Claims with two private claims: the Token (which also holds a single
 // audience), the payload buffer, one string for all the claims' strings and
 // the caller's variable (which escapes through Validate's dst).
+// ValidateInto with a reused Token allocates the claims' strings, and a
+// single audience of the caller's own when it decodes into dst.
 func TestValidateAllocs(t *testing.T) {
 	s := mustSigner(t, jwa.HS256, hsKey, nil)
 	v := hsValidator(t, ValidatorOptions{Issuers: []string{"https://issuer.example"}})
@@ -44,12 +46,21 @@ func TestValidateAllocs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"ValidateInto a reused Token and *Claims", 1, func() {
+		{"ValidateInto a reused Token, its Claims", 1, func() {
+			if err := v.ValidateInto(&tok, regTok, nil); err != nil || tok.Claims.Issuer == "" {
+				t.Fatal(err)
+			}
+		}},
+		// Decoding into the caller's variable too: its single audience
+		// gets storage of its own rather than the Token's, which the
+		// next call overwrites (it was shared, and 1 allocation, before:
+		// TestValidateIntoDstOwnsAudience).
+		{"ValidateInto a reused Token and *Claims", 2, func() {
 			if err := v.ValidateInto(&tok, regTok, &reg2); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"ValidateInto a reused Token and struct", 1, func() {
+		{"ValidateInto a reused Token and struct", 2, func() {
 			if err := v.ValidateInto(&tok, atTok, &at2); err != nil {
 				t.Fatal(err)
 			}

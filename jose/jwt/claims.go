@@ -295,7 +295,7 @@ type planValue struct {
 }
 
 func (s *privateSink) member(name, value []byte) {
-	if len(s.required) > 0 {
+	if len(s.required) > 0 && !jsonx.IsNull(value) {
 		if i := slices.Index(s.required, string(name)); i >= 0 {
 			s.seen |= 1 << i
 		}

@@ -366,10 +366,18 @@ func TestDuplicateClaimsRefused(t *testing.T) {
 		t.Fatalf("Sign: %v", err)
 	}
 	// ...and a token made elsewhere is refused by the Validator.
-	tok := signRaw(t, []byte(`{"aud":"https://api.example","exp":9999999999,"aud":"other"}`))
 	v := hsValidator(t, ValidatorOptions{})
-	if _, err := v.Validate(tok, nil); !errors.Is(err, ErrMalformedClaims) || !errors.Is(err, ErrInvalidClaims) {
-		t.Fatalf("Validate: %v", err)
+	for _, payload := range []string{
+		`{"aud":"https://api.example","exp":9999999999,"aud":"other"}`,
+		// Names are compared unescaped: "\u0065xp" is "exp", at any depth.
+		`{"aud":"https://api.example","exp":9999999999,"\u0065xp":1}`,
+		`{"aud":"https://api.example","exp":9999999999,"x":{"a":1,"\u0061":2}}`,
+		`{"aud":"https://api.example","exp":9999999999,"\ud83d\ude00":1,"😀":2}`,
+		`{"aud":"https://api.example","exp":9999999999,"a\/b":1,"a/b":2}`,
+	} {
+		if _, err := v.Validate(signRaw(t, []byte(payload)), nil); !errors.Is(err, ErrMalformedClaims) || !errors.Is(err, ErrInvalidClaims) {
+			t.Errorf("Validate %s: %v", payload, err)
+		}
 	}
 }
 

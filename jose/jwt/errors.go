@@ -52,7 +52,8 @@ var (
 	ErrInvalidContentType error = &sentinel{msg: "jwt: unexpected content type"}
 	// ErrMalformedClaims: the JWT Claims Set is not a JSON object this
 	// package accepts (RFC 7519 §7.2 step 10), or a registered claim has
-	// the wrong type or an out-of-range value. It also wraps
+	// the wrong type or an out-of-range value, or the JWS payload is not
+	// base64url-encoded ("b64": false, RFC 7797). It also wraps
 	// [jose.ErrMalformed].
 	ErrMalformedClaims error = &sentinel{msg: "jwt: malformed claims", also: jose.ErrMalformed}
 )

@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -20,6 +21,7 @@ func FuzzParseClaims(f *testing.F) {
 		`{"aud":"a","sub":"s","exp":253402300799}`,
 		`{"exp":1,"exp":2}`,
 		`{"exp":-1}`, `{"exp":"1"}`, `{"aud":[1]}`, `[]`, `{"a":{"b":[{"c":null}]}}`,
+		`{"iss":"a","ISS":"b"}`, `{"x":[{"k":1,"\u212a":2}]}`, `{"\u017f":1,"S":2}`, `{"\u0130":1,"i":2}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -38,6 +40,15 @@ func FuzzParseClaims(f *testing.F) {
 		if !json.Valid(data) {
 			t.Fatalf("accepted invalid JSON %q", data)
 		}
+		// The case-folding check agrees with bytes.EqualFold, which
+		// encoding/json's field matching follows.
+		var tree any
+		if err := json.Unmarshal(data, &tree); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := checkFoldedNames(data, defaultJSONLimits) != nil, hasFoldedPair(tree); got != want {
+			t.Fatalf("checkFoldedNames refused=%v, bytes.EqualFold finds a pair=%v, in %q", got, want, data)
+		}
 		out := c.AppendJSON(nil)
 		var back Claims
 		if err := parseClaims(out, defaultJSONLimits, &back, nil); err != nil {
@@ -47,4 +58,31 @@ func FuzzParseClaims(f *testing.F) {
 			t.Fatalf("round trip %+v, want %+v", back, c)
 		}
 	})
+}
+
+// hasFoldedPair reports whether an object in v, decoded by encoding/json,
+// has two member names that bytes.EqualFold reports equal.
+func hasFoldedPair(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		names := make([]string, 0, len(v))
+		for k, e := range v {
+			for _, n := range names {
+				if bytes.EqualFold([]byte(n), []byte(k)) {
+					return true
+				}
+			}
+			names = append(names, k)
+			if hasFoldedPair(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasFoldedPair(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -64,7 +65,23 @@ var (
 	unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	textMarshaler   = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	zeroerType      = reflect.TypeFor[interface{ IsZero() bool }]()
 )
+
+// validTagName reports whether encoding/json takes name, from a field's
+// tag, as the member name: letters, digits and the punctuation it allows
+// (it falls back to the field's name otherwise).
+func validTagName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, c := range name {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c) {
+			return false
+		}
+	}
+	return true
+}
 
 // lastPlan is the plan planOf returned last: services issue and validate
 // one claims type, which then skips the map.
@@ -132,8 +149,8 @@ func makePlan(t reflect.Type) *structPlan {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
+		if !validTagName(name) {
+			name = f.Name // as encoding/json does
 		}
 		fp := fieldPlan{name: name, index: i, key: string(jsonx.AppendString(nil, name)) + ":"}
 		for opts != "" {
@@ -170,7 +187,7 @@ func makePlan(t reflect.Type) *structPlan {
 				}
 			}
 		}
-		if fp.omitZero && fp.kind == kindOther {
+		if fp.omitZero && (fp.kind == kindOther || f.Type.Implements(zeroerType) || reflect.PointerTo(f.Type).Implements(zeroerType)) {
 			return nil // an IsZero method decides: leave it to encoding/json
 		}
 		p.fields = append(p.fields, fp)
@@ -298,8 +315,8 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 	} else {
 		for _, r := range s.raw[:s.n] {
 			fp := &p.fields[r.field]
-			if err := fp.decodeValue(r.value, v.Field(fp.index), &s.pool); err != nil {
-				return fmt.Errorf("claim %q: %w", fp.name, err)
+			if err := fp.decodeValue(r.value, v.Field(fp.index), &s.pool, lim); err != nil {
+				return &fieldError{fp.name, err}
 			}
 		}
 	}
@@ -318,8 +335,8 @@ func (p *structPlan) decodeStruct(data []byte, lim jsonx.Limits, v reflect.Value
 		for i := range p.fields {
 			fp := &p.fields[i]
 			if fp.name == string(name) {
-				if err := fp.decodeValue(raw, v.Field(fp.index), &pool); err != nil {
-					return fmt.Errorf("claim %q: %w", fp.name, err)
+				if err := fp.decodeValue(raw, v.Field(fp.index), &pool, lim); err != nil {
+					return &fieldError{fp.name, err}
 				}
 				return nil
 			}
@@ -328,7 +345,16 @@ func (p *structPlan) decodeStruct(data []byte, lim jsonx.Limits, v reflect.Value
 	})
 }
 
-func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool) error {
+// fieldError is a private claim that does not fit its field.
+type fieldError struct {
+	claim string
+	err   error
+}
+
+func (e *fieldError) Error() string { return "claim " + strconv.Quote(e.claim) + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
+
+func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, lim jsonx.Limits) error {
 	if fp.kind != kindOther && jsonx.IsNull(raw) {
 		if fp.kind == kindStrings {
 			f.SetZero()
@@ -415,6 +441,9 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool) 
 		}
 		f.Set(s)
 		return nil
+	}
+	if err := checkFoldedNames(raw, lim); err != nil {
+		return err
 	}
 	return json.Unmarshal(raw, f.Addr().Interface())
 }

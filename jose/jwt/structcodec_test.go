@@ -245,3 +245,50 @@ func TestStructPlanFallbacks(t *testing.T) {
 		t.Fatal("many is a valid plan")
 	}
 }
+
+type alwaysZero string
+
+func (alwaysZero) IsZero() bool { return true }
+
+// TestStructPlanTagEdgeCases: a tag name encoding/json finds invalid
+// (it then uses the Go field name) and an omitzero field whose type has
+// its own IsZero method are written and read as encoding/json does.
+func TestStructPlanTagEdgeCases(t *testing.T) {
+	type badTag struct {
+		Claims
+		X string `json:"a\"b"`
+		Y string `json:"ok,omitempty"`
+	}
+	type ownZero struct {
+		Claims
+		Z alwaysZero `json:"z,omitzero"`
+	}
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true, ExpiryOptional: true})
+	for _, in := range []any{&badTag{X: "x", Y: "y"}, &ownZero{Z: "z"}} {
+		want, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok := mustSign(t, s, in)
+		got, err := v.Validate(tok, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got.Payload) != string(want) {
+			t.Errorf("%T: signed %s, encoding/json writes %s", in, got.Payload, want)
+		}
+		// Decoding encoding/json's text gives encoding/json's value.
+		viaJSON := reflect.New(reflect.TypeOf(in).Elem()).Interface()
+		if err := json.Unmarshal(want, viaJSON); err != nil {
+			t.Fatal(err)
+		}
+		viaV := reflect.New(reflect.TypeOf(in).Elem()).Interface()
+		if _, err := v.Validate(signRaw(t, want), viaV); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(viaV, viaJSON) {
+			t.Errorf("%T: decoded %+v, encoding/json %+v", in, viaV, viaJSON)
+		}
+	}
+}

@@ -58,7 +58,9 @@ type ValidatorOptions struct {
 	// Subject, when not empty, is the required "sub" (RFC 7519 §4.1.2).
 	Subject string
 	// Required lists claims, registered or private, that must be present.
-	// "exp" is always required, unless ExpiryOptional.
+	// "exp" is always required, unless ExpiryOptional. A claim with no
+	// value is absent: "" for "iss", "sub" and "jti", [] for "aud", null
+	// for a private claim.
 	Required []string
 	// ExpiryOptional accepts tokens without "exp" (RFC 7519 §4.1.4); an
 	// "exp" that is present is still checked.
@@ -204,14 +206,21 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // registered claims. A struct of plain fields (strings, booleans, numbers,
 // string slices, and an embedded Claims) is decoded without encoding/json,
 // matching member names exactly; other types go through encoding/json,
-// which also matches them case-insensitively. On error dst is left
-// untouched.
+// which also matches them case-insensitively, so a claims set that has two
+// member names differing only in case ("iss" and "ISS", at any depth) is
+// then refused as malformed rather than decoded: the struct would receive
+// a value other than the one checked. A token refused for any other
+// reason leaves dst untouched; when decoding into dst itself fails (a
+// private claim that does not fit its field), the fields decoded before the
+// failing one may be set, as with encoding/json.
 //
 // Cost: the jws or jwe verification of token (bounded by their
 // [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
 // bytes (a second one for a struct with more than 16 private fields), and
 // in memory the decoded claims plus one copy of them as the claims'
-// strings.
+// strings. A dst decoded with encoding/json adds that decoding and the
+// check of its member names: one scan per level of nesting (at most
+// MaxDepth), and a map of the names of each object.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 	t := new(Token)
 	if err := v.validate(t, token, dst); err != nil {
@@ -224,9 +233,12 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 // checks, and stores the result in t, overwriting its previous contents.
 // It reuses t's buffer for the claims set (and t's storage for the header
 // and a single audience): a hot path that keeps one Token per goroutine
-// validates a signed JWT with one allocation, the claims' strings. The
-// previous t.Payload, *t.Header and t.Claims.Audience are then overwritten,
-// so they must not be retained across calls (the claims' strings may be).
+// and reads t.Claims (dst nil) validates a signed JWT with one allocation,
+// the claims' strings. The previous t.Payload, *t.Header and
+// t.Claims.Audience are then overwritten, so they must not be retained
+// across calls (the claims' strings may be). A dst is the caller's own: its
+// Claims get an audience of their own (one more allocation for a single
+// value), which later calls leave alone.
 // token must not overlap t.Payload. On error t holds no claims, t.Header
 // and t.Outer are nil and t.Payload is empty.
 func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
@@ -235,8 +247,16 @@ func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
 		buf := t.msg.Payload[:0]
 		*t = Token{}
 		t.msg.Payload = buf
+		return err
 	}
-	return err
+	// dst is the caller's: its single audience must not share t's
+	// storage, which the next call overwrites.
+	if r, ok := dst.(registered); ok && len(t.Claims.Audience) == 1 && &t.Claims.Audience[0] == &t.aud[0] {
+		if c := r.Registered(); c != nil && len(c.Audience) == 1 && &c.Audience[0] == &t.aud[0] {
+			c.Audience = Audience{t.aud[0]}
+		}
+	}
+	return nil
 }
 
 func (v *Validator) validate(t *Token, token []byte, dst any) error {
@@ -267,6 +287,10 @@ func (v *Validator) validate(t *Token, token []byte, dst any) error {
 		}
 		t.Header, payload = m.Protected, m.Plaintext
 	}
+	if b := t.Header.B64; b != nil && !*b {
+		return &ClaimError{Claim: "b64", Err: ErrMalformedClaims,
+			Detail: "an unencoded payload (RFC 7797) is not a JWT, whose claims are base64url-encoded (RFC 7519 §7.2)"}
+	}
 	if isJWT(t.Header.ContentType) {
 		return &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
 			Detail: "a nested JWT, which this Validator does not accept (it needs both a Decrypter and a Verifier, and a JWE outside)"}
@@ -293,10 +317,10 @@ func (v *Validator) validate(t *Token, token []byte, dst any) error {
 	t.Payload = payload
 	if sink.plan != nil {
 		if err := sink.decode(payload, v.lim, rv, &t.Claims); err != nil {
-			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+			return decodeError(dst, err)
 		}
 	} else if dst != nil {
-		if err := decodeInto(dst, t); err != nil {
+		if err := decodeInto(dst, t, v.lim); err != nil {
 			return err
 		}
 	}
@@ -316,19 +340,95 @@ func (v *Validator) checkOuter(m *jwe.Message) error {
 
 // decodeInto decodes the claims of t into dst (see Validate), when dst is
 // not a struct with a plan.
-func decodeInto(dst any, t *Token) error {
-	if c, ok := dst.(*Claims); ok {
-		*c = t.Claims
+func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
+	switch d := dst.(type) {
+	case *Claims:
+		*d = t.Claims
 		return nil
+	case *map[string]any, *map[string]json.RawMessage:
+		// Map keys are exact, and nothing inside folds names.
+	default:
+		if err := checkFoldedNames(t.Payload, lim); err != nil {
+			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+		}
 	}
 	// The text is valid and within the limits: parseClaims scanned it.
 	if err := json.Unmarshal(t.Payload, dst); err != nil {
-		return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+		return decodeError(dst, err)
 	}
 	if r, ok := dst.(registered); ok {
-		*r.Registered() = t.Claims
+		// Registered() of an embedded *Claims that encoding/json left
+		// nil (the token has no registered claim), or reached through
+		// such a pointer, would dereference nil: find it by reflection.
+		c, found := allocClaims(reflect.ValueOf(dst))
+		if !found {
+			c = r.Registered()
+		}
+		if c == nil {
+			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("%T: cannot set its embedded *Claims", dst)}
+		}
+		*c = t.Claims
 	}
 	return nil
+}
+
+// decodeError is the ClaimError of a claims set that could not be decoded
+// into dst, naming the claim when the decoder did.
+func decodeError(dst any, err error) error {
+	ce := &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+	var fe *fieldError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &fe):
+		ce.Claim, ce.Cause = fe.claim, fe.err
+	case errors.As(err, &te) && te.Field != "":
+		ce.Claim, _, _ = strings.Cut(te.Field, ".")
+	}
+	return ce
+}
+
+// allocClaims returns the embedded Claims of the struct v points to,
+// allocating the nil pointers on the way as encoding/json would. found is
+// false if the struct embeds no Claims; c is nil if one of those pointers
+// cannot be set (an unexported embedded field).
+func allocClaims(v reflect.Value) (c *Claims, found bool) {
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	v = v.Elem()
+	var path []int
+	for _, f := range reflect.VisibleFields(v.Type()) {
+		if f.Anonymous && (f.Type == claimsType || f.Type == reflect.PointerTo(claimsType)) && (path == nil || len(f.Index) < len(path)) {
+			path = f.Index
+		}
+	}
+	if path == nil {
+		return nil, false
+	}
+	deref := func(v reflect.Value) (reflect.Value, bool) {
+		if v.Kind() != reflect.Pointer {
+			return v, true
+		}
+		if v.IsNil() {
+			if !v.CanSet() {
+				return v, false
+			}
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		return v.Elem(), true
+	}
+	for _, i := range path {
+		var ok bool
+		if v, ok = deref(v); !ok {
+			return nil, true
+		}
+		v = v.Field(i)
+	}
+	v, ok := deref(v)
+	if !ok || !v.CanAddr() {
+		return nil, true
+	}
+	return v.Addr().Interface().(*Claims), true
 }
 
 // checkType applies the explicit typing rule of ValidatorOptions.Type to
@@ -399,7 +499,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		if !c.IssuedAt.set {
 			return missing("iat")
 		}
-		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge + v.leeway)) {
+		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge).Add(v.leeway)) {
 			return &ClaimError{Claim: "iat", Err: ErrTooOld, Detail: v.timeDetail("iat", iat, now) + ", max age " + v.maxAge.String()}
 		}
 	}
@@ -435,7 +535,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		case "sub":
 			ok = c.Subject != ""
 		case "aud":
-			ok = c.Audience != nil
+			ok = len(c.Audience) > 0
 		case "nbf":
 			ok = c.NotBefore.set
 		case "iat":

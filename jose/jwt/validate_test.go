@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -71,6 +72,9 @@ func TestTimeBoundaries(t *testing.T) {
 		{"max age exceeded", hour, nil, dur(-time.Hour - ns), 0, time.Hour, ErrTooOld},
 		{"max age within leeway", hour, nil, dur(-time.Hour - time.Second), time.Second, time.Hour, nil},
 		{"max age without iat", hour, nil, nil, 0, time.Hour, ErrMissingClaim},
+		// MaxAge plus Leeway beyond a time.Duration saturates rather than
+		// wrapping to a negative age that refuses every token.
+		{"max age and leeway overflow", hour, nil, dur(-time.Hour), time.Hour, math.MaxInt64, nil},
 		{"fractional exp", dur(500 * time.Millisecond), nil, nil, 0, 0, nil},
 	}
 	for _, c := range cases {
@@ -161,7 +165,13 @@ func TestAudienceIssuerSubject(t *testing.T) {
 		{"sub wrong", ValidatorOptions{AnyAudience: true, Subject: "s"}, `,"sub":"t"`, ErrInvalidSubject, "sub"},
 		{"sub missing", ValidatorOptions{AnyAudience: true, Subject: "s"}, ``, ErrMissingClaim, "sub"},
 		{"required registered present", ValidatorOptions{AnyAudience: true, Required: []string{"jti", "iat", "nbf", "iss", "sub", "aud"}},
-			`,"jti":"j","iat":1,"nbf":1,"iss":"i","sub":"s","aud":[]`, nil, ""},
+			`,"jti":"j","iat":1,"nbf":1,"iss":"i","sub":"s","aud":["a"]`, nil, ""},
+		// An empty value is no value: "" for the strings, as before, and
+		// [] for "aud" (it names no recipient); null for a private claim.
+		{"required aud empty array", ValidatorOptions{AnyAudience: true, Required: []string{"aud"}}, `,"aud":[]`, ErrMissingClaim, "aud"},
+		{"required iss empty", ValidatorOptions{AnyAudience: true, Required: []string{"iss"}}, `,"iss":""`, ErrMissingClaim, "iss"},
+		{"required private null", ValidatorOptions{AnyAudience: true, Required: []string{"scope"}}, `,"scope":null`, ErrMissingClaim, "scope"},
+		{"required private empty string", ValidatorOptions{AnyAudience: true, Required: []string{"scope"}}, `,"scope":""`, nil, ""},
 		{"required jti missing", ValidatorOptions{AnyAudience: true, Required: []string{"jti"}}, ``, ErrMissingClaim, "jti"},
 		{"required nbf missing", ValidatorOptions{AnyAudience: true, Required: []string{"nbf"}}, `,"iat":1`, ErrMissingClaim, "nbf"},
 		{"required iat missing", ValidatorOptions{AnyAudience: true, Required: []string{"iat"}}, ``, ErrMissingClaim, "iat"},
@@ -435,6 +445,36 @@ func TestNestedContentTypeProtectedOnly(t *testing.T) {
 	}
 }
 
+// TestUnencodedPayloadRefused: a JWS with "b64": false (RFC 7797), which
+// jws verifies, is not a JWT: its claims are the base64url-encoded payload
+// (RFC 7519 §7.2 step 8), as NewSigner's refusal of Unencoded says.
+func TestUnencodedPayloadRefused(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	for _, b64 := range []string{"false", "true"} {
+		payload := `{"sub":"x","exp":9999999999}`
+		if b64 == "true" {
+			payload = jose.Base64URLEncode([]byte(payload))
+		}
+		h := jose.Base64URLEncode([]byte(`{"alg":"HS256","b64":`+b64+`,"crit":["b64"]}`)) + "." + payload
+		sg, err := jwa.NewSigner(jwa.HS256, hsKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := sg.Sign(nil, []byte(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = v.Validate([]byte(h+"."+jose.Base64URLEncode(sig)), nil)
+		var ce *ClaimError
+		if b64 == "false" && (!errors.Is(err, ErrMalformedClaims) || !errors.As(err, &ce) || ce.Claim != "b64") {
+			t.Errorf("b64 false: %v", err)
+		}
+		if b64 == "true" && err != nil {
+			t.Errorf("b64 true: %v", err)
+		}
+	}
+}
+
 // TestNewValidatorOptions checks the refused configurations.
 func TestNewValidatorOptions(t *testing.T) {
 	ver := mustVerifier(t, jwa.HS256, hsKey)
@@ -503,6 +543,108 @@ func TestConcurrentValidate(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// TestConcurrentValidateMixed runs one Validator from several goroutines
+// on every decoding path at once (the plan cache switching between types,
+// encoding/json, maps, refusals), for -race.
+func TestConcurrentValidateMixed(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Required: []string{"scope"}})
+	tok := mustSign(t, s, typicalAccessToken())
+	expired := typicalAccessToken()
+	expired.Expiry = NewNumericDate(testNow.Add(-time.Hour))
+	expTok := mustSign(t, s, &expired)
+	type other struct {
+		Claims
+		Scope string `json:"scope"`
+	}
+	type viaJSON struct {
+		Claims
+		Scope string    `json:"scope"`
+		T     time.Time `json:"t,omitzero"`
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			var tk Token
+			for i := range 40 {
+				var err error
+				switch (g + i) % 5 {
+				case 0:
+					var at accessToken
+					if _, err = v.Validate(tok, &at); err == nil && at.ClientID != "client-42" {
+						err = fmt.Errorf("accessToken %+v", at)
+					}
+				case 1:
+					var o other
+					if err = v.ValidateInto(&tk, tok, &o); err == nil && o.Scope != "read write" {
+						err = fmt.Errorf("other %+v", o)
+					}
+				case 2:
+					var j viaJSON
+					if _, err = v.Validate(tok, &j); err == nil && (j.Scope != "read write" || j.Issuer == "") {
+						err = fmt.Errorf("viaJSON %+v", j)
+					}
+				case 3:
+					var m map[string]any
+					if _, err = v.Validate(tok, &m); err == nil && m["client_id"] != "client-42" {
+						err = fmt.Errorf("map %v", m)
+					}
+				case 4:
+					if _, e := v.Validate(expTok, new(accessToken)); !errors.Is(e, ErrExpired) {
+						err = fmt.Errorf("expired: %v", e)
+					}
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// TestValidateIntoDstOwnsAudience: the caller's claims decoded by
+// ValidateInto are values of their own: the next token validated with the
+// same Token does not change the audience of the previous dst (a single
+// "aud" value is kept in the Token's storage, which only t.Claims shares).
+func TestValidateIntoDstOwnsAudience(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	a, b := typicalAccessToken(), typicalAccessToken()
+	b.Audience = Audience{"https://other.example"}
+	ta, tb := mustSign(t, s, &a), mustSign(t, s, &b)
+	var tk Token
+	var c1, c2 Claims
+	var s1, s2 accessToken
+	type viaJSON struct {
+		Claims
+		T time.Time `json:"t,omitzero"`
+	}
+	var j1, j2 viaJSON
+	for _, d := range [][2]any{{&c1, &c2}, {&s1, &s2}, {&j1, &j2}} {
+		if err := v.ValidateInto(&tk, ta, d[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.ValidateInto(&tk, tb, d[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []*Claims{&c1, &s1.Claims, &j1.Claims} {
+		if len(c.Audience) != 1 || c.Audience[0] != "https://api.example" {
+			t.Errorf("the first token's audience became %q", c.Audience)
+		}
+	}
+	if !tk.Claims.Audience.Contains("https://other.example") || !c2.Audience.Contains("https://other.example") {
+		t.Fatalf("%q %q", tk.Claims.Audience, c2.Audience)
 	}
 }
 
