@@ -68,9 +68,10 @@ var (
 	zeroerType      = reflect.TypeFor[interface{ IsZero() bool }]()
 )
 
-// validTagName reports whether encoding/json takes name, from a field's
-// tag, as the member name: letters, digits and the punctuation it allows
-// (it falls back to the field's name otherwise).
+// validTagName reports whether name, from a field's tag, is one that
+// encoding/json takes as the member name in every Go release: letters,
+// digits and the punctuation it allows. A struct with another tag name has
+// no plan.
 func validTagName(name string) bool {
 	if name == "" {
 		return false
@@ -149,8 +150,14 @@ func makePlan(t reflect.Type) *structPlan {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		if !validTagName(name) {
-			name = f.Name // as encoding/json does
+		switch {
+		case name == "":
+			name = f.Name
+		case !validTagName(name):
+			// encoding/json's treatment of such a tag differs between
+			// Go releases (1.26 falls back to the field name, 1.27 does
+			// not): let it decide.
+			return nil
 		}
 		fp := fieldPlan{name: name, index: i, key: string(jsonx.AppendString(nil, name)) + ":"}
 		for opts != "" {
