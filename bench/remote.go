@@ -213,10 +213,11 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
+	r.in, r.out = in, outp // before Start: cmd.Cancel may close them from then on
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: starting worker %s: %w", path, err)
 	}
-	r.in, r.out, r.enc, r.dec = in, outp, json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
+	r.enc, r.dec = json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
 	hello := workerHello{Protocol: WorkerProtocol, Runner: cfg.Runner, Measure: cfg.Measure}
 	for i := range variants {
 		hello.Variants = append(hello.Variants, variants[i].ID())
