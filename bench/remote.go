@@ -12,7 +12,10 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // WorkerProtocol names the machine format in which one josebench drives
@@ -39,6 +42,8 @@ import (
 // The worker knows nothing of rounds or statistics: the driver decides
 // the order and pairs the results, so the two builds only need to agree on
 // this format and on the variant identities.
+//
+// A worker that does not answer in time is killed (see [Remote]).
 const WorkerProtocol = "josebench-worker/1"
 
 type workerHello struct {
@@ -130,29 +135,68 @@ func Serve(in io.Reader, out io.Writer, prepare Preparer) error {
 
 // Remote is the driver side of [WorkerProtocol]: another josebench binary
 // measuring the same variants. It is a [Measurer].
+//
+// Every exchange has a deadline, after which the worker is killed and the
+// exchange fails with an error naming it, so that a worker that hangs
+// cannot make the driver wait forever. The deadlines are generous: 20
+// times the work asked for, with a floor of 10 s. The work of a request is
+// its iterations times its revolutions (warmup included) times the longest
+// time per revolution of the variant: the one this worker reported so far
+// or, with revs: auto, runner.time over the revolutions asked, whichever
+// is longer. The hello, which has the worker prepare and check every
+// variant, has the floor plus 2 s per variant.
 type Remote struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
+	out io.ReadCloser
 	enc *json.Encoder
 	dec *json.Decoder
 	env Environment
 	n   int
+	cfg RunnerConfig
+
+	perRev []float64 // the longest ns per revolution reported, per variant
 
 	stderr io.Writer    // where the worker's standard error goes
 	errBuf bytes.Buffer // the worker's standard error, when stderr is not a file
+
+	killOnce sync.Once
+	timedOut atomic.Int64 // the deadline (ns) that killed the worker, 0 if none
 
 	waited  bool  // cmd.Wait was called
 	waitErr error // and returned this
 }
 
-var _ Measurer = (*Remote)(nil)
+// workerDeadlineFloor is the shortest deadline of an exchange with a
+// worker (lowered in tests); the other delays are fractions of it.
+var workerDeadlineFloor = 10 * time.Second
+
+// workerDeadlineSlack is the factor by which a deadline exceeds the work
+// asked for, and workerDeadlineMax the longest deadline.
+const (
+	workerDeadlineSlack = 20
+	workerDeadlineMax   = 24 * time.Hour
+)
+
+// workerHelloPerVariant is the time a worker is given to prepare and
+// check each variant of the hello (2 s).
+func workerHelloPerVariant() time.Duration { return workerDeadlineFloor / 5 }
+
+// workerExitDelay is how long a worker may take to exit once its input is
+// closed, and how long its output may stay open after it exited (held by
+// a child), before it is killed or they are closed (2 s).
+func workerExitDelay() time.Duration { return workerDeadlineFloor / 5 }
 
 // StartRemote starts "path worker" and has it prepare variants with the
 // configuration cfg (cfg.Measure.Groups as selected). The worker's
 // standard error goes to stderr; ctx ending kills it.
 func StartRemote(ctx context.Context, path string, cfg Config, variants []Variant, stderr io.Writer) (*Remote, error) {
 	cmd := exec.CommandContext(ctx, path, "worker")
-	r := &Remote{cmd: cmd, n: len(variants), stderr: stderr}
+	r := &Remote{cmd: cmd, n: len(variants), cfg: cfg.Runner, perRev: make([]float64, len(variants)), stderr: stderr}
+	// An interrupt kills the worker and closes its pipes, so that a read
+	// from a worker that hangs (or from a child holding its output) ends.
+	cmd.Cancel = func() error { r.kill(); return nil }
+	cmd.WaitDelay = workerExitDelay()
 	if f, ok := stderr.(*os.File); ok {
 		cmd.Stderr = f
 	} else {
@@ -169,16 +213,18 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
+	r.in, r.out = in, outp // before Start: cmd.Cancel may close them from then on
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: starting worker %s: %w", path, err)
 	}
-	r.in, r.enc, r.dec = in, json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
+	r.enc, r.dec = json.NewEncoder(in), json.NewDecoder(bufio.NewReader(outp))
 	hello := workerHello{Protocol: WorkerProtocol, Runner: cfg.Runner, Measure: cfg.Measure}
 	for i := range variants {
 		hello.Variants = append(hello.Variants, variants[i].ID())
 	}
 	var reply workerReply
-	if err := r.exchange(hello, &reply); err != nil {
+	deadline := min(workerDeadlineFloor+time.Duration(len(variants))*workerHelloPerVariant(), workerDeadlineMax)
+	if err := r.exchange(hello, &reply, deadline); err != nil {
 		r.Close()
 		if errors.Is(err, errWorkerEnded) {
 			err = fmt.Errorf("bench: worker %s does not speak %s: %w", path, WorkerProtocol, err)
@@ -197,8 +243,14 @@ func StartRemote(ctx context.Context, path string, cfg Config, variants []Varian
 // ended.
 var errWorkerEnded = errors.New("it ended")
 
-// exchange sends req and reads the reply.
-func (r *Remote) exchange(req any, reply *workerReply) error {
+// exchange sends req and reads the reply, killing the worker if the
+// reply has not come within deadline.
+func (r *Remote) exchange(req any, reply *workerReply, deadline time.Duration) error {
+	t := time.AfterFunc(deadline, func() {
+		r.timedOut.CompareAndSwap(0, int64(deadline))
+		r.kill()
+	})
+	defer t.Stop()
 	if err := r.enc.Encode(req); err != nil {
 		return r.failed(err)
 	}
@@ -215,6 +267,10 @@ func (r *Remote) exchange(req any, reply *workerReply) error {
 // input closed) with its exit status, anything else as not speaking the
 // protocol.
 func (r *Remote) failed(err error) error {
+	if d := r.timedOut.Load(); d != 0 {
+		r.wait()
+		return fmt.Errorf("bench: worker %s did not answer within %v: killed", r.cmd.Path, time.Duration(d).Round(time.Millisecond))
+	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
 		werr := r.wait()
 		if werr == nil {
@@ -225,12 +281,32 @@ func (r *Remote) failed(err error) error {
 	return fmt.Errorf("bench: worker %s does not speak %s: %w", r.cmd.Path, WorkerProtocol, err)
 }
 
-// wait waits for the worker once and passes on its standard error.
+// kill kills the worker and closes its pipes, which ends a read or write
+// blocked on them. It may be called from any goroutine, more than once.
+func (r *Remote) kill() {
+	r.killOnce.Do(func() {
+		if r.cmd.Process != nil {
+			r.cmd.Process.Kill()
+		}
+		if r.in != nil {
+			r.in.Close()
+		}
+		if r.out != nil {
+			r.out.Close()
+		}
+	})
+}
+
+// wait waits for the worker once, killing it if it has not exited
+// workerExitDelay after its input was closed, and passes on its standard
+// error.
 func (r *Remote) wait() error {
 	if !r.waited {
 		r.waited = true
 		r.in.Close()
+		t := time.AfterFunc(workerExitDelay(), r.kill)
 		r.waitErr = r.cmd.Wait()
+		t.Stop()
 	}
 	if r.errBuf.Len() > 0 {
 		r.stderr.Write(r.errBuf.Bytes())
@@ -253,7 +329,7 @@ func (r *Remote) Env() Environment { return r.env }
 // revolutions of variant i.
 func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 	var reply workerReply
-	if err := r.exchange(workerRequest{Variant: i, Revs: revs, Iterations: iterations}, &reply); err != nil {
+	if err := r.exchange(workerRequest{Variant: i, Revs: revs, Iterations: iterations}, &reply, r.deadline(i, revs, iterations)); err != nil {
 		return nil, err
 	}
 	if len(reply.Iterations) != iterations {
@@ -263,8 +339,20 @@ func (r *Remote) Measure(i, revs, iterations int) ([]Iteration, error) {
 		if !validIteration(it) {
 			return nil, fmt.Errorf("bench: worker %s sent an iteration that cannot be a measurement: %+v", r.cmd.Path, it)
 		}
+		r.perRev[i] = max(r.perRev[i], it.Time)
 	}
 	return reply.Iterations, nil
+}
+
+// deadline returns the deadline of a request for iterations iterations of
+// revs revolutions of variant i (see [Remote]).
+func (r *Remote) deadline(i, revs, iterations int) time.Duration {
+	per := r.perRev[i]
+	if r.cfg.Revs == Auto {
+		per = max(per, float64(r.cfg.Time)/float64(revs))
+	}
+	work := float64(iterations) * float64(revs+max(r.cfg.Warmup, 0)) * per
+	return time.Duration(min(max(workerDeadlineSlack*work, float64(workerDeadlineFloor)), float64(workerDeadlineMax)))
 }
 
 // Close ends the worker, waits for it, and passes on what it wrote to its

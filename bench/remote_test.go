@@ -5,10 +5,12 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeWorker writes a shell script standing in for another josebench
@@ -70,5 +72,84 @@ func TestRemoteRobust(t *testing.T) {
 		if tt.name == "dies" && !strings.Contains(stderr.String(), "worker crashed") {
 			t.Errorf("dies: the worker's stderr %q is not passed on", stderr.String())
 		}
+	}
+}
+
+// A worker that stops answering is killed once its deadline has passed
+// (here lowered to a fraction of a second), and the error names it: at
+// the hello, in a request, and in a run of rounds, which fails instead of
+// waiting forever. The scripts leave a child holding the pipes, as a hung
+// process tree would.
+func TestRemoteDeadline(t *testing.T) {
+	defer func(d time.Duration) { workerDeadlineFloor = d }(workerDeadlineFloor)
+	workerDeadlineFloor = 300 * time.Millisecond
+	cfg := DefaultConfig()
+	cfg.Measure.Groups = []string{"HS256"}
+	cfg.Runner.Revs, cfg.Runner.Iterations, cfg.Runner.Rounds, cfg.Runner.Warmup, cfg.Runner.RetryThreshold = 1, 1, 2, 0, 0
+	vs, _ := Select(cfg.Measure, cfg.Measure.Groups)
+	env := `{"env":{"go_version":"go1.26.0"}}`
+	it := `{"iterations":[{"time":5,"cpu":4}]}`
+	const hang = `sleep 30`
+	start := time.Now()
+	path := fakeWorker(t, `read x; `+hang)
+	var stderr bytes.Buffer
+	if _, err := StartRemote(context.Background(), path, cfg, vs, &stderr); err == nil || !strings.Contains(err.Error(), "worker "+path+" did not answer within") {
+		t.Errorf("hung at the hello: %v", err)
+	}
+	path = fakeWorker(t, `read x; echo '`+env+`'; read y; `+hang)
+	r, err := StartRemote(context.Background(), path, cfg, vs, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Measure(0, 1, 1); err == nil || !strings.Contains(err.Error(), "worker "+path+" did not answer within") {
+		t.Errorf("hung in a request: %v", err)
+	}
+	r.Close()
+	// A run of rounds against a worker that hangs in the second round.
+	path = fakeWorker(t, `read x; echo '`+env+`'; for i in 1 2 3 4 5 6 7 8 9; do read y; echo '`+it+`'; done; `+hang)
+	if r, err = StartRemote(context.Background(), path, cfg, vs, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	run := &Runner{Config: cfg.Runner, Seed: 1, Against: r, Prepare: func(*Variant) (Op, error) { return func() error { return nil }, nil }}
+	out, err := run.Run(context.Background(), vs)
+	if err == nil || out != nil || !strings.Contains(err.Error(), "the other build: bench: worker "+path+" did not answer within") {
+		t.Errorf("run against a worker that hangs: %v, %v", out, err)
+	}
+	r.Close()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("hung workers took %v to be refused", d)
+	}
+}
+
+// An interrupt while a worker hangs ends the wait at once and keeps the
+// rounds completed (the Ctrl-C path of a run), well before the deadline.
+func TestRemoteInterruptedWhileHung(t *testing.T) {
+	defer func(d time.Duration) { workerDeadlineFloor = d }(workerDeadlineFloor)
+	workerDeadlineFloor = 5 * time.Second // the interrupt comes first
+	cfg := DefaultConfig()
+	cfg.Measure.Groups = []string{"HS256"}
+	cfg.Runner.Revs, cfg.Runner.Iterations, cfg.Runner.Rounds, cfg.Runner.Warmup, cfg.Runner.RetryThreshold = 1, 1, 2, 0, 0
+	vs, _ := Select(cfg.Measure, cfg.Measure.Groups)
+	env := `{"env":{"go_version":"go1.26.0"}}`
+	it := `{"iterations":[{"time":5,"cpu":4}]}`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// One round: 3 variants, abIterations requests each.
+	path := fakeWorker(t, `read x; echo '`+env+`'; for i in 1 2 3 4 5 6 7 8 9; do read y; echo '`+it+`'; done; sleep 30`)
+	var stderr bytes.Buffer
+	r, err := StartRemote(ctx, path, cfg, vs, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	time.AfterFunc(500*time.Millisecond, cancel)
+	start := time.Now()
+	run := &Runner{Config: cfg.Runner, Seed: 1, Against: r, Prepare: func(*Variant) (Op, error) { return func() error { return nil }, nil }}
+	out, err := run.Run(ctx, vs)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted after 1 of 2 rounds") || out == nil || len(out.Against) != len(vs) {
+		t.Fatalf("interrupted while the worker hangs: %v, %+v", err, out)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the interrupt took %v to end the wait", d)
 	}
 }

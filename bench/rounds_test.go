@@ -359,3 +359,47 @@ func TestRunnerAgainstInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// An interrupt during the retries, after the last round, is an
+// interruption like one in the rounds: Run keeps every round measured
+// (the retried iterations done so far included) and returns an error
+// wrapping ctx.Err() that says so, instead of finishing as complete.
+func TestRunnerRetryInterrupted(t *testing.T) {
+	base := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var wall, cpu time.Duration
+	calls := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := runnerConfig()
+	c.Revs, c.Rounds, c.Iterations, c.Warmup, c.RetryThreshold, c.RetryLimit = 10, 5, 1, 0, 10, 3
+	r := &Runner{Config: c,
+		now:      func() time.Time { return base.Add(wall) },
+		memStats: runnerFakeMem,
+		cpu:      func() (int64, bool) { return int64(cpu), true },
+		Prepare: func(*Variant) (Op, error) {
+			return func() error {
+				calls++
+				wall += time.Microsecond
+				switch {
+				case calls > 20 && calls <= 30: // the third round: descheduled, so retried
+					cpu += 500 * time.Nanosecond
+				default:
+					cpu += time.Microsecond
+				}
+				if calls == 5*10+1 { // the first revolution of the first retry
+					cancel()
+				}
+				return nil
+			}, nil
+		}}
+	out, err := r.Run(ctx, runnerVariants(t))
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted during the retries, after 5 of 5 rounds") {
+		t.Fatalf("err = %v, want an interruption in the retries", err)
+	}
+	if out == nil || len(out.Results) != 1 || len(out.Results[0].RoundTimes()) != 5 || out.Calibration == nil {
+		t.Fatalf("outcome %+v, want the 5 rounds kept", out)
+	}
+	if calls != 6*10 {
+		t.Errorf("%d revolutions: the retries went on after the interrupt", calls)
+	}
+}

@@ -296,6 +296,7 @@ func (r *Runner) Run(ctx context.Context, variants []Variant) (*Outcome, error) 
 	runtime.GC()
 
 	done := 0 // rounds completed by every variant
+	phase := ""
 	interrupted := func() (*Outcome, error) {
 		for i := range out.Results {
 			out.Results[i].keepRounds(done)
@@ -309,7 +310,7 @@ func (r *Runner) Run(ctx context.Context, variants []Variant) (*Outcome, error) 
 		} else {
 			out.summarize(cal)
 		}
-		return out, fmt.Errorf("bench: interrupted after %d of %d rounds: %w", done, rounds, ctx.Err())
+		return out, fmt.Errorf("bench: interrupted%s after %d of %d rounds: %w", phase, done, rounds, ctx.Err())
 	}
 	step := n
 	for round := range rounds {
@@ -349,6 +350,10 @@ func (r *Runner) Run(ctx context.Context, variants []Variant) (*Outcome, error) 
 	}
 	if r.Against == nil {
 		if err := r.retry(ctx, ops, out.Results, rounds); err != nil {
+			if ctx.Err() != nil {
+				phase = " during the retries,"
+				return interrupted()
+			}
 			return nil, err
 		}
 	}
@@ -462,7 +467,8 @@ func deviant(it Iteration, median, threshold float64) bool {
 // dropped (see [dropDescheduled]).
 // The deviation is from the median, not the mean as in phpbench: one
 // outlier drags the mean so far that every iteration would deviate from it
-// and be re-run. A re-run iteration keeps the round it replaces.
+// and be re-run. A re-run iteration keeps the round it replaces. When ctx
+// is done it stops after the current iteration and returns ctx.Err().
 func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds int) error {
 	c := r.Config
 	if c.RetryThreshold <= 0 {
@@ -477,7 +483,10 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 			}
 			median := stats.Median(res.Times())
 			for k := range res.Iterations {
-				if res.Rejects >= c.RetryLimit || ctx.Err() != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if res.Rejects >= c.RetryLimit {
 					break
 				}
 				if !deviant(res.Iterations[k], median, c.RetryThreshold) {

@@ -12,7 +12,7 @@ import (
 // Header is a JOSE Header (RFC 7515 §4, RFC 7516 §4): the registered members
 // that JWS and JWE read, typed, and every other member kept as raw JSON.
 //
-// Binary members (apu, apv, iv, tag, p2s) hold decoded bytes; they are
+// Binary members (apu, apv, iv, tag, p2s, ek) hold decoded bytes; they are
 // base64url-encoded again by [Header.AppendJSON].
 type Header struct {
 	Algorithm   string   // "alg" (RFC 7515 §4.1.1, RFC 7516 §4.1.1)
@@ -43,6 +43,9 @@ type Header struct {
 	Tag []byte // "tag" (RFC 7518 §4.7.1.2), decoded
 	P2S []byte // "p2s" (RFC 7518 §4.8.1.1), decoded
 	P2C int    // "p2c" (RFC 7518 §4.8.1.2); 0 when absent
+	// EK is "ek", the HPKE encapsulated secret of the HPKE Key Encryption
+	// algorithms (draft-ietf-jose-hpke-encrypt-20 §4.1, a draft), decoded.
+	EK []byte
 
 	// Extra holds every member not listed above, by name, as raw JSON.
 	Extra map[string]json.RawMessage
@@ -52,12 +55,13 @@ type Header struct {
 // or a member of Extra. A nil Header has no members.
 //
 // A registered string member is present when it is not empty, a binary
-// member (apu, apv, iv, tag, p2s) when it is not nil (so "apu":"" is kept
+// member (apu, apv, iv, tag, p2s, ek) when it is not nil (so "apu":"" is kept
 // as a non-nil empty slice), crit and x5c when they are not empty, b64, jwk
 // and epk when not nil, p2c when not zero. As an empty value could not be
 // told from an absent member, [ParseHeader] refuses empty registered
 // strings, an empty crit or x5c and a p2c that is not positive: none of
-// them is meaningful (RFC 7515 §4.1, RFC 7518 §4.8.1.2).
+// them is meaningful (RFC 7515 §4.1, RFC 7518 §4.8.1.2); nor is an empty
+// ek.
 func (h *Header) Has(name string) bool {
 	if h == nil {
 		return false
@@ -164,14 +168,14 @@ func (h *Header) Clone() *Header {
 }
 
 // ValuesOnly reports whether h holds only string and integer members (no
-// crit, b64, jwk, x5c, epk, apu, apv, iv, tag, p2s nor Extra member:
+// crit, b64, jwk, x5c, epk, apu, apv, iv, tag, p2s, ek nor Extra member:
 // RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6-4.8), so that a struct copy
 // (*h) shares no memory with h. Caches of parsed headers hand out such
 // copies.
 func (h *Header) ValuesOnly() bool {
 	return h.Critical == nil && h.B64 == nil && h.JWK == nil && h.X5C == nil &&
 		h.EPK == nil && h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil &&
-		h.P2S == nil && h.Extra == nil
+		h.P2S == nil && h.EK == nil && h.Extra == nil
 }
 
 // MergeHeaders returns the union of the members of hs, for the JOSE Header

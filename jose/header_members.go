@@ -112,6 +112,7 @@ var headerMembers = [...]headerMember{
 			return strconv.AppendInt(dst, int64(h.P2C), 10), nil
 		},
 	},
+	headerEK,
 }
 
 // headerIndex returns the index in headerMembers of the registered member
@@ -161,14 +162,17 @@ func headerIndex[T string | []byte](name T) int {
 		return 19
 	case "p2c":
 		return 20
+	case "ek":
+		return 21
 	}
 	return -1
 }
 
 // IsRegisteredHeader reports whether name is a Header Parameter Name that
 // [Header] holds in a typed field: those of RFC 7515 §4.1, RFC 7516 §4.1,
-// RFC 7518 §4.6.1, §4.7.1 and §4.8.1, and "b64" of RFC 7797 §3. Every other
-// name goes to [Header.Extra].
+// RFC 7518 §4.6.1, §4.7.1 and §4.8.1, "b64" of RFC 7797 §3 and "ek" of
+// draft-ietf-jose-hpke-encrypt-20 §4.1. Every other name goes to
+// [Header.Extra].
 func IsRegisteredHeader(name string) bool { return headerIndex(name) >= 0 }
 
 func headerString(name string, field func(*Header) *string, intern bool, check func(string) error) headerMember {
@@ -242,6 +246,42 @@ func headerBytes(name string, field func(*Header) *[]byte) headerMember {
 			return append(dst, '"'), nil
 		},
 	}
+}
+
+// headerEK is "ek", the HPKE encapsulated secret of the HPKE Key
+// Encryption algorithms (draft-ietf-jose-hpke-encrypt-20 §4.1): a
+// non-empty base64url string, refused with [ErrLimitExceeded] before it is
+// decoded when it would be longer than [jwa.HPKEMaxEncapsulatedSize] bytes,
+// the largest encapsulated secret of the algorithms implemented. Whether
+// the algorithm allows it, and its exact size, are for jwe and jwa.
+var headerEK = headerMember{
+	name: "ek",
+	has:  func(h *Header) bool { return h.EK != nil },
+	copy: func(dst, src *Header) { dst.EK = bytes.Clone(src.EK) },
+	del:  func(h *Header) { h.EK = nil },
+	decode: func(h *Header, raw []byte) error {
+		s, err := jsonx.StringBytes(raw)
+		if err != nil {
+			return err
+		}
+		if len(s) == 0 {
+			return errors.New("empty string")
+		}
+		if len(s) > b64.EncodedLen(jwa.HPKEMaxEncapsulatedSize) {
+			return fmt.Errorf("more than %d bytes: %w", jwa.HPKEMaxEncapsulatedSize, ErrLimitExceeded)
+		}
+		b, err := Base64URLDecode(s)
+		if err != nil {
+			return err
+		}
+		h.EK = b
+		return nil
+	},
+	value: func(dst []byte, h *Header) ([]byte, error) {
+		dst = append(dst, '"')
+		dst = AppendBase64URL(dst, h.EK)
+		return append(dst, '"'), nil
+	},
 }
 
 func headerKey(name string, field func(*Header) **JWK) headerMember {

@@ -21,6 +21,7 @@ const hdrAllMembers = `{"alg":"ECDH-ES+A128KW","enc":"A128GCM","zip":"DEF","kid"
 	`"crit":["exp","b64"],"b64":false,"jku":"https://example.com/jwks","jwk":` + hdrEPK + `,"x5u":"https://example.com/c.pem",` +
 	`"x5c":["MIIB","AAAA"],"x5t":"AAAAAAAAAAAAAAAAAAAAAAAAAAA","x5t#S256":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",` +
 	`"epk":` + hdrEPK + `,"apu":"QWxpY2U","apv":"","iv":"AAECAwQFBgcICQoL","tag":"AAECAwQFBgcICQoLDA0ODw","p2s":"c2FsdA","p2c":4096,` +
+	`"ek":"BAABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8",` +
 	`"exp":1363284000,"z":{"nested":[1,2,{"a":null}]}}`
 
 func TestHeaderParseAllMembers(t *testing.T) {
@@ -34,7 +35,7 @@ func TestHeaderParseAllMembers(t *testing.T) {
 		h.JKU != "https://example.com/jwks" || h.X5U != "https://example.com/c.pem" ||
 		!slices.Equal(h.X5C, []string{"MIIB", "AAAA"}) || len(h.X5T) != 27 || len(h.X5TS256) != 43 ||
 		string(h.APU) != "Alice" || h.APV == nil || len(h.APV) != 0 || len(h.IV) != 12 || len(h.Tag) != 16 ||
-		string(h.P2S) != "salt" || h.P2C != 4096 {
+		string(h.P2S) != "salt" || h.P2C != 4096 || len(h.EK) != 65 || h.EK[0] != 4 || h.EK[64] != 63 {
 		t.Errorf("fields: %+v", h)
 	}
 	if h.JWK == nil || h.EPK == nil || h.EPK.KeyType() != "EC" || h.JWK.IsPrivate() {
@@ -44,7 +45,7 @@ func TestHeaderParseAllMembers(t *testing.T) {
 		t.Errorf("Extra: %q", h.Extra)
 	}
 	wantNames := []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "crit", "jku", "jwk", "x5u", "x5c", "x5t",
-		"x5t#S256", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "exp", "z"}
+		"x5t#S256", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek", "exp", "z"}
 	if got := h.Names(); !slices.Equal(got, wantNames) {
 		t.Errorf("Names() = %q", got)
 	}
@@ -141,6 +142,7 @@ func TestHeaderRoundTrip(t *testing.T) {
 		{Algorithm: "A128GCMKW", IV: []byte{}, Tag: []byte{1, 2, 3}},
 		{APU: []byte{0xff, 0xfe}, APV: []byte("Bob"), P2S: make([]byte, 16), P2C: 1},
 		{P2C: 1<<31 - 1},
+		{Algorithm: "HPKE-2-KE", EK: bytes.Repeat([]byte{0xa5}, 133)}, // the largest encapsulated secret
 		{Extra: map[string]json.RawMessage{"b": json.RawMessage(`[1]`), "a": json.RawMessage(`"x"`), "é\n": json.RawMessage(`{}`)}},
 	} {
 		hdrRoundTrip(t, h)
@@ -293,6 +295,15 @@ var hdrBad = []struct {
 	{`{"tag":"AAE+"}`, ErrMalformed, `"tag"`},
 	{`{"p2s":"A"}`, ErrMalformed, `"p2s"`},
 	{`{"p2s":null}`, ErrMalformed, `"p2s"`},
+	// "ek" (draft-ietf-jose-hpke-encrypt-20 §4.1): a non-empty base64url
+	// string no longer than the largest encapsulated secret, checked
+	// before it is decoded.
+	{`{"ek":""}`, ErrMalformed, `"ek": empty`},
+	{`{"ek":1}`, ErrMalformed, `"ek"`},
+	{`{"ek":null}`, ErrMalformed, `"ek"`},
+	{`{"ek":"BA=="}`, ErrMalformed, `"ek"`},
+	{`{"ek":"` + strings.Repeat("A", 179) + `"}`, ErrLimitExceeded, `"ek": more than 133 bytes`},
+	{`{"ek":"` + strings.Repeat("A", 4000) + `"}`, ErrLimitExceeded, `"ek": more than 133 bytes`},
 	{`{"p2c":"4096"}`, ErrMalformed, `"p2c": jsonx: want integer, have string`},
 	{`{"p2c":4096.0}`, ErrMalformed, `"p2c": jsonx: want integer, have number`},
 	{`{"p2c":4e3}`, ErrMalformed, `"p2c"`},

@@ -85,7 +85,7 @@ func (h *Header) EncodeProtected() ([]byte, *Header, error) {
 // compares the two.
 func (h *Header) plainStrings() bool {
 	if h.Extra != nil || h.JWK != nil || h.EPK != nil || h.X5C != nil || h.X5T != "" || h.X5TS256 != "" ||
-		h.APU != nil || h.APV != nil || h.IV != nil || h.Tag != nil || h.P2S != nil || h.P2C != 0 ||
+		h.APU != nil || h.APV != nil || h.IV != nil || h.Tag != nil || h.P2S != nil || h.P2C != 0 || h.EK != nil ||
 		len(h.Critical) > DefaultMaxHeaderMembers {
 		return false
 	}

@@ -163,8 +163,9 @@ stored.
 With --output console the summary precedes the report on standard output;
 with any other output standard output holds the report alone and the summary
 goes to standard error. An interrupt (Ctrl-C) stops the run after the current
-iteration: the rounds that every variant completed are summarized, reported
-and, with --store, saved marked incomplete; the exit status is 1.
+iteration, in the rounds or in the retries that follow them: the rounds that
+every variant completed are summarized, reported and, with --store, saved
+marked incomplete; the exit status is 1.
 
 A run is runner.rounds rounds; each visits every variant for
 runner.iterations iterations, in an order shuffled per round from a seed
@@ -177,7 +178,9 @@ in both builds back to back in every round, and reports the median of the
 paired ratios with its interval (~ when it includes 0). --ref compares
 with a stored run by the same statistics, and warns when the calibration
 workload stored with both runs says the machine itself changed by more
-than --fail-slower (default 10%).
+than --fail-slower (default 10%). A worker that does not answer a request
+within 20 times the work asked for (runner.time, or the times it reported,
+per revolution), and at least 10 s, is killed and the run fails naming it.
 
 Examples:
 
@@ -383,9 +386,12 @@ Examples:
 					fmt.Fprintln(info, "FAILED")
 					return err
 				}
-				if interrupted {
+				switch {
+				case interrupted && roundsDone(r) >= cfg.Runner.Rounds:
+					fmt.Fprintf(info, "OK (incomplete: retries interrupted)\nRun: %s\n", r.ID)
+				case interrupted:
 					fmt.Fprintf(info, "OK (incomplete: %d of %d rounds)\nRun: %s\n", roundsDone(r), cfg.Runner.Rounds, r.ID)
-				} else {
+				default:
 					fmt.Fprintf(info, "OK\nRun: %s\n", r.ID)
 				}
 			}

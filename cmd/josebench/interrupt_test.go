@@ -59,3 +59,50 @@ func TestRunInterrupt(t *testing.T) {
 		t.Errorf("log:\n%s", out)
 	}
 }
+
+// Ctrl-C during the retries that follow the last round interrupts the
+// run as it does in the rounds: exit 1, the message, stored incomplete.
+func TestRunInterruptRetry(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir) // 2 rounds of 1 iteration of 3 revs
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cfg, []byte(strings.Replace(string(data), "retry_threshold: 0", "retry_threshold: 5\n  retry_limit: 3", 1)), 0o644)
+	var calls atomic.Int64
+	withPrepare(t, func(v *bench.Variant) (bench.Op, error) {
+		op, err := subjects.Prepare(v)
+		if err != nil {
+			return nil, err
+		}
+		return func() error {
+			switch calls.Add(1) {
+			case 4: // the second iteration of the rounds waits: deviant, so retried
+				time.Sleep(20 * time.Millisecond)
+			case 2*3*3 + 1: // the first revolution of the retries
+				syscall.Kill(os.Getpid(), syscall.SIGINT)
+				time.Sleep(300 * time.Millisecond)
+			}
+			return op()
+		}, nil
+	})
+	code, out, errs := runCLI(t, "run", "--config", cfg, "--group", "HS256", "--store", "--report", "simple")
+	if calls.Load() <= 2*3*3 {
+		t.Fatalf("no retry ran (%d revolutions)", calls.Load())
+	}
+	if code != 1 || !strings.Contains(errs, "josebench: interrupted during the retries, after 2 of 2 rounds") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if !strings.Contains(out, "Storing results ... OK (incomplete: retries interrupted)\n") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	ids := storedIDs(t, dir)
+	if len(ids) != 1 {
+		t.Fatalf("stored %v", ids)
+	}
+	r, err := bench.Store{Dir: filepath.Join(dir, "runs")}.Load(ids[0])
+	if err != nil || !r.Incomplete || len(r.Results) != 3 || len(r.Results[0].Iterations) != 2 {
+		t.Errorf("stored run: %v, incomplete %v", err, r != nil && r.Incomplete)
+	}
+}

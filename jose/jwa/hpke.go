@@ -62,13 +62,36 @@ func hpkeSuite(a KeyAlgorithm) (ecdh.Curve, hpke.KDF, hpke.AEAD, bool) {
 
 // hpkeInfo returns the Recipient_structure of draft-ietf-jose-hpke-encrypt-20
 // §6.1 for enc, with empty recipient_extra_info: "JOSE-HPKE rcpt" 0xFF enc
-// 0xFF.
+// 0xFF. Those of the registered content encryptions are made once; the
+// caller must not modify the result.
 func hpkeInfo(enc ContentEncryption) []byte {
-	b := make([]byte, 0, 16+len(enc))
-	b = append(b, "JOSE-HPKE rcpt\xff"...)
-	b = append(b, enc...)
-	return append(b, 0xff)
+	if info, ok := hpkeInfos[enc]; ok {
+		return info
+	}
+	return appendHPKEInfo(nil, enc)
 }
+
+func appendHPKEInfo(dst []byte, enc ContentEncryption) []byte {
+	dst = append(dst, "JOSE-HPKE rcpt\xff"...)
+	dst = append(dst, enc...)
+	return append(dst, 0xff)
+}
+
+// hpkeInfos is the Recipient_structure of each of ContentEncryptions.
+var hpkeInfos = func() map[ContentEncryption][]byte {
+	m := make(map[ContentEncryption][]byte)
+	for _, enc := range ContentEncryptions() {
+		m[enc] = appendHPKEInfo(nil, enc)
+	}
+	return m
+}()
+
+// HPKEMaxEncapsulatedSize is the size in bytes of the largest HPKE
+// encapsulated secret of the algorithms this package implements (that of
+// DHKEM(P-521), RFC 9180 §7.1): the bound on the "ek" header parameter
+// (draft-ietf-jose-hpke-encrypt-20 §4.1) and on the JWE Encrypted Key of
+// Integrated Encryption.
+const HPKEMaxEncapsulatedSize = 133
 
 // hpkeEncSize returns the size of the encapsulated secret of DHKEM on c:
 // the uncompressed point (SEC 1 §2.3.3) or the X25519 public key

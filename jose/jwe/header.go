@@ -126,12 +126,7 @@ func (e *Encrypter) protectedJSON(dst []byte, p *jwa.KeyParams) ([]byte, error) 
 			}
 			h.EPK = epk
 		}
-		h.APU, h.APV, h.IV, h.Tag, h.P2S, h.P2C = p.APU, p.APV, p.IV, p.Tag, p.P2S, p.P2C
-		if p.EK != nil { // HPKE Key Encryption (hpke.go)
-			if err := hpkeSetEK(&h, p.EK); err != nil {
-				return dst, err
-			}
-		}
+		h.APU, h.APV, h.IV, h.Tag, h.P2S, h.P2C, h.EK = p.APU, p.APV, p.IV, p.Tag, p.P2S, p.P2C, p.EK
 	}
 	dst, err := h.AppendJSON(dst)
 	if err != nil {

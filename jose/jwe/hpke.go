@@ -2,52 +2,28 @@ package jwe
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/josebench/josebench/jose"
-	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
 // The HPKE Key Encryption algorithms (jwa.HPKE0KE ..., from
 // draft-ietf-jose-hpke-encrypt-20, a draft whose names may change) carry
-// the HPKE encapsulated secret in the "ek" header parameter (§4.1). The
-// jose package does not register "ek" yet, so it lives in Header.Extra;
-// these helpers read and write it there.
+// the HPKE encapsulated secret in the "ek" header parameter (§4.1),
+// jose.Header.EK, which jose decodes and bounds.
 
-// hpkeEK returns the decoded "ek" of h: a string of canonical base64url.
-// A "psk_id" (HPKE mode_psk, draft-ietf-jose-hpke-encrypt-20 §4) is not
-// supported.
+// hpkeEK returns the "ek" of h, required with an HPKE Key Encryption
+// algorithm. A "psk_id" (HPKE mode_psk, draft-ietf-jose-hpke-encrypt-20
+// §4) is not supported.
 func hpkeEK(h *jose.Header) ([]byte, error) {
 	if h.Has("psk_id") {
 		return nil, fmt.Errorf(`jwe: "psk_id" (HPKE mode_psk): %w`, jose.ErrUnsupportedAlgorithm)
 	}
-	raw, ok := h.Extra["ek"]
-	if !ok {
+	if h.EK == nil {
 		return nil, fmt.Errorf(`jwe: %s needs the header parameter "ek": %w`, h.Algorithm, jose.ErrMalformed)
 	}
-	if jsonx.KindOf(raw) != jsonx.KindString {
-		return nil, fmt.Errorf(`jwe: header parameter "ek" is not a string: %w`, jose.ErrMalformed)
-	}
-	s, err := jsonx.String(raw)
-	if err != nil {
-		return nil, fmt.Errorf(`jwe: header parameter "ek": %v: %w`, err, jose.ErrMalformed)
-	}
-	ek, err := jose.Base64URLDecode(s)
-	if err != nil {
-		return nil, fmt.Errorf(`jwe: header parameter "ek": %w`, err)
-	}
-	return ek, nil
-}
-
-// hpkeSetEK sets "ek" in a recipient's header to ek, base64url-encoded.
-func hpkeSetEK(h *jose.Header, ek []byte) error {
-	h.Extra = maps.Clone(h.Extra) // h is a copy of the caller's header
-	if err := h.Set("ek", jose.Base64URLEncode(ek)); err != nil {
-		return fmt.Errorf("jwe: %w", err)
-	}
-	return nil
+	return h.EK, nil
 }
 
 // checkIntegratedEnc refuses an "enc" with an HPKE Integrated Encryption
@@ -70,7 +46,7 @@ func (d *Decrypter) checkIntegrated(t *token, h *jose.Header, alg jwa.KeyAlgorit
 	if h.Encryption != "" || h.Has("enc") {
 		return nil, "", "", fmt.Errorf(`jwe: %s with "enc": %w`, alg, jose.ErrMalformed)
 	}
-	if h.Has("ek") {
+	if h.EK != nil {
 		return nil, "", "", fmt.Errorf(`jwe: %s with "ek": %w`, alg, jose.ErrMalformed)
 	}
 	if len(t.recipients) > 1 {

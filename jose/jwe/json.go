@@ -424,9 +424,7 @@ func recipientHeader(r Recipient, p *jwa.KeyParams) (*jose.Header, error) {
 		h.P2S, h.P2C = p.P2S, p.P2C
 	}
 	if p.EK != nil {
-		if err := hpkeSetEK(&h, p.EK); err != nil {
-			return nil, err
-		}
+		h.EK = p.EK
 	}
 	return &h, nil
 }
