@@ -6,15 +6,17 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 )
 
-// prepEntry is the most recently used prepared key: the first one a
-// Decrypter prepares (which is not put in the map, so that a Decrypter
-// made for one token does not pay for it), then the last one found.
+// prepEntry is a prepared key with its cache identity: an entry of
+// Decrypter.cache, and Decrypter.lastPrep, the most recently used one,
+// checked first (the first key a Decrypter prepares is only kept there,
+// so that a Decrypter made for one token does not pay for the cache).
 type prepEntry struct {
 	key cacheKey
 	p   prepared
 }
 
-// maxCached bounds the prepared keys a Decrypter keeps.
+// maxCached bounds the prepared keys a Decrypter keeps; when that many are
+// cached, the next to enter starts a new generation (package keycache).
 const maxCached = 256
 
 // fixedKey is the cache identity of DecryptOptions.Key.

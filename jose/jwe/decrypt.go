@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/internal/keycache"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -76,7 +76,9 @@ type DecryptOptions struct {
 
 // Decrypter decrypts JWE tokens (RFC 7516 §5.2). It is safe for concurrent
 // use. It caches the key management prepared for each key it uses (and for
-// "dir" the content cipher), and compact protected headers by the cache
+// "dir" the content cipher), up to 256 keys of JWK Sets (when that many are
+// kept, the next to enter starts afresh: keys no longer in use are
+// dropped, keys still in use are prepared once more), and compact protected headers by the cache
 // rule jws and jwe share (a header made only of string and integer members
 // is kept the second time a token carrying it decrypts, up to 64); every
 // [Message] gets its own copy of the header.
@@ -90,8 +92,9 @@ type Decrypter struct {
 	lim     jose.Limits
 	jlim    jsonx.Limits
 
-	cache  sync.Map // cacheKey → *prepared
-	cached atomic.Int32
+	// cache holds the keys prepared, at most maxCached, renewed by
+	// generations when full (package keycache).
+	cache keycache.Cache[cacheKey, prepEntry]
 	// headers are the compact protected headers that decrypted, parsed,
 	// kept by the cache rule of jws and jwe (hdrcache).
 	headers hdrcache.Cache
@@ -166,6 +169,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		// Headers nest inside the JSON serialization's recipients array.
 		jlim: jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers},
 	}
+	d.cache.Max = maxCached
 	// The allow-lists are copied (into d for one value each): the caller
 	// may reuse its slices.
 	d.algs = append(d.algOne[:0:min(1, len(opts.KeyAlgorithms))], opts.KeyAlgorithms...)

@@ -67,7 +67,7 @@ func TestKeyFuncSet(t *testing.T) {
 					}
 				}
 			}
-			if f, k := fromFunc.cached.Load(), fromKeys.cached.Load(); f != k {
+			if f, k := fromFunc.cache.Len(), fromKeys.cache.Len(); f != k {
 				t.Fatalf("prepared %d keys from KeyFunc, %d from Keys", f, k)
 			}
 		})

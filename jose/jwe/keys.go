@@ -122,12 +122,9 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		if e := d.lastPrep.Load(); e != nil && e.key == ck {
 			return &e.p, nil
 		}
-		// An empty map is not asked: its first Load allocates its root.
-		if d.cached.Load() > 0 {
-			if p, ok := d.cache.Load(ck); ok {
-				d.lastPrep.Store(&prepEntry{ck, *p.(*prepared)})
-				return p.(*prepared), nil
-			}
+		if e, ok := d.cache.Get(ck); ok {
+			d.lastPrep.Store(e)
+			return &e.p, nil
 		}
 	}
 	e := &prepEntry{key: ck}
@@ -160,12 +157,9 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		if d.lastPrep.CompareAndSwap(nil, e) {
 			return p, nil
 		}
-		if d.cached.Load() < maxCached {
-			if _, loaded := d.cache.LoadOrStore(ck, p); !loaded {
-				d.cached.Add(1)
-			}
-		}
+		e = d.cache.Put(ck, e)
 		d.lastPrep.Store(e)
+		return &e.p, nil
 	}
 	return p, nil
 }

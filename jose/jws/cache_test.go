@@ -7,6 +7,7 @@ import (
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -91,5 +92,63 @@ func TestHeaderCache(t *testing.T) {
 	}
 	if n := cacheSize(v); n != hdrcache.MaxEntries {
 		t.Fatalf("%d cached headers, want %d", n, hdrcache.MaxEntries)
+	}
+}
+
+// TestVerifierCacheRenews checks that the prepared-verifier cache renews
+// itself instead of filling up for good: a KeyFunc that returns a new
+// *jose.JWK for each new key (a rotating remote set) goes through more
+// than maxCached keys, and then a key met before the cap filled and a key
+// first met after it are each verified from the cache again, without
+// allocating; the entries never exceed maxCached.
+func TestVerifierCacheRenews(t *testing.T) {
+	type signed struct {
+		jwk *jose.JWK
+		tok []byte
+	}
+	mk := func(i int) signed {
+		secret := bytes.Repeat([]byte{byte(i), byte(i >> 8), 0x5c}, 11)
+		s, err := NewSigner(jwa.HS256, secret, nil) // one header for all: the header cache stays warm
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, err := s.Compact([]byte("payload"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return signed{&jose.JWK{Key: secret}, tok}
+	}
+	var cur *jose.JWK
+	v, err := NewVerifier(VerifyOptions{
+		Algorithms: []jwa.SignatureAlgorithm{jwa.HS256},
+		KeyFunc:    func(*jose.Header) (any, error) { return cur, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	verify := func(s signed) error {
+		cur = s.jwk
+		return v.VerifyCompactInto(&m, s.tok)
+	}
+	old := mk(0) // in use all along
+	for i := 1; i <= maxCached+maxCached/2; i++ {
+		for _, s := range []signed{mk(i), old} {
+			if err := verify(s); err != nil {
+				t.Fatalf("key %d: %v", i, err)
+			}
+		}
+		if n := v.cache.Len(); n > maxCached {
+			t.Fatalf("%d prepared verifiers cached after %d keys, cap %d", n, i, maxCached)
+		}
+	}
+	steady := mk(maxCached * 2) // first met after the cap
+	for _, s := range []signed{old, steady} {
+		if err := verify(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := vectortest.ZeroAllocs(t, "verification with a cached key", 100, func() error { return verify(s) }); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -84,8 +84,8 @@ func TestKeyFuncSet(t *testing.T) {
 			if calls != 2 {
 				t.Fatalf("KeyFunc called %d times for 2 tokens", calls)
 			}
-			if keysErr == nil && fromFunc.cache.n.Load() != fromKeys.cache.n.Load() {
-				t.Fatalf("prepared %d verifiers from KeyFunc, %d from Keys", fromFunc.cache.n.Load(), fromKeys.cache.n.Load())
+			if keysErr == nil && fromFunc.cache.Len() != fromKeys.cache.Len() {
+				t.Fatalf("prepared %d verifiers from KeyFunc, %d from Keys", fromFunc.cache.Len(), fromKeys.cache.Len())
 			}
 		})
 	}
@@ -115,7 +115,7 @@ func TestKeyFuncSet(t *testing.T) {
 		if a, b := allocs(fromFunc), allocs(fromKeys); a != b {
 			t.Fatalf("KeyFunc set: %v allocations per token, Keys: %v", a, b)
 		}
-		if n := fromFunc.cache.n.Load(); n != 1 {
+		if n := fromFunc.cache.Len(); n != 1 {
 			t.Fatalf("%d verifiers prepared for one key", n)
 		}
 		// A new set (a refreshed remote set) is checked again.

@@ -56,8 +56,10 @@ type VerifyOptions struct {
 }
 
 // Verifier verifies JWS tokens against an allow-list of algorithms and a
-// key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once,
-// remembers verified compact protected headers by the cache rule jws and
+// key source (RFC 7515 §5.2). It prepares each (key, alg) verifier once
+// (the verifiers of JWKs are kept up to 1,024, and when that many are
+// kept, the next to enter starts afresh: keys no longer in use are
+// dropped, keys still in use are prepared once more), remembers verified compact protected headers by the cache rule jws and
 // jwe share (a header made only of string members is kept the second time
 // a token carrying it verifies, up to 64; tokens of one issuer then skip
 // decoding and parsing it; the Header of each Message is still the
@@ -153,6 +155,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		set:     opts.Keys,
 		keyFunc: opts.KeyFunc,
 	}
+	v.cache.c.Max = maxCached
 	// The allow-list is copied (into v for one algorithm): the caller may
 	// reuse its slice.
 	if len(v.algs) == 1 {
