@@ -3,6 +3,7 @@ package jose
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Algorithm is what key selection needs of an algorithm identifier: its
@@ -20,8 +21,7 @@ type Algorithm interface {
 
 // KeyFits reports whether key, a Go key or a supported *JWK, has the type
 // and curve alg needs ([Algorithm.FitsKey]); a JWK's "alg", "use" and
-// "key_ops" are not consulted (they are checked per token, by
-// [JWK.Permits]).
+// "key_ops" are not consulted ([JWK.Permits] and [CheckKeyFits] do).
 func KeyFits[A Algorithm](alg A, key any) bool {
 	if k, ok := key.(*JWK); ok {
 		return k.Supported() && alg.FitsKey(k.Key)
@@ -29,30 +29,53 @@ func KeyFits[A Algorithm](alg A, key any) bool {
 	return alg.FitsKey(key)
 }
 
-// CheckKeyFits returns an error wrapping [ErrInvalidKey] if key fits none
-// of algs ([KeyFits]): jws.NewVerifier and jwe.NewDecrypter refuse so a
-// single key that could never serve a token, rather than refusing every
-// token with an error that reads like an attack. A key that fits some of
-// algs is accepted; tokens of the others are refused one by one.
-func CheckKeyFits[A Algorithm](algs []A, key any) error {
+// CheckKeyFits returns an error wrapping [ErrInvalidKey] if key can serve
+// none of algs: its type or curve fits none ([KeyFits]), or, for a *JWK,
+// its own "alg", "use" and "key_ops" (RFC 7517 §4.2-4.4) permit none of
+// those it fits, op(alg) being the operation each algorithm asks of the
+// key ([JWK.Permits]), the same test by which [Select] drops a key from a
+// set. jws.NewVerifier and jwe.NewDecrypter refuse so a single key that
+// could never serve a token, rather than refusing every token with an
+// error that reads like an attack. A key that can serve some of algs is
+// accepted; tokens of the others are refused one by one.
+func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
+	jwk, isJWK := key.(*JWK)
+	typeFits := false
 	for _, a := range algs {
-		if KeyFits(a, key) {
+		if !KeyFits(a, key) {
+			continue
+		}
+		if !isJWK || jwk.permits(string(a), op(a)) {
 			return nil
 		}
+		typeFits = true
 	}
 	what := fmt.Sprintf("%T key", key)
-	if k, ok := key.(*JWK); ok && k != nil {
-		what = fmt.Sprintf("JWK %q (%T)", k.KeyID, k.Key)
+	if isJWK && jwk != nil {
+		what = fmt.Sprintf("JWK %q (%T)", jwk.KeyID, jwk.Key)
+	}
+	if typeFits {
+		var members []string
+		if jwk.Algorithm != "" {
+			members = append(members, fmt.Sprintf("alg %q", jwk.Algorithm))
+		}
+		if jwk.Use != "" {
+			members = append(members, fmt.Sprintf("use %q", jwk.Use))
+		}
+		if jwk.KeyOps != nil {
+			members = append(members, fmt.Sprintf("key_ops %q", jwk.KeyOps))
+		}
+		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, ErrInvalidKey)
 	}
 	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
 }
 
 // CheckKeySource checks the key source of a verifier or decrypter
 // (jws.VerifyOptions, jwe.DecryptOptions): exactly one of key, set and a
-// key function (hasFunc) is given; a single key fits one of algs
-// ([CheckKeyFits], [ErrInvalidKey]); a set does not mix secret and public
-// keys ([Set.CheckMixed], [ErrInvalidKey]).
-func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool) error {
+// key function (hasFunc) is given; a single key can serve one of algs,
+// asking op(alg) of it ([CheckKeyFits], [ErrInvalidKey]); a set does not
+// mix secret and public keys ([Set.CheckMixed], [ErrInvalidKey]).
+func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool, op func(A) KeyOp) error {
 	n := 0
 	for _, given := range []bool{key != nil, set != nil, hasFunc} {
 		if given {
@@ -63,7 +86,7 @@ func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool) erro
 	case n != 1:
 		return errors.New("jose: exactly one of Key, Keys and KeyFunc must be set")
 	case key != nil:
-		return CheckKeyFits(algs, key)
+		return CheckKeyFits(algs, key, op)
 	case set != nil:
 		return set.CheckMixed()
 	}

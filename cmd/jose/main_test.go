@@ -50,6 +50,7 @@ const (
 	kHS256     = "testdata/keys/hs256.jwk"
 	kA128KW    = "testdata/keys/a128kw.jwk"
 	kOctNoAlg  = "testdata/keys/oct-noalg.jwk"
+	kHS256Any  = "testdata/keys/hs256-noalg.jwk"
 	kSet       = "testdata/keys/set.json"
 	kSetPublic = "testdata/keys/set-public.json"
 	kECPEM     = "testdata/keys/ec.pem"
@@ -203,7 +204,8 @@ var goldenCases = []struct {
 	{"verify-general-one-key", tGeneral, []string{"verify", "--alg", "ES256,EdDSA", "--key", kEd}},
 	{"verify-detached", tEdDetach, []string{"verify", "--alg", "EdDSA", "--key", kEd, "--payload", "testdata/tokens/payload.txt"}},
 	{"verify-detached-no-payload", tEdDetach, []string{"verify", "--alg", "EdDSA", "--key", kEd}},
-	{"verify-alg-not-allowed", tHS256, []string{"verify", "--alg", "HS384", "--key", kHS256}},
+	{"verify-alg-not-allowed", tHS256, []string{"verify", "--alg", "HS384", "--key", kHS256Any}},
+	{"verify-key-permits-none", tHS256, []string{"verify", "--alg", "HS384", "--key", kHS256}},
 	{"verify-wrong-key", tEd, []string{"verify", "--alg", "EdDSA", "--key", "testdata/keys/x25519.jwk"}},
 	{"verify-malformed", kEC, []string{"verify", "--alg", "EdDSA", "--key", kEd}},
 	{"verify-empty", "", []string{"verify", "--alg", "EdDSA", "--key", kEd, "-"}},

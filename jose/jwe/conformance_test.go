@@ -71,12 +71,12 @@ func TestConformanceLatchsetRFC7520JWE(t *testing.T) {
 			} else {
 				keys = append(keys, cfKey(t, "rfc7520_"+sec+".jwk"))
 			}
-			decrypt := func(key *jose.JWK, algs []jwa.KeyAlgorithm) (*jwe.Message, error) {
-				d, err := jwe.NewDecrypter(jwe.DecryptOptions{
-					KeyAlgorithms:      algs,
-					ContentEncryptions: []jwa.ContentEncryption{want.enc},
-					Key:                key,
-				})
+			// decryptWith decrypts the token with opts, which gets the
+			// allow-lists algs and the section's enc.
+			decryptWith := func(opts jwe.DecryptOptions, algs []jwa.KeyAlgorithm) (*jwe.Message, error) {
+				opts.KeyAlgorithms = algs
+				opts.ContentEncryptions = []jwa.ContentEncryption{want.enc}
+				d, err := jwe.NewDecrypter(opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -85,6 +85,9 @@ func TestConformanceLatchsetRFC7520JWE(t *testing.T) {
 				}
 				return d.DecryptJSON(tok)
 			}
+			decrypt := func(key *jose.JWK, algs []jwa.KeyAlgorithm) (*jwe.Message, error) {
+				return decryptWith(jwe.DecryptOptions{Key: key}, algs)
+			}
 			for i, key := range keys {
 				algs := want.algs
 				if sec == "5.13" {
@@ -92,10 +95,17 @@ func TestConformanceLatchsetRFC7520JWE(t *testing.T) {
 				}
 				if sec == "5.6" {
 					// The published key says "alg":"A128GCM" (an enc):
-					// the strict binding refuses it for "dir"; the
-					// caller who rebinds the key gets the plaintext.
-					if _, err := decrypt(key, algs); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
-						t.Errorf("key bound to A128GCM used for dir: %v, want ErrAlgorithmNotAllowed", err)
+					// the strict binding refuses it for "dir", as the
+					// one Key in NewDecrypter and, from a KeyFunc, per
+					// token; the caller who rebinds the key gets the
+					// plaintext.
+					_, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: algs, ContentEncryptions: []jwa.ContentEncryption{want.enc}, Key: key})
+					if !errors.Is(err, jose.ErrInvalidKey) {
+						t.Errorf("key bound to A128GCM as the one Key for dir: %v, want ErrInvalidKey", err)
+					}
+					kf := func(*jose.Header) (any, error) { return key, nil }
+					if _, err := decryptWith(jwe.DecryptOptions{KeyFunc: kf}, algs); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+						t.Errorf("key bound to A128GCM from a KeyFunc for dir: %v, want ErrAlgorithmNotAllowed", err)
 					}
 					key.Algorithm = ""
 				}

@@ -39,7 +39,9 @@ type DecryptOptions struct {
 	// ecdh.KeyExchanger (the ECDH-ES family), called once per token; a
 	// bad encrypted key stays the one opaque jose.ErrDecryptionFailed,
 	// whatever the device answers (see jwa.NewKeyDecrypter). KeyFunc may
-	// return such keys too.
+	// return such keys too. A Key that can serve none of KeyAlgorithms
+	// (by its type, curve or size, or, for a *jose.JWK, its own "alg",
+	// "use" and "key_ops") is refused by NewDecrypter with ErrInvalidKey.
 	Key any
 	// Keys is a JWK Set, from which the keys tried for a recipient are
 	// chosen by the one policy of jws and jwe, [jose.Select]: keys that
@@ -132,9 +134,11 @@ type Message struct {
 
 // NewDecrypter returns a Decrypter for opts. It refuses empty allow-lists,
 // algorithms this module does not implement, zero or several key sources,
-// and, with ErrInvalidKey, a Key of a type, curve or size that fits none of
-// KeyAlgorithms ([jose.CheckKeyFits]) or Keys mixing secret and public
-// keys.
+// and, with ErrInvalidKey, a Key that can serve none of KeyAlgorithms
+// ([jose.CheckKeyFits]: its type, curve or size fits none, or, for a
+// *jose.JWK, its "alg", "use" and "key_ops" permit none of those it fits)
+// or Keys mixing secret and public keys. A Key that can serve some of the
+// algorithms is accepted; a token of another is refused.
 func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	if len(opts.KeyAlgorithms) == 0 {
 		return nil, errors.New("jwe: DecryptOptions.KeyAlgorithms is empty")
@@ -152,7 +156,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 			return nil, fmt.Errorf("jwe: content encryption %q: %w", e, jose.ErrUnsupportedAlgorithm)
 		}
 	}
-	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc != nil); err != nil {
+	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, decryptOp); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	lim := opts.Limits.WithDefaults()
@@ -179,6 +183,9 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	}
 	return d, nil
 }
+
+// decryptOp is the key operation alg asks of a decryption key.
+func decryptOp(alg jwa.KeyAlgorithm) jose.KeyOp { return keyOp(alg, true) }
 
 // token is a parsed JWE, in either serialization.
 type token struct {

@@ -480,8 +480,27 @@ func TestKeySelection(t *testing.T) {
 		return &jose.JWK{Key: rfKey16, Algorithm: "A256KW"}, nil
 	}}).DecryptCompact(tok)
 	rfExpect(t, "key func JWK alg", err, jose.ErrAlgorithmNotAllowed)
-	_, err = rfDecrypter(t, DecryptOptions{Key: &jose.JWK{Key: rfKey16, Use: "sig"}}).DecryptCompact(tok)
-	rfExpect(t, "JWK use sig", err, jose.ErrAlgorithmNotAllowed)
+	// As the one Key, a JWK that permits none of the listed algorithms
+	// is refused by NewDecrypter; one that permits another listed
+	// algorithm is accepted, and the A128KW token is refused.
+	kwOnly := DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW}, ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM}}
+	for name, jwk := range map[string]*jose.JWK{
+		"use sig":         {Key: rfKey16, Use: "sig"},
+		"alg dir":         {Key: rfKey16, Algorithm: "dir"},
+		"key_ops decrypt": {Key: rfKey16, KeyOps: []jose.KeyOp{jose.OpDecrypt}},
+	} {
+		o := kwOnly
+		o.Key = jwk
+		_, err = NewDecrypter(o)
+		rfExpect(t, "NewDecrypter, A128KW only, JWK "+name, err, jose.ErrInvalidKey)
+	}
+	for name, jwk := range map[string]*jose.JWK{
+		"alg dir":         {Key: rfKey16, Algorithm: "dir"},
+		"key_ops decrypt": {Key: rfKey16, KeyOps: []jose.KeyOp{jose.OpDecrypt}},
+	} {
+		_, err = rfDecrypter(t, DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW, jwa.Direct}, Key: jwk}).DecryptCompact(tok)
+		rfExpect(t, "JWK "+name+", A128KW token", err, jose.ErrAlgorithmNotAllowed)
+	}
 	if m, err := rfDecrypter(t, DecryptOptions{Key: &jose.JWK{Key: rfKey16, KeyOps: []jose.KeyOp{jose.OpUnwrapKey}}}).DecryptCompact(tok); err != nil || string(m.Plaintext) != "x" {
 		t.Fatalf("JWK unwrapKey: %v", err)
 	}

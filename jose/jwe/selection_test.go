@@ -116,3 +116,41 @@ func TestSixSegmentsRefusedBeforeKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestNewDecrypterKeyPermitsNone: a single JWK whose own "alg", "use" or
+// "key_ops" (RFC 7517 §4.2-4.4; the operation is the one each algorithm
+// asks: decrypt for dir, unwrapKey for key wrap) permit none of the listed
+// algorithms is refused by NewDecrypter with ErrInvalidKey, as jose.Select
+// drops it from a set; a JWK that permits some keeps the per-token refusal
+// of the others.
+func TestNewDecrypterKeyPermitsNone(t *testing.T) {
+	k16 := bytes.Repeat([]byte{9}, 16)
+	encs := []jwa.ContentEncryption{jwa.A128GCM}
+	kw := []jwa.KeyAlgorithm{jwa.A128KW}
+	for name, c := range map[string]struct {
+		algs []jwa.KeyAlgorithm
+		key  *jose.JWK
+	}{
+		"alg A256KW, A128KW listed":  {kw, &jose.JWK{Key: k16, Algorithm: "A256KW"}},
+		"alg dir, A128KW listed":     {kw, &jose.JWK{Key: k16, Algorithm: "dir"}},
+		"use sig":                    {[]jwa.KeyAlgorithm{jwa.A128KW, jwa.Direct}, &jose.JWK{Key: k16, Use: jose.UseSignature}},
+		"key_ops unwrapKey for dir":  {[]jwa.KeyAlgorithm{jwa.Direct}, &jose.JWK{Key: k16, KeyOps: []jose.KeyOp{jose.OpUnwrapKey}}},
+		"key_ops decrypt for A128KW": {kw, &jose.JWK{Key: k16, KeyOps: []jose.KeyOp{jose.OpDecrypt}}},
+		"key_ops wrapKey only":       {kw, &jose.JWK{Key: k16, KeyOps: []jose.KeyOp{jose.OpWrapKey}}},
+	} {
+		_, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: c.algs, ContentEncryptions: encs, Key: c.key})
+		if !errors.Is(err, jose.ErrInvalidKey) {
+			t.Errorf("%s: %v, want ErrInvalidKey", name, err)
+		}
+	}
+	// A JWK for unwrapKey with A128KW and dir listed is accepted: A128KW
+	// tokens decrypt, dir tokens are refused one by one.
+	jwk := &jose.JWK{Key: k16, KeyOps: []jose.KeyOp{jose.OpUnwrapKey}}
+	d := rvDecrypter(t, jwe.DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW, jwa.Direct}, ContentEncryptions: encs, Key: jwk})
+	if _, err := d.DecryptCompact(rvCompact(t, jwa.A128KW, jwa.A128GCM, k16, nil)); err != nil {
+		t.Errorf("A128KW token: %v", err)
+	}
+	if _, err := d.DecryptCompact(rvCompact(t, jwa.Direct, jwa.A128GCM, k16, nil)); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		t.Errorf("dir token: %v, want ErrAlgorithmNotAllowed", err)
+	}
+}

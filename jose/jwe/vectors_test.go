@@ -650,11 +650,34 @@ func TestCookbookNesting(t *testing.T) {
 }
 
 // TestCookbookDirAlgBinding: the 5.6 key as published ("alg":"A128GCM") is
-// refused for "dir", before any decryption.
+// refused for "dir", before any decryption: as the one Key by
+// NewDecrypter (it can serve no key management algorithm), and per token
+// when a KeyFunc or a set (whose entry of the token's kid cannot serve
+// dir) supplies it.
 func TestCookbookDirAlgBinding(t *testing.T) {
 	v := loadCookbook(t, "../../testdata/cookbook/jwe/5_6.direct_encryption_using_aes-gcm.json")
-	d := rtDecrypter(t, jwa.Direct, jwa.A128GCM, vecKey(t, v.Input.Key))
-	if _, err := d.DecryptCompact([]byte(v.Output.Compact)); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
-		t.Fatalf("err %v, want ErrAlgorithmNotAllowed", err)
+	key := vecKey(t, v.Input.Key)
+	opts := DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.Direct}, ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM}}
+	o := opts
+	o.Key = key
+	if _, err := NewDecrypter(o); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("as the one Key: %v, want ErrInvalidKey", err)
+	}
+	o = opts
+	o.KeyFunc = func(*jose.Header) (any, error) { return key, nil }
+	fromFunc, err := NewDecrypter(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = opts
+	o.Keys = &jose.Set{Keys: []*jose.JWK{key}}
+	fromSet, err := NewDecrypter(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range map[string]*Decrypter{"KeyFunc": fromFunc, "Keys": fromSet} {
+		if _, err := d.DecryptCompact([]byte(v.Output.Compact)); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+			t.Errorf("%s: err %v, want ErrAlgorithmNotAllowed", name, err)
+		}
 	}
 }

@@ -128,13 +128,33 @@ func TestConformanceLatchsetRFC7520JWS(t *testing.T) {
 						others = append(others, a)
 					}
 				}
-				// A key that fits none of them is refused by NewVerifier.
+				// A key that can serve none of them (by its type or curve,
+				// or by its own "alg", "use" and "key_ops") is refused by
+				// NewVerifier; one that can serve some is accepted and
+				// the token is refused.
+				servesOther := func(k *jose.JWK) bool {
+					return slices.ContainsFunc(others, func(a jwa.SignatureAlgorithm) bool {
+						return jose.KeyFits(a, k) && k.Permits(string(a), jose.OpVerify) == nil
+					})
+				}
 				want := jose.ErrInvalidKey
-				if slices.ContainsFunc(others, func(a jwa.SignatureAlgorithm) bool { return jose.KeyFits(a, key) }) {
+				if servesOther(key) {
 					want = jose.ErrAlgorithmNotAllowed
 				}
 				if _, err := verify(key, others); !errors.Is(err, want) && sec != "4.8" {
 					t.Errorf("key %d: alg %s not in the allow-list: %v, want %v", i, alg, err, want)
+				}
+				// The same key without its own "alg" (RFC 7517 §4.4),
+				// whose type fits another algorithm, passes NewVerifier:
+				// the token is refused by the allow-list alone.
+				bare := *key
+				bare.Algorithm = ""
+				if servesOther(&bare) {
+					if _, err := verify(&bare, others); !errors.Is(err, jose.ErrAlgorithmNotAllowed) && sec != "4.8" {
+						t.Errorf("key %d without alg: alg %s not in the allow-list: %v, want ErrAlgorithmNotAllowed", i, alg, err)
+					}
+				} else if key.Algorithm != "" && sec != "4.8" {
+					t.Errorf("key %d without alg fits no other algorithm: the per-token refusal is not exercised", i)
 				}
 			}
 			// Another key never verifies it: the HMAC key of §4.4 for the

@@ -553,15 +553,30 @@ func TestKeyBinding(t *testing.T) {
 	if _, err := v.VerifyCompact(sign(es)); err != nil {
 		t.Fatalf("ES256 with the private key: %v", err)
 	}
-	// JWK alg, use and key_ops.
-	for name, jwk := range map[string]*jose.JWK{
-		"alg":     {Key: hs.pub, Algorithm: "HS512"},
-		"use":     {Key: hs.pub, Use: "enc"},
-		"key_ops": {Key: hs.pub, KeyOps: []jose.KeyOp{jose.OpSign}},
+	// JWK alg, use and key_ops. As the one Key, a JWK that permits none
+	// of the listed algorithms is refused by NewVerifier; one that
+	// permits another listed algorithm (alg HS512) is accepted, and the
+	// HS256 token is refused.
+	for name, c := range map[string]struct {
+		jwk    *jose.JWK
+		single error // from NewVerifier with the JWK as Key and every alg listed
+	}{
+		"alg":     {&jose.JWK{Key: hs.pub, Algorithm: "HS512"}, nil},
+		"use":     {&jose.JWK{Key: hs.pub, Use: "enc"}, jose.ErrInvalidKey},
+		"key_ops": {&jose.JWK{Key: hs.pub, KeyOps: []jose.KeyOp{jose.OpSign}}, jose.ErrInvalidKey},
 	} {
-		v := rtVerifier(t, jws.VerifyOptions{Algorithms: all, Key: jwk})
-		if _, err := v.VerifyCompact(sign(hs)); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
-			t.Errorf("JWK %s: %v", name, err)
+		jwk := c.jwk
+		if c.single == nil {
+			v := rtVerifier(t, jws.VerifyOptions{Algorithms: all, Key: jwk})
+			if _, err := v.VerifyCompact(sign(hs)); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+				t.Errorf("JWK %s: %v", name, err)
+			}
+		} else if _, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: all, Key: jwk}); !errors.Is(err, c.single) {
+			t.Errorf("JWK %s as the one key: %v, want %v", name, err, c.single)
+		}
+		// With only HS256 listed, none of them is a usable Key.
+		if _, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: jwk}); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Errorf("JWK %s as the one key for HS256: %v, want ErrInvalidKey", name, err)
 		}
 		// The same key in a set, found by kid and without one.
 		jwk.KeyID = "k"

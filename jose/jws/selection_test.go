@@ -5,7 +5,9 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -98,5 +100,48 @@ func TestNewVerifierKeyFitsNone(t *testing.T) {
 	tok, _ := s.Compact([]byte("x"))
 	if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 		t.Errorf("HS256 token: %v, want ErrAlgorithmNotAllowed", err)
+	}
+}
+
+// TestNewVerifierKeyPermitsNone: a single JWK whose own "alg", "use" or
+// "key_ops" (RFC 7517 §4.2-4.4) permit none of the listed algorithms is
+// refused by NewVerifier with ErrInvalidKey, as jose.Select drops it from a
+// set; a JWK that permits some keeps the per-token refusal of the others.
+func TestNewVerifierKeyPermitsNone(t *testing.T) {
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es256 := []jwa.SignatureAlgorithm{jwa.ES256}
+	for name, c := range map[string]struct {
+		algs []jwa.SignatureAlgorithm
+		key  *jose.JWK
+	}{
+		"alg ES384, ES256 listed":           {es256, &jose.JWK{Key: &ec.PublicKey, Algorithm: "ES384"}},
+		"alg HS256, HS256 and ES256 listed": {[]jwa.SignatureAlgorithm{jwa.HS256, jwa.ES256}, &jose.JWK{Key: &ec.PublicKey, Algorithm: "HS256"}},
+		"use enc":                           {es256, &jose.JWK{Key: &ec.PublicKey, Use: jose.UseEncryption}},
+		"key_ops sign only":                 {es256, &jose.JWK{Key: &ec.PublicKey, KeyOps: []jose.KeyOp{jose.OpSign}}},
+		"key_ops empty":                     {es256, &jose.JWK{Key: &ec.PublicKey, KeyOps: []jose.KeyOp{}}},
+		"oct with use enc":                  {[]jwa.SignatureAlgorithm{jwa.HS256, jwa.HS512}, &jose.JWK{Key: rvHKey, Use: jose.UseEncryption}},
+		"oct for HS512, HS256 listed":       {[]jwa.SignatureAlgorithm{jwa.HS256}, &jose.JWK{Key: bytes.Repeat([]byte{1}, 64), Algorithm: "HS512"}},
+	} {
+		_, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: c.algs, Key: c.key})
+		if !errors.Is(err, jose.ErrInvalidKey) {
+			t.Errorf("%s: %v, want ErrInvalidKey", name, err)
+		}
+	}
+	// A JWK for ES256 with ES256 and ES384 listed is accepted: ES256
+	// tokens verify, ES384 tokens are refused one by one.
+	jwk := &jose.JWK{Key: &ec.PublicKey, Algorithm: "ES256", Use: jose.UseSignature, KeyOps: []jose.KeyOp{jose.OpVerify}}
+	v := rvVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256, jwa.ES384}, Key: jwk})
+	s, _ := jws.NewSigner(jwa.ES256, ec, nil)
+	tok, _ := s.Compact([]byte("x"))
+	if _, err := v.VerifyCompact(tok); err != nil {
+		t.Errorf("ES256 token: %v", err)
+	}
+	hdr := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES384"}`))
+	tok384 := []byte(hdr + ".eA." + strings.Repeat("A", 128))
+	if _, err := v.VerifyCompact(tok384); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		t.Errorf("ES384 token: %v, want ErrAlgorithmNotAllowed", err)
 	}
 }

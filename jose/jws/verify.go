@@ -21,7 +21,8 @@ type VerifyOptions struct {
 	// Key is the one verification key: []byte (HMAC), *rsa.PublicKey,
 	// *ecdsa.PublicKey, ed25519.PublicKey, the matching private keys, or a
 	// *jose.JWK holding one of them (whose "alg", "use" and "key_ops" then
-	// restrict the algorithms it verifies).
+	// restrict the algorithms it verifies). A Key that can verify none of
+	// Algorithms is refused by NewVerifier with ErrInvalidKey.
 	Key any
 	// Keys is a JWK Set, from which the keys a token may be verified with
 	// are chosen by the one policy of jws and jwe, [jose.Select]: keys that
@@ -77,6 +78,10 @@ type Verifier struct {
 	algOne  [1]jwa.SignatureAlgorithm
 }
 
+// verifyOp is the key operation every signature algorithm asks of a
+// verification key (RFC 7517 §4.3).
+func verifyOp(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify }
+
 // onlyB64 is the crit list of a Verifier whose caller understands no
 // extension: "b64" (RFC 7797) only. It is shared, never modified.
 var onlyB64 = []string{"b64"}
@@ -121,8 +126,11 @@ var ErrMultipleSignatures = fmt.Errorf("jws: more than one signature, use Verify
 // NewVerifier returns a Verifier for opts. It fails if the allow-list is
 // empty or holds "none" or an algorithm jwa does not implement, if not
 // exactly one of Key, Keys and KeyFunc is set, and, with ErrInvalidKey, if
-// Key is of a type or curve that fits none of the listed algorithms
-// ([jose.CheckKeyFits]) or Keys mixes secret and public keys.
+// Key can verify none of the listed algorithms ([jose.CheckKeyFits]: its
+// type or curve fits none, or, for a *jose.JWK, its "alg", "use" and
+// "key_ops" permit none of those it fits) or Keys mixes secret and public
+// keys. A Key that can verify some of the algorithms is accepted; a token
+// of another is refused with ErrAlgorithmNotAllowed.
 func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	if len(opts.Algorithms) == 0 {
 		return nil, errors.New("jws: VerifyOptions.Algorithms is empty: the accepted algorithms must be listed")
@@ -136,7 +144,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
 		}
 	}
-	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc != nil); err != nil {
+	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, verifyOp); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
