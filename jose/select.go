@@ -100,7 +100,7 @@ func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool, op f
 // token than alg can alone: jwe refuses, for ECDH-ES, keys of another
 // curve than the token's epk and, for dir, keys of another size than its
 // enc needs. This is the one key-selection policy of jws and jwe
-// (RFC 7515 §6, RFC 7516 §9, RFC 7517 §4.5):
+// (RFC 7515 §6, RFC 7516 §6, RFC 7517 §4.5):
 //
 //   - A set that mixes secret keys (symmetric or private) with public keys
 //     is refused with [ErrInvalidKey]: which keys a token may pick from it
