@@ -29,5 +29,7 @@
 // of package jose ([jose.ErrMalformed], [jose.ErrAlgorithmNotAllowed],
 // [jose.ErrLimitExceeded], [jose.ErrKeyNotFound],
 // [jose.ErrVerificationFailed], [jose.ErrUnsupportedCritical], ...), so
-// callers branch with [errors.Is].
+// callers branch with [errors.Is]; the one exception is an error of
+// VerifyOptions.KeyFunc, returned wrapped with what it wraps (a jwks.Remote
+// that cannot fetch its set: jwks.ErrFetch).
 package jws
