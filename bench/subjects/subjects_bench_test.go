@@ -9,7 +9,7 @@ import (
 // BenchmarkSuite runs the suite's variants under `go test -bench`, named as
 // josebench's gobench output names them, so that either can feed benchstat:
 //
-//	go test -run=NONE -bench='Suite/HS256Bench' -benchtime=2000x ./bench/subjects
+//	go test -run=NONE -bench='Suite/^HS256Bench$' -benchtime=2000x ./bench/subjects
 func BenchmarkSuite(b *testing.B) {
 	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{"JWS", "JWE", "JWT"})
 	if err != nil {
