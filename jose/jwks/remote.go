@@ -63,7 +63,8 @@ type Options struct {
 	// the body as read, so on the decompressed body when the client
 	// decompresses it (the default client asks for gzip).
 	MaxResponseSize int64
-	// Limits are the limits [jose.ParseSetWithLimits] applies to the body
+	// Limits are the limits [jose.ParsePublicSetWithLimits] (or, with
+	// AllowSecretKeys, [jose.ParseSetWithLimits]) applies to the body
 	// (zero fields: the jose defaults).
 	Limits jose.Limits
 
