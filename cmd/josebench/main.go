@@ -4,10 +4,11 @@
 //
 // Usage:
 //
-//	josebench run [--config bench.yaml] [--group G]... [--store] [--tag NAME] [--ref ID|TAG] [--fail-slower PCT]
-//	josebench report [--uuid ID|latest] [--report NAME] [--output FORMAT] [--file PATH] [--ref ID]
+//	josebench run [--config bench.yaml] [--group G]... [--store] [--tag NAME] [--ref ID|TAG] [--against PATH] [--fail-slower PCT] [--parallel N]
+//	josebench report [--uuid ID|latest|TAG] [--report NAME] [--output FORMAT] [--file PATH] [--ref ID|TAG]
 //	josebench log [--storage DIR]
 //	josebench list [--group G]...
+//	josebench worker
 //	josebench help [command]
 //
 // Results go to standard output; progress and messages, prefixed
