@@ -374,7 +374,7 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 			if id, ok := p.kd.(jwa.IntegratedDecrypter); ok { // HPKE Integrated Encryption
 				if aead, err = id.IntegratedAEAD(ek); err != nil {
 					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %v", jose.ErrMalformed, err)
+						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
 					} else {
 						failed = true
 					}

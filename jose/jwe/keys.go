@@ -14,7 +14,7 @@ import (
 
 // MaxKeyCandidates is the largest number of keys of a JWK Set
 // ([DecryptOptions.Keys]) tried for one recipient of a token (RFC 7516
-// §5.2 step 6): a token, with or without a "kid", cannot make the Decrypter
+// §5.2 step 7): a token, with or without a "kid", cannot make the Decrypter
 // do more key decryptions than this times [jose.Limits.MaxRecipients],
 // whatever the size of the set; over all its recipients and keys, one
 // token costs at most [jose.Limits.MaxKeyAttempts] key decryptions (4 by
