@@ -1,16 +1,19 @@
 package jwt
 
-// Published vectors: RFC 7519 §3.1 (the same token as RFC 7515 Appendix
-// A.1, testdata/latchset/non-json/rfc7515_A.1.jwsc and its key
-// rfc7515_A.1.jwk, Apache-2.0, latchset/LICENSE) and RFC 7520 §6
-// (testdata/cookbook/6.nesting_signatures_and_encryption.json, Unlicense,
-// cookbook/LICENSE), read from the repository's testdata. The tokens of RFC
-// 7519 Appendix A.1 and A.2 are not among the shared vectors: their
-// constructions (an RSA1_5/A128CBC-HS256 encrypted JWT with the RFC 7516
-// A.2 key, and the RFC 7515 A.2 RS256 JWT nested in it) are round-tripped
-// here with the RFCs' keys instead.
+// Published vectors, read from the repository's testdata: RFC 7519 §3.1
+// (the same token as RFC 7515 Appendix A.1,
+// testdata/latchset/non-json/rfc7515_A.1.jwsc and its key rfc7515_A.1.jwk,
+// Apache-2.0, latchset/LICENSE); RFC 7519 Appendix A.1 and A.2
+// (testdata/rfc7519/a1.jwt and a2.jwt, copied from the RFC's text, IETF
+// Trust, Simplified BSD, rfc7519/LICENSE), decrypted with the RFC 7516 A.2
+// key (testdata/joserfc/RFC7516-A.2.3.json, BSD-3-Clause, joserfc/LICENSE)
+// and verified with the RFC 7515 A.2 key (latchset/rfc7515_A.2.jwk); and
+// RFC 7520 §6 (testdata/cookbook/6.nesting_signatures_and_encryption.json,
+// Unlicense, cookbook/LICENSE).
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -19,6 +22,7 @@ import (
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jwe"
 	"github.com/josebench/josebench/jose/jws"
 )
 
@@ -139,14 +143,15 @@ func TestRFC7520Section6(t *testing.T) {
 	}
 }
 
-// TestRFC7519AppendixA round-trips the constructions of RFC 7519 Appendix
-// A.1 (an encrypted JWT, RSA1_5 and A128CBC-HS256, with the RFC 7516 A.2
-// key) and A.2 (the RFC 7515 A.2 RS256 JWT nested in it, "cty": "JWT"),
-// with the RFC 7519 §3.1 claims.
+// TestRFC7519AppendixA is the issuing side of RFC 7519 Appendix A.1 and
+// A.2 (whose published tokens TestRFC7519AppendixA1 and
+// TestRFC7519AppendixA2 validate): the Encrypters make tokens of the same
+// construction (RSA1_5 is randomized, so not the same bytes) from the
+// §3.1 claims with the RFCs' keys, and they validate.
 func TestRFC7519AppendixA(t *testing.T) {
 	encKey := readKey(t, "joserfc", "RFC7516-A.2.3.json")
 	sigKey := readKey(t, "latchset", "rfc7515_A.2.jwk")
-	claims := json.RawMessage(`{"iss":"joe",` + "\r\n" + ` "exp":1300819380,` + "\r\n" + ` "http://example.com/is_root":true}`)
+	claims := json.RawMessage(rfc7519Claims)
 	encPub := encKey.Public()
 	sigPub := sigKey.Public()
 	dec := mustDecrypter(t, jwa.RSA1_5, jwa.A128CBCHS256, encKey)
@@ -188,5 +193,235 @@ func TestRFC7519AppendixA(t *testing.T) {
 	}
 	if names := m.Protected.Names(); len(names) != 3 {
 		t.Fatalf("A.2 JWE header members %v", names)
+	}
+}
+
+// rfc7519Claims is the JWT Claims Set of RFC 7519 §3.1 as its octets are
+// given there (a CRLF and one space between members): the plaintext of
+// Appendix A.1 and the payload of the inner JWS of Appendix A.2.
+const rfc7519Claims = "{\"iss\":\"joe\",\r\n \"exp\":1300819380,\r\n \"http://example.com/is_root\":true}"
+
+// rfc7516A2Decrypter decrypts with the RFC 7516 Appendix A.2 RSA key, the
+// recipient of both RFC 7519 Appendix A tokens, allowing exactly the
+// algorithms given.
+func rfc7516A2Decrypter(t *testing.T, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) *jwe.Decrypter {
+	t.Helper()
+	d, err := jwe.NewDecrypter(jwe.DecryptOptions{
+		KeyAlgorithms: algs, ContentEncryptions: encs, Key: readKey(t, "joserfc", "RFC7516-A.2.3.json"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// tamperSegment returns a copy of the compact token tok with one
+// base64url character of segment seg changed (the middle one, never the
+// last, so that the segment still decodes, to other bytes).
+func tamperSegment(t *testing.T, tok []byte, seg int) []byte {
+	t.Helper()
+	parts := bytes.Split(bytes.Clone(tok), []byte("."))
+	if seg >= len(parts) || len(parts[seg]) < 2 {
+		t.Fatalf("token has no segment %d of two characters or more", seg)
+	}
+	p := parts[seg]
+	i := len(p) / 2
+	if p[i] == 'A' {
+		p[i] = 'B'
+	} else {
+		p[i] = 'A'
+	}
+	return bytes.Join(parts, []byte("."))
+}
+
+// withHeader returns tok with its first segment replaced by the base64url
+// encoding of header.
+func withHeader(tok []byte, header string) []byte {
+	_, rest, _ := bytes.Cut(tok, []byte("."))
+	return []byte(base64.RawURLEncoding.EncodeToString([]byte(header)) + "." + string(rest))
+}
+
+// assertTamperedRefused checks that tok, with one character changed in
+// each of its five JWE segments in turn, and with its protected header
+// re-encoded as sameHeader (the same members in another order), is
+// refused by v, never with a ClaimError (claims are not read before the
+// token authenticates): the changed header no longer parses (its middle
+// character, changed, puts a control character in a string:
+// jose.ErrMalformed); every other change, and the re-encoded header, is
+// the one opaque jose.ErrDecryptionFailed.
+func assertTamperedRefused(t *testing.T, v *Validator, tok []byte, sameHeader string) {
+	t.Helper()
+	names := []string{"protected header", "encrypted key", "initialization vector", "ciphertext", "authentication tag"}
+	for seg, name := range names {
+		got, err := v.Validate(tamperSegment(t, tok, seg), nil)
+		var ce *ClaimError
+		switch {
+		case err == nil:
+			t.Errorf("%s tampered: accepted, claims %+v", name, got.Claims)
+		case errors.As(err, &ce):
+			t.Errorf("%s tampered: claims were read: %v", name, err)
+		case seg == 0 && !errors.Is(err, jose.ErrMalformed):
+			t.Errorf("%s tampered: %v, want %v", name, err, jose.ErrMalformed)
+		case seg > 0 && !errors.Is(err, jose.ErrDecryptionFailed):
+			t.Errorf("%s tampered: %v, want %v", name, err, jose.ErrDecryptionFailed)
+		}
+	}
+	// The header is authenticated as the octets sent (RFC 7516 §5.1 step
+	// 14), not as the JSON they mean.
+	if _, err := v.Validate(withHeader(tok, sameHeader), nil); !errors.Is(err, jose.ErrDecryptionFailed) {
+		t.Errorf("header re-encoded as %s: %v, want %v", sameHeader, err, jose.ErrDecryptionFailed)
+	}
+}
+
+// TestRFC7519AppendixA1 decrypts the encrypted JWT of RFC 7519 Appendix
+// A.1, as the RFC prints it: the §3.1 claims encrypted with RSA1_5 and
+// A128CBC-HS256 to the RFC 7516 A.2 key, validated by a Validator with a
+// Decrypter only.
+func TestRFC7519AppendixA1(t *testing.T) {
+	tok := vectortest.ReadFile(t, "rfc7519", "a1.jwt")
+	// RSA1_5 is legacy (RFC 8725 §3.2): a Decrypter takes it only when
+	// its allow-list names it.
+	dec := rfc7516A2Decrypter(t, []jwa.KeyAlgorithm{jwa.RSA1_5}, []jwa.ContentEncryption{jwa.A128CBCHS256})
+	at := func(now time.Time) *Validator {
+		return mustValidator(t, ValidatorOptions{Decrypter: dec, AnyAudience: true, Issuers: []string{"joe"}, Now: func() time.Time { return now }})
+	}
+	var private map[string]any
+	got, err := at(rfc7519Exp.Add(-time.Second)).Validate(tok, &private)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Payload) != rfc7519Claims {
+		t.Errorf("plaintext %q, want the §3.1 claims %q", got.Payload, rfc7519Claims)
+	}
+	if got.Claims.Issuer != "joe" || got.Claims.Expiry.IsZero() || got.Claims.Expiry.Unix() != 1300819380 ||
+		private["http://example.com/is_root"] != true || len(private) != 3 {
+		t.Errorf("claims %+v, private %v", got.Claims, private)
+	}
+	h := got.Header
+	if h.Algorithm != "RSA1_5" || h.Encryption != "A128CBC-HS256" || h.Type != "" || h.ContentType != "" || got.Outer != nil {
+		t.Errorf("header %+v outer %+v", h, got.Outer)
+	}
+	if names := h.Names(); len(names) != 2 {
+		t.Errorf("header members %v, want alg and enc", names)
+	}
+
+	// At its exp (2011-03-22T18:43:00Z) it has expired: a claims error,
+	// after a successful decryption.
+	var ce *ClaimError
+	if _, err := at(rfc7519Exp).Validate(tok, nil); !errors.As(err, &ce) || ce.Claim != "exp" || !errors.Is(err, ErrExpired) {
+		t.Errorf("at exp: %v", err)
+	}
+
+	// Without RSA1_5, or without A128CBC-HS256, in the allow-lists, the
+	// same key does not decrypt it.
+	for _, d := range []*jwe.Decrypter{
+		rfc7516A2Decrypter(t, []jwa.KeyAlgorithm{jwa.RSAOAEP, jwa.RSAOAEP256}, []jwa.ContentEncryption{jwa.A128CBCHS256}),
+		rfc7516A2Decrypter(t, []jwa.KeyAlgorithm{jwa.RSA1_5}, []jwa.ContentEncryption{jwa.A256GCM, jwa.A256CBCHS512}),
+	} {
+		v := mustValidator(t, ValidatorOptions{Decrypter: d, AnyAudience: true, Now: func() time.Time { return rfc7519Exp.Add(-time.Second) }})
+		if _, err := v.Validate(tok, nil); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+			t.Errorf("algorithms not allowed: %v", err)
+		}
+	}
+	// Another RSA key: the one opaque decryption error (RSA1_5 goes on
+	// with a random CEK, RFC 7516 §11.5, and the tag does not match).
+	other := mustDecrypter(t, jwa.RSA1_5, jwa.A128CBCHS256, vectortest.RSAKey(t, 2048))
+	if _, err := mustValidator(t, ValidatorOptions{Decrypter: other, AnyAudience: true}).Validate(tok, nil); !errors.Is(err, jose.ErrDecryptionFailed) {
+		t.Errorf("another key: %v", err)
+	}
+	// A JWE is not a JWS: a Verifier-only Validator refuses it.
+	ver := mustVerifier(t, jwa.RS256, readKey(t, "latchset", "rfc7515_A.2.jwk").Public())
+	if _, err := mustValidator(t, ValidatorOptions{Verifier: ver, AnyAudience: true}).Validate(tok, nil); !errors.Is(err, jose.ErrMalformed) {
+		t.Errorf("as a JWS: %v", err)
+	}
+
+	assertTamperedRefused(t, at(rfc7519Exp.Add(-time.Second)), tok, `{"enc":"A128CBC-HS256","alg":"RSA1_5"}`)
+}
+
+// TestRFC7519AppendixA2 validates the nested JWT of RFC 7519 Appendix A.2,
+// as the RFC prints it: the RS256 JWT of RFC 7515 Appendix A.2 encrypted
+// with RSA1_5 and A128CBC-HS256 to the RFC 7516 A.2 key, "cty": "JWT" in
+// the JWE Protected Header, validated by a Validator with a Verifier and a
+// Decrypter.
+func TestRFC7519AppendixA2(t *testing.T) {
+	tok := vectortest.ReadFile(t, "rfc7519", "a2.jwt")
+	inner := vectortest.ReadTrimmed(t, "latchset", "non-json", "rfc7515_A.2.jwsc")
+	sigPub := readKey(t, "latchset", "rfc7515_A.2.jwk").Public()
+	ver := mustVerifier(t, jwa.RS256, sigPub)
+	dec := rfc7516A2Decrypter(t, []jwa.KeyAlgorithm{jwa.RSA1_5}, []jwa.ContentEncryption{jwa.A128CBCHS256})
+	before := func() time.Time { return rfc7519Exp.Add(-time.Second) }
+	v := mustValidator(t, ValidatorOptions{Verifier: ver, Decrypter: dec, AnyAudience: true, Issuers: []string{"joe"}, Now: before})
+
+	// The plaintext is the RFC 7515 A.2 JWS, byte for byte (458 octets,
+	// RFC 7519 A.2).
+	m, err := dec.DecryptCompact(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(m.Plaintext, inner) || len(inner) != 458 {
+		t.Errorf("plaintext (%d octets) %q, want RFC 7515 A.2's JWS (%d octets)", len(m.Plaintext), m.Plaintext, len(inner))
+	}
+
+	var private map[string]any
+	got, err := v.Validate(tok, &private)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Payload) != rfc7519Claims || got.Claims.Issuer != "joe" || got.Claims.Expiry.IsZero() ||
+		got.Claims.Expiry.Unix() != 1300819380 || private["http://example.com/is_root"] != true {
+		t.Errorf("payload %q claims %+v private %v", got.Payload, got.Claims, private)
+	}
+	o := got.Outer
+	if o == nil || o.Algorithm != "RSA1_5" || o.Encryption != "A128CBC-HS256" || o.ContentType != "JWT" || len(o.Names()) != 3 {
+		t.Fatalf("outer header %+v", o)
+	}
+	if h := got.Header; h.Algorithm != "RS256" || len(h.Names()) != 1 {
+		t.Errorf("inner header %+v, want alg RS256 only", h)
+	}
+
+	// At its exp: expired, once decrypted and verified.
+	v2 := mustValidator(t, ValidatorOptions{Verifier: ver, Decrypter: dec, AnyAudience: true, Now: func() time.Time { return rfc7519Exp }})
+	if _, err := v2.Validate(tok, nil); !errors.Is(err, ErrExpired) {
+		t.Errorf("at exp: %v", err)
+	}
+	// A Decrypter alone does not take a nested JWT's JWS for claims.
+	if _, err := mustValidator(t, ValidatorOptions{Decrypter: dec, AnyAudience: true, Now: before}).Validate(tok, nil); !errors.Is(err, ErrInvalidContentType) {
+		t.Errorf("Decrypter only: %v", err)
+	}
+	// The inner JWS is verified with the Verifier's own allow-list and key.
+	for name, w := range map[string]*jws.Verifier{
+		"PS256 only":  mustVerifier(t, jwa.PS256, sigPub),
+		"another key": mustVerifier(t, jwa.RS256, &vectortest.RSAKey(t, 2048).PublicKey),
+	} {
+		_, err := mustValidator(t, ValidatorOptions{Verifier: w, Decrypter: dec, AnyAudience: true, Now: before}).Validate(tok, nil)
+		if want := map[bool]error{true: jose.ErrAlgorithmNotAllowed, false: jose.ErrVerificationFailed}[name == "PS256 only"]; !errors.Is(err, want) {
+			t.Errorf("%s: %v, want %v", name, err, want)
+		}
+	}
+
+	assertTamperedRefused(t, v, tok, `{"enc":"A128CBC-HS256","alg":"RSA1_5","cty":"JWT"}`)
+
+	// The inner JWS with one character of its signature changed, encrypted
+	// again to the same key (anyone with the public key can): the JWE
+	// decrypts, the signature does not verify. The untampered JWS,
+	// encrypted the same way, is accepted, so the refusal is the
+	// signature's.
+	e, err := jwe.NewEncrypter(jwa.RSA1_5, jwa.A128CBCHS256, readKey(t, "joserfc", "RFC7516-A.2.3.json").Public(), &jwe.EncrypterOptions{ContentType: TypeJWT})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tampered := range []bool{false, true} {
+		pt := inner
+		if tampered {
+			pt = tamperSegment(t, inner, 2)
+		}
+		reTok, err := e.Compact(pt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = v.Validate(reTok, nil)
+		if tampered && !errors.Is(err, jose.ErrVerificationFailed) || !tampered && err != nil {
+			t.Errorf("inner JWS re-encrypted, signature tampered %v: %v", tampered, err)
+		}
 	}
 }
