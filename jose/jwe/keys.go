@@ -60,14 +60,14 @@ func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm, 
 	case d.keyFunc != nil:
 		k, err := d.keyFunc(h)
 		if err != nil {
-			return nil, fmt.Errorf("jwe: key function: %w", err)
+			return nil, fmt.Errorf("jwe: KeyFunc: %w", err)
 		}
 		if k == nil {
-			return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
+			return nil, fmt.Errorf("jwe: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
 		}
 		if set, ok := k.(*jose.Set); ok {
 			if set == nil {
-				return nil, fmt.Errorf("jwe: key function returned no key: %w", jose.ErrKeyNotFound)
+				return nil, fmt.Errorf("jwe: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
 			}
 			return setKeys(dst, set, h, alg, op, enc, epk) // selected and cached as from Keys
 		}

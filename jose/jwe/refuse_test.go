@@ -474,8 +474,14 @@ func TestKeySelection(t *testing.T) {
 	boom := errors.New("boom")
 	_, err = rfDecrypter(t, DecryptOptions{KeyFunc: func(*jose.Header) (any, error) { return nil, boom }}).DecryptCompact(tok)
 	rfExpect(t, "key func error", err, boom)
+	if err == nil || err.Error() != "jwe: KeyFunc: boom" { // as jws says it
+		t.Errorf("key func error reads %v", err)
+	}
 	_, err = rfDecrypter(t, DecryptOptions{KeyFunc: func(*jose.Header) (any, error) { return nil, nil }}).DecryptCompact(tok)
 	rfExpect(t, "key func nil", err, jose.ErrKeyNotFound)
+	if want := "jwe: KeyFunc returned no key: " + jose.ErrKeyNotFound.Error(); err == nil || err.Error() != want {
+		t.Errorf("key func nil reads %v, want %s", err, want)
+	}
 	_, err = rfDecrypter(t, DecryptOptions{KeyFunc: func(*jose.Header) (any, error) {
 		return &jose.JWK{Key: rfKey16, Algorithm: "A256KW"}, nil
 	}}).DecryptCompact(tok)

@@ -683,10 +683,10 @@ func TestKeySources(t *testing.T) {
 	if _, err := v.VerifyCompact(tok); err != nil || seen != "es" {
 		t.Fatalf("KeyFunc: %v (saw %q)", err, seen)
 	}
-	if _, err := v.VerifyCompact(tokUnknown); !errors.Is(err, jose.ErrKeyNotFound) {
-		t.Fatalf("KeyFunc error: %v", err)
+	if _, err := v.VerifyCompact(tokUnknown); !errors.Is(err, jose.ErrKeyNotFound) || !strings.HasPrefix(err.Error(), "jws: KeyFunc: no key ") {
+		t.Fatalf("KeyFunc error: %v", err) // worded as jwe words it
 	}
-	if _, err := v.VerifyCompact(tokNoKid); !errors.Is(err, jose.ErrKeyNotFound) {
+	if _, err := v.VerifyCompact(tokNoKid); !errors.Is(err, jose.ErrKeyNotFound) || err.Error() != "jws: KeyFunc returned no key: "+jose.ErrKeyNotFound.Error() {
 		t.Fatalf("KeyFunc nil key: %v", err)
 	}
 	// A *jose.JWK from KeyFunc is prepared once and reused.
