@@ -243,22 +243,23 @@ func TestJWTRoundTrip(t *testing.T) {
 			at   time.Duration
 			tok  string
 			args []string
-			msg  string
+			msg  string // how stderr starts after "jose: jwt validate: "
+			kind string // how its line ends
 		}{
-			{"expired", time.Hour, tok, checks, `jwt: token has expired ("exp"`},
-			{"long expired", 48 * time.Hour, tok, checks, `jwt: token has expired ("exp"`},
-			{"not yet valid", -time.Hour - 2*time.Minute, tok, checks, `jwt: token is not valid yet ("nbf"`},
-			{"wrong audience", 0, tok, []string{"--aud", "mail", "--iss", "https://issuer.example"}, `jwt: unexpected audience ("aud"`},
-			{"wrong issuer", 0, tok, []string{"--aud", "api", "--iss", "https://evil.example"}, `jwt: unexpected issuer ("iss"`},
-			{"wrong subject", 0, tok, []string{"--any-audience", "--sub", "bob"}, `jwt: unexpected subject ("sub"`},
-			{"missing claim", 0, tok, []string{"--any-audience", "--require", "email"}, `jwt: missing required claim ("email"`},
-			{"tampered signature", 0, string(tamper(t, []byte(tok), 2)), checks, "jws: "},
-			{"tampered claims", 0, string(tamper(t, []byte(tok), 1)), checks, "jws: "},
-			{"tampered header", 0, string(tamper(t, []byte(tok), 0)), checks, "jws: "},
+			{"expired", time.Hour, tok, checks, `jwt: "exp": `, ": token has expired"},
+			{"long expired", 48 * time.Hour, tok, checks, `jwt: "exp": `, ": token has expired"},
+			{"not yet valid", -time.Hour - 2*time.Minute, tok, checks, `jwt: "nbf": `, ": token is not valid yet"},
+			{"wrong audience", 0, tok, []string{"--aud", "mail", "--iss", "https://issuer.example"}, `jwt: "aud": `, ": unexpected audience"},
+			{"wrong issuer", 0, tok, []string{"--aud", "api", "--iss", "https://evil.example"}, `jwt: "iss": `, ": unexpected issuer"},
+			{"wrong subject", 0, tok, []string{"--any-audience", "--sub", "bob"}, `jwt: "sub": `, ": unexpected subject"},
+			{"missing claim", 0, tok, []string{"--any-audience", "--require", "email"}, `jwt: "email": `, ": missing required claim"},
+			{"tampered signature", 0, string(tamper(t, []byte(tok), 2)), checks, "jws: ", ": verification failed"},
+			{"tampered claims", 0, string(tamper(t, []byte(tok), 1)), checks, "jws: ", ": verification failed"},
+			{"tampered header", 0, string(tamper(t, []byte(tok), 0)), checks, "jws: ", ""},
 		} {
 			code, out, stderr := runCLIAt(t, testTime.Add(r.at), []byte(r.tok), append(base[:len(base):len(base)], r.args...)...)
-			if code != exitFailure || out != "" || !strings.HasPrefix(stderr, "jose: jwt validate: "+r.msg) || strings.Count(stderr, "\n") != 1 {
-				t.Errorf("%s: %s: exit %d, stdout %q, stderr %q (want %q)", tt.alg, r.name, code, out, stderr, r.msg)
+			if code != exitFailure || out != "" || !strings.HasPrefix(stderr, "jose: jwt validate: "+r.msg) || !strings.HasSuffix(stderr, r.kind+"\n") || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%s: %s: exit %d, stdout %q, stderr %q (want %q ... %q)", tt.alg, r.name, code, out, stderr, r.msg, r.kind)
 			}
 		}
 	}
@@ -276,7 +277,7 @@ func TestJWTValidateRefuses(t *testing.T) {
 	// A JWT signed with the same key for another purpose (an explicit type)
 	// is refused unless that type is expected.
 	tok := mustRun(t, nil, "jwt", "issue", "--alg", "HS256", "--key", kHS256, "--typ", "secevent+jwt")
-	if code, out, stderr := runCLI(t, tok, validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `jwt: unexpected token type ("typ"`) {
+	if code, out, stderr := runCLI(t, tok, validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `jwt: "typ": `) || !strings.HasSuffix(stderr, ": unexpected token type\n") {
 		t.Errorf("explicit type: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	if got := mustRun(t, tok, append(validate, "--typ", "application/secevent+jwt")...); !bytes.Contains(got, []byte(`"exp": 1796130000`)) {

@@ -199,7 +199,7 @@ func parseAudience(v []byte, s *stringPool, max int) (Audience, error) {
 }
 
 // errLimit is the cause sentinel of a claims set beyond a limit.
-var errLimit error = &sentinel{msg: "jwt: claims exceed a limit", also: jose.ErrLimitExceeded}
+var errLimit error = &sentinel{msg: "claims exceed a limit", also: jose.ErrLimitExceeded}
 
 // parseClaims decodes the registered claims of the JWT Claims Set data into
 // c with the strict reader (RFC 7519 §7.2 steps 9-10): data must be one

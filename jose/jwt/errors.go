@@ -12,50 +12,52 @@ import (
 // fails is refused with the jws or jwe error instead (wrapping
 // [jose.ErrVerificationFailed], [jose.ErrDecryptionFailed], ...), and its
 // claims are never read.
-var ErrInvalidClaims = errors.New("jwt: invalid claims")
+var ErrInvalidClaims = errors.New("invalid claims")
 
 // The sentinels of each cause; each wraps [ErrInvalidClaims]. A [Validator]
 // returns them inside a [*ClaimError] naming the claim or header member.
+// As those of jose, their texts name no package: the error that wraps one
+// reads "jwt: what happened: kind".
 var (
 	// ErrExpired: the current time is not before "exp" plus the leeway
 	// (RFC 7519 §4.1.4).
-	ErrExpired error = &sentinel{msg: "jwt: token has expired"}
+	ErrExpired error = &sentinel{msg: "token has expired"}
 	// ErrNotYetValid: the current time plus the leeway is before "nbf"
 	// (RFC 7519 §4.1.5).
-	ErrNotYetValid error = &sentinel{msg: "jwt: token is not valid yet"}
+	ErrNotYetValid error = &sentinel{msg: "token is not valid yet"}
 	// ErrIssuedInTheFuture: "iat" is after the current time plus the
 	// leeway (RFC 7519 §4.1.6).
-	ErrIssuedInTheFuture error = &sentinel{msg: "jwt: token was issued in the future"}
+	ErrIssuedInTheFuture error = &sentinel{msg: "token was issued in the future"}
 	// ErrTooOld: "iat" is further in the past than
 	// ValidatorOptions.MaxAge (plus the leeway).
-	ErrTooOld error = &sentinel{msg: "jwt: token is older than the maximum age"}
+	ErrTooOld error = &sentinel{msg: "token is older than the maximum age"}
 	// ErrInvalidIssuer: "iss" is not one of ValidatorOptions.Issuers
 	// (RFC 7519 §4.1.1).
-	ErrInvalidIssuer error = &sentinel{msg: "jwt: unexpected issuer"}
+	ErrInvalidIssuer error = &sentinel{msg: "unexpected issuer"}
 	// ErrInvalidAudience: no value of "aud" is one of
 	// ValidatorOptions.Audiences (RFC 7519 §4.1.3).
-	ErrInvalidAudience error = &sentinel{msg: "jwt: unexpected audience"}
+	ErrInvalidAudience error = &sentinel{msg: "unexpected audience"}
 	// ErrInvalidSubject: "sub" is not ValidatorOptions.Subject (RFC 7519
 	// §4.1.2).
-	ErrInvalidSubject error = &sentinel{msg: "jwt: unexpected subject"}
+	ErrInvalidSubject error = &sentinel{msg: "unexpected subject"}
 	// ErrMissingClaim: a required claim is absent ("exp" by default, "aud"
 	// when audiences are expected, "iat" with a maximum age, and
 	// ValidatorOptions.Required).
-	ErrMissingClaim error = &sentinel{msg: "jwt: missing required claim"}
+	ErrMissingClaim error = &sentinel{msg: "missing required claim"}
 	// ErrInvalidType: the "typ" of the protected header is not the
 	// expected one (RFC 8725 §3.11, RFC 7515 §4.1.9).
-	ErrInvalidType error = &sentinel{msg: "jwt: unexpected token type"}
+	ErrInvalidType error = &sentinel{msg: "unexpected token type"}
 	// ErrInvalidContentType: the "cty" of the protected header does not
 	// fit the Validator: a nested token's JWE must say "cty": "JWT" in
 	// its protected header (RFC 7519 §5.2), and a token that is not to be
 	// nested must not.
-	ErrInvalidContentType error = &sentinel{msg: "jwt: unexpected content type"}
+	ErrInvalidContentType error = &sentinel{msg: "unexpected content type"}
 	// ErrMalformedClaims: the JWT Claims Set is not a JSON object this
 	// package accepts (RFC 7519 §7.2 step 10), or a registered claim has
 	// the wrong type or an out-of-range value, or the JWS payload is not
 	// base64url-encoded ("b64": false, RFC 7797). It also wraps
 	// [jose.ErrMalformed].
-	ErrMalformedClaims error = &sentinel{msg: "jwt: malformed claims", also: jose.ErrMalformed}
+	ErrMalformedClaims error = &sentinel{msg: "malformed claims", also: jose.ErrMalformed}
 )
 
 // sentinel is the type of the cause sentinels: one message, wrapping
@@ -97,16 +99,23 @@ type ClaimError struct {
 	Cause error
 }
 
-// Error returns the sentinel's message, the claim and the detail.
-func (e *ClaimError) Error() string {
-	s := e.Err.Error() + " (" + quote(e.Claim)
+// Error returns "jwt: ", the claim, the detail and the cause, then the
+// sentinel's message, in the style of [jose.ErrMalformed]:
+// `jwt: "exp": 2026-12-01T13:00:00Z, now 2026-12-01T14:00:00Z: token has
+// expired`.
+func (e *ClaimError) Error() string { return "jwt: " + e.text() }
+
+// text is the message without the package name, for an error of this
+// package that gives it context.
+func (e *ClaimError) text() string {
+	s := quote(e.Claim)
 	if e.Detail != "" {
 		s += ": " + e.Detail
 	}
 	if e.Cause != nil {
 		s += ": " + e.Cause.Error()
 	}
-	return s + ")"
+	return s + ": " + e.Err.Error()
 }
 
 // Unwrap returns the sentinel and, when set, the cause.

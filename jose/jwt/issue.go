@@ -221,10 +221,25 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 	}
 	var c Claims
 	if err := parseClaims(raw, defaultJSONLimits, &c, nil); err != nil {
+		var ce *ClaimError
+		if errors.As(err, &ce) {
+			return nil, unacceptableError{ce}
+		}
 		return nil, fmt.Errorf("jwt: claims that no Validator would accept: %w", err)
 	}
 	return append(dst, raw...), nil
 }
+
+// unacceptableError refuses to issue claims that parseClaims refuses: it
+// reads "jwt: claims that no Validator would accept: " and the ClaimError
+// without its package name, and unwraps to it.
+type unacceptableError struct{ ce *ClaimError }
+
+func (e unacceptableError) Error() string {
+	return "jwt: claims that no Validator would accept: " + e.ce.text()
+}
+
+func (e unacceptableError) Unwrap() error { return e.ce }
 
 // defaultJSONLimits are the limits of a claims set under the default
 // ValidatorOptions.

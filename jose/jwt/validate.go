@@ -483,16 +483,16 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 			return missing("exp")
 		}
 	} else if exp := c.Expiry.t; !now.Before(exp.Add(v.leeway)) {
-		return &ClaimError{Claim: "exp", Err: ErrExpired, Detail: v.timeDetail("exp", exp, now)}
+		return &ClaimError{Claim: "exp", Err: ErrExpired, Detail: v.timeDetail(exp, now)}
 	}
 	if c.NotBefore.set {
 		if nbf := c.NotBefore.t; now.Add(v.leeway).Before(nbf) {
-			return &ClaimError{Claim: "nbf", Err: ErrNotYetValid, Detail: v.timeDetail("nbf", nbf, now)}
+			return &ClaimError{Claim: "nbf", Err: ErrNotYetValid, Detail: v.timeDetail(nbf, now)}
 		}
 	}
 	if c.IssuedAt.set {
 		if iat := c.IssuedAt.t; iat.After(now.Add(v.leeway)) {
-			return &ClaimError{Claim: "iat", Err: ErrIssuedInTheFuture, Detail: v.timeDetail("iat", iat, now)}
+			return &ClaimError{Claim: "iat", Err: ErrIssuedInTheFuture, Detail: v.timeDetail(iat, now)}
 		}
 	}
 	if v.maxAge > 0 {
@@ -500,7 +500,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 			return missing("iat")
 		}
 		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge).Add(v.leeway)) {
-			return &ClaimError{Claim: "iat", Err: ErrTooOld, Detail: v.timeDetail("iat", iat, now) + ", max age " + v.maxAge.String()}
+			return &ClaimError{Claim: "iat", Err: ErrTooOld, Detail: v.timeDetail(iat, now) + ", max age " + v.maxAge.String()}
 		}
 	}
 	if len(v.issuers) > 0 {
@@ -561,8 +561,8 @@ func missing(name string) error {
 	return &ClaimError{Claim: name, Err: ErrMissingClaim, Detail: "absent"}
 }
 
-func (v *Validator) timeDetail(name string, t, now time.Time) string {
-	s := name + " " + t.Format(time.RFC3339Nano) + ", now " + now.UTC().Format(time.RFC3339Nano)
+func (v *Validator) timeDetail(t, now time.Time) string {
+	s := t.Format(time.RFC3339Nano) + ", now " + now.UTC().Format(time.RFC3339Nano)
 	if v.leeway != 0 {
 		s += ", leeway " + v.leeway.String()
 	}
