@@ -6,6 +6,8 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"errors"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -44,7 +46,7 @@ func TestSelect(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			set := &jose.Set{Keys: c.keys}
 			var buf [2]*jose.JWK
-			got, err := jose.Select(buf[:0], set, c.alg, c.kid, jose.OpVerify, len(buf), nil)
+			got, err := jose.Select(buf[:0], set, nil, c.alg, c.kid, jose.OpVerify, len(buf), nil)
 			if !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
 				t.Fatalf("err %v, want %v", err, c.err)
 			}
@@ -61,10 +63,103 @@ func TestSelect(t *testing.T) {
 	set := &jose.Set{Keys: []*jose.JWK{{Key: &p384.PublicKey}, {Key: &p256.PublicKey, KeyID: "b"}}}
 	if n := testing.AllocsPerRun(100, func() {
 		var buf [2]*jose.JWK
-		if _, err := jose.Select(buf[:0], set, jwa.ES256, "b", jose.OpVerify, 2, nil); err != nil {
+		if _, err := jose.Select(buf[:0], set, nil, jwa.ES256, "b", jose.OpVerify, 2, nil); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
 		t.Errorf("Select allocates %v times", n)
 	}
+}
+
+// TestSetCheck: a SetCheck walks a set it has accepted once, refuses a
+// mixed set every time, and walks every other set. That a set is not
+// walked again is observed by making it mixed after its check, against the
+// rule that a checked set is not modified: a walk would refuse it.
+func TestSetCheck(t *testing.T) {
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	public := &jose.JWK{Key: &p256.PublicKey}
+	secrets := func(n int) *jose.Set {
+		s := &jose.Set{}
+		for i := range n {
+			s.Keys = append(s.Keys, &jose.JWK{Key: bytes.Repeat([]byte{byte(i)}, 32)})
+		}
+		return s
+	}
+	var c jose.SetCheck
+	big := secrets(500)
+	if err := c.Check(big); err != nil {
+		t.Fatalf("unmixed set: %v", err)
+	}
+	big.Keys = append(big.Keys, public) // now mixed: a walk refuses it
+	if err := big.CheckMixed(); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("CheckMixed of the mixed set: %v, want ErrInvalidKey", err)
+	}
+	for i := range 1000 {
+		if err := c.Check(big); err != nil {
+			t.Fatalf("check %d of the accepted set: %v, want it remembered (not walked again)", i, err)
+		}
+	}
+	// Another pointer, even to the same keys, is walked: a mixed set is
+	// refused every time, and a refusal is not remembered.
+	mixed := &jose.Set{Keys: big.Keys}
+	for i := range 3 {
+		if err := c.Check(mixed); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Fatalf("check %d of a mixed set: %v, want ErrInvalidKey", i, err)
+		}
+	}
+	if err := c.Check(big); err != nil {
+		t.Fatalf("the accepted set after a refusal: %v", err)
+	}
+	// A new unmixed set replaces the remembered one, which is walked again.
+	if err := c.Check(secrets(2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(big); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("the first set once forgotten: %v, want ErrInvalidKey (walked again)", err)
+	}
+	// A nil SetCheck walks every time; a nil set mixes nothing.
+	var none *jose.SetCheck
+	if err := none.Check(big); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("nil SetCheck: %v, want ErrInvalidKey", err)
+	}
+	if err := c.Check(nil); err != nil {
+		t.Fatalf("nil set: %v", err)
+	}
+	// Select checks through its SetCheck, and walks without one.
+	var buf [1]*jose.JWK
+	c = jose.SetCheck{}
+	pub := &jose.Set{Keys: []*jose.JWK{public}}
+	if _, err := jose.Select(buf[:0], pub, &c, jwa.ES256, "", jose.OpVerify, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	pub.Keys = append(pub.Keys, &jose.JWK{Key: bytes.Repeat([]byte{1}, 32)})
+	if _, err := jose.Select(buf[:0], pub, &c, jwa.ES256, "", jose.OpVerify, 1, nil); err != nil {
+		t.Fatalf("Select of the checked set: %v, want it remembered", err)
+	}
+	if _, err := jose.Select(buf[:0], pub, nil, jwa.ES256, "", jose.OpVerify, 1, nil); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("Select without SetCheck: %v, want ErrInvalidKey", err)
+	}
+}
+
+// TestSetCheckConcurrent: concurrent checks of alternating sets, for the
+// race detector, each with the verdict of a walk.
+func TestSetCheckConcurrent(t *testing.T) {
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	a := &jose.Set{Keys: []*jose.JWK{{Key: &p256.PublicKey}}}
+	b := &jose.Set{Keys: []*jose.JWK{{Key: bytes.Repeat([]byte{1}, 32)}}}
+	mixed := &jose.Set{Keys: append(slices.Clone(a.Keys), b.Keys...)}
+	var c jose.SetCheck
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 200 {
+				s := []*jose.Set{a, b, mixed}[(g+i)%3]
+				if err := c.Check(s); (err != nil) != (s == mixed) {
+					t.Errorf("set %d: %v", (g+i)%3, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

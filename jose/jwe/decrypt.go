@@ -57,10 +57,12 @@ type DecryptOptions struct {
 	// KeyFunc returns the key for a token, given its merged header. It is
 	// called after the header checks and before any cryptography. It may
 	// return a *jose.Set: the keys are then selected from it exactly as
-	// from Keys, and its JWKs prepared once and remembered, so a KeyFunc
-	// that returns the same set for every token (a cached remote set of
-	// package jwks) costs what Keys costs. A set must not be modified once
-	// returned.
+	// from Keys (a mixed set is refused for every token, and the set last
+	// found unmixed is remembered by its pointer and not checked again,
+	// [jose.SetCheck]), and its JWKs prepared once and remembered, so a
+	// KeyFunc that returns the same set for every token (a cached remote
+	// set of package jwks) costs what Keys costs. A set must not be
+	// modified once returned.
 	KeyFunc func(h *jose.Header) (any, error)
 
 	// A *jose.JWK (from Key, Keys or KeyFunc) must permit the token's alg
@@ -103,6 +105,9 @@ type Decrypter struct {
 	// lastPrep is the most recently used prepared key, checked before the
 	// map.
 	lastPrep atomic.Pointer[prepEntry]
+	// setCheck remembers the set of Keys, checked by NewDecrypter, or the
+	// last set KeyFunc returned that was found unmixed.
+	setCheck jose.SetCheck
 
 	algOne [1]jwa.KeyAlgorithm // storage of algs for one value
 	encOne [1]jwa.ContentEncryption
@@ -156,7 +161,8 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 			return nil, fmt.Errorf("jwe: content encryption %q: %w", e, jose.ErrUnsupportedAlgorithm)
 		}
 	}
-	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, decryptOp); err != nil {
+	d := new(Decrypter)
+	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, decryptOp, &d.setCheck); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	lim := opts.Limits.WithDefaults()
@@ -165,14 +171,12 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		// Prepared on first use: keep a copy the caller cannot change.
 		key = bytes.Clone(b)
 	}
-	d := &Decrypter{
-		key:     key,
-		keys:    opts.Keys,
-		keyFunc: opts.KeyFunc,
-		lim:     lim,
-		// Headers nest inside the JSON serialization's recipients array.
-		jlim: jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers},
-	}
+	d.key = key
+	d.keys = opts.Keys
+	d.keyFunc = opts.KeyFunc
+	d.lim = lim
+	// Headers nest inside the JSON serialization's recipients array.
+	d.jlim = jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers}
 	d.cache.Max = maxCached
 	// The allow-lists are copied (into d for one value each): the caller
 	// may reuse its slices.

@@ -2,7 +2,11 @@ package jwe
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -77,5 +81,74 @@ func TestKeyFuncSet(t *testing.T) {
 	d, _ := NewDecrypter(fo)
 	if _, err := d.DecryptCompact(seal("k")); !errors.Is(err, jose.ErrKeyNotFound) {
 		t.Fatalf("nil *jose.Set: %v", err)
+	}
+}
+
+// TestKeyFuncSetCheckedOnce: a set KeyFunc returns for every token is
+// checked for mixing once, not per token, while a mixed set is refused
+// every time and a new set is checked again. That the set is not walked
+// again is observed by making it mixed after it was checked, against the
+// rule that a returned set is not modified: a walk would refuse it.
+func TestKeyFuncSetCheckedOnce(t *testing.T) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := &jose.Set{}
+	for i := range 500 {
+		big.Keys = append(big.Keys, &jose.JWK{Key: bytes.Repeat([]byte{byte(i)}, 16), KeyID: fmt.Sprint("k", i)})
+	}
+	e, err := NewEncrypter(jwa.Direct, jwa.A128GCM, big.Keys[499].Key, &EncrypterOptions{KeyID: "k499"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := e.Compact([]byte("plaintext"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, calls := big, 0
+	opts := DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.Direct}, ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM}}
+	opts.KeyFunc = func(*jose.Header) (any, error) {
+		calls++
+		return cur, nil
+	}
+	d, err := NewDecrypter(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	if err := d.DecryptCompactInto(&m, tok); err != nil {
+		t.Fatal(err)
+	}
+	big.Keys = append(big.Keys, &jose.JWK{Key: &priv.PublicKey, KeyID: "pub"}) // mixed from now on
+	for i := range 100 {
+		if err := d.DecryptCompactInto(&m, tok); err != nil {
+			t.Fatalf("token %d: %v, want the checked set not walked again", i, err)
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, func() { _ = d.DecryptCompactInto(&m, tok) }); allocs != 0 {
+		t.Errorf("DecryptCompactInto through KeyFunc: %v allocs, want 0", allocs)
+	}
+	// A new pointer is checked: the same keys, now mixed, are refused for
+	// every token.
+	cur = &jose.Set{Keys: big.Keys}
+	for i := range 3 {
+		if err := d.DecryptCompactInto(&m, tok); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Fatalf("mixed set, token %d: %v, want ErrInvalidKey", i, err)
+		}
+	}
+	if calls != 1+100+101+3 {
+		t.Errorf("KeyFunc called %d times", calls)
+	}
+	// The set of Keys, checked by NewDecrypter, is not walked again.
+	keys := &jose.Set{Keys: big.Keys[:500]}
+	opts.KeyFunc, opts.Keys = nil, keys
+	fromKeys, err := NewDecrypter(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys.Keys = big.Keys
+	if err := fromKeys.DecryptCompactInto(&m, tok); err != nil {
+		t.Fatalf("Keys: %v, want the set checked by NewDecrypter not walked again", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -125,4 +126,67 @@ func TestKeyFuncSet(t *testing.T) {
 			t.Fatalf("mixed set after a good one: %v", err)
 		}
 	})
+}
+
+// TestKeyFuncSetCheckedOnce: a set KeyFunc returns for every token is
+// checked for mixing once, not per token, while a mixed set is refused
+// every time and a new set is checked again. That the set is not walked
+// again is observed by making it mixed after it was checked, against the
+// rule that a returned set is not modified: a walk would refuse it.
+func TestKeyFuncSetCheckedOnce(t *testing.T) {
+	es, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	big := &jose.Set{}
+	for i := range 500 {
+		big.Keys = append(big.Keys, &jose.JWK{Key: bytes.Repeat([]byte{byte(i)}, 32), KeyID: fmt.Sprint("k", i)})
+	}
+	s, err := NewSigner(jwa.HS256, big.Keys[499].Key, &SignerOptions{KeyID: "k499"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := s.Compact([]byte("payload"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur, calls := big, 0
+	v, err := NewVerifier(VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, KeyFunc: func(*jose.Header) (any, error) {
+		calls++
+		return cur, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Message
+	if err := v.VerifyCompactInto(&m, tok); err != nil {
+		t.Fatal(err)
+	}
+	big.Keys = append(big.Keys, &jose.JWK{Key: &es.PublicKey, KeyID: "pub"}) // mixed from now on
+	for i := range 100 {
+		if err := v.VerifyCompactInto(&m, tok); err != nil {
+			t.Fatalf("token %d: %v, want the checked set not walked again", i, err)
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, func() { _ = v.VerifyCompactInto(&m, tok) }); allocs != 0 {
+		t.Errorf("VerifyCompactInto through KeyFunc: %v allocs, want 0", allocs)
+	}
+	// A new pointer is checked: the same keys, now mixed, are refused for
+	// every token.
+	cur = &jose.Set{Keys: big.Keys}
+	for i := range 3 {
+		if err := v.VerifyCompactInto(&m, tok); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Fatalf("mixed set, token %d: %v, want ErrInvalidKey", i, err)
+		}
+	}
+	if calls != 1+100+101+3 {
+		t.Errorf("KeyFunc called %d times", calls)
+	}
+	// The set of Keys, checked by NewVerifier, is not walked again.
+	keys := &jose.Set{Keys: big.Keys[:500]}
+	fromKeys, err := NewVerifier(VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Keys: keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys.Keys = big.Keys
+	if err := fromKeys.VerifyCompactInto(&m, tok); err != nil {
+		t.Fatalf("Keys: %v, want the set checked by NewVerifier not walked again", err)
+	}
 }

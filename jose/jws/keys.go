@@ -81,7 +81,7 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 func (v *Verifier) setCandidates(set *jose.Set, h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
 	var c candidates
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates, nil)
+	keys, err := jose.Select(buf[:0], set, &v.setCheck, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates, nil)
 	if err != nil {
 		return c, fmt.Errorf("jws: JWK Set: %w", err)
 	}

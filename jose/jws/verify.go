@@ -40,11 +40,12 @@ type VerifyOptions struct {
 	// of a set, it must not be modified afterwards); a Go key is prepared
 	// on every call, which costs little for RSA, ECDSA and Ed25519 keys but
 	// repeats the HMAC key setup. From a *jose.Set the keys are selected
-	// exactly as from Keys ([jose.Select]; a mixed set is refused per
-	// token), and its JWKs are prepared once and remembered: a KeyFunc that
-	// returns the same set for every token, such as the KeyFunc of a
-	// remote set of package jwks, costs what Keys costs. A set must not be
-	// modified once returned.
+	// exactly as from Keys ([jose.Select]; a mixed set is refused for
+	// every token, and the set last found unmixed is remembered by its
+	// pointer and not checked again, [jose.SetCheck]), and its JWKs are
+	// prepared once and remembered: a KeyFunc that returns the same set for
+	// every token, such as the KeyFunc of a remote set of package jwks,
+	// costs what Keys costs. A set must not be modified once returned.
 	KeyFunc func(h *jose.Header) (any, error)
 
 	// Critical lists the header extensions the caller understands and
@@ -74,8 +75,11 @@ type Verifier struct {
 	cache   verifierCache  // prepared verifiers of JWKs (Keys, KeyFunc)
 	headers hdrcache.Cache // verified compact protected headers (the rule of hdrcache)
 	keyFunc func(h *jose.Header) (any, error)
-	one     [1]prepared // storage of single for one algorithm
-	algOne  [1]jwa.SignatureAlgorithm
+	// setCheck remembers the set of Keys, checked by NewVerifier, or the
+	// last set KeyFunc returned that was found unmixed.
+	setCheck jose.SetCheck
+	one      [1]prepared // storage of single for one algorithm
+	algOne   [1]jwa.SignatureAlgorithm
 }
 
 // verifyOp is the key operation every signature algorithm asks of a
@@ -144,7 +148,8 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
 		}
 	}
-	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, verifyOp); err != nil {
+	v := new(Verifier)
+	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, verifyOp, &v.setCheck); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
@@ -156,13 +161,11 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	if len(opts.Critical) > 0 {
 		crit = append(slices.Clone(opts.Critical), "b64")
 	}
-	v := &Verifier{
-		algs:    opts.Algorithms,
-		crit:    crit,
-		lim:     opts.Limits.WithDefaults(),
-		set:     opts.Keys,
-		keyFunc: opts.KeyFunc,
-	}
+	v.algs = opts.Algorithms
+	v.crit = crit
+	v.lim = opts.Limits.WithDefaults()
+	v.set = opts.Keys
+	v.keyFunc = opts.KeyFunc
 	v.cache.c.Max = maxCached
 	// The allow-list is copied (into v for one algorithm): the caller may
 	// reuse its slice.
