@@ -98,16 +98,26 @@ func headerMemberError(name string, err error) error {
 // (jwk and epk errors from [ParseKey] keep their own sentinel), and name
 // the offending member.
 func ParseHeader(data []byte, lim Limits) (*Header, error) {
-	lim = lim.WithDefaults()
-	if len(data) > lim.MaxHeaderSize {
-		return nil, fmt.Errorf("jose: header of %d bytes, more than %d: %w", len(data), lim.MaxHeaderSize, ErrLimitExceeded)
-	}
 	h := new(Header)
-	err := jsonx.ScanObject(data, headerJSONLimits(lim), h.setRaw)
-	if err != nil {
-		return nil, wrapJSONError("header", err)
+	if err := ParseHeaderInto(h, data, lim); err != nil {
+		return nil, err
 	}
 	return h, nil
+}
+
+// ParseHeaderInto is [ParseHeader] into *h, which it overwrites (on error
+// *h holds partial results): a verifier or decrypter parses into the
+// Header storage of the message it returns, without allocating a Header.
+func ParseHeaderInto(h *Header, data []byte, lim Limits) error {
+	lim = lim.WithDefaults()
+	if len(data) > lim.MaxHeaderSize {
+		return fmt.Errorf("jose: header of %d bytes, more than %d: %w", len(data), lim.MaxHeaderSize, ErrLimitExceeded)
+	}
+	*h = Header{}
+	if err := jsonx.ScanObject(data, headerJSONLimits(lim), h.setRaw); err != nil {
+		return wrapJSONError("header", err)
+	}
+	return nil
 }
 
 // setRaw sets the member name to the raw JSON value raw, validated by

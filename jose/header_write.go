@@ -61,8 +61,12 @@ func (h *Header) SetExtensions(extra map[string]any, critical []string, owned ..
 // caller must then not modify h. Signers and encrypters call it once, when
 // they are made.
 func (h *Header) EncodeProtected() ([]byte, *Header, error) {
-	var buf [256]byte
-	data, err := h.AppendJSON(buf[:0])
+	// One buffer holds the JSON text and then, when it fits, its encoding
+	// (a typical header is well under 100 bytes of JSON): the text cannot
+	// stay on the stack, AppendJSON's writers are reached through function
+	// values.
+	buf := make([]byte, 0, 256)
+	data, err := h.AppendJSON(buf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -75,7 +79,12 @@ func (h *Header) EncodeProtected() ([]byte, *Header, error) {
 	if err := CheckCritical(back, back.Critical); err != nil {
 		return nil, nil, err
 	}
-	return AppendBase64URL(make([]byte, 0, Base64URLEncodedLen(len(data))), data), back, nil
+	enc := data[len(data):len(data)]
+	if n := Base64URLEncodedLen(len(data)); cap(enc) < n {
+		enc = make([]byte, 0, n)
+	}
+	enc = AppendBase64URL(enc, data)
+	return enc[:len(enc):len(enc)], back, nil
 }
 
 // plainStrings reports whether h holds only plain string members (alg, enc,

@@ -255,6 +255,16 @@ type direct struct {
 }
 
 func newDirect(key any) (*direct, error) {
+	k, err := directKey(key)
+	if err != nil {
+		return nil, err
+	}
+	return &direct{key: append([]byte(nil), k...)}, nil
+}
+
+// directKey returns key as the shared key of dir, which is a non-empty
+// []byte.
+func directKey(key any) ([]byte, error) {
 	k, ok := key.([]byte)
 	if !ok {
 		return nil, fmt.Errorf("jwa: dir needs a []byte key, not %T: %w", key, ErrInvalidKey)
@@ -262,7 +272,24 @@ func newDirect(key any) (*direct, error) {
 	if len(k) == 0 {
 		return nil, fmt.Errorf("jwa: dir needs a non-empty key: %w", ErrInvalidKey)
 	}
-	return &direct{key: append([]byte(nil), k...)}, nil
+	return k, nil
+}
+
+// NewDirectCipher returns the content cipher of dir (RFC 7518 §4.5) for
+// enc with key as the CEK: what [NewKeyEncrypter] or [NewKeyDecrypter]
+// with [Direct], their EncryptKey or DecryptKey and [NewContentCipher]
+// give, with the same checks and errors, but without copying the key (the
+// cipher keeps its own key schedule, not key). An Encrypter or Decrypter
+// made for one token calls it once.
+func NewDirectCipher(enc ContentEncryption, key any) (cipher.AEAD, error) {
+	k, err := directKey(key)
+	if err != nil {
+		return nil, err
+	}
+	if err := directKeySize(enc, k); err != nil {
+		return nil, err
+	}
+	return NewContentCipher(enc, k)
 }
 
 // Algorithm implements [KeyEncrypter] and [KeyDecrypter].
@@ -291,14 +318,22 @@ func (d *direct) DecryptKey(encryptedKey []byte, enc ContentEncryption, _ *KeyPa
 }
 
 func (d *direct) cek(enc ContentEncryption) ([]byte, error) {
-	ks := enc.KeySize()
-	if ks == 0 {
-		return nil, unsupportedEnc(enc)
-	}
-	if len(d.key) != ks {
-		return nil, fmt.Errorf("jwa: dir with %s needs a %d-byte key, not %d bytes: %w", enc, ks, len(d.key), ErrInvalidKey)
+	if err := directKeySize(enc, d.key); err != nil {
+		return nil, err
 	}
 	return append([]byte(nil), d.key...), nil
+}
+
+// directKeySize checks that the dir key k is enc's key size.
+func directKeySize(enc ContentEncryption, k []byte) error {
+	ks := enc.KeySize()
+	if ks == 0 {
+		return unsupportedEnc(enc)
+	}
+	if len(k) != ks {
+		return fmt.Errorf("jwa: dir with %s needs a %d-byte key, not %d bytes: %w", enc, ks, len(k), ErrInvalidKey)
+	}
+	return nil
 }
 
 // Compile-time checks that every key management value implements the

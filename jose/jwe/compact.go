@@ -165,12 +165,12 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 		if cap(buf) < n {
 			buf = make([]byte, 0, n)
 		}
-		h, _, err := d.parseProtected(buf, seg[0])
-		if err != nil {
+		// Parsed into m's storage: no Header is allocated, and the
+		// cache copies it (hdrcache) once the token has decrypted.
+		if _, err := d.parseProtectedInto(&m.hdr, buf, seg[0]); err != nil {
 			return err
 		}
-		parsed = h
-		m.hdr = *h // h is not handed out: a shallow copy shares nothing
+		parsed = &m.hdr
 		t.buf = buf
 	}
 	t.reuse = true

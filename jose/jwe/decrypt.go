@@ -226,15 +226,24 @@ func (d *Decrypter) checkHeaderSize(enc []byte) error {
 // checkHeaderSize, into buf's spare capacity and parses it; it returns
 // buf's remaining spare capacity.
 func (d *Decrypter) parseProtected(buf, enc []byte) (*jose.Header, []byte, error) {
+	h := new(jose.Header)
+	rest, err := d.parseProtectedInto(h, buf, enc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, rest, nil
+}
+
+// parseProtectedInto is parseProtected into *h.
+func (d *Decrypter) parseProtectedInto(h *jose.Header, buf, enc []byte) ([]byte, error) {
 	raw, err := jose.AppendBase64URLDecode(buf, enc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jwe: protected header: %w", err)
+		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	h, err := jose.ParseHeader(raw, d.lim)
-	if err != nil {
-		return nil, nil, fmt.Errorf("jwe: protected header: %w", err)
+	if err := jose.ParseHeaderInto(h, raw, d.lim); err != nil {
+		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	return h, raw[len(raw):], nil
+	return raw[len(raw):], nil
 }
 
 // decrypt runs RFC 7516 §5.2 steps 5-18 on a parsed token and stores the

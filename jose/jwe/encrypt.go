@@ -52,7 +52,7 @@ type EncrypterOptions struct {
 type Encrypter struct {
 	alg jwa.KeyAlgorithm
 	enc jwa.ContentEncryption
-	ke  jwa.KeyEncrypter
+	ke  jwa.KeyEncrypter // nil for dir, which has dirAEAD
 
 	hdr         jose.Header // the protected header without per-message members
 	zip         bool        // "zip":"DEF"
@@ -97,18 +97,26 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 	if !enc.Known() && !alg.IsHPKEIntegrated() {
 		return nil, fmt.Errorf("jwe: content encryption %q: %w", enc, jose.ErrUnsupportedAlgorithm)
 	}
-	ke, kid, err := newKeyEncrypter(alg, key, opts.PBES2Count)
-	if err != nil {
+	e := &Encrypter{alg: alg, enc: enc, apu: opts.APU, apv: opts.APV, unprotected: opts.Unprotected}
+	var kid string
+	var err error
+	if alg == jwa.Direct {
+		// The key is the CEK: the content cipher is made once, here, from
+		// the key itself, with no copy of it; dir needs no key encrypter.
+		if key, kid, err = recipientKey(alg, key); err != nil {
+			return nil, err
+		}
+		if e.dirAEAD, err = jwa.NewDirectCipher(enc, key); err != nil {
+			return nil, fmt.Errorf("jwe: dir key: %w", err)
+		}
+	} else if e.ke, kid, err = newKeyEncrypter(alg, key, opts.PBES2Count); err != nil {
 		return nil, err
 	}
-	e := &Encrypter{alg: alg, enc: enc, ke: ke, apu: opts.APU, apv: opts.APV, unprotected: opts.Unprotected}
-	if opts.KeyID == "" {
-		o := *opts
-		o.KeyID = kid
-		opts = &o
+	if opts.KeyID != "" {
+		kid = opts.KeyID
 	}
 	var encoded []byte
-	if e.hdr, encoded, err = protectedHeader(alg, enc, opts); err != nil {
+	if encoded, err = protectedHeader(&e.hdr, alg, enc, kid, opts); err != nil {
 		return nil, err
 	}
 	e.zip = opts.Compress
@@ -133,15 +141,6 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 	}
 	if !alg.IsECDH() && !alg.IsPBES2() && !alg.IsGCMKW() && !alg.IsHPKE() {
 		e.fixedHeader = encoded
-	}
-	if alg == jwa.Direct {
-		cek, _, err := ke.EncryptKey(nil, enc, &jwa.KeyParams{})
-		if err != nil {
-			return nil, fmt.Errorf("jwe: dir key: %w", err)
-		}
-		if e.dirAEAD, err = jwa.NewContentCipher(enc, cek); err != nil {
-			return nil, fmt.Errorf("jwe: dir key: %w", err)
-		}
 	}
 	return e, nil
 }

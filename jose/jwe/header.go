@@ -51,24 +51,25 @@ func epkFromJWK(j *jose.JWK) (*ecdh.PublicKey, error) {
 // which EncrypterOptions.Extra may not hold.
 var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek"}
 
-// protectedHeader returns the protected header of opts for alg ("" for the
-// general serialization, whose alg is per recipient) and enc, without the
-// per-message key management members, and its encoding, checked as every
+// protectedHeader sets *h to the protected header of opts for alg ("" for the
+// general serialization, whose alg is per recipient) and enc, with kid as
+// "kid", without the per-message key management members, and returns its
+// encoding, checked as every
 // Decrypter with the default limits will read it
 // ([jose.Header.EncodeProtected]).
-func protectedHeader(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, opts *EncrypterOptions) (jose.Header, []byte, error) {
-	h := jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: opts.KeyID, Type: opts.Type, ContentType: opts.ContentType}
+func protectedHeader(h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, kid string, opts *EncrypterOptions) ([]byte, error) {
+	*h = jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: kid, Type: opts.Type, ContentType: opts.ContentType}
 	if opts.Compress {
 		h.Compression = "DEF"
 	}
 	if err := h.SetExtensions(opts.Extra, opts.Critical, encrypterOwned...); err != nil {
-		return h, nil, fmt.Errorf("jwe: EncrypterOptions: %w", err)
+		return nil, fmt.Errorf("jwe: EncrypterOptions: %w", err)
 	}
 	encoded, _, err := h.EncodeProtected()
 	if err != nil {
-		return h, nil, fmt.Errorf("jwe: protected header: %w", err)
+		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	return h, encoded, nil
+	return encoded, nil
 }
 
 // checkUnprotected refuses members that must be integrity protected

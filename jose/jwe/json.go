@@ -289,7 +289,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	}
 	e := &Encrypter{enc: enc, rand: rnd, unprotected: opts.Unprotected}
 	var err error
-	if e.hdr, _, err = protectedHeader("", enc, opts); err != nil {
+	if _, err = protectedHeader(&e.hdr, "", enc, opts.KeyID, opts); err != nil {
 		return nil, err
 	}
 	e.zip = opts.Compress

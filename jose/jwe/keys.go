@@ -131,7 +131,13 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 	e := &prepEntry{key: ck}
 	p := &e.p
 	var err error
-	if alg.IsPBES2() {
+	if alg == jwa.Direct {
+		// The key is the CEK: only the content cipher is made, from the
+		// key itself, with no copy of it.
+		if p.aead, err = jwa.NewDirectCipher(enc, k.key); err != nil {
+			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, err)
+		}
+	} else if alg.IsPBES2() {
 		pw, ok := k.key.([]byte)
 		if !ok {
 			return nil, fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, k.key, jose.ErrInvalidKey)
@@ -142,15 +148,6 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jwe: key: %w", err)
-	}
-	if alg == jwa.Direct {
-		cek, err := p.kd.DecryptKey(nil, enc, &jwa.KeyParams{})
-		if err != nil {
-			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
-		}
-		if p.aead, err = jwa.NewContentCipher(enc, cek); err != nil {
-			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, jose.ErrInvalidKey)
-		}
 	}
 	if k.id != nil {
 		// The first key prepared is only the last one used: a Decrypter
@@ -168,6 +165,30 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 // newKeyEncrypter prepares the key management of one recipient and returns
 // the "kid" of a JWK key.
 func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, string, error) {
+	key, kid, err := recipientKey(alg, key)
+	if err != nil {
+		return nil, "", err
+	}
+	var ke jwa.KeyEncrypter
+	if alg.IsPBES2() {
+		pw, ok := key.([]byte)
+		if !ok {
+			return nil, "", fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, key, jose.ErrInvalidKey)
+		}
+		ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
+	} else {
+		ke, err = jwa.NewKeyEncrypter(alg, key)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("jwe: key: %w", err)
+	}
+	return ke, kid, nil
+}
+
+// recipientKey returns the Go key of a recipient's key for alg (a JWK's
+// key, which must permit alg, and the public key of a private key) and the
+// "kid" of a JWK key.
+func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 	if !alg.Known() {
 		return nil, "", fmt.Errorf("jwe: key management algorithm %q: %w", alg, jose.ErrUnsupportedAlgorithm)
 	}
@@ -195,21 +216,7 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 			key = k.PublicKey()
 		}
 	}
-	var ke jwa.KeyEncrypter
-	var err error
-	if alg.IsPBES2() {
-		pw, ok := key.([]byte)
-		if !ok {
-			return nil, "", fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, key, jose.ErrInvalidKey)
-		}
-		ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
-	} else {
-		ke, err = jwa.NewKeyEncrypter(alg, key)
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("jwe: key: %w", err)
-	}
-	return ke, kid, nil
+	return key, kid, nil
 }
 
 // ecdhCurve returns the curve of an ECDH-ES key that jwa.KeyAlgorithm's

@@ -187,14 +187,15 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	if !cached {
 		// jose.ParseHeader copies what it keeps, so the decoded JSON may
 		// be overwritten afterwards.
-		h, _, err := v.decodeProtected(hseg, buf[payLen+sigLen:payLen+sigLen])
-		if err != nil {
+		// Parsed into m's storage: no Header is allocated, and the
+		// cache copies it (hdrcache) once the token has verified.
+		if _, err := v.decodeProtectedInto(&m.hdr, hseg, buf[payLen+sigLen:payLen+sigLen]); err != nil {
 			return err
 		}
-		if err := v.checkHeaders(h, nil); err != nil {
+		if err := v.checkHeaders(&m.hdr, nil); err != nil {
 			return err
 		}
-		m.hdr, parsed = *h, h
+		parsed = &m.hdr
 	}
 	h := &m.hdr
 	unencoded := h.B64 != nil && !*h.B64

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -113,7 +114,9 @@ func TestKeyFuncSet(t *testing.T) {
 				}
 			})
 		}
-		if a, b := allocs(fromFunc), allocs(fromKeys); a != b {
+		// Under the race detector sync.Pool drops items at random, so
+		// allocation counts mean nothing there.
+		if a, b := allocs(fromFunc), allocs(fromKeys); a != b && !vectortest.RaceEnabled {
 			t.Fatalf("KeyFunc set: %v allocations per token, Keys: %v", a, b)
 		}
 		if n := fromFunc.cache.Len(); n != 1 {
@@ -165,7 +168,7 @@ func TestKeyFuncSetCheckedOnce(t *testing.T) {
 			t.Fatalf("token %d: %v, want the checked set not walked again", i, err)
 		}
 	}
-	if allocs := testing.AllocsPerRun(100, func() { _ = v.VerifyCompactInto(&m, tok) }); allocs != 0 {
+	if allocs := testing.AllocsPerRun(100, func() { _ = v.VerifyCompactInto(&m, tok) }); allocs != 0 && !vectortest.RaceEnabled { // sync.Pool drops items under -race
 		t.Errorf("VerifyCompactInto through KeyFunc: %v allocs, want 0", allocs)
 	}
 	// A new pointer is checked: the same keys, now mixed, are refused for

@@ -253,16 +253,25 @@ func (v *Verifier) parseProtected(seg, buf []byte) (*jose.Header, []byte, error)
 // decodeProtected is parseProtected for a non-empty seg whose size the
 // caller has checked with checkProtectedSize.
 func (v *Verifier) decodeProtected(seg, buf []byte) (*jose.Header, []byte, error) {
+	h := new(jose.Header)
+	buf, err := v.decodeProtectedInto(h, seg, buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, buf, nil
+}
+
+// decodeProtectedInto is decodeProtected into *h.
+func (v *Verifier) decodeProtectedInto(h *jose.Header, seg, buf []byte) ([]byte, error) {
 	n := len(buf)
 	buf, err := jose.AppendBase64URLDecode(buf, seg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("jws: protected header: %w", err)
+		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	h, err := jose.ParseHeader(buf[n:], v.lim)
-	if err != nil {
-		return nil, nil, fmt.Errorf("jws: protected header: %w", err)
+	if err := jose.ParseHeaderInto(h, buf[n:], v.lim); err != nil {
+		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	return h, buf, nil
+	return buf, nil
 }
 
 // checkHeaders applies the checks of RFC 7515 §5.2 steps 4-5 and RFC 7797
