@@ -25,6 +25,22 @@ type ecdhEncrypter struct {
 }
 
 func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
+	pub, err := recipientPublicKey(alg, key)
+	if err != nil {
+		return nil, err
+	}
+	if pub == nil || !ecdhCurveSupported(pub.Curve()) {
+		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
+	}
+	return &ecdhEncrypter{alg: alg, pub: pub}, nil
+}
+
+// recipientPublicKey returns the ECDH public key of the recipient key given
+// to an ECDH-ES or HPKE encrypter: an *ecdh or *ecdsa key, public or
+// private, or an opaque private key ([ecdh.KeyExchanger], kms.go), of which
+// the public half is used. It returns nil for a typed nil key; the caller
+// checks the curve against its algorithm.
+func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 	var pub *ecdh.PublicKey
 	var err error
 	switch k := key.(type) {
@@ -52,10 +68,7 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 	}
-	if pub == nil || !ecdhCurveSupported(pub.Curve()) {
-		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
-	}
-	return &ecdhEncrypter{alg: alg, pub: pub}, nil
+	return pub, nil
 }
 
 // Algorithm implements [KeyEncrypter].

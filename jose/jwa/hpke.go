@@ -123,27 +123,11 @@ type hpkeEncrypter struct {
 
 func newHPKEEncrypter(alg KeyAlgorithm, key any) (*hpkeEncrypter, error) {
 	curve, kdf, aead, _ := hpkeSuite(alg)
-	var pub *ecdh.PublicKey
-	var err error
-	switch k := key.(type) {
-	case *ecdh.PublicKey:
-		pub = k
-	case *ecdh.PrivateKey:
-		if k != nil {
-			pub = k.PublicKey()
-		}
-	case *ecdsa.PublicKey:
-		if k != nil {
-			pub, err = k.ECDH()
-		}
-	case *ecdsa.PrivateKey:
-		if k != nil {
-			pub, err = k.PublicKey.ECDH()
-		}
-	default:
-		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
+	pub, err := recipientPublicKey(alg, key)
+	if err != nil {
+		return nil, err
 	}
-	if err != nil || pub == nil || pub.Curve() != curve {
+	if pub == nil || pub.Curve() != curve {
 		return nil, fmt.Errorf("jwa: %s needs a key on %v: %w", alg, curve, ErrInvalidKey)
 	}
 	pk, err := hpke.NewDHKEMPublicKey(pub)

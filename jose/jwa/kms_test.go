@@ -214,3 +214,33 @@ type kmsLyingECDH struct {
 }
 
 func (k *kmsLyingECDH) PublicKey() *ecdh.PublicKey { return k.pub }
+
+// TestKMSHPKE encrypts to an opaque ecdh.KeyExchanger (its public half, as
+// for ECDH-ES) and decrypts with it, for HPKE Key Encryption on P-256 and
+// X25519; an opaque key on the wrong curve for the suite is refused.
+func TestKMSHPKE(t *testing.T) {
+	for alg, curve := range map[KeyAlgorithm]ecdh.Curve{HPKE0KE: ecdh.P256(), HPKE3KE: ecdh.X25519()} {
+		priv, _ := curve.GenerateKey(rand.Reader)
+		k := &kmsECDH{key: priv}
+		e, err := NewKeyEncrypter(alg, k)
+		if err != nil {
+			t.Fatalf("%s: NewKeyEncrypter(opaque key): %v", alg, err)
+		}
+		var params KeyParams
+		cek, ek, err := e.EncryptKey(nil, A128GCM, &params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewKeyDecrypter(alg, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := d.DecryptKey(ek, A128GCM, &params); err != nil || !bytes.Equal(got, cek) {
+			t.Errorf("%s: DecryptKey = %x, %v; want the CEK", alg, got, err)
+		}
+	}
+	x, _ := ecdh.X25519().GenerateKey(rand.Reader)
+	if _, err := NewKeyEncrypter(HPKE0KE, &kmsECDH{key: x}); !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("HPKE-0-KE with an opaque X25519 key: %v, want ErrInvalidKey", err)
+	}
+}
