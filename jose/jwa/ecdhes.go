@@ -127,6 +127,21 @@ type ecdhDecrypter struct {
 }
 
 func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
+	priv, err := recipientPrivateKey(alg, key)
+	if err != nil {
+		return nil, err
+	}
+	if priv == nil || !ecdhCurveSupported(priv.Curve()) {
+		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
+	}
+	return &ecdhDecrypter{alg: alg, priv: priv}, nil
+}
+
+// recipientPrivateKey returns the private key given to an ECDH-ES or HPKE
+// decrypter as an [ecdh.KeyExchanger]: an *ecdh or *ecdsa private key, or an
+// opaque key held in a KMS or an HSM (kms.go). It returns nil for a typed nil
+// key; the caller checks the curve against its algorithm.
+func recipientPrivateKey(alg KeyAlgorithm, key any) (ecdh.KeyExchanger, error) {
 	var priv ecdh.KeyExchanger
 	var err error
 	switch k := key.(type) {
@@ -146,10 +161,7 @@ func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 	}
-	if priv == nil || !ecdhCurveSupported(priv.Curve()) {
-		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
-	}
-	return &ecdhDecrypter{alg: alg, priv: priv}, nil
+	return priv, nil
 }
 
 // Algorithm implements [KeyDecrypter].

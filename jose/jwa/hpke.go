@@ -2,7 +2,6 @@ package jwa
 
 import (
 	"crypto/ecdh"
-	"crypto/ecdsa"
 	"crypto/hpke"
 	"fmt"
 )
@@ -177,23 +176,11 @@ type hpkeDecrypter struct {
 
 func newHPKEDecrypter(alg KeyAlgorithm, key any) (*hpkeDecrypter, error) {
 	curve, kdf, aead, _ := hpkeSuite(alg)
-	var priv ecdh.KeyExchanger
-	var err error
-	switch k := key.(type) {
-	case *ecdh.PrivateKey:
-		if k != nil {
-			priv = k
-		}
-	case *ecdsa.PrivateKey:
-		if k != nil {
-			priv, err = k.ECDH()
-		}
-	case ecdh.KeyExchanger: // a key held in a KMS or an HSM (kms.go)
-		priv, err = ecdhOpaqueKey(alg, k)
-	default:
-		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PrivateKey, *ecdsa.PrivateKey or ecdh.KeyExchanger, not %T: %w", alg, key, ErrInvalidKey)
+	priv, err := recipientPrivateKey(alg, key)
+	if err != nil {
+		return nil, err
 	}
-	if err != nil || priv == nil || priv.Curve() != curve {
+	if priv == nil || priv.Curve() != curve {
 		return nil, fmt.Errorf("jwa: %s needs a key on %v: %w", alg, curve, ErrInvalidKey)
 	}
 	sk, err := hpke.NewDHKEMPrivateKey(priv)
