@@ -73,20 +73,21 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 
 // CheckKeySource checks the key source of a verifier or decrypter
 // (jws.VerifyOptions, jwe.DecryptOptions): exactly one of key, set and a
-// key function (hasFunc) is given; a single key can serve one of algs,
+// key function (funcs counts those given: KeyFunc, KeyFuncContext) is
+// given; a single key can serve one of algs,
 // asking op(alg) of it ([CheckKeyFits], [ErrInvalidKey]); a set does not
 // mix secret and public keys ([SetCheck.Check], [ErrInvalidKey]), and
 // checked, if not nil, remembers it for [Select].
-func CheckKeySource[A Algorithm](algs []A, key any, set *Set, hasFunc bool, op func(A) KeyOp, checked *SetCheck) error {
-	n := 0
-	for _, given := range []bool{key != nil, set != nil, hasFunc} {
+func CheckKeySource[A Algorithm](algs []A, key any, set *Set, funcs int, op func(A) KeyOp, checked *SetCheck) error {
+	n := funcs
+	for _, given := range []bool{key != nil, set != nil} {
 		if given {
 			n++
 		}
 	}
 	switch {
 	case n != 1:
-		return errors.New("jose: exactly one of Key, Keys and KeyFunc must be set")
+		return errors.New("jose: exactly one of Key, Keys, KeyFunc and KeyFuncContext must be set")
 	case key != nil:
 		return CheckKeyFits(algs, key, op)
 	case set != nil:

@@ -2,6 +2,7 @@ package jwe
 
 import (
 	"bytes"
+	"context"
 	"crypto/cipher"
 	"errors"
 	"fmt"
@@ -83,8 +84,20 @@ func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, h
 // DecryptCompact decrypts a JWE Compact Serialization (RFC 7516 §5.2,
 // §7.1).
 func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
+	return d.DecryptCompactContext(context.Background(), tok)
+}
+
+// DecryptCompactContext is [Decrypter.DecryptCompact] with ctx bounding
+// the wait on the key source: ctx is checked before DecryptOptions.KeyFunc
+// or KeyFuncContext is called and passed to KeyFuncContext, and once it is
+// done the call returns an error wrapping ctx.Err() (a KeyFunc, which
+// takes no context, cannot be interrupted once called). With Key or Keys
+// nothing waits and ctx is not consulted; the call then costs what
+// DecryptCompact costs, with no allocation more. The methods without a
+// context are these with context.Background().
+func (d *Decrypter) DecryptCompactContext(ctx context.Context, tok []byte) (*Message, error) {
 	m := new(Message)
-	if err := d.DecryptCompactInto(m, tok); err != nil {
+	if err := d.DecryptCompactIntoContext(ctx, m, tok); err != nil {
 		return nil, err
 	}
 	m.Plaintext = m.Plaintext[:len(m.Plaintext):len(m.Plaintext)]
@@ -106,7 +119,14 @@ func (d *Decrypter) DecryptCompact(tok []byte) (*Message, error) {
 // m.Plaintext has length 0 and m.Header, m.Protected and m.AAD are nil: no
 // unauthenticated plaintext is exposed.
 func (d *Decrypter) DecryptCompactInto(m *Message, tok []byte) error {
-	err := d.decryptCompact(m, tok)
+	return d.DecryptCompactIntoContext(context.Background(), m, tok)
+}
+
+// DecryptCompactIntoContext is [Decrypter.DecryptCompactInto] with ctx
+// bounding the wait on the key source, as [Decrypter.DecryptCompactContext]
+// says; with Key or Keys it allocates no more than DecryptCompactInto.
+func (d *Decrypter) DecryptCompactIntoContext(ctx context.Context, m *Message, tok []byte) error {
+	err := d.decryptCompact(ctx, m, tok)
 	if err != nil {
 		clear(m.Plaintext[:cap(m.Plaintext)])
 		m.Plaintext, m.Header, m.Protected, m.AAD, m.hdr = m.Plaintext[:0], nil, nil, nil, jose.Header{}
@@ -114,7 +134,7 @@ func (d *Decrypter) DecryptCompactInto(m *Message, tok []byte) error {
 	return err
 }
 
-func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
+func (d *Decrypter) decryptCompact(ctx context.Context, m *Message, tok []byte) error {
 	m.Header, m.Protected, m.AAD = nil, nil, nil
 	if len(tok) > d.lim.MaxTokenSize {
 		return fmt.Errorf("jwe: token of %d bytes: %w", len(tok), jose.ErrLimitExceeded)
@@ -178,7 +198,7 @@ func (d *Decrypter) decryptCompact(m *Message, tok []byte) error {
 	t.protectedB64 = seg[0]
 	t.iv, t.ct, t.tag = seg[2], seg[3], seg[4]
 	t.one[0].ek = seg[1]
-	if err := d.decrypt(&t, m); err != nil {
+	if err := d.decrypt(ctx, &t, m); err != nil {
 		return err
 	}
 	if parsed != nil {

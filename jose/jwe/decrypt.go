@@ -2,6 +2,7 @@ package jwe
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/internal/keycache"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -19,8 +21,8 @@ import (
 var errDecrypt = fmt.Errorf("jwe: %w", jose.ErrDecryptionFailed)
 
 // DecryptOptions configures a [Decrypter]. KeyAlgorithms and
-// ContentEncryptions are required; exactly one of Key, Keys and KeyFunc must
-// be set.
+// ContentEncryptions are required; exactly one of Key, Keys, KeyFunc and
+// KeyFuncContext must be set.
 type DecryptOptions struct {
 	// KeyAlgorithms lists the "alg" values accepted (RFC 7516 §4.1.1).
 	// A token with any other is refused before any cryptography.
@@ -64,6 +66,15 @@ type DecryptOptions struct {
 	// set of package jwks) costs what Keys costs. A set must not be
 	// modified once returned.
 	KeyFunc func(h *jose.Header) (any, error)
+	// KeyFuncContext is KeyFunc for a key source that may wait (a remote
+	// JWK Set being fetched, a KMS): it gets the context of the call that
+	// decrypts the token (context.Background() for the methods without
+	// one, [Decrypter.DecryptCompactContext] and the other Context methods
+	// pass theirs), and must return once that context is done; its error
+	// is then made to wrap ctx.Err(). Its results are used exactly as
+	// KeyFunc's. The context is checked before either function is called:
+	// once it is done, neither is, and the error wraps ctx.Err().
+	KeyFuncContext func(ctx context.Context, h *jose.Header) (any, error)
 
 	// A *jose.JWK (from Key, Keys or KeyFunc) must permit the token's alg
 	// through its own "alg", "use" and "key_ops" (RFC 7517 §4.2-4.4); the
@@ -91,7 +102,7 @@ type Decrypter struct {
 	encs    []jwa.ContentEncryption
 	key     any
 	keys    *jose.Set
-	keyFunc func(h *jose.Header) (any, error)
+	keyFunc keysource.Source // KeyFunc or KeyFuncContext
 	crit    []string
 	lim     jose.Limits
 	jlim    jsonx.Limits
@@ -162,7 +173,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		}
 	}
 	d := new(Decrypter)
-	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, decryptOp, &d.setCheck); err != nil {
+	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), decryptOp, &d.setCheck); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	lim := opts.Limits.WithDefaults()
@@ -173,7 +184,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	}
 	d.key = key
 	d.keys = opts.Keys
-	d.keyFunc = opts.KeyFunc
+	d.keyFunc = keysource.New("jwe", opts.KeyFunc, opts.KeyFuncContext)
 	d.lim = lim
 	// Headers nest inside the JSON serialization's recipients array.
 	d.jlim = jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers}
@@ -247,8 +258,9 @@ func (d *Decrypter) parseProtectedInto(h *jose.Header, buf, enc []byte) ([]byte,
 }
 
 // decrypt runs RFC 7516 §5.2 steps 5-18 on a parsed token and stores the
-// result in m; on error m may hold partial results.
-func (d *Decrypter) decrypt(t *token, m *Message) error {
+// result in m; on error m may hold partial results. ctx bounds the wait on
+// a key function.
+func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	if t.shared != nil {
 		if err := d.checkUnprotectedHeader(t.shared); err != nil {
 			return err
@@ -356,8 +368,11 @@ func (d *Decrypter) decrypt(t *token, m *Message) error {
 			return err
 		}
 		var keyBuf [MaxKeyCandidates]keyRef
-		keys, err := d.keysFor(keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
+		keys, err := d.keysFor(ctx, keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
 		if err != nil {
+			if d.keyFunc.Set() && ctx.Err() != nil {
+				return err // the wait is over: no other recipient is looked up
+			}
 			lastErr = err
 			continue
 		}

@@ -31,6 +31,14 @@
 // Header members "jwk", "jku", "x5u" and "x5c" are carried but never used to
 // find a decryption key, and nothing is ever fetched.
 //
+// Every path that may wait on a key source takes a context:
+// [Decrypter.DecryptCompactContext], [Decrypter.DecryptCompactIntoContext]
+// and [Decrypter.DecryptJSONContext] pass theirs to
+// DecryptOptions.KeyFuncContext, and a done context ends the wait at once
+// with an error wrapping ctx.Err(). The methods without a context are
+// these with context.Background(); with Key or Keys the context is not
+// consulted and costs nothing.
+//
 // A decryption key may be held in a KMS or an HSM: a crypto.Decrypter with
 // an RSA public key, or an ecdh.KeyExchanger (see [DecryptOptions].Key).
 //

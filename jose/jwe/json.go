@@ -2,6 +2,7 @@ package jwe
 
 import (
 	"bytes"
+	"context"
 	"crypto/cipher"
 	"errors"
 	"fmt"
@@ -22,6 +23,12 @@ import (
 // any other top-level "encrypted_key" or "header" beside "recipients" is
 // refused as malformed.
 func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
+	return d.DecryptJSONContext(context.Background(), data)
+}
+
+// DecryptJSONContext is [Decrypter.DecryptJSON] with ctx bounding the wait
+// on the key source, as [Decrypter.DecryptCompactContext] says.
+func (d *Decrypter) DecryptJSONContext(ctx context.Context, data []byte) (*Message, error) {
 	if len(data) > d.lim.MaxTokenSize {
 		return nil, fmt.Errorf("jwe: token of %d bytes: %w", len(data), jose.ErrLimitExceeded)
 	}
@@ -108,7 +115,7 @@ func (d *Decrypter) DecryptJSON(data []byte) (*Message, error) {
 		t.protectedB64 = protectedB64
 	}
 	m := new(Message)
-	if err := d.decrypt(&t, m); err != nil {
+	if err := d.decrypt(ctx, &t, m); err != nil {
 		return nil, err
 	}
 	return m, nil

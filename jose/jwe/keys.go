@@ -1,6 +1,7 @@
 package jwe
 
 import (
+	"context"
 	"crypto"
 	"crypto/ecdh"
 	"crypto/ecdsa"
@@ -51,24 +52,19 @@ type keyRef struct {
 
 // keysFor returns the candidate keys for a recipient whose merged header
 // is h: those of the JWK Set selected by the policy of [jose.Select], or
-// the one key of Key or KeyFunc. A JWK that does not permit alg is refused.
-func (d *Decrypter) keysFor(dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
+// the one key of Key or of the key function, called under ctx. A JWK that
+// does not permit alg is refused.
+func (d *Decrypter) keysFor(ctx context.Context, dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
 		return setKeys(dst, d.keys, &d.setCheck, h, alg, op, enc, epk)
-	case d.keyFunc != nil:
-		k, err := d.keyFunc(h)
+	case d.keyFunc.Set():
+		k, err := d.keyFunc.Call(ctx, h)
 		if err != nil {
-			return nil, fmt.Errorf("jwe: KeyFunc: %w", err)
-		}
-		if k == nil {
-			return nil, fmt.Errorf("jwe: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
+			return nil, err
 		}
 		if set, ok := k.(*jose.Set); ok {
-			if set == nil {
-				return nil, fmt.Errorf("jwe: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
-			}
 			return setKeys(dst, set, &d.setCheck, h, alg, op, enc, epk) // selected and cached as from Keys
 		}
 		if j, ok := k.(*jose.JWK); ok {

@@ -2,6 +2,7 @@ package jws
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -89,8 +90,20 @@ const maxStackSig = 512
 // and returns its payload and header. A token whose header says "b64":
 // false carries its payload as is (RFC 7797 §5.2).
 func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
+	return v.VerifyCompactContext(context.Background(), token)
+}
+
+// VerifyCompactContext is [Verifier.VerifyCompact] with ctx bounding the
+// wait on the key source: ctx is checked before VerifyOptions.KeyFunc or
+// KeyFuncContext is called and passed to KeyFuncContext, and once it is
+// done the call returns an error wrapping ctx.Err() (a KeyFunc, which
+// takes no context, cannot be interrupted once called). With Key or Keys
+// nothing waits and ctx is not consulted; the call then costs what
+// VerifyCompact costs, with no allocation more. The methods without a
+// context are these with context.Background().
+func (v *Verifier) VerifyCompactContext(ctx context.Context, token []byte) (*Message, error) {
 	m := new(Message)
-	if err := v.verifyCompact(m, token, nil, false); err != nil {
+	if err := v.verifyCompact(ctx, m, token, nil, false); err != nil {
 		return nil, err
 	}
 	m.Payload = clip(m.Payload)
@@ -109,7 +122,14 @@ func (v *Verifier) VerifyCompact(token []byte) (*Message, error) {
 // buffer. m.Protected is m.Header (a compact JWS is protected as a whole).
 // On error m.Payload has length 0 and m.Header and m.Protected are nil.
 func (v *Verifier) VerifyCompactInto(m *Message, token []byte) error {
-	return v.verifyCompact(m, token, nil, false)
+	return v.verifyCompact(context.Background(), m, token, nil, false)
+}
+
+// VerifyCompactIntoContext is [Verifier.VerifyCompactInto] with ctx
+// bounding the wait on the key source, as [Verifier.VerifyCompactContext]
+// says; with Key or Keys it allocates no more than VerifyCompactInto.
+func (v *Verifier) VerifyCompactIntoContext(ctx context.Context, m *Message, token []byte) error {
+	return v.verifyCompact(ctx, m, token, nil, false)
 }
 
 // splitCompact splits a compact JWS into its three segments with one pass
@@ -131,9 +151,10 @@ func splitCompact(token []byte) (h, p, s []byte, ok bool) {
 }
 
 // verifyCompact verifies a compact JWS, with the payload detached if
-// isDetached, into m; on error m is left empty.
-func (v *Verifier) verifyCompact(m *Message, token, detached []byte, isDetached bool) error {
-	err := v.verifyCompactInto(m, token, detached, isDetached)
+// isDetached, into m, under ctx (see VerifyCompactContext); on error m is
+// left empty.
+func (v *Verifier) verifyCompact(ctx context.Context, m *Message, token, detached []byte, isDetached bool) error {
+	err := v.verifyCompactInto(ctx, m, token, detached, isDetached)
 	if err != nil {
 		m.Payload, m.Header, m.Protected, m.hdr = m.Payload[:0], nil, nil, jose.Header{}
 	}
@@ -142,7 +163,7 @@ func (v *Verifier) verifyCompact(m *Message, token, detached []byte, isDetached 
 
 // verifyCompactInto is verifyCompact before the clean-up on error. With
 // isDetached, m.Payload is set to detached, so m must be a fresh Message.
-func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetached bool) error {
+func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, detached []byte, isDetached bool) error {
 	m.Header, m.Protected = nil, nil
 	if len(token) > v.lim.MaxTokenSize {
 		return fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
@@ -199,7 +220,7 @@ func (v *Verifier) verifyCompactInto(m *Message, token, detached []byte, isDetac
 	}
 	h := &m.hdr
 	unencoded := h.B64 != nil && !*h.B64
-	cands, err := v.candidates(h)
+	cands, err := v.candidates(ctx, h)
 	if err != nil {
 		return err
 	}

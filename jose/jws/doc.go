@@ -30,6 +30,15 @@
 // [jose.ErrLimitExceeded], [jose.ErrKeyNotFound],
 // [jose.ErrVerificationFailed], [jose.ErrUnsupportedCritical], ...), so
 // callers branch with [errors.Is]; the one exception is an error of
-// VerifyOptions.KeyFunc, returned wrapped with what it wraps (a jwks.Remote
-// that cannot fetch its set: jwks.ErrFetch).
+// VerifyOptions.KeyFunc or KeyFuncContext, returned wrapped with what it
+// wraps (a jwks.Remote that cannot fetch its set: jwks.ErrFetch).
+//
+// Every path that may wait on a key source takes a context:
+// [Verifier.VerifyCompactContext], [Verifier.VerifyCompactIntoContext],
+// [Verifier.VerifyJSONContext], [Verifier.VerifyEachContext] and
+// [Verifier.VerifyDetachedContext] pass theirs to
+// VerifyOptions.KeyFuncContext, and a done context ends the wait at once
+// with an error wrapping ctx.Err(). The methods without a context are
+// these with context.Background(); with Key or Keys the context is not
+// consulted and costs nothing.
 package jws

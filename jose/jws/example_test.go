@@ -1,9 +1,11 @@
 package jws_test
 
 import (
+	"context"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -133,4 +135,30 @@ func ExampleSigner_CompactDetached() {
 	// Output:
 	// eyJhbGciOiJIUzI1NiIsImI2NCI6ZmFsc2UsImNyaXQiOlsiYjY0Il19..qh-W_NpjOqvUkuxMOhl62py0bNTLbWC9oz0B3CdrjPw
 	// true $.02
+}
+
+// Bound the wait on a key source by the request's context: a
+// KeyFuncContext (here one that never answers, as a hanging key server)
+// gets the context of VerifyCompactContext, and the call ends when the
+// context does, with an error wrapping ctx.Err().
+func ExampleVerifier_VerifyCompactContext() {
+	verifier, err := jws.NewVerifier(jws.VerifyOptions{
+		Algorithms: []jwa.SignatureAlgorithm{jwa.HS256},
+		KeyFuncContext: func(ctx context.Context, h *jose.Header) (any, error) {
+			<-ctx.Done() // a fetch that does not finish in time
+			return nil, ctx.Err()
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	token := []byte("eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJmcm9kbyJ9.5qvK-CPE0N_XClzTf9SnHFbkHiZKXx4axAZdjQLIne0")
+	_, err = verifier.VerifyCompactContext(ctx, token)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	// Output:
+	// jws: KeyFuncContext: context deadline exceeded
+	// true
 }

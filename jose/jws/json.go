@@ -2,6 +2,7 @@ package jws
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -127,7 +128,13 @@ func (s *jsonSig) member(name, value []byte) error {
 // Message's Header is the union of the protected and unprotected headers;
 // its Protected is the protected header alone.
 func (v *Verifier) VerifyJSON(data []byte) (*Message, error) {
-	res, pl, err := v.verifyJSON(data, nil, false, true)
+	return v.VerifyJSONContext(context.Background(), data)
+}
+
+// VerifyJSONContext is [Verifier.VerifyJSON] with ctx bounding the wait on
+// the key source, as [Verifier.VerifyCompactContext] says.
+func (v *Verifier) VerifyJSONContext(ctx context.Context, data []byte) (*Message, error) {
+	res, pl, err := v.verifyJSON(ctx, data, nil, false, true)
 	if err != nil {
 		return nil, err
 	}
@@ -144,14 +151,22 @@ func (v *Verifier) VerifyJSON(data []byte) (*Message, error) {
 // the second case it wraps the first signature's error, and the results
 // are returned too.
 func (v *Verifier) VerifyEach(data []byte) ([]SignatureResult, []byte, error) {
-	res, pl, err := v.verifyJSON(data, nil, false, false)
-	return res, pl, err
+	return v.VerifyEachContext(context.Background(), data)
+}
+
+// VerifyEachContext is [Verifier.VerifyEach] with ctx bounding the wait on
+// the key source, as [Verifier.VerifyCompactContext] says: once ctx is
+// done, the signatures not yet verified fail with an error wrapping
+// ctx.Err(), and the key source is not called again.
+func (v *Verifier) VerifyEachContext(ctx context.Context, data []byte) ([]SignatureResult, []byte, error) {
+	return v.verifyJSON(ctx, data, nil, false, false)
 }
 
 // verifyJSON verifies a JSON serialization. With single, it must hold one
 // signature, whose error is returned. With isDetached, the payload is
-// detached (and must be absent from data).
-func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([]SignatureResult, []byte, error) {
+// detached (and must be absent from data). ctx bounds the wait on the key
+// source.
+func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDetached, single bool) ([]SignatureResult, []byte, error) {
 	j, err := parseJSON(data, v.lim)
 	if err != nil {
 		return nil, nil, err
@@ -218,7 +233,7 @@ func (v *Verifier) verifyJSON(data, detached []byte, isDetached, single bool) ([
 		if res[i].Err != nil {
 			continue
 		}
-		res[i].Err = v.verifySig(&j.sigs[i], res[i].Header, seg, &budget)
+		res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget)
 		verified = verified || res[i].Err == nil
 	}
 	if single {
@@ -261,12 +276,12 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 
 // verifySig verifies one signature whose joint header h has been checked,
 // with seg the payload segment of the signing input, taking its attempts
-// from *budget.
-func (v *Verifier) verifySig(s *jsonSig, h *jose.Header, seg []byte, budget *int) error {
+// from *budget, under ctx.
+func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget *int) error {
 	if *budget <= 0 {
 		return errKeyAttempts // before the key source: a KeyFunc may be costly
 	}
-	cands, err := v.candidates(h)
+	cands, err := v.candidates(ctx, h)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package jws
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -25,9 +26,10 @@ func (c *candidates) add(v jwa.Verifier) bool {
 }
 
 // candidates returns the verifiers for the header h (the JOSE Header, whose
-// alg the caller has checked against the allow-list). No key source ever
+// alg the caller has checked against the allow-list) of a token verified
+// under ctx, which bounds the wait on a key function. No key source ever
 // reads jwk, jku, x5u or x5c.
-func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
+func (v *Verifier) candidates(ctx context.Context, h *jose.Header) (candidates, error) {
 	var c candidates
 	alg := jwa.SignatureAlgorithm(h.Algorithm)
 	switch {
@@ -45,18 +47,12 @@ func (v *Verifier) candidates(h *jose.Header) (candidates, error) {
 	case v.set != nil:
 		return v.setCandidates(v.set, h, alg)
 	default:
-		key, err := v.keyFunc(h)
+		key, err := v.keyFunc.Call(ctx, h)
 		if err != nil {
-			return c, fmt.Errorf("jws: KeyFunc: %w", err)
-		}
-		if key == nil {
-			return c, fmt.Errorf("jws: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
+			return c, err
 		}
 		if set, ok := key.(*jose.Set); ok {
 			// Selected as from Keys, its JWKs prepared once and cached.
-			if set == nil {
-				return c, fmt.Errorf("jws: KeyFunc returned no key: %w", jose.ErrKeyNotFound)
-			}
 			return v.setCandidates(set, h, alg)
 		}
 		var jv jwa.Verifier

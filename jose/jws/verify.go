@@ -1,17 +1,19 @@
 package jws
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
 // VerifyOptions configure a [Verifier]. Algorithms and exactly one of Key,
-// Keys and KeyFunc are required.
+// Keys, KeyFunc and KeyFuncContext are required.
 type VerifyOptions struct {
 	// Algorithms is the allow-list of "alg" values (RFC 7515 §10.7); a
 	// token with any other alg is refused before any cryptography. "none"
@@ -47,6 +49,15 @@ type VerifyOptions struct {
 	// every token, such as the KeyFunc of a remote set of package jwks,
 	// costs what Keys costs. A set must not be modified once returned.
 	KeyFunc func(h *jose.Header) (any, error)
+	// KeyFuncContext is KeyFunc for a key source that may wait (a remote
+	// JWK Set being fetched, a KMS): it gets the context of the call that
+	// verifies the token (context.Background() for the methods without
+	// one, [Verifier.VerifyCompactContext] and the other Context methods
+	// pass theirs), and must return once that context is done; its error
+	// is then made to wrap ctx.Err(). Its results are used exactly as
+	// KeyFunc's. The context is checked before either function is called:
+	// once it is done, neither is, and the error wraps ctx.Err().
+	KeyFuncContext func(ctx context.Context, h *jose.Header) (any, error)
 
 	// Critical lists the header extensions the caller understands and
 	// checks itself (RFC 7515 §4.1.11); "b64" (RFC 7797) is always
@@ -72,9 +83,9 @@ type Verifier struct {
 	lim     jose.Limits
 	single  []prepared // VerifyOptions.Key: one per allowed alg
 	set     *jose.Set
-	cache   verifierCache  // prepared verifiers of JWKs (Keys, KeyFunc)
-	headers hdrcache.Cache // verified compact protected headers (the rule of hdrcache)
-	keyFunc func(h *jose.Header) (any, error)
+	cache   verifierCache    // prepared verifiers of JWKs (Keys, KeyFunc)
+	headers hdrcache.Cache   // verified compact protected headers (the rule of hdrcache)
+	keyFunc keysource.Source // KeyFunc or KeyFuncContext
 	// setCheck remembers the set of Keys, checked by NewVerifier, or the
 	// last set KeyFunc returned that was found unmixed.
 	setCheck jose.SetCheck
@@ -129,7 +140,8 @@ var ErrMultipleSignatures = fmt.Errorf("jws: more than one signature, use Verify
 
 // NewVerifier returns a Verifier for opts. It fails if the allow-list is
 // empty or holds "none" or an algorithm jwa does not implement, if not
-// exactly one of Key, Keys and KeyFunc is set, and, with ErrInvalidKey, if
+// exactly one of Key, Keys, KeyFunc and KeyFuncContext is set, and, with
+// ErrInvalidKey, if
 // Key can verify none of the listed algorithms ([jose.CheckKeyFits]: its
 // type or curve fits none, or, for a *jose.JWK, its "alg", "use" and
 // "key_ops" permit none of those it fits) or Keys mixes secret and public
@@ -149,7 +161,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		}
 	}
 	v := new(Verifier)
-	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc != nil, verifyOp, &v.setCheck); err != nil {
+	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), verifyOp, &v.setCheck); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
@@ -165,7 +177,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	v.crit = crit
 	v.lim = opts.Limits.WithDefaults()
 	v.set = opts.Keys
-	v.keyFunc = opts.KeyFunc
+	v.keyFunc = keysource.New("jws", opts.KeyFunc, opts.KeyFuncContext)
 	v.cache.c.Max = maxCached
 	// The allow-list is copied (into v for one algorithm): the caller may
 	// reuse its slice.
@@ -195,18 +207,24 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 // encoding); Message.Payload is that slice. A token that carries a payload
 // of its own is refused.
 func (v *Verifier) VerifyDetached(token, payload []byte) (*Message, error) {
+	return v.VerifyDetachedContext(context.Background(), token, payload)
+}
+
+// VerifyDetachedContext is [Verifier.VerifyDetached] with ctx bounding the
+// wait on the key source, as [Verifier.VerifyCompactContext] says.
+func (v *Verifier) VerifyDetachedContext(ctx context.Context, token, payload []byte) (*Message, error) {
 	if len(payload) > v.lim.MaxTokenSize {
 		return nil, fmt.Errorf("jws: detached payload of %d bytes exceeds %d: %w", len(payload), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
 	}
 	if isJSON(token) {
-		res, pl, err := v.verifyJSON(token, payload, true, true)
+		res, pl, err := v.verifyJSON(ctx, token, payload, true, true)
 		if err != nil {
 			return nil, err
 		}
 		return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
 	}
 	m := new(Message)
-	if err := v.verifyCompact(m, token, payload, true); err != nil {
+	if err := v.verifyCompact(ctx, m, token, payload, true); err != nil {
 		return nil, err
 	}
 	return m, nil

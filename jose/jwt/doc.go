@@ -20,6 +20,14 @@
 // "typ" must be absent or "JWT" unless an explicit type is expected; "typ"
 // and "cty" are read from protected headers only.
 //
+// A request's context bounds the wait on a key source:
+// [Validator.ValidateContext] and [Validator.ValidateIntoContext] pass it to
+// the Verifier and the Decrypter (both, for a nested JWT), whose
+// KeyFuncContext (a remote JWK Set being fetched) gets it; once it is done
+// validation ends with an error wrapping ctx.Err(). Validate and
+// ValidateInto are these with context.Background(); with local keys the
+// context costs nothing.
+//
 // Errors: a token that fails to verify or decrypt is refused with the jws or
 // jwe error ([jose.ErrVerificationFailed], [jose.ErrDecryptionFailed], ...)
 // before its claims are read. A token that authenticates but is refused

@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -222,8 +223,21 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // check of its member names: one scan per level of nesting (at most
 // MaxDepth), and a map of the names of each object.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
+	return v.ValidateContext(context.Background(), token, dst)
+}
+
+// ValidateContext is [Validator.Validate] with ctx bounding the wait on
+// the key sources: ctx is passed to the Verifier and the Decrypter
+// ([jws.Verifier.VerifyCompactIntoContext],
+// [jwe.Decrypter.DecryptCompactContext]; both, for a nested JWT), so a
+// KeyFuncContext (a remote JWK Set being fetched) gets it and, once ctx is
+// done, the call returns an error wrapping ctx.Err(). With local keys
+// nothing waits and ctx is not consulted; the call costs what Validate
+// costs, with no allocation more. Validate is ValidateContext with
+// context.Background().
+func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) (*Token, error) {
 	t := new(Token)
-	if err := v.validate(t, token, dst); err != nil {
+	if err := v.validate(ctx, t, token, dst); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -242,7 +256,14 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 // token must not overlap t.Payload. On error t holds no claims, t.Header
 // and t.Outer are nil and t.Payload is empty.
 func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
-	err := v.validate(t, token, dst)
+	return v.ValidateIntoContext(context.Background(), t, token, dst)
+}
+
+// ValidateIntoContext is [Validator.ValidateInto] with ctx bounding the
+// wait on the key sources, as [Validator.ValidateContext] says; with local
+// keys it allocates no more than ValidateInto.
+func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []byte, dst any) error {
+	err := v.validate(ctx, t, token, dst)
 	if err != nil {
 		buf := t.msg.Payload[:0]
 		*t = Token{}
@@ -259,29 +280,29 @@ func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
 	return nil
 }
 
-func (v *Validator) validate(t *Token, token []byte, dst any) error {
+func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst any) error {
 	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
 	var payload []byte
 	switch {
 	case v.dec != nil && v.ver != nil:
-		m, err := v.dec.DecryptCompact(token)
+		m, err := v.dec.DecryptCompactContext(ctx, token)
 		if err != nil {
 			return err
 		}
 		if err := v.checkOuter(m); err != nil {
 			return err
 		}
-		if err := v.ver.VerifyCompactInto(&t.msg, m.Plaintext); err != nil {
+		if err := v.ver.VerifyCompactIntoContext(ctx, &t.msg, m.Plaintext); err != nil {
 			return err
 		}
 		t.Outer, t.Header, payload = m.Protected, t.msg.Protected, t.msg.Payload
 	case v.ver != nil:
-		if err := v.ver.VerifyCompactInto(&t.msg, token); err != nil {
+		if err := v.ver.VerifyCompactIntoContext(ctx, &t.msg, token); err != nil {
 			return err
 		}
 		t.Header, payload = t.msg.Protected, t.msg.Payload
 	default:
-		m, err := v.dec.DecryptCompact(token)
+		m, err := v.dec.DecryptCompactContext(ctx, token)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,88 @@
+// Package keysource calls the key function of a jws.Verifier or a
+// jwe.Decrypter (their KeyFunc or KeyFuncContext) for one token, with the
+// rules both follow:
+//
+//   - the token's context is checked before every call: once it is done,
+//     the key function is not called and the error wraps ctx.Err();
+//   - a KeyFuncContext gets the token's context, and an error it returns
+//     once that context is done wraps ctx.Err() too, whatever the function
+//     itself wrapped;
+//   - a key function that returns no key (nil, or a nil *jose.Set) is
+//     jose.ErrKeyNotFound.
+//
+// Its errors name the package of the caller ("jws: KeyFunc: ...").
+package keysource
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// Func is a key function that takes the token's context
+// (jws.VerifyOptions.KeyFuncContext, jwe.DecryptOptions.KeyFuncContext).
+type Func = func(ctx context.Context, h *jose.Header) (any, error)
+
+// Source is the key function of a Verifier or Decrypter; the zero value
+// has none.
+type Source struct {
+	plain func(h *jose.Header) (any, error)
+	ctx   Func
+	pkg   string // "jws" or "jwe", the prefix of the errors
+	name  string // the option it came from, in errors
+}
+
+// New returns the Source of the options of package pkg, which set at most
+// one of plain (KeyFunc) and withCtx (KeyFuncContext).
+func New(pkg string, plain func(h *jose.Header) (any, error), withCtx Func) Source {
+	s := Source{plain: plain, ctx: withCtx, pkg: pkg, name: "KeyFunc"}
+	if withCtx != nil {
+		s.name = "KeyFuncContext"
+	}
+	return s
+}
+
+// Set reports whether s has a key function.
+func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
+
+// Count returns how many key functions were given (1 for a valid Source),
+// for jose.CheckKeySource.
+func Count(plain func(h *jose.Header) (any, error), withCtx Func) int {
+	n := 0
+	if plain != nil {
+		n++
+	}
+	if withCtx != nil {
+		n++
+	}
+	return n
+}
+
+// Call returns the key s's function gives for the header h of a token
+// whose context is ctx: a Go key, a *jose.JWK or a non-nil *jose.Set.
+func (s *Source) Call(ctx context.Context, h *jose.Header) (any, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %s not called: %w", s.pkg, s.name, err)
+	}
+	var (
+		key any
+		err error
+	)
+	if s.ctx != nil {
+		key, err = s.ctx(ctx, h)
+	} else {
+		key, err = s.plain(h)
+	}
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			return nil, fmt.Errorf("%s: %s: %w: %w", s.pkg, s.name, err, cerr)
+		}
+		return nil, fmt.Errorf("%s: %s: %w", s.pkg, s.name, err)
+	}
+	if set, ok := key.(*jose.Set); key == nil || (ok && set == nil) {
+		return nil, fmt.Errorf("%s: %s returned no key: %w", s.pkg, s.name, jose.ErrKeyNotFound)
+	}
+	return key, nil
+}
