@@ -28,9 +28,21 @@ import (
 // then validated, once, by crypto/rsa with its CRT values; as in
 // crypto/x509, the primes are not tested for primality. SECURITY.md gives
 // the cost of the worst keys.
+//
+// ParseKey applies the default [Limits]: a key of more than
+// [DefaultMaxKeySize] bytes is refused with an error wrapping
+// [ErrLimitExceeded] before any of it is read. See [ParseKeyWithLimits].
 func ParseKey(data []byte) (*JWK, error) {
+	return ParseKeyWithLimits(data, Limits{})
+}
+
+// ParseKeyWithLimits parses one JWK as [ParseKey] does, with the limits
+// lim: lim.MaxKeySize bytes of JSON (RFC 7517 §4), checked before
+// anything else, lim.MaxJSONDepth and lim.MaxHeaderMembers (the members of
+// the key and of every object nested in it).
+func ParseKeyWithLimits(data []byte, lim Limits) (*JWK, error) {
 	k := new(JWK)
-	if err := k.parse(data, Limits{}.WithDefaults()); err != nil {
+	if err := k.parse(data, lim.WithDefaults()); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -46,8 +58,11 @@ func (k *JWK) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// parse fills k from data, a JSON object.
+// parse fills k from data, a JSON object of at most lim.MaxKeySize bytes.
 func (k *JWK) parse(data []byte, lim Limits) error {
+	if len(data) > lim.MaxKeySize {
+		return jwkErrorf(ErrLimitExceeded, "key of %d bytes exceeds %d", len(data), lim.MaxKeySize)
+	}
 	members, err := jwkParseObject(data, lim)
 	if err != nil {
 		return err

@@ -18,6 +18,8 @@ var ltDefaults = Limits{
 	PBES2MaxCount:       DefaultPBES2MaxCount,
 	MaxSetKeys:          DefaultMaxSetKeys,
 	MaxKeyAttempts:      DefaultMaxKeyAttempts,
+	MaxKeySize:          DefaultMaxKeySize,
+	MaxSetSize:          DefaultMaxSetSize,
 }
 
 // TestLimitsWithDefaults: a zero or negative field is its default, a
@@ -62,6 +64,8 @@ func TestLimitsValues(t *testing.T) {
 		PBES2MaxCount:       10000,
 		MaxSetKeys:          1000,
 		MaxKeyAttempts:      4,
+		MaxKeySize:          128 << 10,
+		MaxSetSize:          1 << 20,
 	}
 	if ltDefaults != want {
 		t.Errorf("defaults %+v, documented %+v", ltDefaults, want)

@@ -56,7 +56,14 @@ func BenchmarkUntrusted(b *testing.B) {
 	run("ParseSet/legit-3-RSA4096-public", set(string(pub4096), string(pub4096), string(pub4096)), parseSet, false)
 	run("ParseSet/worst-3-issue9-RSA16384-private", set(issue9, issue9, issue9), parseSet, false)
 	run("ParseSet/worst-3-RSA16384-consistent-private", set(fake16384, fake16384, fake16384), parseSet, false)
-	run("ParseSet/worst-1000-RSA16384-public", set(strings.Repeat(pub16384+",", 999)+pub16384), parseSet, false)
+	// As many keys as DefaultMaxSetSize holds: the most a set can cost.
+	fill := func(key string) []byte {
+		n := (jose.DefaultMaxSetSize - len(`{"keys":[]}`) + 1) / (len(key) + 1)
+		return set(strings.Repeat(key+",", n-1) + key)
+	}
+	run("ParseSet/worst-1MiB-RSA16384-consistent-private", fill(fake16384), parseSet, false)
+	run("ParseSet/worst-1MiB-RSA16384-public", fill(pub16384), parseSet, false)
+	run("ParseSet/worst-10MiB-RSA16384-consistent-private", set(strings.Repeat(fake16384+",", 10<<20/len(fake16384))+fake16384), parseSet, true)
 
 	parseHeader := func(d []byte) error { _, err := jose.ParseHeader(d, jose.Limits{}); return err }
 	run("ParseHeader/legit-alg-kid", []byte(`{"alg":"RS256","kid":"2011-04-29","typ":"JWT"}`), parseHeader, false)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sync"
@@ -57,7 +58,7 @@ type Options struct {
 	Timeout time.Duration
 	// MaxResponseSize bounds the body, in bytes (default
 	// [DefaultMaxResponseSize], 2 MiB: a set of a thousand 4096-bit RSA
-	// keys, the most [jose.ParseSet] reads, is under 1 MiB). A longer body
+	// public keys, the most [jose.ParseSet] reads, is 0.8 MB). A longer body
 	// is refused as soon as its Content-Length, or the byte past the
 	// limit, is seen; memory stays bounded by the limit. The limit is on
 	// the body as read, so on the decompressed body when the client
@@ -65,7 +66,8 @@ type Options struct {
 	MaxResponseSize int64
 	// Limits are the limits [jose.ParsePublicSetWithLimits] (or, with
 	// AllowSecretKeys, [jose.ParseSetWithLimits]) applies to the body
-	// (zero fields: the jose defaults).
+	// (zero fields: the jose defaults, except MaxSetSize, which is
+	// MaxResponseSize unless set).
 	Limits jose.Limits
 
 	// MinRefreshInterval and MaxRefreshInterval bound how long a fetched
@@ -148,6 +150,11 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MinRefreshInterval > o.MaxRefreshInterval {
 		return o, fmt.Errorf("jwks: Options.MinRefreshInterval %v exceeds MaxRefreshInterval %v", o.MinRefreshInterval, o.MaxRefreshInterval)
+	}
+	if o.Limits.MaxSetSize <= 0 {
+		// The body limit is the set's: a body read whole is never
+		// refused again for its size.
+		o.Limits.MaxSetSize = int(min(o.MaxResponseSize, math.MaxInt))
 	}
 	o.Limits = o.Limits.WithDefaults()
 	return o, nil
