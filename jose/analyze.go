@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // Severity grades a [Finding].
@@ -53,11 +55,11 @@ func (f Finding) String() string {
 	b.WriteString(": ")
 	switch {
 	case f.KeyIndex >= 0 && f.KeyID != "":
-		fmt.Fprintf(&b, "key %d (kid %q): ", f.KeyIndex, f.KeyID)
+		fmt.Fprintf(&b, "key %d (kid %s): ", f.KeyIndex, untrusted.Quote(f.KeyID))
 	case f.KeyIndex >= 0:
 		fmt.Fprintf(&b, "key %d: ", f.KeyIndex)
 	case f.KeyID != "":
-		fmt.Fprintf(&b, "kid %q: ", f.KeyID)
+		fmt.Fprintf(&b, "kid %s: ", untrusted.Quote(f.KeyID))
 	}
 	b.WriteString(f.Message)
 	return b.String()
@@ -243,13 +245,13 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 		}
 	case UseSignature, UseEncryption:
 	default:
-		add(SeverityWarning, "unknown use %q: this module refuses the key for every operation", k.Use)
+		add(SeverityWarning, "unknown use %s: this module refuses the key for every operation", untrusted.Quote(k.Use))
 	}
 	if k.Use == UseSignature || k.Use == UseEncryption {
 		for _, op := range k.KeyOps {
 			sig := op == OpSign || op == OpVerify
 			if sig != (k.Use == UseSignature) {
-				add(SeverityWarning, "key_ops %q contradicts use %q (RFC 7517 §4.3)", op, k.Use)
+				add(SeverityWarning, "key_ops %s contradicts use %q (RFC 7517 §4.3)", untrusted.Quote(op), k.Use)
 			}
 		}
 	}
@@ -259,7 +261,7 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 	if k.Algorithm == "" {
 		add(SeverityWarning, "no alg: the key may be used with any algorithm that accepts a %s key", kty)
 	} else if req, ok := algRequirements[k.Algorithm]; !ok {
-		add(SeverityWarning, "alg %q is not an algorithm this module implements", k.Algorithm)
+		add(SeverityWarning, "alg %s is not an algorithm this module implements", untrusted.Quote(k.Algorithm))
 	} else {
 		if !slices.Contains(strings.Split(req.kty, "|"), kty) {
 			add(SeverityCritical, "alg %q needs a %s key, not %s", k.Algorithm, strings.ReplaceAll(req.kty, "|", " or "), kty)
@@ -290,7 +292,7 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 		analyzeRSA(&key.PublicKey, add)
 	}
 	if a := akpAlgorithm(k.Key); a != "" && k.Algorithm != a {
-		add(SeverityCritical, "an %s key must have alg %q (RFC 9964 §4), not %q", a, a, k.Algorithm)
+		add(SeverityCritical, "an %s key must have alg %q (RFC 9964 §4), not %s", a, a, untrusted.Quote(k.Algorithm))
 	}
 	if len(k.Certificates) > 0 {
 		leaf := k.Certificates[0]

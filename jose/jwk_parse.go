@@ -10,6 +10,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -114,7 +115,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 	case KeyTypeAKP:
 		names = []string{"pub", "priv"}
 	default:
-		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported key type %q", kty)
+		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported key type %s", untrusted.Quote(kty))
 	}
 
 	var kp keyParams
@@ -157,7 +158,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 			for _, op := range ops {
 				// Duplicates are forbidden (RFC 7517 §4.3).
 				if seen[op] {
-					return jwkErrorf(ErrMalformed, "member \"key_ops\": duplicate value %q", op)
+					return jwkErrorf(ErrMalformed, "member \"key_ops\": duplicate value %s", untrusted.Quote(op))
 				}
 				seen[op] = true
 				nk.KeyOps = append(nk.KeyOps, KeyOp(op))
@@ -341,7 +342,7 @@ func jwkParseX5C(m jwkMember) ([]*x509.Certificate, error) {
 		}
 		c, err := x509.ParseCertificate(der)
 		if err != nil {
-			return nil, jwkErrorf(ErrMalformed, "member \"x5c\": certificate %d: %v", i, err)
+			return nil, jwkErrorf(ErrMalformed, "member \"x5c\": certificate %d: %v", i, untrusted.Error(err))
 		}
 		certs[i] = c
 	}
@@ -403,7 +404,7 @@ func jwkJSONError(err error) error {
 	}
 	var de *jsonx.DuplicateError
 	if errors.As(err, &de) {
-		return jwkErrorf(ErrMalformed, "duplicate member %q", de.Name)
+		return jwkErrorf(ErrMalformed, "duplicate member %s", untrusted.Quote(de.Name))
 	}
 	return jwkErrorf(ErrMalformed, "%v", err)
 }

@@ -87,38 +87,29 @@ func TestMaxKeySizeHoldsMaxCertificates(t *testing.T) {
 		NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0),
 		KeyUsage: x509.KeyUsageDigitalSignature,
 	}
-	for i := 0; ; i++ {
+	// Names in the certificate until it is larger than any of the store
+	// (about 24 of them; each try is an RSA-4096 signature).
+	for i := range 20 {
+		tmpl.DNSNames = append(tmpl.DNSNames, fmt.Sprintf("keys-%02d.region-%02d.example.com", i, i))
+	}
+	for i := 20; ; i++ {
 		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(der) >= 2100 {
 			t.Logf("certificate of %d bytes of DER", len(der))
-			c, err := x509.ParseCertificate(der)
-			if err != nil {
-				t.Fatal(err)
-			}
-			j, err := jose.NewJWK(key)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range jose.MaxCertificates {
-				j.Certificates = append(j.Certificates, c)
-			}
-			data, err := j.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("RSA-4096 private key with %d certificates: %d bytes (DefaultMaxKeySize %d)", jose.MaxCertificates, len(data), jose.DefaultMaxKeySize)
-			if _, err := jose.ParseKey(data); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := jose.ParseSet([]byte(`{"keys":[` + string(data) + `]}`)); err != nil {
-				t.Fatal(err)
-			}
-			return
+			break
 		}
 		tmpl.DNSNames = append(tmpl.DNSNames, fmt.Sprintf("keys-%02d.region-%02d.example.com", i, i))
+	}
+	data := x5cJWK(t, key, true, tmpl)
+	t.Logf("RSA-4096 private key with %d certificates: %d bytes (DefaultMaxKeySize %d)", jose.MaxCertificates, len(data), jose.DefaultMaxKeySize)
+	if _, err := jose.ParseKey(data); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jose.ParseSet([]byte(`{"keys":[` + string(data) + `]}`)); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -2,6 +2,7 @@ package jose_test
 
 import (
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"math/big"
@@ -27,7 +28,8 @@ func BenchmarkUntrusted(b *testing.B) {
 	pub16384 := vectortest.PublicRSAJWK(16384, 1)
 	fake16384 := vectortest.HostileRSAJWK(16384, 1, true, "")
 	issue9 := vectortest.Issue9RSAJWK(16384, 1)
-	certs := x5cJWK(b)
+	certs := x5cJWK(b, vectortest.RSAKey(b, 2048), false, &x509.Certificate{SerialNumber: big.NewInt(1),
+		Subject: pkix.Name{CommonName: "bench"}, NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0)})
 
 	run := func(name string, data []byte, f func([]byte) error, wantErr bool) {
 		b.Run(name, func(b *testing.B) {
@@ -80,30 +82,34 @@ func BenchmarkUntrusted(b *testing.B) {
 	run("ParseHeader/worst-63-members-depth-16", []byte(members.String()), parseHeader, false)
 }
 
-// x5cJWK returns the RSA 2048 public JWK with MaxCertificates copies of a
-// self-signed certificate of its key in x5c.
-func x5cJWK(b *testing.B) []byte {
-	key := vectortest.RSAKey(b, 2048)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "bench"},
-		NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0)}
+// x5cJWK returns the JWK of key (its public half unless private) with
+// MaxCertificates copies in x5c of the certificate of key that tmpl
+// describes, self-signed.
+func x5cJWK(tb testing.TB, key *rsa.PrivateKey, private bool, tmpl *x509.Certificate) []byte {
+	tb.Helper()
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	c, err := x509.ParseCertificate(der)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	j, err := jose.NewJWK(&key.PublicKey)
+	var j *jose.JWK
+	if private {
+		j, err = jose.NewJWK(key)
+	} else {
+		j, err = jose.NewJWK(&key.PublicKey)
+	}
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	for range jose.MaxCertificates {
 		j.Certificates = append(j.Certificates, c)
 	}
 	data, err := j.MarshalJSON()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return data
 }

@@ -58,5 +58,6 @@ func FuzzDecryptHPKE(f *testing.F) {
 			jose.ErrLimitExceeded, jose.ErrKeyNotFound, jose.ErrDecryptionFailed, jose.ErrInvalidKey, jose.ErrUnsupportedCritical) {
 			t.Fatalf("error %q wraps no jose sentinel error", err)
 		}
+		vectortest.CheckErrorText(t, err)
 	})
 }

@@ -88,6 +88,33 @@ func TestSetLimits(t *testing.T) {
 	}
 }
 
+// TestSetSizeIsBodySize: the set's byte limit (Limits.MaxSetSize) is
+// MaxResponseSize unless set, so that a body read whole is not refused
+// again for its size; an explicit MaxSetSize still applies.
+func TestSetSizeIsBodySize(t *testing.T) {
+	set := setJSON(t, newECKey(t, "a"))
+	body := append(bytes.TrimSuffix(set, []byte("}")), `,"pad":"`+strings.Repeat("p", jose.DefaultMaxSetSize)+`"}`...)
+	p := newProvider(t, false, serveSet(body))
+	if err := newRemote(t, p, newClock(), Options{}).Refresh(t.Context()); err != nil {
+		t.Fatalf("%d-byte set, default limits: %v", len(body), err)
+	}
+	r := newRemote(t, p, newClock(), Options{Limits: jose.Limits{MaxSetSize: jose.DefaultMaxSetSize}})
+	if err := r.Refresh(t.Context()); !errors.Is(err, jose.ErrLimitExceeded) || !errors.Is(err, ErrFetch) {
+		t.Fatalf("%d-byte set, MaxSetSize %d: %v", len(body), jose.DefaultMaxSetSize, err)
+	}
+}
+
+// TestUnknownKidErrorText: a kid of 1 MiB is quoted and cut in the error
+// (issue 18, finding 4).
+func TestUnknownKidErrorText(t *testing.T) {
+	p := newProvider(t, false, serveSet(setJSON(t, newECKey(t, "a"))))
+	r := newRemote(t, p, newClock(), Options{})
+	_, err := r.Get(t.Context(), strings.Repeat("k", 1<<20))
+	if !errors.Is(err, jose.ErrKeyNotFound) || len(err.Error()) > 1<<10 || !strings.Contains(err.Error(), `…" (1048576 bytes)`) {
+		t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+	}
+}
+
 // TestUnusableEntries: entries jose cannot use are kept (and counted) but
 // never selected; they do not make the set fail.
 func TestUnusableEntries(t *testing.T) {

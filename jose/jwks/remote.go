@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -284,7 +285,7 @@ func newClient(o Options) *http.Client {
 				return errors.New("stopped after 10 redirects")
 			}
 			if req.URL.Scheme != "https" && !o.AllowHTTP {
-				return fmt.Errorf("redirect to %s refused: https is required", req.URL.Redacted())
+				return fmt.Errorf("redirect to %s refused: https is required", untrusted.Quote(req.URL.Redacted()))
 			}
 			return nil
 		},
@@ -443,8 +444,8 @@ func (r *Remote) coolingDown(now time.Time) bool {
 // not in the usable set, or there is no usable set. r.mu is held.
 func (r *Remote) unavailable(usable bool, kid string) error {
 	if usable {
-		return fmt.Errorf("jwks: no key with kid %q in the set from %s (fetched %s): %w",
-			kid, r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
+		return fmt.Errorf("jwks: no key with kid %s in the set from %s (fetched %s): %w",
+			untrusted.Quote(kid), r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
 	}
 	if r.lastErr != nil {
 		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)

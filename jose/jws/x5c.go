@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -102,7 +103,7 @@ func x5cKey(x5c []string, opts *X5COptions) (any, error) {
 			return nil, fmt.Errorf("jws: x5c: certificate %d is not base64: %w", i, jose.ErrMalformed)
 		}
 		if certs[i], err = x509.ParseCertificate(der); err != nil {
-			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, err, jose.ErrMalformed)
+			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, untrusted.Error(err), jose.ErrMalformed)
 		}
 	}
 	leaf := certs[0]
@@ -119,7 +120,7 @@ func x5cKey(x5c []string, opts *X5COptions) (any, error) {
 	}
 	chains, err := leaf.Verify(vo)
 	if err != nil {
-		return nil, fmt.Errorf("jws: x5c: %v: %w", err, jose.ErrKeyNotFound)
+		return nil, fmt.Errorf("jws: x5c: %v: %w", untrusted.Error(err), jose.ErrKeyNotFound)
 	}
 	for _, ch := range chains {
 		if len(ch) <= opts.MaxChainLength {

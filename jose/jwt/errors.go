@@ -2,7 +2,10 @@ package jwt
 
 import (
 	"errors"
+	"strconv"
+	"strings"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -126,9 +129,34 @@ func (e *ClaimError) Unwrap() []error {
 	return []error{e.Err}
 }
 
+// quote names a claim in an error: its name quoted with untrusted.Quote
+// (it may be a member name of the token), or "claims" for the whole set.
 func quote(name string) string {
 	if name == "" {
 		return "claims"
 	}
-	return `"` + name + `"`
+	return untrusted.Quote(name)
+}
+
+// maxQuotedValues is the most values of a claim an error shows.
+const maxQuotedValues = 4
+
+// quoteValues formats the values of a claim ("aud") for an error, as %q
+// formats a []string, each value quoted with untrusted.Quote and at most
+// maxQuotedValues of them: ["a" "b" "c" "d" … (64 values)].
+func quoteValues(vals []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, v := range vals {
+		if i == maxQuotedValues {
+			b.WriteString(" … (" + strconv.Itoa(len(vals)) + " values)")
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(untrusted.Quote(v))
+	}
+	b.WriteByte(']')
+	return b.String()
 }

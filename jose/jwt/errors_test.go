@@ -103,3 +103,66 @@ func TestIssueErrorText(t *testing.T) {
 		t.Errorf("got %v (%#v), want %s", err, ce, want)
 	}
 }
+
+// TestErrorTextCut: the token's text in an error, a claim's name or value,
+// "typ", or the text of encoding/json's and time's errors, is quoted and
+// cut (internal/untrusted), so that no refusal is longer than 1 KiB
+// (issue 18, finding 4).
+func TestErrorTextCut(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	long := strings.Repeat("x", 100000)
+	num := strings.Repeat("9", 100000)
+	const cut = `…" (100000 bytes)`
+	tok := func(edit func(*Claims)) []byte {
+		c := typicalClaims()
+		edit(&c)
+		return mustSign(t, s, &c)
+	}
+	raw := func(claims string) []byte {
+		return mustSign(t, s, json.RawMessage(`{"exp":1796130000,"aud":"https://api.example",`+claims+`}`))
+	}
+	noAud := func(claims string) []byte {
+		return mustSign(t, s, json.RawMessage(`{"exp":1796130000,`+claims+`}`))
+	}
+	var anyDst any
+	var auds Audience
+	for range 10 {
+		auds = append(auds, strings.Repeat("a", 10000))
+	}
+	for _, c := range []struct {
+		name  string
+		opts  ValidatorOptions
+		token []byte
+		dst   any
+		want  string // in the text
+	}{
+		{"iss", ValidatorOptions{Issuers: []string{"https://issuer.example"}}, tok(func(c *Claims) { c.Issuer = long }), nil, cut},
+		{"sub", ValidatorOptions{Subject: "user-1234"}, tok(func(c *Claims) { c.Subject = long }), nil, cut},
+		{"aud", ValidatorOptions{}, tok(func(c *Claims) { c.Audience = auds }), nil, `…" (10000 bytes) … (10 values)]`},
+		{"typ", ValidatorOptions{}, mustSign(t, mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{Type: long[:5000]}), &Claims{Expiry: NewNumericDate(testNow.Add(time.Hour))}), nil, `…" (5000 bytes)`},
+		{"names differing in case", ValidatorOptions{}, raw(`"` + long + `":1,"` + strings.ToUpper(long) + `":2`), &anyDst, cut},
+		{"number into an int", ValidatorOptions{}, raw(`"n":` + num), &struct {
+			Claims
+			N int `json:"n"`
+		}{}, cut},
+		{"number into a map", ValidatorOptions{AnyAudience: true}, noAud(`"n":` + num), &map[string]int{}, "… ("},
+		{"map key", ValidatorOptions{AnyAudience: true}, noAud(`"` + long + `":"x"`), &map[string]int{}, "cannot unmarshal string"},
+		{"time", ValidatorOptions{}, raw(`"t":"` + long + `"`), &struct {
+			T time.Time `json:"t"`
+		}{}, "… ("},
+		{"time, embedded Claims", ValidatorOptions{}, raw(`"t":"` + long + `"`), &struct {
+			Claims
+			T time.Time `json:"t"`
+		}{}, "… ("},
+	} {
+		_, err := hsValidator(t, c.opts).Validate(c.token, c.dst)
+		if err == nil || !errors.Is(err, ErrInvalidClaims) {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		t.Logf("%s: %s", c.name, err)
+		if msg := err.Error(); len(msg) > 1<<10 || !strings.Contains(msg, c.want) {
+			t.Errorf("%s: error of %d bytes: %.400s\nwant it to contain %s", c.name, len(msg), msg, c.want)
+		}
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // FuzzParseClaims feeds arbitrary bytes to the claims reader. It must never
@@ -22,12 +24,17 @@ func FuzzParseClaims(f *testing.F) {
 		`{"exp":1,"exp":2}`,
 		`{"exp":-1}`, `{"exp":"1"}`, `{"aud":[1]}`, `[]`, `{"a":{"b":[{"c":null}]}}`,
 		`{"iss":"a","ISS":"b"}`, `{"x":[{"k":1,"\u212a":2}]}`, `{"\u017f":1,"S":2}`, `{"\u0130":1,"i":2}`,
+		// Long names and values, which errors must quote cut (issue 18).
+		`{"` + strings.Repeat("a", 2000) + `":1,"` + strings.Repeat("A", 2000) + `":2}`,
+		`{"` + strings.Repeat("\u00e9", 1000) + `":1,"` + strings.Repeat("\u00e9", 1000) + `":2}`,
+		`{"exp":` + strings.Repeat("9", 2000) + `}`, `{"nbf":0.` + strings.Repeat("0", 2000) + `19e2010}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c Claims
 		err := parseClaims(data, defaultJSONLimits, &c, &privateSink{required: []string{"a"}})
+		vectortest.CheckErrorText(t, err)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidClaims) || !(errors.Is(err, jose.ErrMalformed) || errors.Is(err, jose.ErrLimitExceeded)) {
 				t.Fatalf("error %v wraps no sentinel", err)

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -358,7 +359,9 @@ type fieldError struct {
 	err   error
 }
 
-func (e *fieldError) Error() string { return "claim " + strconv.Quote(e.claim) + ": " + e.err.Error() }
+func (e *fieldError) Error() string {
+	return "claim " + untrusted.Quote(e.claim) + ": " + untrusted.Error(e.err).Error()
+}
 func (e *fieldError) Unwrap() error { return e.err }
 
 func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, lim jsonx.Limits) error {
@@ -395,7 +398,7 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, 
 		}
 		n, err := strconv.ParseInt(string(raw), 10, f.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("number %s does not fit %s", raw, f.Type())
+			return fmt.Errorf("number %s does not fit %s", untrusted.Quote(raw), f.Type())
 		}
 		f.SetInt(n)
 		return nil
@@ -405,7 +408,7 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, 
 		}
 		n, err := strconv.ParseUint(string(raw), 10, f.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("number %s does not fit %s", raw, f.Type())
+			return fmt.Errorf("number %s does not fit %s", untrusted.Quote(raw), f.Type())
 		}
 		f.SetUint(n)
 		return nil
@@ -415,7 +418,7 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, 
 		}
 		x, err := strconv.ParseFloat(string(raw), f.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("number %s does not fit %s", raw, f.Type())
+			return fmt.Errorf("number %s does not fit %s", untrusted.Quote(raw), f.Type())
 		}
 		f.SetFloat(x)
 		return nil
