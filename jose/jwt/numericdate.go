@@ -14,6 +14,11 @@ import (
 // number such as 1e400 would overflow to) are refused as out of range.
 const MaxNumericDate = 253402300799
 
+// maxExponentDateSize is the longest NumericDate with an exponent
+// (1.30081938e9) that is read, in bytes; a longer one is refused (see
+// [NumericDate]).
+const maxExponentDateSize = 32
+
 // NumericDate is a JSON numeric date value (RFC 7519 §2): seconds since
 // 1970-01-01T00:00:00Z UTC, ignoring leap seconds, possibly fractional.
 // The zero NumericDate means "absent"; a claim of 0 is the epoch itself,
@@ -22,7 +27,13 @@ const MaxNumericDate = 253402300799
 // Decoding accepts a JSON number, integer or not (1300819380,
 // 1300819380.5, 1.30081938e9), from 0 to [MaxNumericDate]; it refuses
 // negative numbers, larger ones, strings, null and every other JSON type.
-// Fractions are kept to the nanosecond (further digits are truncated).
+// Integers and fractions are read exactly, fractions to the nanosecond
+// (further digits are truncated), whatever their length. A number with an
+// exponent is read as a float64 (correctly rounded, as other parsers read
+// it) only where strconv reads it exactly: one of more than 32 bytes, or
+// whose exponent has more than five digits (strconv stops counting past 99999, so that
+// 0.(700,000 zeros)19e700010, which is 1.9e9, would read as 0), is
+// refused.
 type NumericDate struct {
 	t   time.Time // UTC
 	set bool
@@ -107,8 +118,9 @@ func (d *NumericDate) UnmarshalJSON(data []byte) error {
 }
 
 var (
-	errDateType  = errors.New("not a JSON number")
-	errDateRange = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
+	errDateType    = errors.New("not a JSON number")
+	errDateRange   = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
+	errDateInexact = errors.New("a number with an exponent of more than 32 bytes, or an exponent of more than five digits, is not read exactly")
 )
 
 // parseNumericDate decodes a raw JSON value, already validated, as a
@@ -170,7 +182,11 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 		return NumericDate{t: time.Unix(sec, int64(ns)).UTC(), set: true}, nil
 	}
 	// An exponent: through float64, which is exact for integers up to
-	// 2^53 and to the microsecond for present-day dates.
+	// 2^53 and to the microsecond for present-day dates, when strconv
+	// reads the literal exactly.
+	if len(raw) > maxExponentDateSize || !exponentExact(raw) {
+		return NumericDate{}, errDateInexact
+	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return NumericDate{}, errDateType
@@ -202,6 +218,25 @@ func fractionDot(raw []byte) (int, bool) {
 		}
 	}
 	return dot, dot > 0
+}
+
+// exponentExact reports whether the exponent of a valid JSON number with
+// an exponent has at most five digits, leading zeros aside: strconv adds a
+// digit to the exponent only while it is below 10000, so 99999 is the
+// largest it reads exactly.
+func exponentExact(raw []byte) bool {
+	i := 0
+	for i < len(raw) && raw[i] != 'e' && raw[i] != 'E' {
+		i++
+	}
+	i++ // the 'e'
+	if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+		i++
+	}
+	for i < len(raw) && raw[i] == '0' {
+		i++
+	}
+	return len(raw)-i <= 5
 }
 
 // isZeroNumber reports whether a valid JSON number is zero ("-0", "-0.0",
