@@ -78,7 +78,9 @@ func (d NumericDate) String() string {
 }
 
 // AppendJSON appends the date as a JSON number: integer seconds, followed
-// by up to nine decimals when it has a fraction. A zero d appends 0.
+// by up to nine decimals when it has a fraction. A zero d appends 0. It
+// writes any date, even one no Validator reads back; [NumericDate.MarshalJSON],
+// [Signer.Sign] and [Encrypter.Encrypt] refuse those.
 func (d NumericDate) AppendJSON(dst []byte) []byte {
 	dst = strconv.AppendInt(dst, d.Unix(), 10)
 	ns := d.t.Nanosecond()
@@ -98,10 +100,57 @@ func (d NumericDate) AppendJSON(dst []byte) []byte {
 	return append(dst, frac[:n]...)
 }
 
-// MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON].
+// MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON]. It
+// refuses a date that [NumericDate.UnmarshalJSON] would refuse (before
+// the epoch, or past [MaxNumericDate]) and one made from the zero
+// time.Time, which would be written as -62135596800: an absent date is
+// the zero NumericDate.
 func (d NumericDate) MarshalJSON() ([]byte, error) {
+	if err := d.check(); err != nil {
+		return nil, &dateError{d, err}
+	}
 	return d.AppendJSON(nil), nil
 }
+
+// check returns why d cannot be issued, or nil: a present date must be
+// one that parseNumericDate reads, and not the zero time.Time.
+func (d NumericDate) check() error {
+	switch sec := d.t.Unix(); {
+	case !d.set:
+		return nil
+	case d.t.IsZero():
+		return errDateZeroTime
+	case sec < 0 || sec > MaxNumericDate || sec == MaxNumericDate && d.t.Nanosecond() != 0:
+		return errDateRange
+	}
+	return nil
+}
+
+// claimError is the ClaimError of the date d of the claim name that
+// cannot be issued for err (see check): it shows d unless it is the zero
+// time.Time.
+func (d NumericDate) claimError(name string, err error) *ClaimError {
+	ce := &ClaimError{Claim: name, Err: ErrMalformedClaims, Cause: err}
+	if err != errDateZeroTime {
+		ce.Detail = d.String()
+	}
+	return ce
+}
+
+// dateError is the error of MarshalJSON for a date it refuses.
+type dateError struct {
+	d   NumericDate
+	err error
+}
+
+func (e *dateError) Error() string {
+	if e.err == errDateZeroTime {
+		return "jwt: NumericDate " + e.err.Error()
+	}
+	return "jwt: NumericDate " + e.d.String() + ": " + e.err.Error()
+}
+
+func (e *dateError) Unwrap() error { return e.err }
 
 // UnmarshalJSON implements json.Unmarshaler, with the rules of the type's
 // documentation.
@@ -118,9 +167,10 @@ func (d *NumericDate) UnmarshalJSON(data []byte) error {
 }
 
 var (
-	errDateType    = errors.New("not a JSON number")
-	errDateRange   = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
-	errDateInexact = errors.New("a number with an exponent of more than 32 bytes, or an exponent of more than five digits, is not read exactly")
+	errDateType     = errors.New("not a JSON number")
+	errDateRange    = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
+	errDateZeroTime = errors.New("made from the zero time.Time, which would be written as -62135596800: an absent date is the zero NumericDate")
+	errDateInexact  = errors.New("a number with an exponent of more than 32 bytes, or an exponent of more than five digits, is not read exactly")
 )
 
 // parseNumericDate decodes a raw JSON value, already validated, as a

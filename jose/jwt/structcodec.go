@@ -219,6 +219,9 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 			cv := f.Interface().(Claims)
 			c = &cv
 		}
+		if ce := c.check(); ce != nil {
+			return nil, ce
+		}
 		var wrote bool
 		dst, wrote = c.appendMembers(dst, false)
 		first = !wrote
@@ -236,6 +239,9 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 		dst = append(dst, fp.key...)
 		var err error
 		if dst, err = fp.appendValue(dst, f); err != nil {
+			if de := (*dateError)(nil); errors.As(err, &de) {
+				return nil, de.d.claimError(fp.name, de.err)
+			}
 			return nil, fmt.Errorf("field %s: %w", fp.name, err)
 		}
 	}
