@@ -1,10 +1,15 @@
 package jws_test
 
 import (
+	"crypto/x509"
+	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
 )
 
 // TestErrorTextCut: a long alg, crit name or duplicate member name of a
@@ -38,6 +43,38 @@ func TestErrorTextCut(t *testing.T) {
 		}
 		if err == nil || len(err.Error()) > 1<<10 || c.cut && !strings.Contains(err.Error(), `…" (2000 bytes)`) {
 			t.Errorf("%.100s...: %.300s", c.tok, err)
+		}
+	}
+}
+
+// TestErrorTextEscaped: an x5c leaf made by anyone, whose DNS names hold a
+// terminal escape sequence, is refused before its chain is built when the
+// caller verifies a host name (x509.VerifyOptions.DNSName); crypto/x509's
+// error repeats those names raw, and the refusal shows them escaped, so
+// that a token cannot write control characters into a service's logs.
+func TestErrorTextEscaped(t *testing.T) {
+	root := x5cIssue(t, nil, true, nil)
+	roots := x509.NewCertPool()
+	roots.AddCert(root.cert)
+	forged := x5cIssue(t, nil, false, func(c *x509.Certificate) {
+		c.DNSNames = []string{"\x1b]0;pwned\x07\x1b[2Jevil.example", strings.Repeat("\x1b[31m", 100)}
+	})
+	kf, err := jws.NewX5CKeyFunc(jws.X5COptions{Verify: x509.VerifyOptions{Roots: roots, DNSName: "api.example",
+		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}, KeyFunc: kf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = v.VerifyCompact(x5cToken(t, forged.key, x5cChain(forged)))
+	if !errors.Is(err, jose.ErrKeyNotFound) || !strings.Contains(err.Error(), `\x1b]0;pwned\a\x1b[2Jevil.example`) || len(err.Error()) > 1<<10 {
+		t.Fatalf("err = %q", err)
+	}
+	for _, r := range err.Error() {
+		if !strconv.IsPrint(r) {
+			t.Fatalf("the error holds %U: %q", r, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package jwt
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,6 +148,10 @@ func TestErrorTextCut(t *testing.T) {
 		}{}, cut},
 		{"number into a map", ValidatorOptions{AnyAudience: true}, noAud(`"n":` + num), &map[string]int{}, "… ("},
 		{"map key", ValidatorOptions{AnyAudience: true}, noAud(`"` + long + `":"x"`), &map[string]int{}, "cannot unmarshal string"},
+		// encoding/json repeats a key it cannot read as a number raw:
+		// shown escaped.
+		{"map key with a terminal escape", ValidatorOptions{AnyAudience: true},
+			mustSign(t, s, json.RawMessage(`{"\u001b]0;pwned\u0007\u001b[2J":"x","exp":1796130000}`)), &map[int]any{}, `number \x1b]0;pwned\a\x1b[2J into`},
 		{"time", ValidatorOptions{}, raw(`"t":"` + long + `"`), &struct {
 			T time.Time `json:"t"`
 		}{}, "… ("},
@@ -161,8 +166,8 @@ func TestErrorTextCut(t *testing.T) {
 			continue
 		}
 		t.Logf("%s: %s", c.name, err)
-		if msg := err.Error(); len(msg) > 1<<10 || !strings.Contains(msg, c.want) {
-			t.Errorf("%s: error of %d bytes: %.400s\nwant it to contain %s", c.name, len(msg), msg, c.want)
+		if msg := err.Error(); len(msg) > 1<<10 || !strings.Contains(msg, c.want) || strings.ContainsFunc(msg, func(r rune) bool { return !strconv.IsPrint(r) }) {
+			t.Errorf("%s: error of %d bytes: %.400q\nwant it to contain %s, printable", c.name, len(msg), msg, c.want)
 		}
 	}
 }
