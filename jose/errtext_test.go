@@ -77,6 +77,16 @@ func TestErrorTextCut(t *testing.T) {
 		if n := strings.Count(err.Error(), `…" (100000 bytes)`); n != 4 {
 			t.Errorf("%d of alg, use and two key_ops cut: %s", n, err)
 		}
+		// MaxKeyOps values, long: a few are shown, and counted.
+		var ops []jose.KeyOp
+		for i := range jose.MaxKeyOps {
+			ops = append(ops, jose.KeyOp(strings.Repeat("\x01", 100)+strconv.Itoa(i)))
+		}
+		many := &jose.JWK{Key: make([]byte, 32), KeyOps: ops}
+		err = jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.HS256}, many, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+		if !errors.Is(err, jose.ErrInvalidKey) || len(err.Error()) > 1<<10 || !strings.Contains(err.Error(), `… (32 values)]`) {
+			t.Errorf("%d key_ops: error of %d bytes: %.300s", len(ops), len(err.Error()), err)
+		}
 	})
 	t.Run("Permits", func(t *testing.T) {
 		err := (&jose.JWK{Key: make([]byte, 32), KeyID: kid1M, Algorithm: "HS384"}).Permits(long, jose.OpVerify)

@@ -66,21 +66,11 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 			members = append(members, "use "+untrusted.Quote(jwk.Use))
 		}
 		if jwk.KeyOps != nil {
-			members = append(members, "key_ops "+quoteOps(jwk.KeyOps))
+			members = append(members, "key_ops "+untrusted.QuoteList(jwk.KeyOps))
 		}
 		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, ErrInvalidKey)
 	}
 	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
-}
-
-// quoteOps quotes the values of a key_ops member, each with
-// untrusted.Quote: ["sign" "verify"].
-func quoteOps(ops []KeyOp) string {
-	q := make([]string, len(ops))
-	for i, op := range ops {
-		q[i] = untrusted.Quote(op)
-	}
-	return "[" + strings.Join(q, " ") + "]"
 }
 
 // CheckKeySource checks the key source of a verifier or decrypter

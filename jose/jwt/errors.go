@@ -2,8 +2,6 @@ package jwt
 
 import (
 	"errors"
-	"strconv"
-	"strings"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -136,27 +134,4 @@ func quote(name string) string {
 		return "claims"
 	}
 	return untrusted.Quote(name)
-}
-
-// maxQuotedValues is the most values of a claim an error shows.
-const maxQuotedValues = 4
-
-// quoteValues formats the values of a claim ("aud") for an error, as %q
-// formats a []string, each value quoted with untrusted.Quote and at most
-// maxQuotedValues of them: ["a" "b" "c" "d" … (64 values)].
-func quoteValues(vals []string) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, v := range vals {
-		if i == maxQuotedValues {
-			b.WriteString(" … (" + strconv.Itoa(len(vals)) + " values)")
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(untrusted.Quote(v))
-	}
-	b.WriteByte(']')
-	return b.String()
 }

@@ -127,8 +127,10 @@ func TestErrorTextCut(t *testing.T) {
 	}
 	var anyDst any
 	var auds Audience
+	var ctlAuds Audience
 	for range 10 {
 		auds = append(auds, strings.Repeat("a", 10000))
+		ctlAuds = append(ctlAuds, strings.Repeat("\x01", 100))
 	}
 	for _, c := range []struct {
 		name  string
@@ -140,6 +142,9 @@ func TestErrorTextCut(t *testing.T) {
 		{"iss", ValidatorOptions{Issuers: []string{"https://issuer.example"}}, tok(func(c *Claims) { c.Issuer = long }), nil, cut},
 		{"sub", ValidatorOptions{Subject: "user-1234"}, tok(func(c *Claims) { c.Subject = long }), nil, cut},
 		{"aud", ValidatorOptions{}, tok(func(c *Claims) { c.Audience = auds }), nil, `…" (10000 bytes) … (10 values)]`},
+		// Values of control characters, each quoted four times its
+		// length: fewer are shown, and the error stays under 1 KiB.
+		{"aud of control characters", ValidatorOptions{}, tok(func(c *Claims) { c.Audience = ctlAuds }), nil, `…" (100 bytes) … (10 values)]`},
 		{"typ", ValidatorOptions{}, mustSign(t, mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{Type: long[:5000]}), &Claims{Expiry: NewNumericDate(testNow.Add(time.Hour))}), nil, `…" (5000 bytes)`},
 		{"names differing in case", ValidatorOptions{}, raw(`"` + long + `":1,"` + strings.ToUpper(long) + `":2`), &anyDst, cut},
 		{"number into an int", ValidatorOptions{}, raw(`"n":` + num), &struct {

@@ -540,7 +540,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 			return missing("aud")
 		}
 		if !slices.ContainsFunc(v.audiences, c.Audience.Contains) {
-			return &ClaimError{Claim: "aud", Err: ErrInvalidAudience, Detail: fmt.Sprintf("%s, expected one of %q", quoteValues(c.Audience), v.audiences)}
+			return &ClaimError{Claim: "aud", Err: ErrInvalidAudience, Detail: fmt.Sprintf("%s, expected one of %q", untrusted.QuoteList(c.Audience), v.audiences)}
 		}
 	}
 	if v.subject != "" {
