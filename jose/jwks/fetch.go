@@ -166,7 +166,9 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 			return buf, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading the body: %w", err)
+			// net/http's may repeat what the server sent (a
+			// malformed trailer line): bounded.
+			return nil, fmt.Errorf("reading the body: %w", untrusted.Error(err))
 		}
 		if len(buf) == cap(buf) {
 			grown := make([]byte, len(buf), min(2*int64(cap(buf)), max+1))
