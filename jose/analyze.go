@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -116,13 +117,25 @@ func AnalyzeSet(s *Set, public bool) []Finding {
 	}
 	for _, kid := range kidOrder {
 		if idx := kids[kid]; len(idx) > 1 {
-			out = append(out, Finding{SeverityWarning, -1, kid, fmt.Sprintf("kid is shared by keys %s: a token naming it does not identify one key", joinInts(idx))})
+			out = append(out, Finding{SeverityWarning, -1, kid, fmt.Sprintf("kid is shared by keys %s: a token naming it does not identify one key", listKeys(idx))})
 		}
 	}
 	if sym > 0 && asym > 0 {
 		out = append(out, Finding{SeverityWarning, -1, "", "the set mixes symmetric and asymmetric keys: a verifier that selects keys by kid alone could be tricked into using a public key as an HMAC secret"})
 	}
 	return out
+}
+
+// maxListedKeys is the most key indexes a finding lists.
+const maxListedKeys = 8
+
+// listKeys lists the key indexes idx for a finding, at most
+// maxListedKeys of them, the others counted: "0, 1, … (1000 keys)".
+func listKeys(idx []int) string {
+	if len(idx) <= maxListedKeys {
+		return joinInts(idx)
+	}
+	return joinInts(idx[:maxListedKeys]) + ", … (" + strconv.Itoa(len(idx)) + " keys)"
 }
 
 func joinInts(v []int) string {

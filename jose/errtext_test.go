@@ -146,5 +146,22 @@ func TestErrorTextCut(t *testing.T) {
 				t.Errorf("finding of %d bytes: %.300s", len(line), line)
 			}
 		}
+		// MaxSetKeys keys of one kid: the finding names a few and counts
+		// them.
+		same := &jose.Set{}
+		for range jose.DefaultMaxSetKeys {
+			same.Keys = append(same.Keys, &jose.JWK{Key: make([]byte, 32), KeyID: "k", Algorithm: "HS256", Use: "sig"})
+		}
+		shared := false
+		for _, f := range jose.AnalyzeSet(same, false) {
+			line := f.String()
+			if len(line) > 1<<10 {
+				t.Errorf("finding of %d bytes: %.300s", len(line), line)
+			}
+			shared = shared || strings.Contains(line, "kid is shared by keys 0, 1, 2, 3, 4, 5, 6, 7, … (1000 keys)")
+		}
+		if !shared {
+			t.Error("no finding of the kid shared by 1000 keys")
+		}
 	})
 }
