@@ -491,3 +491,16 @@ func TestNumericDateExact(t *testing.T) {
 		}
 	}
 }
+
+// TestNumericDateLongInteger: an integer of any length past MaxNumericDate
+// is out of range, said so, whether or not strconv could read it (it has
+// no exponent to be read inexactly).
+func TestNumericDateLongInteger(t *testing.T) {
+	for _, in := range []string{"253402300800", "99999999999999999999", "1" + strings.Repeat("0", 40), "1" + strings.Repeat("0", 700000)} {
+		var d NumericDate
+		err := d.UnmarshalJSON([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("%.40s (%d digits): %v", in, len(in), err)
+		}
+	}
+}

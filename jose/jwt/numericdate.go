@@ -210,7 +210,11 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	}
 	// A fraction without an exponent: integer and fraction digits read
 	// exactly, to the nanosecond.
-	if i, ok := fractionDot(raw); ok {
+	i, ok := fractionDot(raw)
+	if !ok && i < 0 {
+		return NumericDate{}, errDateRange // an integer past int64
+	}
+	if ok {
 		if i > 12 { // more than 12 integer digits is past MaxNumericDate
 			return NumericDate{}, errDateRange
 		}
@@ -256,7 +260,8 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 }
 
 // fractionDot returns the index of the '.' of a number that has a fraction
-// but no exponent.
+// but no exponent; -1 and false for an integer, 0 and false for a number
+// with an exponent.
 func fractionDot(raw []byte) (int, bool) {
 	dot := -1
 	for i, c := range raw {
