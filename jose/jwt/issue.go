@@ -220,7 +220,7 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 				if ce, ok := err.(*ClaimError); ok {
 					return nil, unacceptableError{ce}
 				}
-				return nil, fmt.Errorf("jwt: claims: %w", err)
+				return nil, fmt.Errorf("jwt: claims: %w: %w", err, ErrMalformedClaims)
 			}
 			if p.valid {
 				return out, nil
@@ -235,7 +235,7 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 			if de := (*dateError)(nil); errors.As(err, &de) {
 				return nil, unacceptableError{de.d.claimError(dateClaim(v, de.d), de.err)}
 			}
-			return nil, fmt.Errorf("jwt: claims: %w", err)
+			return nil, fmt.Errorf("jwt: claims: %w: %w", err, ErrMalformedClaims)
 		}
 	}
 	var c Claims

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -261,6 +262,22 @@ func TestSignDateRefusals(t *testing.T) {
 	for how, f := range issue {
 		if err := f(&c); err != nil {
 			t.Errorf("%s of the epoch and MaxNumericDate: %v", how, err)
+		}
+	}
+	// Dates and numbers encoding/json cannot write at all are refused
+	// as malformed claims too.
+	for what, c := range map[string]any{
+		"time.Time of year 10000 in a map": map[string]any{"exp": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"NaN in a map":                     map[string]any{"exp": math.NaN()},
+		"NaN in a struct": struct {
+			Claims
+			F float64 `json:"f"`
+		}{Claims: typicalClaims(), F: math.NaN()},
+	} {
+		for how, f := range issue {
+			if err := f(c); !errors.Is(err, ErrMalformedClaims) || strings.Count(err.Error(), "jwt: ") != 1 {
+				t.Errorf("%s, %s: %v", how, what, err)
+			}
 		}
 	}
 	// The zero NumericDate is an absent date.
