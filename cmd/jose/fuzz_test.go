@@ -24,6 +24,8 @@ func FuzzInspect(f *testing.F) {
 	long := strings.Repeat("\u00e9", 1000)
 	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","`+long+`":1,"`+long+`":2}`)) + ".e30.AAAA"))
 	f.Add([]byte(`{"payload":"e30","signature":"AAAA","header":{"` + long + `":1,"` + long + `":2}}`))
+	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","jwk":{"kty":"`+long+`"}}`)) + ".e30.AAAA"))
+	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","jwk":{"kty":"EC","crv":"`+long+`","x":"AA","y":"AA"}}`)) + ".e30.AAAA"))
 	f.Fuzz(func(t *testing.T, tok []byte) {
 		code, out, stderr := runCLI(t, tok, "inspect")
 		switch code {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/vectortest"
@@ -28,9 +29,15 @@ func FuzzParseClaims(f *testing.F) {
 		`{"` + strings.Repeat("a", 2000) + `":1,"` + strings.Repeat("A", 2000) + `":2}`,
 		`{"` + strings.Repeat("\u00e9", 1000) + `":1,"` + strings.Repeat("\u00e9", 1000) + `":2}`,
 		`{"exp":` + strings.Repeat("9", 2000) + `}`, `{"nbf":0.` + strings.Repeat("0", 2000) + `19e2010}`,
+		`{"iss":"` + strings.Repeat("\\u0001", 2000) + `"}`, `{"sub":"` + strings.Repeat("\u00e9", 1000) + `"}`,
+		`{"aud":["` + strings.Repeat(`\u0001`, 100) + `","` + strings.Repeat(`\u0002`, 100) + `","` + strings.Repeat(`\u0003`, 100) + `","` + strings.Repeat(`\u0004`, 100) + `"]}`,
 	} {
 		f.Add([]byte(s))
 	}
+	// The checks a Validator makes of what it read: their errors name the
+	// claims' values, and are bounded too.
+	v := hsValidator(f, ValidatorOptions{Issuers: []string{"https://issuer.example"}, Audiences: []string{"https://api.example"},
+		Subject: "user-1234", ExpiryOptional: true, Now: func() time.Time { return testNow }})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c Claims
 		err := parseClaims(data, defaultJSONLimits, &c, &privateSink{required: []string{"a"}})
@@ -57,9 +64,12 @@ func FuzzParseClaims(f *testing.F) {
 		if err := dec.Decode(&tree); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := checkFoldedNames(data, defaultJSONLimits) != nil, hasFoldedPair(tree); got != want {
+		ferr := checkFoldedNames(data, defaultJSONLimits)
+		vectortest.CheckErrorText(t, ferr)
+		if got, want := ferr != nil, hasFoldedPair(tree); got != want {
 			t.Fatalf("checkFoldedNames refused=%v, bytes.EqualFold finds a pair=%v, in %q", got, want, data)
 		}
+		vectortest.CheckErrorText(t, v.checkClaims(&c, 0))
 		out := c.AppendJSON(nil)
 		var back Claims
 		if err := parseClaims(out, defaultJSONLimits, &back, nil); err != nil {
