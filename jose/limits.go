@@ -40,7 +40,8 @@ type Limits struct {
 	// certificates of a common trust store are 0.4 to 2 KB; an RSA-4096
 	// private key with 32 certificates of 2.1 KB is 94 KB). A longer key
 	// is refused with ErrLimitExceeded before any of it is parsed; a longer
-	// entry of a set is kept as an unusable entry, not parsed.
+	// entry of a set is kept as an unusable entry, no key built from it
+	// (its kty, kid, use and alg are read, for display).
 	MaxKeySize int
 	// MaxSetSize bounds the bytes of one JWK Set (RFC 7517 §5), as read by
 	// ParseSetWithLimits and ParsePublicSetWithLimits (DefaultMaxSetSize,

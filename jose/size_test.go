@@ -117,7 +117,7 @@ func TestMaxKeySizeHoldsMaxCertificates(t *testing.T) {
 // RSA private keys (issue 18: 10 s and 945 MiB of validation) and a
 // 10 MiB JWK are refused with ErrLimitExceeded before any of it is read;
 // raised limits admit what the defaults refuse, and an entry of a set
-// longer than MaxKeySize is an unusable entry, not parsed.
+// longer than MaxKeySize is an unusable entry, no key built from it.
 func TestSizeLimitsBeforeParsing(t *testing.T) {
 	priv := vectortest.HostileRSAJWK(16384, 1, true, "")
 	n := (10<<20)/(len(priv)+1) + 1
