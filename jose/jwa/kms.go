@@ -13,7 +13,9 @@ import (
 // read: a KMS, an HSM, a remote signer. RSA keys are reached through
 // crypto.Decrypter, ECDH keys through ecdh.KeyExchanger (whose ECDH method
 // returns the shared secret for a peer public key), the interfaces of the
-// standard library.
+// standard library. An ECDH device's answers are checked as a local key's
+// are, in dh.go; its errors are ErrKeyDevice. An RSA device's are never
+// told apart from a bad encrypted key (decryptOpaque).
 
 // newRSAOpaqueDecrypter returns RSA key decryption with dec, whose public
 // key must be an RSA key of at least 2048 bits (RFC 7518 §4.2, §4.3).
@@ -74,15 +76,18 @@ func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error
 	return cek, nil
 }
 
-// ecdhOpaqueKey checks an opaque ECDH private key: its curve must be one of
-// ECDH-ES's and its public key on that curve.
-func ecdhOpaqueKey(alg KeyAlgorithm, k ecdh.KeyExchanger) (ecdh.KeyExchanger, error) {
+// ecdhOpaqueKey checks an opaque ECDH private key, whose curve must be one
+// of ECDH-ES's and its public key on that curve, and returns it as the
+// *dhKey whose agreements are checked (dh.go). The public key is read once,
+// here.
+func ecdhOpaqueKey(alg KeyAlgorithm, k ecdh.KeyExchanger) (*dhKey, error) {
 	c := k.Curve()
 	if c == nil || !ecdhCurveSupported(c) {
 		return nil, fmt.Errorf("%s needs a key on P-256, P-384, P-521 or X25519", alg)
 	}
-	if pub := k.PublicKey(); pub == nil || pub.Curve() != c {
+	pub := k.PublicKey()
+	if pub == nil || pub.Curve() != c {
 		return nil, fmt.Errorf("%s: the ecdh.KeyExchanger's public key is not on its curve", alg)
 	}
-	return k, nil
+	return &dhKey{k: k, pub: pub, opaque: true}, nil
 }
