@@ -38,9 +38,13 @@ type DecryptOptions struct {
 	// *ecdsa.PrivateKey, *ecdh.PrivateKey, or a *jose.JWK holding one of
 	// these. A key held in a KMS or an HSM is a crypto.Decrypter with an
 	// RSA public key (RSA1_5, RSA-OAEP, RSA-OAEP-256) or an
-	// ecdh.KeyExchanger (the ECDH-ES family), called once per token; a
-	// bad encrypted key stays the one opaque jose.ErrDecryptionFailed,
-	// whatever the device answers (see jwa.NewKeyDecrypter). KeyFunc may
+	// ecdh.KeyExchanger (the ECDH-ES family and HPKE), called at most once
+	// per key decryption and never recovered from a panic. For RSA a bad
+	// encrypted key stays the one opaque jose.ErrDecryptionFailed,
+	// whatever the device answers, its errors included; for ECDH-ES and
+	// HPKE the device's answer is checked as a local key's is (a secret of
+	// the wrong size or all zeros is jose.ErrDecryptionFailed), and its
+	// error is jose.ErrKeyDevice (see jwa.NewKeyDecrypter). KeyFunc may
 	// return such keys too. A Key that can serve none of KeyAlgorithms
 	// (by its type, curve or size, or, for a *jose.JWK, its own "alg",
 	// "use" and "key_ops") is refused by NewDecrypter with ErrInvalidKey.
@@ -348,6 +352,10 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	pbes2Left := d.lim.PBES2MaxCount
 	failed := false // some decryption was attempted and failed
 	var lastErr error
+	// A key's device that failed (jwa.ErrKeyDevice) is reported before any
+	// other failure: the token may have been good, and an outage must not
+	// read as a bad token.
+	var deviceErr error
 	for _, c := range cands {
 		if attempts == d.lim.MaxKeyAttempts {
 			return d.errKeyAttempts() // before the key source: a KeyFunc may be costly
@@ -400,31 +408,25 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			attempts++
 			aead := p.aead
 			if id, ok := p.kd.(jwa.IntegratedDecrypter); ok { // HPKE Integrated Encryption
-				if aead, err = id.IntegratedAEAD(ek); err != nil {
-					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
-					} else {
-						failed = true
-					}
-					continue
-				}
+				aead, err = id.IntegratedAEAD(ek)
 			} else if aead == nil {
 				kp := params // on the heap only for key management
-				cek, err := p.kd.DecryptKey(ek, c.enc, &kp)
-				if err != nil {
-					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
-					} else {
-						failed = true
-					}
-					continue
+				var cek []byte
+				if cek, err = p.kd.DecryptKey(ek, c.enc, &kp); err == nil {
+					aead, err = jwa.NewContentCipher(c.enc, cek)
+					clear(cek)
 				}
-				aead, err = jwa.NewContentCipher(c.enc, cek)
-				clear(cek)
-				if err != nil {
+			}
+			if err != nil {
+				switch {
+				case errors.Is(err, jwa.ErrKeyDevice):
+					deviceErr = fmt.Errorf("jwe: key decryption: %w", err)
+				case errors.Is(err, jwa.ErrInvalidParameter):
+					lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
+				default:
 					failed = true
-					continue
 				}
+				continue
 			}
 			pt, err := aead.Open(ctTag[:0], iv, ctTag, aad)
 			if err != nil {
@@ -447,6 +449,9 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			}
 			return nil
 		}
+	}
+	if deviceErr != nil {
+		return deviceErr
 	}
 	if failed || lastErr == nil {
 		return errDecrypt
