@@ -9,8 +9,8 @@ import (
 	"fmt"
 )
 
-// This file holds key decryption with private keys this process cannot
-// read: a KMS, an HSM, a remote signer. RSA keys are reached through
+// This file holds key decryption, and the errors of signing, with private
+// keys this process cannot read: a KMS, an HSM, a remote signer. RSA keys are reached through
 // crypto.Decrypter, ECDH keys through ecdh.KeyExchanger (whose ECDH method
 // returns the shared secret for a peer public key), the interfaces of the
 // standard library. An ECDH device's answers are checked as a local key's
@@ -90,4 +90,16 @@ func ecdhOpaqueKey(alg KeyAlgorithm, k ecdh.KeyExchanger) (*dhKey, error) {
 		return nil, fmt.Errorf("%s: the ecdh.KeyExchanger's public key is not on its curve", alg)
 	}
 	return &dhKey{k: k, pub: pub, opaque: true}, nil
+}
+
+// signerError is the error of a signature algorithm whose crypto.Signer (a
+// key in a KMS or an HSM) failed with err.
+func signerError(alg SignatureAlgorithm, err error) error {
+	return fmt.Errorf("jwa: %s: crypto.Signer: %w: %w", alg, err, ErrKeyDevice)
+}
+
+// signerAnswerError is that of a crypto.Signer that returned what, not a
+// signature of alg's form: the device failed.
+func signerAnswerError(alg SignatureAlgorithm, what string) error {
+	return fmt.Errorf("jwa: %s: crypto.Signer returned %s: %w", alg, what, ErrKeyDevice)
 }
