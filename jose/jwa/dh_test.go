@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/josebench/josebench/jose/internal/vectortest"
@@ -46,34 +45,6 @@ func dhCases() []dhCase {
 		cs = append(cs, dhCase{alg, hpkeCurve(alg)})
 	}
 	return cs
-}
-
-// dhDevice is an ECDH private key as a KMS or an HSM holds it, reachable
-// only as an ecdh.KeyExchanger. It computes X25519 as RFC 7748 §5 does,
-// leaving the all-zero check of §6.1 to its caller: a point of small order
-// gives 32 zero bytes and no error. answer, when set, replaces what it
-// returns; calls counts its calls.
-type dhDevice struct {
-	key    *ecdh.PrivateKey
-	answer func(z []byte) ([]byte, error)
-	calls  atomic.Int32
-}
-
-func (d *dhDevice) PublicKey() *ecdh.PublicKey { return d.key.PublicKey() }
-func (d *dhDevice) Curve() ecdh.Curve          { return d.key.Curve() }
-func (d *dhDevice) ECDH(peer *ecdh.PublicKey) ([]byte, error) {
-	d.calls.Add(1)
-	z, err := d.key.ECDH(peer)
-	if err != nil && d.key.Curve() == ecdh.X25519() {
-		z, err = make([]byte, 32), nil // crypto/ecdh refuses only the all-zero output
-	}
-	if err != nil {
-		return nil, err
-	}
-	if d.answer != nil {
-		return d.answer(z)
-	}
-	return z, nil
 }
 
 var errHSM = errors.New("hsm: session closed")
@@ -145,7 +116,7 @@ func TestDHDeviceAnswers(t *testing.T) {
 	for _, c := range dhCases() {
 		priv, _ := c.curve.GenerateKey(rand.Reader)
 		want, open := dhMessage(t, c.alg, priv.PublicKey())
-		d, err := NewKeyDecrypter(c.alg, &dhDevice{key: priv})
+		d, err := NewKeyDecrypter(c.alg, &vectortest.ECDHDevice{Key: priv})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +124,7 @@ func TestDHDeviceAnswers(t *testing.T) {
 			t.Errorf("%v: honest device: %x, %v", c, got, err)
 		}
 		for _, a := range dhAnswers {
-			dev := &dhDevice{key: priv, answer: a.answer}
+			dev := &vectortest.ECDHDevice{Key: priv, Answer: a.answer}
 			d, err := NewKeyDecrypter(c.alg, dev)
 			if err != nil {
 				t.Fatal(err)
@@ -168,7 +139,7 @@ func TestDHDeviceAnswers(t *testing.T) {
 			case !a.device && (err != ErrDecryption):
 				t.Errorf("%v: device answering %s: %v; want ErrDecryption", c, a.name, err)
 			}
-			if n := dev.calls.Load(); n != 1 {
+			if n := dev.Calls.Load(); n != 1 {
 				t.Errorf("%v: device answering %s: called %d times", c, a.name, n)
 			}
 		}
@@ -280,17 +251,17 @@ func TestDHForgery(t *testing.T) {
 		other, _ := c.curve.GenerateKey(rand.Reader)
 		type attempt struct {
 			name string
-			dev  *dhDevice
+			dev  *vectortest.ECDHDevice
 			peer *ecdh.PublicKey
 			dh   []byte
 		}
 		attempts := []attempt{
-			{"device answering zeros", &dhDevice{key: priv, answer: dhAnswers[0].answer}, other.PublicKey(), make([]byte, ecdhSecretSize(c.curve))},
-			{"device answering nil", &dhDevice{key: priv, answer: dhAnswers[1].answer}, other.PublicKey(), nil},
+			{"device answering zeros", &vectortest.ECDHDevice{Key: priv, Answer: dhAnswers[0].answer}, other.PublicKey(), make([]byte, ecdhSecretSize(c.curve))},
+			{"device answering nil", &vectortest.ECDHDevice{Key: priv, Answer: dhAnswers[1].answer}, other.PublicKey(), nil},
 		}
 		if c.curve == ecdh.X25519() {
 			for i, p := range smallOrder {
-				attempts = append(attempts, attempt{fmt.Sprintf("small-order point %d", i), &dhDevice{key: priv}, p, make([]byte, 32)})
+				attempts = append(attempts, attempt{fmt.Sprintf("small-order point %d", i), &vectortest.ECDHDevice{Key: priv}, p, make([]byte, 32)})
 			}
 		}
 		for _, a := range attempts {
@@ -338,7 +309,7 @@ func TestHPKEDecapsulationChecksDH(t *testing.T) {
 		}
 		priv, _ := c.curve.GenerateKey(rand.Reader)
 		other, _ := c.curve.GenerateKey(rand.Reader)
-		d, err := NewKeyDecrypter(c.alg, &dhDevice{key: priv, answer: dhAnswers[0].answer})
+		d, err := NewKeyDecrypter(c.alg, &vectortest.ECDHDevice{Key: priv, Answer: dhAnswers[0].answer})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -448,7 +419,7 @@ func TestDHSmallOrderNotSentToDevice(t *testing.T) {
 			continue
 		}
 		priv, _ := c.curve.GenerateKey(rand.Reader)
-		dev := &dhDevice{key: priv}
+		dev := &vectortest.ECDHDevice{Key: priv}
 		for _, p := range x25519SmallOrderPoints(t) {
 			for kind, key := range map[string]any{"opaque": dev, "local": priv} {
 				d, err := NewKeyDecrypter(c.alg, key)
@@ -475,7 +446,7 @@ func TestDHSmallOrderNotSentToDevice(t *testing.T) {
 				}
 			}
 		}
-		if n := dev.calls.Load(); n != 0 {
+		if n := dev.Calls.Load(); n != 0 {
 			t.Errorf("%v: the device was asked %d times for points of small order", c, n)
 		}
 	}
@@ -506,7 +477,7 @@ func TestDHSmallOrderRecipient(t *testing.T) {
 func TestDHEveryKeyChecked(t *testing.T) {
 	for _, c := range dhCases() {
 		priv, _ := c.curve.GenerateKey(rand.Reader)
-		keys := map[string]any{"ecdh": priv, "opaque": &dhDevice{key: priv}}
+		keys := map[string]any{"ecdh": priv, "opaque": &vectortest.ECDHDevice{Key: priv}}
 		if ec := map[ecdh.Curve]elliptic.Curve{ecdh.P256(): elliptic.P256(), ecdh.P384(): elliptic.P384(), ecdh.P521(): elliptic.P521()}[c.curve]; ec != nil {
 			k, err := ecdsa.GenerateKey(ec, rand.Reader)
 			if err != nil {
@@ -544,7 +515,7 @@ func TestDHDevicePanics(t *testing.T) {
 		priv, _ := c.curve.GenerateKey(rand.Reader)
 		want, open := dhMessage(t, c.alg, priv.PublicKey())
 		panics := true
-		d, err := NewKeyDecrypter(c.alg, &dhDevice{key: priv, answer: func(z []byte) ([]byte, error) {
+		d, err := NewKeyDecrypter(c.alg, &vectortest.ECDHDevice{Key: priv, Answer: func(z []byte) ([]byte, error) {
 			if panics {
 				panic(devicePanic{c.alg})
 			}

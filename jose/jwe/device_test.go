@@ -25,32 +25,6 @@ import (
 // Keys held in a device (a KMS, an HSM) for every Diffie-Hellman algorithm:
 // forged tokens, device failures and panics, through the Decrypter.
 
-// dvDevice is an ECDH private key behind ecdh.KeyExchanger. It computes
-// X25519 as RFC 7748 §5 does, leaving the all-zero check of §6.1 to its
-// caller; answer, when set, replaces its answer.
-type dvDevice struct {
-	key    *ecdh.PrivateKey
-	answer func(z []byte) ([]byte, error)
-	calls  atomic.Int32
-}
-
-func (d *dvDevice) PublicKey() *ecdh.PublicKey { return d.key.PublicKey() }
-func (d *dvDevice) Curve() ecdh.Curve          { return d.key.Curve() }
-func (d *dvDevice) ECDH(peer *ecdh.PublicKey) ([]byte, error) {
-	d.calls.Add(1)
-	z, err := d.key.ECDH(peer)
-	if err != nil && d.key.Curve() == ecdh.X25519() {
-		z, err = make([]byte, 32), nil // crypto/ecdh refuses only the all-zero output
-	}
-	if err != nil {
-		return nil, err
-	}
-	if d.answer != nil {
-		return d.answer(z)
-	}
-	return z, nil
-}
-
 // dvRSADevice is an RSA private key behind crypto.Decrypter that fails.
 type dvRSADevice struct{ key *rsa.PrivateKey }
 
@@ -153,7 +127,7 @@ func TestDeviceFailure(t *testing.T) {
 		compact, flattened := dvTokens(t, c.alg, priv.PublicKey())
 		for _, fromFunc := range []bool{false, true} {
 			for name, answer := range map[string]func([]byte) ([]byte, error){"fails": dvFail, "answers zeros": dvZeros, "honest": nil} {
-				d := dvDecrypter(t, c.alg, &dvDevice{key: priv, answer: answer}, fromFunc)
+				d := dvDecrypter(t, c.alg, &vectortest.ECDHDevice{Key: priv, Answer: answer}, fromFunc)
 				for form, try := range map[string]func() (*jwe.Message, error){
 					"compact": func() (*jwe.Message, error) { return d.DecryptCompact(compact) },
 					"JSON":    func() (*jwe.Message, error) { return d.DecryptJSON(flattened) },
@@ -199,7 +173,7 @@ func TestDeviceFailureAmongRecipients(t *testing.T) {
 	r := func(kid string, k *ecdh.PrivateKey) jwe.Recipient {
 		return jwe.Recipient{Algorithm: jwa.ECDHESA128KW, Key: k.PublicKey(), Header: &jose.Header{KeyID: kid}}
 	}
-	dev := &dvDevice{key: mine, answer: dvFail}
+	dev := &vectortest.ECDHDevice{Key: mine, Answer: dvFail}
 	d, err := jwe.NewDecrypter(jwe.DecryptOptions{
 		KeyAlgorithms:      []jwa.KeyAlgorithm{jwa.ECDHESA128KW},
 		ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM},
@@ -234,7 +208,7 @@ func TestDevicePanics(t *testing.T) {
 		compact, _ := dvTokens(t, c.alg, priv.PublicKey())
 		var panics atomic.Bool
 		panics.Store(true)
-		d := dvDecrypter(t, c.alg, &dvDevice{key: priv, answer: func(z []byte) ([]byte, error) {
+		d := dvDecrypter(t, c.alg, &vectortest.ECDHDevice{Key: priv, Answer: func(z []byte) ([]byte, error) {
 			if panics.Load() {
 				panic(devicePanic{c.alg})
 			}
@@ -315,7 +289,7 @@ func TestDeviceForgedTokens(t *testing.T) {
 		if !ok {
 			continue // ChaCha20Poly1305: jwa.TestHPKEDecapsulationChecksDH
 		}
-		if m, err := dvDecrypter(t, c.alg, &dvDevice{key: priv}, false).DecryptCompact(control); err != nil || string(m.Plaintext) != "forged" {
+		if m, err := dvDecrypter(t, c.alg, &vectortest.ECDHDevice{Key: priv}, false).DecryptCompact(control); err != nil || string(m.Plaintext) != "forged" {
 			t.Fatalf("%s: control: %v", c.alg, err)
 		}
 		forged := map[string][]byte{}
@@ -333,7 +307,7 @@ func TestDeviceForgedTokens(t *testing.T) {
 			} else if strings.HasPrefix(name, "small-order") {
 				answer = nil // the device's own X25519
 			}
-			for kind, key := range map[string]any{"device": &dvDevice{key: priv, answer: answer}, "local": priv} {
+			for kind, key := range map[string]any{"device": &vectortest.ECDHDevice{Key: priv, Answer: answer}, "local": priv} {
 				if kind == "local" && answer != nil {
 					continue
 				}
