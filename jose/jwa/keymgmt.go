@@ -96,6 +96,8 @@ func (a KeyAlgorithm) KeyWrapSize() int {
 //   - HPKE-*-KE (a draft, see [HPKE0KE]): *ecdh.PublicKey or
 //     *ecdsa.PublicKey (or their private keys) on the algorithm's curve.
 //
+// An X25519 key of small order (RFC 7748 §6.1), with which every message
+// would have an all-zero shared secret, is refused with [ErrInvalidKey].
 // An unknown alg is [ErrUnsupportedAlgorithm]. AES key schedules are
 // computed here, once, not per message.
 func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
