@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"fmt"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // BenchmarkAgree compares, on each curve, the checked agreement every
@@ -29,6 +31,7 @@ func BenchmarkAgree(b *testing.B) {
 		key := &dhKey{k: priv, pub: priv.PublicKey()}
 		b.Run(fmt.Sprint(c)+"/bare", func(b *testing.B) {
 			b.ReportAllocs()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				if _, err := priv.ECDH(peer); err != nil {
 					b.Fatal(err)
@@ -37,6 +40,7 @@ func BenchmarkAgree(b *testing.B) {
 		})
 		b.Run(fmt.Sprint(c)+"/checked", func(b *testing.B) {
 			b.ReportAllocs()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				if _, err := key.ECDH(peer); err != nil {
 					b.Fatal(err)
@@ -47,6 +51,7 @@ func BenchmarkAgree(b *testing.B) {
 		free := &dhKey{k: dhFixed{priv, z}, pub: priv.PublicKey(), opaque: true}
 		b.Run(fmt.Sprint(c)+"/check-only", func(b *testing.B) {
 			b.ReportAllocs()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				if _, err := free.ECDH(peer); err != nil {
 					b.Fatal(err)
