@@ -199,8 +199,8 @@ func TestDeviceFailureAmongRecipients(t *testing.T) {
 }
 
 // TestDevicePanics: the Decrypter does not recover a device's panic, for
-// every Diffie-Hellman algorithm; the caller gets the device's own value,
-// and the same Decrypter decrypts afterwards.
+// every Diffie-Hellman algorithm and for RSA; the caller gets the device's
+// own value, and the same Decrypter decrypts afterwards.
 func TestDevicePanics(t *testing.T) {
 	type devicePanic struct{ alg jwa.KeyAlgorithm }
 	for _, c := range dvCases() {
@@ -228,6 +228,41 @@ func TestDevicePanics(t *testing.T) {
 			t.Errorf("%s %v: after the panic: %v", c.alg, c.curve, err)
 		}
 	}
+	rsaKey := vectortest.RSAKey(t, 2048)
+	for _, alg := range []jwa.KeyAlgorithm{jwa.RSA1_5, jwa.RSAOAEP} {
+		compact, _ := dvTokens(t, alg, &rsaKey.PublicKey)
+		dev := &dvRSAPanics{key: rsaKey}
+		dev.panics.Store(true)
+		d := dvDecrypter(t, alg, dev, false)
+		func() {
+			defer func() {
+				if r := recover(); r != "rsa device" {
+					t.Errorf("%s: recovered %v, want the device's panic", alg, r)
+				}
+			}()
+			_, err := d.DecryptCompact(compact)
+			t.Errorf("%s: no panic: %v", alg, err)
+		}()
+		dev.panics.Store(false)
+		if m, err := d.DecryptCompact(compact); err != nil || string(m.Plaintext) != "kept in the vault" {
+			t.Errorf("%s: after the panic: %v", alg, err)
+		}
+	}
+}
+
+// dvRSAPanics is an RSA private key behind crypto.Decrypter that panics
+// while panics is set.
+type dvRSAPanics struct {
+	key    *rsa.PrivateKey
+	panics atomic.Bool
+}
+
+func (d *dvRSAPanics) Public() crypto.PublicKey { return &d.key.PublicKey }
+func (d *dvRSAPanics) Decrypt(r io.Reader, ct []byte, o crypto.DecrypterOpts) ([]byte, error) {
+	if d.panics.Load() {
+		panic("rsa device")
+	}
+	return d.key.Decrypt(r, ct, o)
 }
 
 // dvHPKEForge returns a compact token of the HPKE algorithm alg whose
