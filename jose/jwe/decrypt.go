@@ -362,12 +362,12 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	failed := false // some decryption was attempted and failed
 	var lastErr error
 	// A key's device that failed (jwa.ErrKeyDevice) is reported before any
-	// other failure: the token may have been good, and an outage must not
-	// read as a bad token.
+	// other failure, the attempt limit included: the token may have been
+	// good, and an outage must not read as a bad token.
 	var deviceErr error
 	for _, c := range cands {
 		if attempts == d.lim.MaxKeyAttempts {
-			return d.errKeyAttempts() // before the key source: a KeyFunc may be costly
+			return d.errKeyAttempts(deviceErr) // before the key source: a KeyFunc may be costly
 		}
 		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
 			failed = true
@@ -407,7 +407,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 				}
 			}
 			if attempts == d.lim.MaxKeyAttempts {
-				return d.errKeyAttempts()
+				return d.errKeyAttempts(deviceErr)
 			}
 			if c.alg.IsPBES2() {
 				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
@@ -468,8 +468,13 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	return lastErr
 }
 
-// errKeyAttempts refuses a key decryption past Limits.MaxKeyAttempts.
-func (d *Decrypter) errKeyAttempts() error {
+// errKeyAttempts refuses a key decryption past Limits.MaxKeyAttempts, or
+// returns deviceErr, the failure of a key's device among the attempts made,
+// which may be why the limit was reached.
+func (d *Decrypter) errKeyAttempts(deviceErr error) error {
+	if deviceErr != nil {
+		return deviceErr
+	}
 	return fmt.Errorf("jwe: the token needs more than %d key decryptions (Limits.MaxKeyAttempts): %w", d.lim.MaxKeyAttempts, jose.ErrLimitExceeded)
 }
 

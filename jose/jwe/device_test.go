@@ -358,3 +358,38 @@ func TestDeviceForgedTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceFailureBeyondAttempts decrypts a general JSON token with more
+// recipients than Limits.MaxKeyAttempts, every one for a key whose device
+// fails: the device failure is reported, not the limit the failures used
+// up (with a working device the first recipient would have decrypted).
+func TestDeviceFailureBeyondAttempts(t *testing.T) {
+	mine, _ := ecdh.P256().GenerateKey(rand.Reader)
+	dev := &vectortest.ECDHDevice{Key: mine, Answer: dvFail}
+	d, err := jwe.NewDecrypter(jwe.DecryptOptions{
+		KeyAlgorithms:      []jwa.KeyAlgorithm{jwa.ECDHESA128KW},
+		ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM},
+		KeyFunc:            func(*jose.Header) (any, error) { return dev, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []jwe.Recipient
+	for i := range jose.DefaultMaxKeyAttempts + 1 {
+		rs = append(rs, jwe.Recipient{Algorithm: jwa.ECDHESA128KW, Key: mine.PublicKey(), Header: &jose.Header{KeyID: fmt.Sprint(i)}})
+	}
+	tok, err := jwe.EncryptGeneral(jwa.A128GCM, []byte("many recipients"), nil, nil, rs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.DecryptJSON(tok); !errors.Is(err, jose.ErrKeyDevice) || !errors.Is(err, errDevice) || errors.Is(err, jose.ErrLimitExceeded) {
+		t.Errorf("%d recipients, the device failing: %v; want ErrKeyDevice", len(rs), err)
+	}
+	if n := dev.Calls.Load(); n != jose.DefaultMaxKeyAttempts {
+		t.Errorf("the device was asked %d times, want %d (Limits.MaxKeyAttempts)", n, jose.DefaultMaxKeyAttempts)
+	}
+	dev.Answer = nil // the device is back
+	if m, err := d.DecryptJSON(tok); err != nil || string(m.Plaintext) != "many recipients" {
+		t.Errorf("the device working: %v", err)
+	}
+}
