@@ -59,7 +59,7 @@ func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 		}
 	case ecdh.KeyExchanger: // an opaque private key (kms.go), for its public key
 		var dk *dhKey
-		if dk, err = ecdhOpaqueKey(alg, k); err == nil {
+		if dk, err = ecdhOpaqueKey(k); err == nil {
 			pub = dk.pub
 		}
 	default:
@@ -156,7 +156,7 @@ func recipientPrivateKey(alg KeyAlgorithm, key any) (*dhKey, error) {
 			priv, err = k.ECDH()
 		}
 	case ecdh.KeyExchanger:
-		dk, err := ecdhOpaqueKey(alg, k)
+		dk, err := ecdhOpaqueKey(k)
 		if err != nil {
 			return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 		}

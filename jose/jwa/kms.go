@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 )
 
@@ -80,14 +81,14 @@ func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error
 // of ECDH-ES's and its public key on that curve, and returns it as the
 // *dhKey whose agreements are checked (dh.go). The public key is read once,
 // here.
-func ecdhOpaqueKey(alg KeyAlgorithm, k ecdh.KeyExchanger) (*dhKey, error) {
+func ecdhOpaqueKey(k ecdh.KeyExchanger) (*dhKey, error) {
 	c := k.Curve()
 	if c == nil || !ecdhCurveSupported(c) {
-		return nil, fmt.Errorf("%s needs a key on P-256, P-384, P-521 or X25519", alg)
+		return nil, errors.New("the ecdh.KeyExchanger is on none of P-256, P-384, P-521 and X25519")
 	}
 	pub := k.PublicKey()
 	if pub == nil || pub.Curve() != c {
-		return nil, fmt.Errorf("%s: the ecdh.KeyExchanger's public key is not on its curve", alg)
+		return nil, errors.New("the ecdh.KeyExchanger's public key is not on its curve")
 	}
 	return &dhKey{k: k, pub: pub, opaque: true}, nil
 }

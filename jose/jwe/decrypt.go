@@ -47,8 +47,9 @@ type DecryptOptions struct {
 	// error is jose.ErrKeyDevice (see jwa.NewKeyDecrypter). KeyFunc may
 	// return such keys too. A Key that can serve none of KeyAlgorithms
 	// (by its type, curve or size, or, for a *jose.JWK, its own "alg",
-	// "use" and "key_ops"), or a public key for those it fits, is refused
-	// by NewDecrypter with ErrInvalidKey.
+	// "use" and "key_ops"), or a public key for those it fits, or a
+	// private key no key decryption takes (an RSA key below 2048 bits), is
+	// refused by NewDecrypter with ErrInvalidKey.
 	Key any
 	// Keys is a JWK Set, from which the keys tried for a recipient are
 	// chosen by the one policy of jws and jwe, [jose.Select]: keys that
@@ -160,11 +161,12 @@ type Message struct {
 // *jose.JWK, its "alg", "use" and "key_ops" permit none of those it fits),
 // a Key that cannot decrypt with any of those it fits (a public key, or an
 // opaque key that cannot decrypt, for RSA1_5, RSA-OAEP*, ECDH-ES* and
-// HPKE-*: a private key is needed, [jwa.KeyAlgorithm.DecryptsWith]; a dir
-// key of a size none of ContentEncryptions takes), and Keys mixing secret
-// and public keys or holding public keys, which decrypt nothing. A Key
-// that can serve some of the algorithms is accepted; a token of another
-// is refused.
+// HPKE-*: a private key is needed, [jwa.KeyAlgorithm.DecryptsWith]; a
+// private key [jwa.NewKeyDecrypter] refuses, such as an RSA key below
+// 2048 bits; a dir key of a size none of ContentEncryptions takes), and
+// Keys mixing secret and public keys or holding public keys, which
+// decrypt nothing. A Key that can serve some of the algorithms is
+// accepted; a token of another is refused.
 func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	if len(opts.KeyAlgorithms) == 0 {
 		return nil, errors.New("jwe: DecryptOptions.KeyAlgorithms is empty")

@@ -7,6 +7,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"errors"
 	"io"
 	"strings"
@@ -158,5 +159,49 @@ func TestNewDecrypterDirKeySize(t *testing.T) {
 				t.Errorf("%v %v, 24-byte %s key: %v; want ErrInvalidKey naming its size", c.algs, c.encs, kind, err)
 			}
 		}
+	}
+}
+
+// ffCurveLiar is an ECDH key in a device whose Curve is not its public
+// key's: jwa refuses it whenever a decrypter is made from it.
+type ffCurveLiar struct {
+	*ecdh.PrivateKey
+	curve ecdh.Curve
+}
+
+func (k ffCurveLiar) Curve() ecdh.Curve { return k.curve }
+
+// ffRSADevice is an RSA private key behind crypto.Decrypter.
+type ffRSADevice struct{ *rsa.PrivateKey }
+
+// TestNewDecrypterKeyNeverWorks: a private key of the right type that
+// every key decryption would refuse (an RSA key below 2048 bits, as a Go
+// key or in a device; a device whose curve is not its public key's) is
+// refused by NewDecrypter with ErrInvalidKey and jwa's reason, not token
+// by token.
+func TestNewDecrypterKeyNeverWorks(t *testing.T) {
+	weak := vectortest.RSAKey(t, 1024)
+	p256, _ := ecdh.P256().GenerateKey(rand.Reader)
+	for _, c := range []struct {
+		name string
+		algs []jwa.KeyAlgorithm
+		key  any
+		why  string
+	}{
+		{"RSA-1024", []jwa.KeyAlgorithm{jwa.RSA1_5, jwa.RSAOAEP, jwa.RSAOAEP256}, weak, "2048"},
+		{"RSA-1024 in a device", []jwa.KeyAlgorithm{jwa.RSAOAEP}, ffRSADevice{weak}, "2048"},
+		{"device of two curves", []jwa.KeyAlgorithm{jwa.ECDHES, jwa.HPKE0}, ffCurveLiar{p256, ecdh.X25519()}, "curve"},
+	} {
+		d, err := jwe.NewDecrypter(ffOptions(c.algs, c.key))
+		if d != nil || !errors.Is(err, jose.ErrInvalidKey) || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%s for %v: %v; want ErrInvalidKey saying %q", c.name, c.algs, err, c.why)
+		}
+	}
+	// The control: a 2048-bit key and a consistent device are accepted.
+	if _, err := jwe.NewDecrypter(ffOptions([]jwa.KeyAlgorithm{jwa.RSAOAEP}, vectortest.RSAKey(t, 2048))); err != nil {
+		t.Errorf("RSA-2048: %v", err)
+	}
+	if _, err := jwe.NewDecrypter(ffOptions([]jwa.KeyAlgorithm{jwa.ECDHES}, &vectortest.ECDHDevice{Key: p256})); err != nil {
+		t.Errorf("a consistent device: %v", err)
 	}
 }
