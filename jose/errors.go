@@ -38,6 +38,14 @@ var (
 	// ErrInvalidKey reports a key unfit for its algorithm. It is the same
 	// value as [jwa.ErrInvalidKey].
 	ErrInvalidKey = jwa.ErrInvalidKey
+	// ErrKeyDevice reports that the device holding a private key (a KMS or
+	// an HSM, behind an ecdh.KeyExchanger or a crypto.Signer) failed: it
+	// returned an error, which the error wraps too, or, a crypto.Signer, a
+	// signature not of its algorithm's form. Decryption reports it
+	// for ECDH-ES and HPKE only; an RSA device's failure stays
+	// [ErrDecryptionFailed], so as not to be a padding oracle. It is the
+	// same value as [jwa.ErrKeyDevice].
+	ErrKeyDevice = jwa.ErrKeyDevice
 	// ErrUnsupportedCritical reports a "crit" header naming an extension
 	// the caller did not declare it understands (RFC 7515 §4.1.11).
 	ErrUnsupportedCritical = errors.New("unsupported critical header")

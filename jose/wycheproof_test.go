@@ -16,7 +16,12 @@ package jose_test
 //   - valid cases must agree, invalid ones (a public key of another type or
 //     curve, a broken JWK) must be refused, acceptable ones (low-order and
 //     twist points, non-canonical encodings) may go either way, but when
-//     they succeed the result must be the right one.
+//     they succeed the result must be the right one;
+//   - the same agreement with the private key behind a device that leaves
+//     the all-zero check of RFC 7748 §6.1 to its caller
+//     ([vectortest.ECDHDevice]) must come out exactly as with the Go key:
+//     refused for the same cases (the check of jwa's dh.go), the same CEK
+//     for the others.
 
 import (
 	"bytes"
@@ -26,11 +31,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -133,7 +140,7 @@ func wpRunXDHCase(t *testing.T, tc wpXDHTest) bool {
 		t.Errorf("IsPrivate %v, KeyType %q", priv.IsPrivate(), priv.KeyType())
 	}
 
-	agree := func() ([]byte, error) {
+	agree := func(key any) ([]byte, error) {
 		pub, err := jose.ParseKey(tc.Public)
 		if err != nil {
 			return nil, fmt.Errorf("public key: %w", err)
@@ -151,13 +158,17 @@ func wpRunXDHCase(t *testing.T, tc wpXDHTest) bool {
 		default:
 			return nil, fmt.Errorf("public key of type %T", pub.Key)
 		}
-		kd, err := jwa.NewKeyDecrypter(jwa.ECDHES, sk)
+		kd, err := jwa.NewKeyDecrypter(jwa.ECDHES, key)
 		if err != nil {
-			t.Fatalf("NewKeyDecrypter(ECDH-ES, X25519 key): %v", err)
+			t.Fatalf("NewKeyDecrypter(ECDH-ES, X25519 %T): %v", key, err)
 		}
 		return kd.DecryptKey(nil, jwa.A128GCM, &jwa.KeyParams{EPK: epk})
 	}
-	cek, err := agree()
+	cek, err := agree(sk)
+	dev := &vectortest.ECDHDevice{Key: sk}
+	if devCEK, devErr := agree(dev); (devErr == nil) != (err == nil) || !bytes.Equal(devCEK, cek) || errors.Is(devErr, jwa.ErrKeyDevice) {
+		t.Errorf("through a device that does not check: %x, %v; the Go key: %x, %v", devCEK, devErr, cek, err)
+	}
 	switch tc.Result {
 	case "valid":
 		if err != nil {

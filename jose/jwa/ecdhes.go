@@ -5,8 +5,6 @@ import (
 	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/rand"
-	"crypto/subtle"
-	"errors"
 	"fmt"
 )
 
@@ -38,8 +36,9 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 // recipientPublicKey returns the ECDH public key of the recipient key given
 // to an ECDH-ES or HPKE encrypter: an *ecdh or *ecdsa key, public or
 // private, or an opaque private key ([ecdh.KeyExchanger], kms.go), of which
-// the public half is used. It returns nil for a typed nil key; the caller
-// checks the curve against its algorithm.
+// the public half is used. An X25519 key of small order (RFC 7748 §6.1) is
+// refused. It returns nil for a typed nil key; the caller checks the curve
+// against its algorithm.
 func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 	var pub *ecdh.PublicKey
 	var err error
@@ -59,11 +58,15 @@ func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 			pub, err = k.PublicKey.ECDH()
 		}
 	case ecdh.KeyExchanger: // an opaque private key (kms.go), for its public key
-		if _, err = ecdhOpaqueKey(alg, k); err == nil {
-			pub = k.PublicKey()
+		var dk *dhKey
+		if dk, err = ecdhOpaqueKey(k); err == nil {
+			pub = dk.pub
 		}
 	default:
 		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
+	}
+	if err == nil && pub != nil && pub.Curve() == ecdh.X25519() && x25519SmallOrder(pub.Bytes()) {
+		err = errSmallOrder // every message to it would have an all-zero secret
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
@@ -100,7 +103,7 @@ func (e *ecdhEncrypter) encryptKey(eph *ecdh.PrivateKey, cek []byte, enc Content
 	if e.alg == ECDHES && cek != nil {
 		return nil, nil, fmt.Errorf("jwa: ECDH-ES determines the CEK; it cannot encrypt a given one: %w", ErrInvalidParameter)
 	}
-	z, err := ecdhAgree(eph, e.pub)
+	z, err := agree(eph, false, e.pub)
 	if err != nil {
 		return nil, nil, fmt.Errorf("jwa: %s: %v: %w", e.alg, err, ErrInvalidKey)
 	}
@@ -123,7 +126,7 @@ func (e *ecdhEncrypter) encryptKey(eph *ecdh.PrivateKey, cek []byte, enc Content
 // (RFC 7518 §4.6).
 type ecdhDecrypter struct {
 	alg  KeyAlgorithm
-	priv ecdh.KeyExchanger // an *ecdh.PrivateKey, or an opaque key (kms.go)
+	priv *dhKey // a local key or a device's (kms.go), checked (dh.go)
 }
 
 func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
@@ -138,40 +141,48 @@ func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
 }
 
 // recipientPrivateKey returns the private key given to an ECDH-ES or HPKE
-// decrypter as an [ecdh.KeyExchanger]: an *ecdh or *ecdsa private key, or an
-// opaque key held in a KMS or an HSM (kms.go). It returns nil for a typed nil
-// key; the caller checks the curve against its algorithm.
-func recipientPrivateKey(alg KeyAlgorithm, key any) (ecdh.KeyExchanger, error) {
-	var priv ecdh.KeyExchanger
+// decrypter as the *dhKey every agreement goes through (dh.go): an *ecdh or
+// *ecdsa private key, or an opaque key held in a KMS or an HSM (kms.go). It
+// returns nil for a typed nil key; the caller checks the curve against its
+// algorithm.
+func recipientPrivateKey(alg KeyAlgorithm, key any) (*dhKey, error) {
+	var priv *ecdh.PrivateKey
 	var err error
 	switch k := key.(type) {
 	case *ecdh.PrivateKey:
-		if k != nil {
-			priv = k
-		}
+		priv = k
 	case *ecdsa.PrivateKey:
 		if k != nil {
 			priv, err = k.ECDH()
 		}
 	case ecdh.KeyExchanger:
-		priv, err = ecdhOpaqueKey(alg, k)
+		dk, err := ecdhOpaqueKey(k)
+		if err != nil {
+			return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
+		}
+		return dk, nil
 	default:
 		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PrivateKey, *ecdsa.PrivateKey or ecdh.KeyExchanger, not %T: %w", alg, key, ErrInvalidKey)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 	}
-	return priv, nil
+	if priv == nil {
+		return nil, nil
+	}
+	return &dhKey{k: priv, pub: priv.PublicKey()}, nil
 }
 
 // Algorithm implements [KeyDecrypter].
 func (d *ecdhDecrypter) Algorithm() KeyAlgorithm { return d.alg }
 
 // DecryptKey implements [KeyDecrypter] (RFC 7518 §4.6.2). params.EPK must
-// be present and on the recipient's own curve, and the agreement must not
-// yield an all-zero X25519 secret (RFC 8037 §3.2, RFC 7748 §6.1): these are
-// refused with [ErrInvalidParameter]. An *ecdh.PublicKey on a NIST curve is
-// always a validated point on that curve; [KeyParams] cannot hold another.
+// be present and on the recipient's own curve, and not an X25519 point of
+// small order (RFC 8037 §3.2, RFC 7748 §6.1): these are refused with
+// [ErrInvalidParameter], before the key is asked. An *ecdh.PublicKey on a
+// NIST curve is always a validated point on that curve; [KeyParams] cannot
+// hold another. A shared secret of the wrong size or all zeros (from a
+// device) is [ErrDecryption]; a device's error is [ErrKeyDevice] (dh.go).
 // For ECDH-ES the encrypted key must be empty; for ECDH-ES+AxxxKW it must
 // unwrap; else [ErrDecryption].
 func (d *ecdhDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, params *KeyParams) ([]byte, error) {
@@ -188,9 +199,9 @@ func (d *ecdhDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, p
 	if d.alg == ECDHES && len(encryptedKey) != 0 {
 		return nil, ErrDecryption
 	}
-	z, err := ecdhAgree(d.priv, params.EPK)
+	z, err := d.priv.ECDH(params.EPK)
 	if err != nil {
-		return nil, fmt.Errorf("jwa: %s: %v: %w", d.alg, err, ErrInvalidParameter)
+		return nil, dhError(d.alg, err)
 	}
 	defer clear(z)
 	if d.alg == ECDHES {
@@ -204,44 +215,4 @@ func (d *ecdhDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, p
 		return nil, err
 	}
 	return kwDecrypt(block, encryptedKey, enc)
-}
-
-// ecdhAgree returns the shared secret Z of priv and pub, refusing an
-// all-zero result (an X25519 low-order point, RFC 7748 §6.1).
-func ecdhAgree(priv ecdh.KeyExchanger, pub *ecdh.PublicKey) ([]byte, error) {
-	z, err := priv.ECDH(pub)
-	if err != nil {
-		return nil, err
-	}
-	if len(z) != ecdhSecretSize(pub.Curve()) { // an opaque key's answer
-		clear(z)
-		return nil, errSecretSize
-	}
-	var acc byte
-	for _, b := range z {
-		acc |= b
-	}
-	if subtle.ConstantTimeByteEq(acc, 0) == 1 {
-		return nil, errAllZeroSecret
-	}
-	return z, nil
-}
-
-var (
-	errAllZeroSecret = errors.New("jwa: all-zero shared secret")
-	errSecretSize    = errors.New("jwa: shared secret of the wrong size")
-)
-
-// ecdhSecretSize returns the size of the shared secret on c: the
-// x-coordinate's size (SEC 1 §3.3.1) or 32 for X25519 (RFC 7748 §6.1).
-func ecdhSecretSize(c ecdh.Curve) int {
-	switch c {
-	case ecdh.P256(), ecdh.X25519():
-		return 32
-	case ecdh.P384():
-		return 48
-	case ecdh.P521():
-		return 66
-	}
-	return 0
 }

@@ -141,12 +141,15 @@ func (s *ecdsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 		// it its own copy, not the pooled buffer.
 		der, err = s.signer.Sign(rand.Reader, bytes.Clone(digest), s.hash)
 	}
-	if err != nil {
+	switch {
+	case err != nil && s.priv == nil:
+		return dst, signerError(s.alg, err)
+	case err != nil:
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
 	}
 	whole, tail := sigGrow(dst, 2*s.size)
 	if !ecdsaDERToRS(der, tail) {
-		return dst, fmt.Errorf("jwa: %s signer returned a malformed signature", s.alg)
+		return dst, signerAnswerError(s.alg, "a malformed signature")
 	}
 	return whole, nil
 }

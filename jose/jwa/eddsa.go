@@ -69,10 +69,10 @@ func (s *eddsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	}
 	sig, err := s.signer.Sign(rand.Reader, signingInput, crypto.Hash(0))
 	if err != nil {
-		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
+		return dst, signerError(s.alg, err)
 	}
 	if len(sig) != ed25519.SignatureSize {
-		return dst, fmt.Errorf("jwa: %s signer returned a signature of %d bytes, want %d", s.alg, len(sig), ed25519.SignatureSize)
+		return dst, signerAnswerError(s.alg, fmt.Sprintf("a signature of %d bytes, want %d", len(sig), ed25519.SignatureSize))
 	}
 	return append(dst, sig...), nil
 }

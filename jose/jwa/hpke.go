@@ -169,7 +169,8 @@ func (e *hpkeEncrypter) EncryptKey(cek []byte, enc ContentEncryption, params *Ke
 type hpkeDecrypter struct {
 	alg   KeyAlgorithm
 	curve ecdh.Curve
-	sk    hpke.PrivateKey
+	key   *dhKey          // a local key or a device's (kms.go), checked (dh.go)
+	sk    hpke.PrivateKey // key, for crypto/hpke's DHKEM
 	kdf   hpke.KDF
 	aead  hpke.AEAD
 }
@@ -187,7 +188,7 @@ func newHPKEDecrypter(alg KeyAlgorithm, key any) (*hpkeDecrypter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)
 	}
-	return &hpkeDecrypter{alg: alg, curve: curve, sk: sk, kdf: kdf, aead: aead}, nil
+	return &hpkeDecrypter{alg: alg, curve: curve, key: priv, sk: sk, kdf: kdf, aead: aead}, nil
 }
 
 // Algorithm implements [KeyDecrypter].
@@ -196,8 +197,11 @@ func (d *hpkeDecrypter) Algorithm() KeyAlgorithm { return d.alg }
 // DecryptKey implements [KeyDecrypter] (draft-ietf-jose-hpke-encrypt-20
 // §6). params.EK must be present and of the KEM's encapsulated secret size,
 // else [ErrInvalidParameter]; the encrypted key must be enc's key size plus
-// the AEAD tag. Both are checked before any arithmetic. Every later failure
-// (an invalid point, a bad tag) is [ErrDecryption].
+// the AEAD tag. Both are checked before any arithmetic. The Diffie-Hellman
+// output of the decapsulation is checked before any key derivation
+// (RFC 9180 §7.1.4, dh.go): a device's error is [ErrKeyDevice]. Every other
+// failure (an invalid point, one of small order, a shared secret of the
+// wrong size or all zeros, a bad tag) is [ErrDecryption].
 func (d *hpkeDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, params *KeyParams) ([]byte, error) {
 	ks := enc.KeySize()
 	if ks == 0 {
@@ -214,7 +218,7 @@ func (d *hpkeDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, p
 	}
 	r, err := hpke.NewRecipient(params.EK, d.sk, d.kdf, d.aead, hpkeInfo(enc))
 	if err != nil {
-		return nil, ErrDecryption
+		return nil, dhError(d.alg, err)
 	}
 	cek, err := r.Open(nil, encryptedKey)
 	if err != nil || len(cek) != ks {

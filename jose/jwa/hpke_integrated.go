@@ -64,7 +64,8 @@ type IntegratedDecrypter interface {
 	KeyDecrypter
 	// IntegratedAEAD returns the single-use AEAD of the message whose JWE
 	// Encrypted Key is encapsulated. An encapsulated secret of the wrong
-	// size is [ErrInvalidParameter]; any other failure [ErrDecryption].
+	// size is [ErrInvalidParameter], a failure of the device holding the
+	// key [ErrKeyDevice]; any other failure [ErrDecryption].
 	IntegratedAEAD(encapsulated []byte) (cipher.AEAD, error)
 }
 
@@ -134,14 +135,16 @@ func (d *hpkeIntegratedDecrypter) DecryptKey([]byte, ContentEncryption, *KeyPara
 }
 
 // IntegratedAEAD implements [IntegratedDecrypter]. The size of the
-// encapsulated secret is checked before any arithmetic.
+// encapsulated secret is checked before any arithmetic, the Diffie-Hellman
+// output of the decapsulation before any key derivation (dh.go): a
+// device's error is [ErrKeyDevice], any other failure [ErrDecryption].
 func (d *hpkeIntegratedDecrypter) IntegratedAEAD(encap []byte) (cipher.AEAD, error) {
 	if want := hpkeEncSize(d.d.curve); len(encap) != want {
 		return nil, fmt.Errorf("jwa: %s encrypted key (encapsulated secret) of %d bytes, want %d: %w", d.alg, len(encap), want, ErrInvalidParameter)
 	}
 	r, err := hpke.NewRecipient(encap, d.d.sk, d.d.kdf, d.d.aead, nil)
 	if err != nil {
-		return nil, ErrDecryption
+		return nil, dhError(d.alg, err)
 	}
 	return &hpkeAEAD{recipient: r}, nil
 }

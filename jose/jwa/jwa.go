@@ -103,4 +103,16 @@ var (
 	// ErrInvalidParameter reports a header parameter that key management
 	// cannot use (an epk on another curve, a p2c out of range, a short p2s).
 	ErrInvalidParameter = errors.New("invalid key management parameter")
+	// ErrKeyDevice reports that the device holding a private key failed: an
+	// [ecdh.KeyExchanger] (ECDH-ES, HPKE) or a [crypto.Signer] standing for
+	// a key in a KMS or an HSM returned an error, which the error wraps
+	// too, or the crypto.Signer returned a signature not of the
+	// algorithm's form. An ECDH answer that is not an error is judged as
+	// any other input: a secret of the wrong size or all zeros, which an
+	// attacker can aim for, is [ErrDecryption], never a device failure. RSA key
+	// decryption with a [crypto.Decrypter] never reports it: there, a
+	// device error is [ErrDecryption] (RSA-OAEP) or a random CEK (RSA1_5),
+	// since an error that tells them apart would be a padding oracle
+	// (RFC 7516 §11.5). A panic of the device is not recovered.
+	ErrKeyDevice = errors.New("key device failed")
 )

@@ -154,6 +154,33 @@ func (a KeyAlgorithm) FitsKey(key any) bool {
 	return false
 }
 
+// DecryptsWith reports whether a can decrypt with key: key fits a
+// ([KeyAlgorithm.FitsKey]) and, for the algorithms that encrypt to a public
+// key (RSA1_5, RSA-OAEP*, the ECDH-ES family, HPKE), holds the private key:
+// an *rsa.PrivateKey or a [crypto.Decrypter] for RSA, an *ecdh.PrivateKey,
+// an *ecdsa.PrivateKey or an [ecdh.KeyExchanger] for the others, as
+// [NewKeyDecrypter] takes them. A public key does not, nor an opaque key
+// that cannot decrypt (a [crypto.Signer]). For the other algorithms it is
+// FitsKey: whether a dir key's size suits an enc is for the caller to say,
+// who knows the encs. Like FitsKey, it says nothing of size or strength.
+func (a KeyAlgorithm) DecryptsWith(key any) bool {
+	if !a.FitsKey(key) {
+		return false
+	}
+	switch {
+	case a.IsRSA():
+		_, ok := key.(crypto.Decrypter) // *rsa.PrivateKey is one
+		return ok
+	case a.IsECDH(), a.IsHPKE(), a.IsHPKEIntegrated():
+		switch key.(type) {
+		case *ecdsa.PrivateKey, ecdh.KeyExchanger: // *ecdh.PrivateKey is one
+			return true
+		}
+		return false
+	}
+	return true
+}
+
 func ecdsaCurveSupported(c elliptic.Curve) bool {
 	return c == elliptic.P256() || c == elliptic.P384() || c == elliptic.P521()
 }

@@ -98,6 +98,8 @@ func (a KeyAlgorithm) KeyWrapSize() int {
 //   - HPKE-*-KE (a draft, see [HPKE0KE]): *ecdh.PublicKey or
 //     *ecdsa.PublicKey (or their private keys) on the algorithm's curve.
 //
+// An X25519 key of small order (RFC 7748 §6.1), with which every message
+// would have an all-zero shared secret, is refused with [ErrInvalidKey].
 // An unknown alg is [ErrUnsupportedAlgorithm]. AES key schedules are
 // computed here, once, not per message.
 func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
@@ -145,11 +147,17 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 //   - HPKE-*-KE (a draft, see [HPKE0KE]): *ecdh.PrivateKey,
 //     *ecdsa.PrivateKey or [ecdh.KeyExchanger] on the algorithm's curve.
 //
-// An opaque key is called once per decryption. Whatever it returns for a
-// bad encrypted key, even its own error, becomes the one [ErrDecryption]
-// (RSA-OAEP) or a random CEK (RSA1_5, RFC 7516 §11.5), so no error tells a
-// padding failure apart; the device's own timing cannot be hidden here. An
-// ECDH secret of the wrong size or all zeros is refused as for local keys.
+// An opaque key is called at most once per decryption, and a panic of it
+// is not recovered: it reaches the caller. For RSA, whatever it returns
+// for a bad encrypted key, even its own error, becomes the one
+// [ErrDecryption] (RSA-OAEP) or a random CEK (RSA1_5, RFC 7516 §11.5), so
+// no error tells a padding failure apart; the device's own timing cannot be
+// hidden here. For ECDH-ES and HPKE, every Diffie-Hellman output, a local
+// key's or a device's, is checked in one place before any key derivation
+// (RFC 7748 §6.1, RFC 9180 §7.1.4): an X25519 point of small order is
+// refused before the key is asked, a shared secret of the wrong size for
+// the curve, empty or all zeros is [ErrDecryption], and an error of the
+// device is [ErrKeyDevice], wrapping the device's error.
 //
 // An unknown alg is [ErrUnsupportedAlgorithm].
 func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {

@@ -2,12 +2,15 @@ package jwa
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ecdh"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"encoding/hex"
 	"errors"
+	"io"
 	"math/big"
 	"sync"
 	"testing"
@@ -416,12 +419,10 @@ func TestECDHRefusedEPK(t *testing.T) {
 			if cek, err := d.DecryptKey(ek, A128GCM, &KeyParams{EPK: pub}); !errors.Is(err, ErrInvalidParameter) {
 				t.Errorf("%s low-order epk %s: %x, %v", alg, h[:8], cek, err)
 			}
-			// As a recipient key, it is refused when used.
-			e, err := NewKeyEncrypter(alg, pub)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := e.EncryptKey(nil, A128GCM, &KeyParams{}); !errors.Is(err, ErrInvalidKey) {
+			// As a recipient key, it is refused when the encrypter is made
+			// (it was refused by EncryptKey until issue 18 made the
+			// refusal fail fast; TestDHSmallOrderRecipient).
+			if _, err := NewKeyEncrypter(alg, pub); !errors.Is(err, ErrInvalidKey) {
 				t.Errorf("%s low-order recipient %s: %v", alg, h[:8], err)
 			}
 		}
@@ -540,4 +541,54 @@ func TestKeyManagementAllocs(t *testing.T) {
 			t.Errorf("%s Open: %v allocations", enc, n)
 		}
 	}
+}
+
+// TestDecryptsWith: the asymmetric algorithms decrypt with private keys
+// (local or opaque), not with public keys or a key that can only sign;
+// the others as FitsKey says.
+func TestDecryptsWith(t *testing.T) {
+	rsaKey := vectortest.RSAKey(t, 2048)
+	p256 := kmECKey(t, "P-256")[0]
+	x := kmECKey(t, "X25519")[0]
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		alg  KeyAlgorithm
+		key  any
+		want bool
+	}{
+		{RSAOAEP, rsaKey, true},
+		{RSAOAEP, &kmsRSA{key: rsaKey}, true},
+		{RSA1_5, &rsaKey.PublicKey, false},
+		{RSAOAEP256, sigSignerOnly{rsaKey}, false},
+		{ECDHES, p256, true},
+		{ECDHES, ec, true},
+		{ECDHES, &kmsECDH{key: x}, true},
+		{ECDHESA128KW, p256.PublicKey(), false},
+		{ECDHESA128KW, &ec.PublicKey, false},
+		{HPKE0KE, p256, true},
+		{HPKE0KE, p256.PublicKey(), false},
+		{HPKE3, x, true},
+		{HPKE3, x.PublicKey(), false},
+		{HPKE3, p256, false},
+		{A128KW, make([]byte, 16), true},
+		{A128KW, make([]byte, 24), false},
+		{Direct, make([]byte, 5), true},
+		{PBES2HS256A128KW, []byte("pw"), true},
+	} {
+		if got := c.alg.DecryptsWith(c.key); got != c.want {
+			t.Errorf("%s.DecryptsWith(%T) = %v, want %v", c.alg, c.key, got, c.want)
+		}
+	}
+}
+
+// sigSignerOnly is an RSA key behind crypto.Signer alone: it cannot
+// decrypt.
+type sigSignerOnly struct{ k *rsa.PrivateKey }
+
+func (s sigSignerOnly) Public() crypto.PublicKey { return &s.k.PublicKey }
+func (s sigSignerOnly) Sign(r io.Reader, d []byte, o crypto.SignerOpts) ([]byte, error) {
+	return s.k.Sign(r, d, o)
 }

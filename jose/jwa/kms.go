@@ -6,14 +6,17 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 )
 
-// This file holds key decryption with private keys this process cannot
-// read: a KMS, an HSM, a remote signer. RSA keys are reached through
+// This file holds key decryption, and the errors of signing, with private
+// keys this process cannot read: a KMS, an HSM, a remote signer. RSA keys are reached through
 // crypto.Decrypter, ECDH keys through ecdh.KeyExchanger (whose ECDH method
 // returns the shared secret for a peer public key), the interfaces of the
-// standard library.
+// standard library. An ECDH device's answers are checked as a local key's
+// are, in dh.go; its errors are ErrKeyDevice. An RSA device's are never
+// told apart from a bad encrypted key (decryptOpaque).
 
 // newRSAOpaqueDecrypter returns RSA key decryption with dec, whose public
 // key must be an RSA key of at least 2048 bits (RFC 7518 §4.2, §4.3).
@@ -74,15 +77,30 @@ func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error
 	return cek, nil
 }
 
-// ecdhOpaqueKey checks an opaque ECDH private key: its curve must be one of
-// ECDH-ES's and its public key on that curve.
-func ecdhOpaqueKey(alg KeyAlgorithm, k ecdh.KeyExchanger) (ecdh.KeyExchanger, error) {
+// ecdhOpaqueKey checks an opaque ECDH private key, whose curve must be one
+// of ECDH-ES's and its public key on that curve, and returns it as the
+// *dhKey whose agreements are checked (dh.go). The public key is read once,
+// here.
+func ecdhOpaqueKey(k ecdh.KeyExchanger) (*dhKey, error) {
 	c := k.Curve()
 	if c == nil || !ecdhCurveSupported(c) {
-		return nil, fmt.Errorf("%s needs a key on P-256, P-384, P-521 or X25519", alg)
+		return nil, errors.New("the ecdh.KeyExchanger is on none of P-256, P-384, P-521 and X25519")
 	}
-	if pub := k.PublicKey(); pub == nil || pub.Curve() != c {
-		return nil, fmt.Errorf("%s: the ecdh.KeyExchanger's public key is not on its curve", alg)
+	pub := k.PublicKey()
+	if pub == nil || pub.Curve() != c {
+		return nil, errors.New("the ecdh.KeyExchanger's public key is not on its curve")
 	}
-	return k, nil
+	return &dhKey{k: k, pub: pub, opaque: true}, nil
+}
+
+// signerError is the error of a signature algorithm whose crypto.Signer (a
+// key in a KMS or an HSM) failed with err.
+func signerError(alg SignatureAlgorithm, err error) error {
+	return fmt.Errorf("jwa: %s: crypto.Signer: %w: %w", alg, err, ErrKeyDevice)
+}
+
+// signerAnswerError is that of a crypto.Signer that returned what, not a
+// signature of alg's form: the device failed.
+func signerAnswerError(alg SignatureAlgorithm, what string) error {
+	return fmt.Errorf("jwa: %s: crypto.Signer returned %s: %w", alg, what, ErrKeyDevice)
 }

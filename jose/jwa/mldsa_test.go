@@ -297,3 +297,11 @@ func sigMLDSASkipBit(alg SignatureAlgorithm, sigLen, bit int) bool {
 	byteIdx := bit / 8
 	return byteIdx >= 64 && byteIdx < sigLen-96 && bit%9 != 0
 }
+
+// TestMLDSASignerDevice: an ML-DSA signing device's failure is
+// ErrKeyDevice, as for the other algorithms (TestSignerDevice).
+func TestMLDSASignerDevice(t *testing.T) {
+	for alg, params := range map[SignatureAlgorithm]mldsa.Parameters{MLDSA44: mldsa.MLDSA44(), MLDSA65: mldsa.MLDSA65(), MLDSA87: mldsa.MLDSA87()} {
+		sigCheckDevice(t, alg, mldsaTestKey(t, params, "device"))
+	}
+}

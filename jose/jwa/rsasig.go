@@ -122,11 +122,13 @@ func (s *rsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	default:
 		sig, err = s.signer.Sign(rand.Reader, bytes.Clone(digest), s.hash)
 	}
-	if err != nil {
+	switch {
+	case err != nil && s.priv == nil:
+		return dst, signerError(s.alg, err)
+	case err != nil:
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
-	}
-	if len(sig) != s.size {
-		return dst, fmt.Errorf("jwa: %s signer returned a signature of %d bytes, want %d", s.alg, len(sig), s.size)
+	case len(sig) != s.size: // only a crypto.Signer can answer so
+		return dst, signerAnswerError(s.alg, fmt.Sprintf("a signature of %d bytes, want %d", len(sig), s.size))
 	}
 	return append(dst, sig...), nil
 }

@@ -5,8 +5,12 @@ import (
 	"crypto/rand"
 	"testing"
 
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
+
+// bnCPU reports the benchmark's cpu-ns/op (vectortest.MeasureCPU).
+var bnCPU = vectortest.MeasureCPU
 
 // bnPayload is the RFC 7520 §4 payload (167 bytes).
 var bnPayload = []byte("It\u2019s a dangerous business, Frodo, going out your door. You step onto the road, and if you don't keep your feet, there\u2019s no knowing where you might be swept off to.")

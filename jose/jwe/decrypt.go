@@ -39,12 +39,18 @@ type DecryptOptions struct {
 	// *ecdsa.PrivateKey, *ecdh.PrivateKey, or a *jose.JWK holding one of
 	// these. A key held in a KMS or an HSM is a crypto.Decrypter with an
 	// RSA public key (RSA1_5, RSA-OAEP, RSA-OAEP-256) or an
-	// ecdh.KeyExchanger (the ECDH-ES family), called once per token; a
-	// bad encrypted key stays the one opaque jose.ErrDecryptionFailed,
-	// whatever the device answers (see jwa.NewKeyDecrypter). KeyFunc may
+	// ecdh.KeyExchanger (the ECDH-ES family and HPKE), called at most once
+	// per key decryption and never recovered from a panic. For RSA a bad
+	// encrypted key stays the one opaque jose.ErrDecryptionFailed,
+	// whatever the device answers, its errors included; for ECDH-ES and
+	// HPKE the device's answer is checked as a local key's is (a secret of
+	// the wrong size or all zeros is jose.ErrDecryptionFailed), and its
+	// error is jose.ErrKeyDevice (see jwa.NewKeyDecrypter). KeyFunc may
 	// return such keys too. A Key that can serve none of KeyAlgorithms
 	// (by its type, curve or size, or, for a *jose.JWK, its own "alg",
-	// "use" and "key_ops") is refused by NewDecrypter with ErrInvalidKey.
+	// "use" and "key_ops"), or a public key for those it fits, or a
+	// private key no key decryption takes (an RSA key below 2048 bits), is
+	// refused by NewDecrypter with ErrInvalidKey.
 	Key any
 	// Keys is a JWK Set, from which the keys tried for a recipient are
 	// chosen by the one policy of jws and jwe, [jose.Select]: keys that
@@ -153,9 +159,15 @@ type Message struct {
 // algorithms this module does not implement, zero or several key sources,
 // and, with ErrInvalidKey, a Key that can serve none of KeyAlgorithms
 // ([jose.CheckKeyFits]: its type, curve or size fits none, or, for a
-// *jose.JWK, its "alg", "use" and "key_ops" permit none of those it fits)
-// or Keys mixing secret and public keys. A Key that can serve some of the
-// algorithms is accepted; a token of another is refused.
+// *jose.JWK, its "alg", "use" and "key_ops" permit none of those it fits),
+// a Key that cannot decrypt with any of those it fits (a public key, or an
+// opaque key that cannot decrypt, for RSA1_5, RSA-OAEP*, ECDH-ES* and
+// HPKE-*: a private key is needed, [jwa.KeyAlgorithm.DecryptsWith]; a
+// private key [jwa.NewKeyDecrypter] refuses, such as an RSA key below
+// 2048 bits; a dir key of a size none of ContentEncryptions takes), and
+// Keys mixing secret and public keys or holding public keys, which
+// decrypt nothing. A Key that can serve some of the algorithms is
+// accepted; a token of another is refused.
 func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	if len(opts.KeyAlgorithms) == 0 {
 		return nil, errors.New("jwe: DecryptOptions.KeyAlgorithms is empty")
@@ -175,6 +187,9 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	}
 	d := new(Decrypter)
 	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), decryptOp, &d.setCheck); err != nil {
+		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
+	}
+	if err := checkDecryptionKey(opts.KeyAlgorithms, opts.ContentEncryptions, opts.Key, opts.Keys); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	lim := opts.Limits.WithDefaults()
@@ -349,9 +364,13 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	pbes2Left := d.lim.PBES2MaxCount
 	failed := false // some decryption was attempted and failed
 	var lastErr error
+	// A key's device that failed (jwa.ErrKeyDevice) is reported before any
+	// other failure, the attempt limit included: the token may have been
+	// good, and an outage must not read as a bad token.
+	var deviceErr error
 	for _, c := range cands {
 		if attempts == d.lim.MaxKeyAttempts {
-			return d.errKeyAttempts() // before the key source: a KeyFunc may be costly
+			return d.errKeyAttempts(deviceErr) // before the key source: a KeyFunc may be costly
 		}
 		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
 			failed = true
@@ -391,7 +410,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 				}
 			}
 			if attempts == d.lim.MaxKeyAttempts {
-				return d.errKeyAttempts()
+				return d.errKeyAttempts(deviceErr)
 			}
 			if c.alg.IsPBES2() {
 				if pbes2Left -= c.h.P2C; pbes2Left < 0 {
@@ -401,31 +420,25 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			attempts++
 			aead := p.aead
 			if id, ok := p.kd.(jwa.IntegratedDecrypter); ok { // HPKE Integrated Encryption
-				if aead, err = id.IntegratedAEAD(ek); err != nil {
-					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
-					} else {
-						failed = true
-					}
-					continue
-				}
+				aead, err = id.IntegratedAEAD(ek)
 			} else if aead == nil {
 				kp := params // on the heap only for key management
-				cek, err := p.kd.DecryptKey(ek, c.enc, &kp)
-				if err != nil {
-					if errors.Is(err, jwa.ErrInvalidParameter) {
-						lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
-					} else {
-						failed = true
-					}
-					continue
+				var cek []byte
+				if cek, err = p.kd.DecryptKey(ek, c.enc, &kp); err == nil {
+					aead, err = jwa.NewContentCipher(c.enc, cek)
+					clear(cek)
 				}
-				aead, err = jwa.NewContentCipher(c.enc, cek)
-				clear(cek)
-				if err != nil {
+			}
+			if err != nil {
+				switch {
+				case errors.Is(err, jwa.ErrKeyDevice):
+					deviceErr = fmt.Errorf("jwe: key decryption: %w", err)
+				case errors.Is(err, jwa.ErrInvalidParameter):
+					lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
+				default:
 					failed = true
-					continue
 				}
+				continue
 			}
 			pt, err := aead.Open(ctTag[:0], iv, ctTag, aad)
 			if err != nil {
@@ -449,14 +462,22 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			return nil
 		}
 	}
+	if deviceErr != nil {
+		return deviceErr
+	}
 	if failed || lastErr == nil {
 		return errDecrypt
 	}
 	return lastErr
 }
 
-// errKeyAttempts refuses a key decryption past Limits.MaxKeyAttempts.
-func (d *Decrypter) errKeyAttempts() error {
+// errKeyAttempts refuses a key decryption past Limits.MaxKeyAttempts, or
+// returns deviceErr, the failure of a key's device among the attempts made,
+// which may be why the limit was reached.
+func (d *Decrypter) errKeyAttempts(deviceErr error) error {
+	if deviceErr != nil {
+		return deviceErr
+	}
 	return fmt.Errorf("jwe: the token needs more than %d key decryptions (Limits.MaxKeyAttempts): %w", d.lim.MaxKeyAttempts, jose.ErrLimitExceeded)
 }
 

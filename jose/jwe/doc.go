@@ -41,6 +41,9 @@
 //
 // A decryption key may be held in a KMS or an HSM: a crypto.Decrypter with
 // an RSA public key, or an ecdh.KeyExchanger (see [DecryptOptions].Key).
+// An ECDH device's answers are checked as a local key's are, before any key
+// derivation; its failures are [jose.ErrKeyDevice], an RSA device's the
+// opaque [jose.ErrDecryptionFailed]. A device's panic is not recovered.
 //
 // HPKE (draft-ietf-jose-hpke-encrypt-20, a draft whose names and processing
 // may still change) is supported in both of its modes: Key Encryption

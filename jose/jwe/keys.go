@@ -8,6 +8,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"fmt"
+	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -43,6 +44,82 @@ func keyParams(h *jose.Header, alg jwa.KeyAlgorithm) (jwa.KeyParams, error) {
 		p.EK = ek
 	}
 	return p, nil
+}
+
+// checkDecryptionKey refuses, with ErrInvalidKey, a Key whose type fits
+// some of algs ([jose.CheckKeyFits] has accepted it) but which can decrypt
+// with none of them: a public key, or an opaque key that cannot decrypt,
+// for the algorithms that need the private key
+// ([jwa.KeyAlgorithm.DecryptsWith]); a private key of which
+// [jwa.NewKeyDecrypter], called for every token, makes no decrypter (an RSA
+// key below 2048 bits, a device whose curve is not its public key's); a dir
+// key of a size none of encs takes. A set (Keys) holding public keys is
+// refused too: it holds no other ([jose.Set.CheckMixed] has accepted it),
+// and decrypts nothing.
+func checkDecryptionKey(algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption, key any, set *jose.Set) error {
+	if set != nil {
+		n := 0
+		for _, k := range set.Keys {
+			if k.Supported() && !k.IsPrivate() {
+				n++
+			}
+		}
+		if n > 0 {
+			return fmt.Errorf("Keys holds %d public keys; decryption needs a private key: %w", n, jose.ErrInvalidKey)
+		}
+		return nil
+	}
+	if key == nil {
+		return nil // KeyFunc
+	}
+	k := key
+	j, isJWK := key.(*jose.JWK)
+	if isJWK {
+		k = j.Key
+	}
+	var public []jwa.KeyAlgorithm
+	var unusable error
+	dir := false
+	for _, a := range algs {
+		if !jose.KeyFits(a, key) || (isJWK && j.Permits(string(a), decryptOp(a)) != nil) {
+			continue // refused, if no other fits, by jose.CheckKeyFits
+		}
+		switch {
+		case !a.DecryptsWith(k):
+			public = append(public, a)
+		case a == jwa.Direct && !slices.ContainsFunc(encs, func(e jwa.ContentEncryption) bool { return e.KeySize() == len(k.([]byte)) }):
+			dir = true
+		case a.KeyType() != "oct" && !isECDSAPrivate(k):
+			// The asymmetric decrypter every token of a would make (prepare).
+			// Not for an *ecdsa.PrivateKey, whose conversion costs a scalar
+			// multiplication and fails only for a key that is none.
+			if _, err := jwa.NewKeyDecrypter(a, k); err != nil {
+				if unusable == nil {
+					unusable = err
+				}
+				continue
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	if len(public) > 0 {
+		return fmt.Errorf("%T key cannot decrypt %v: a private key is needed: %w", k, public, jose.ErrInvalidKey)
+	}
+	if unusable != nil {
+		return fmt.Errorf("the key can serve none of %v: %w", algs, unusable)
+	}
+	if dir {
+		return fmt.Errorf("dir key of %d bytes fits none of the content encryptions %v: %w", len(k.([]byte)), encs, jose.ErrInvalidKey)
+	}
+	return nil
+}
+
+// isECDSAPrivate reports whether k is an *ecdsa.PrivateKey.
+func isECDSAPrivate(k any) bool {
+	_, ok := k.(*ecdsa.PrivateKey)
+	return ok
 }
 
 // keyRef is one candidate key and its cache identity (nil: not cached).

@@ -1,0 +1,92 @@
+package jwa
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
+)
+
+// sigDevice is a signing key held in a device (a KMS, an HSM), reachable
+// only as a crypto.Signer; answer replaces its signatures.
+type sigDevice struct {
+	s      crypto.Signer
+	answer func(sig []byte) ([]byte, error)
+}
+
+func (d sigDevice) Public() crypto.PublicKey { return d.s.Public() }
+func (d sigDevice) Sign(r io.Reader, digest []byte, o crypto.SignerOpts) ([]byte, error) {
+	sig, err := d.s.Sign(r, digest, o)
+	if err != nil || d.answer == nil {
+		return sig, err
+	}
+	return d.answer(sig)
+}
+
+// sigDeviceKeys are a local signing key for each asymmetric signature
+// algorithm (ML-DSA: TestMLDSASignerDevice, Go 1.27).
+func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
+	t.Helper()
+	rsaKey := vectortest.RSAKey(t, 2048)
+	m := map[SignatureAlgorithm]crypto.Signer{RS256: rsaKey, RS512: rsaKey, PS256: rsaKey, PS384: rsaKey}
+	for alg, c := range map[SignatureAlgorithm]elliptic.Curve{ES256: elliptic.P256(), ES384: elliptic.P384(), ES512: elliptic.P521()} {
+		k, err := ecdsa.GenerateKey(c, rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[alg] = k
+	}
+	_, ed, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m[EdDSA], m[Ed25519] = ed, ed
+	return m
+}
+
+// sigCheckDevice signs with key behind a device answering each way:
+// honestly (the signature verifies), with an error (ErrKeyDevice wrapping
+// it), with a signature of the wrong size or not DER (ErrKeyDevice: the
+// device failed; nothing an attacker sends reaches a signer).
+func sigCheckDevice(t *testing.T, alg SignatureAlgorithm, key crypto.Signer) {
+	t.Helper()
+	for name, answer := range map[string]func([]byte) ([]byte, error){
+		"honest": nil,
+		"error":  func([]byte) ([]byte, error) { return nil, errHSM },
+		"short":  func(sig []byte) ([]byte, error) { return sig[:len(sig)-1], nil },
+		"long":   func(sig []byte) ([]byte, error) { return append(sig, 0), nil },
+		"none":   func([]byte) ([]byte, error) { return nil, nil },
+	} {
+		s, err := NewSigner(alg, sigDevice{key, answer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := s.Sign(nil, []byte("signing input"))
+		if name == "honest" {
+			v, verr := NewVerifier(alg, key.Public())
+			if err != nil || verr != nil || v.Verify([]byte("signing input"), sig) != nil {
+				t.Errorf("%s: honest device: %v, %v", alg, err, verr)
+			}
+			continue
+		}
+		if sig != nil || !errors.Is(err, ErrKeyDevice) || (name == "error" && !errors.Is(err, errHSM)) ||
+			!strings.HasPrefix(err.Error(), "jwa: "+string(alg)) || !strings.HasSuffix(err.Error(), ": "+ErrKeyDevice.Error()) {
+			t.Errorf("%s: device answering %s: %x, %v; want \"jwa: %s ...: %v\"", alg, name, sig, err, alg, ErrKeyDevice)
+		}
+	}
+}
+
+// TestSignerDevice: a signing device's failure is ErrKeyDevice, for every
+// asymmetric signature algorithm.
+func TestSignerDevice(t *testing.T) {
+	for alg, key := range sigDeviceKeys(t) {
+		sigCheckDevice(t, alg, key)
+	}
+}
