@@ -18,6 +18,7 @@ var ltDefaults = Limits{
 	PBES2MaxCount:       DefaultPBES2MaxCount,
 	MaxSetKeys:          DefaultMaxSetKeys,
 	MaxKeyAttempts:      DefaultMaxKeyAttempts,
+	MaxKeyLookups:       DefaultMaxKeyLookups,
 }
 
 // TestLimitsWithDefaults: a zero or negative field is its default, a
@@ -62,6 +63,7 @@ func TestLimitsValues(t *testing.T) {
 		PBES2MaxCount:       10000,
 		MaxSetKeys:          1000,
 		MaxKeyAttempts:      4,
+		MaxKeyLookups:       4,
 	}
 	if ltDefaults != want {
 		t.Errorf("defaults %+v, documented %+v", ltDefaults, want)

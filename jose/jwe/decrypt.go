@@ -184,7 +184,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	}
 	d.key = key
 	d.keys = opts.Keys
-	d.keyFunc = keysource.New("jwe", opts.KeyFunc, opts.KeyFuncContext)
+	d.keyFunc = keysource.New("jwe", opts.KeyFunc, opts.KeyFuncContext, lim)
 	d.lim = lim
 	// Headers nest inside the JSON serialization's recipients array.
 	d.jlim = jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers}
@@ -342,6 +342,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 
 	var saved []byte // ciphertext || tag, kept when several attempts may be needed
 	attempts := 0
+	lookups := 0 // key function calls (Limits.MaxKeyLookups)
 	// PBKDF2 iterations this token may still cost, over all its PBES2
 	// recipients and keys (each p2c is already within the limits): one
 	// maximum count in all.
@@ -351,6 +352,11 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	for _, c := range cands {
 		if attempts == d.lim.MaxKeyAttempts {
 			return d.errKeyAttempts() // before the key source: a KeyFunc may be costly
+		}
+		if d.keyFunc.Set() {
+			if err := d.keyFunc.Spent(lookups); err != nil {
+				return err
+			}
 		}
 		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
 			failed = true
@@ -368,7 +374,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			return err
 		}
 		var keyBuf [MaxKeyCandidates]keyRef
-		keys, err := d.keysFor(ctx, keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
+		keys, err := d.keysFor(ctx, &lookups, keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
 		if err != nil {
 			if d.keyFunc.Set() && ctx.Err() != nil {
 				return err // the wait is over: no other recipient is looked up

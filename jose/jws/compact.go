@@ -220,7 +220,8 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 	}
 	h := &m.hdr
 	unencoded := h.B64 != nil && !*h.B64
-	cands, err := v.candidates(ctx, h)
+	lookups := 0
+	cands, err := v.candidates(ctx, &lookups, h)
 	if err != nil {
 		return err
 	}

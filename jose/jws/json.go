@@ -229,11 +229,12 @@ func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDeta
 
 	verified := false
 	budget := v.lim.MaxKeyAttempts // verifications over all signatures
+	lookups := 0                   // key function calls over all signatures (Limits.MaxKeyLookups)
 	for i := range j.sigs {
 		if res[i].Err != nil {
 			continue
 		}
-		res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget)
+		res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget, &lookups)
 		verified = verified || res[i].Err == nil
 	}
 	if single {
@@ -276,12 +277,12 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 
 // verifySig verifies one signature whose joint header h has been checked,
 // with seg the payload segment of the signing input, taking its attempts
-// from *budget, under ctx.
-func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget *int) error {
+// from *budget and counting its key function calls in *lookups, under ctx.
+func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget, lookups *int) error {
 	if *budget <= 0 {
 		return errKeyAttempts // before the key source: a KeyFunc may be costly
 	}
-	cands, err := v.candidates(ctx, h)
+	cands, err := v.candidates(ctx, lookups, h)
 	if err != nil {
 		return err
 	}

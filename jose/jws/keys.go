@@ -27,9 +27,10 @@ func (c *candidates) add(v jwa.Verifier) bool {
 
 // candidates returns the verifiers for the header h (the JOSE Header, whose
 // alg the caller has checked against the allow-list) of a token verified
-// under ctx, which bounds the wait on a key function. No key source ever
-// reads jwk, jku, x5u or x5c.
-func (v *Verifier) candidates(ctx context.Context, h *jose.Header) (candidates, error) {
+// under ctx, which bounds the wait on a key function; *lookups counts the
+// calls of the key function the token has cost (Limits.MaxKeyLookups). No
+// key source ever reads jwk, jku, x5u or x5c.
+func (v *Verifier) candidates(ctx context.Context, lookups *int, h *jose.Header) (candidates, error) {
 	var c candidates
 	alg := jwa.SignatureAlgorithm(h.Algorithm)
 	switch {
@@ -47,7 +48,7 @@ func (v *Verifier) candidates(ctx context.Context, h *jose.Header) (candidates, 
 	case v.set != nil:
 		return v.setCandidates(v.set, h, alg)
 	default:
-		key, err := v.keyFunc.Call(ctx, h)
+		key, err := v.keyFunc.Call(ctx, lookups, h)
 		if err != nil {
 			return c, err
 		}

@@ -177,7 +177,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	v.crit = crit
 	v.lim = opts.Limits.WithDefaults()
 	v.set = opts.Keys
-	v.keyFunc = keysource.New("jws", opts.KeyFunc, opts.KeyFuncContext)
+	v.keyFunc = keysource.New("jws", opts.KeyFunc, opts.KeyFuncContext, v.lim)
 	v.cache.c.Max = maxCached
 	// The allow-list is copied (into v for one algorithm): the caller may
 	// reuse its slice.

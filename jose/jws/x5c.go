@@ -1,6 +1,7 @@
 package jws
 
 import (
+	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
@@ -21,6 +22,10 @@ const (
 	// DefaultX5CMaxChainLength is the most certificates of a verified
 	// chain, the leaf and the trusted root included.
 	DefaultX5CMaxChainLength = 5
+	// DefaultX5CMaxRSABits is the largest RSA key, in bits, of a
+	// certificate in "x5c": 8192, the bound crypto/tls puts on the
+	// certificates a peer sends.
+	DefaultX5CMaxRSABits = 8192
 )
 
 // x5cBase64 is the padded standard alphabet of x5c (RFC 7515 §4.1.6).
@@ -43,6 +48,13 @@ type X5COptions struct {
 	// MaxChainLength bounds the verified chain, leaf and root included (0:
 	// DefaultX5CMaxChainLength): only chains this short are accepted.
 	MaxChainLength int
+	// MaxRSABits bounds the RSA keys of the certificates in "x5c" (0:
+	// DefaultX5CMaxRSABits), checked once they are parsed and before the
+	// chain is verified: verifying a certificate's signature costs a public
+	// RSA operation with its issuer's key, which the token chooses, and
+	// whose cost grows with the square of the key's size and with the
+	// length of its exponent.
+	MaxRSABits int
 }
 
 // NewX5CKeyFunc returns a key function for [VerifyOptions].KeyFunc that
@@ -76,6 +88,7 @@ func NewX5CKeyFunc(opts X5COptions) (func(h *jose.Header) (any, error), error) {
 	def(&opts.MaxCertificates, DefaultX5CMaxCertificates)
 	def(&opts.MaxBytes, DefaultX5CMaxBytes)
 	def(&opts.MaxChainLength, DefaultX5CMaxChainLength)
+	def(&opts.MaxRSABits, DefaultX5CMaxRSABits)
 	return func(h *jose.Header) (any, error) { return x5cKey(h.X5C, &opts) }, nil
 }
 
@@ -103,6 +116,9 @@ func x5cKey(x5c []string, opts *X5COptions) (any, error) {
 		}
 		if certs[i], err = x509.ParseCertificate(der); err != nil {
 			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, err, jose.ErrMalformed)
+		}
+		if k, ok := certs[i].PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > opts.MaxRSABits {
+			return nil, fmt.Errorf("jws: x5c: certificate %d has a %d-bit RSA key, more than %d: %w", i, k.N.BitLen(), opts.MaxRSABits, jose.ErrLimitExceeded)
 		}
 	}
 	leaf := certs[0]

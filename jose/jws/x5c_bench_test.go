@@ -57,4 +57,57 @@ func BenchmarkX5C(b *testing.B) {
 			}
 		})
 	}
+
+	// The hostile chains of issue 18 finding 2 (x5c_hostile_test.go):
+	// intermediates with big RSA keys and leaves with fake signatures of
+	// their size, so that each chain verification costs one public RSA
+	// operation per intermediate. Each in one compact token (one chain)
+	// and in a general JSON token of 16 signatures, which costs at most
+	// Limits.MaxKeyLookups (4) chains.
+	//   - issue18: the issue's token (one 16,384-bit intermediate,
+	//     e = 65537), with X5COptions.MaxRSABits raised to let it through,
+	//     and with the defaults, which refuse it before the chain;
+	//   - worst: the worst the defaults let through: three 8,192-bit
+	//     intermediates of the leaf's issuer name, e = 2^31-1 (the largest
+	//     exponent crypto/rsa takes), within the default MaxHeaderSize;
+	//   - rsa2048: one 2,048-bit intermediate, e = 65537, for scale.
+	for _, h := range []struct {
+		name           string
+		bits, e, inter int
+		maxRSA         int
+	}{
+		{"issue18-16384-bit-MaxRSABits-16384", 16384, 65537, 1, 16384},
+		{"issue18-16384-bit-defaults", 16384, 65537, 1, 0},
+		{"worst-3x8192-bit-e2^31-1-defaults", 8192, 1<<31 - 1, 3, 0},
+		{"rsa2048-defaults", 2048, 65537, 1, 0},
+	} {
+		hc := newHostileChain(b, h.bits, h.e, h.inter)
+		kf, _ := hc.keyFunc(b, jws.X5COptions{MaxRSABits: h.maxRSA})
+		v, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: algs, KeyFunc: kf})
+		if err != nil {
+			b.Fatal(err)
+		}
+		signers := hc.signers(b, 16)
+		general, err := jws.SignGeneral([]byte(`{"sub":"x5c"}`), signers...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		compact, _ := signers[0].Compact([]byte(`{"sub":"x5c"}`))
+		b.Run("hostile-compact-"+h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := v.VerifyCompact(compact); err == nil {
+					b.Fatal("verified")
+				}
+			}
+		})
+		b.Run("hostile-general-16-signatures-"+h.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := v.VerifyEach(general); err == nil {
+					b.Fatal("verified")
+				}
+			}
+		})
+	}
 }

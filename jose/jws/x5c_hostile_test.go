@@ -1,0 +1,213 @@
+package jws_test
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/base64"
+	"errors"
+	"math/big"
+	mrand "math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
+)
+
+// The hostile x5c chains of issue 18 finding 2, built at test time from
+// fixed data, without generating an RSA key: an intermediate whose public
+// key is a "big RSA key", a random odd modulus of modBits bits (no one
+// knows its factors; parsing and using it as a public key needs none),
+// issued by a trusted root, and leaves naming it as their issuer, each with
+// a fake signature of the modulus's size, so that crypto/x509 runs the RSA
+// public operation with the big key before it finds the signature wrong.
+// Nothing is ever valid: the chain verification fails, having cost one
+// big RSA operation per leaf.
+
+// hostileChain is a root to trust, and an x5c builder.
+type hostileChain struct {
+	root   *x5cCA
+	roots  *x509.CertPool
+	inters []*x509.Certificate // of one name and key identifier, each with its own big key
+	inter  *x509.Certificate   // inters[0]
+	mod    *big.Int            // inters[0]'s modulus; the others have its size
+	rsa    *rsa.PrivateKey     // a fixed testdata key, which signs the leaves' TBS (the signature is then replaced)
+}
+
+// bigModulus is a random odd number of exactly bits bits, the same for a
+// seed.
+func bigModulus(bits int, seed uint64) *big.Int {
+	rng := mrand.New(mrand.NewPCG(seed, 18))
+	b := make([]byte, bits/8)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	b[0] |= 0x80
+	b[len(b)-1] |= 1
+	return new(big.Int).SetBytes(b)
+}
+
+// newHostileChain makes the root and n intermediates, all of one name,
+// each with a modBits-bit RSA public key and exponent e (65537, or up to
+// 2^31-1, the largest crypto/rsa takes): crypto/x509 tries every one as
+// the leaf's issuer.
+func newHostileChain(t testing.TB, modBits, e, n int) *hostileChain {
+	t.Helper()
+	root := x5cIssue(t, nil, true, nil)
+	hc := &hostileChain{root: root, roots: x509.NewCertPool(), rsa: vectortest.RSAKey(t, 2048)}
+	hc.roots.AddCert(root.cert)
+	now := time.Now()
+	for i := range n {
+		mod := bigModulus(modBits, uint64(modBits+i))
+		tmpl := &x509.Certificate{
+			SerialNumber:          big.NewInt(int64(18_000 + i)),
+			Subject:               pkix.Name{CommonName: "josebench hostile intermediate"},
+			SubjectKeyId:          []byte("hostile-intermediate"),
+			NotBefore:             now.Add(-time.Hour),
+			NotAfter:              now.Add(time.Hour),
+			BasicConstraintsValid: true,
+			IsCA:                  true,
+			KeyUsage:              x509.KeyUsageCertSign,
+		}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, root.cert, &rsa.PublicKey{N: mod, E: e}, root.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := x509.ParseCertificate(der)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hc.inters = append(hc.inters, c)
+		if i == 0 {
+			hc.inter, hc.mod = c, mod
+		}
+	}
+	return hc
+}
+
+// leaf returns a leaf certificate for a new P-256 key, issued in name by
+// the intermediate, with a signature of the modulus's size that is not one,
+// and that key.
+func (hc *hostileChain) leaf(t testing.TB, serial int64) (*x509.Certificate, *ecdsa.PrivateKey) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(serial),
+		Subject:      pkix.Name{CommonName: "josebench hostile leaf"},
+		NotBefore:    now.Add(-time.Hour),
+		NotAfter:     now.Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning},
+	}
+	// The issuer's name and key identifier are the intermediate's; the
+	// template parent has no public key, so CreateCertificate signs with
+	// the RSA-2048 key, and the signature is replaced below.
+	parent := &x509.Certificate{Subject: hc.inter.Subject, SubjectKeyId: hc.inter.SubjectKeyId}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, hc.rsa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		TBS asn1.RawValue
+		Alg asn1.RawValue
+		Sig asn1.BitString
+	}
+	if _, err := asn1.Unmarshal(der, &c); err != nil {
+		t.Fatal(err)
+	}
+	sig := new(big.Int).Rsh(hc.mod, 1).Bytes() // below every modulus (their top bit is set), of their size
+	sig = append(make([]byte, (hc.mod.BitLen()+7)/8-len(sig)), sig...)
+	c.Sig = asn1.BitString{Bytes: sig, BitLength: 8 * len(sig)}
+	if der, err = asn1.Marshal(c); err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}
+
+// x5c returns the x5c of a leaf and the intermediates.
+func (hc *hostileChain) x5c(leaf *x509.Certificate) []string {
+	out := []string{base64.StdEncoding.EncodeToString(leaf.Raw)}
+	for _, c := range hc.inters {
+		out = append(out, base64.StdEncoding.EncodeToString(c.Raw))
+	}
+	return out
+}
+
+// signers returns n ES256 signers, each with its own leaf, whose protected
+// headers carry the leaf's x5c.
+func (hc *hostileChain) signers(t testing.TB, n int) []*jws.Signer {
+	t.Helper()
+	out := make([]*jws.Signer, n)
+	for i := range out {
+		leaf, key := hc.leaf(t, int64(18_100+i))
+		s, err := jws.NewSigner(jwa.ES256, key, &jws.SignerOptions{Extra: map[string]any{"x5c": hc.x5c(leaf)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// keyFunc returns the x5c key function of the chain's root with the
+// bounds of o, for code signing leaves, and a pointer to the count of its
+// calls.
+func (hc *hostileChain) keyFunc(t testing.TB, o jws.X5COptions) (func(*jose.Header) (any, error), *int) {
+	t.Helper()
+	o.Verify = x509.VerifyOptions{Roots: hc.roots, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}}
+	kf, err := jws.NewX5CKeyFunc(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := new(int)
+	return func(h *jose.Header) (any, error) { *calls++; return kf(h) }, calls
+}
+
+// TestX5CMaxRSABits: a certificate of x5c with an RSA key larger than
+// X5COptions.MaxRSABits (8192 bits by default, as crypto/tls) is refused
+// with ErrLimitExceeded once parsed, before the chain is verified; one of
+// the bound is verified (and fails here, the chain being hostile).
+func TestX5CMaxRSABits(t *testing.T) {
+	algs := []jwa.SignatureAlgorithm{jwa.ES256}
+	for _, c := range []struct {
+		bits int
+		opts jws.X5COptions
+		want error
+	}{
+		{8192, jws.X5COptions{}, jose.ErrKeyNotFound},
+		{8200, jws.X5COptions{}, jose.ErrLimitExceeded},
+		{16384, jws.X5COptions{}, jose.ErrLimitExceeded},
+		{16384, jws.X5COptions{MaxRSABits: 16384}, jose.ErrKeyNotFound},
+	} {
+		hc := newHostileChain(t, c.bits, 65537, 1)
+		kf, calls := hc.keyFunc(t, c.opts)
+		v := rtVerifier(t, jws.VerifyOptions{Algorithms: algs, KeyFunc: kf})
+		tok, err := hc.signers(t, 1)[0].Compact([]byte("x"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = v.VerifyCompact(tok)
+		if !errors.Is(err, c.want) || *calls != 1 {
+			t.Errorf("%d-bit intermediate, MaxRSABits %d: %v (%d calls), want %v", c.bits, c.opts.MaxRSABits, err, *calls, c.want)
+		}
+		if c.want == jose.ErrLimitExceeded && !strings.Contains(err.Error(), "certificate 1 has a") {
+			t.Errorf("%d bits: %v does not name the certificate", c.bits, err)
+		}
+	}
+}
