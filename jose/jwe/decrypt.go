@@ -251,7 +251,7 @@ func (d *Decrypter) parseProtectedInto(h *jose.Header, buf, enc []byte) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	if err := jose.ParseHeaderInto(h, raw, d.lim); err != nil {
+	if err := jose.JWEHeader.ParseInto(h, raw, d.lim); err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
 	return raw[len(raw):], nil

@@ -104,12 +104,20 @@ func parseJSON(data []byte, lim jose.Limits) (*jsonJWS, error) {
 	return &j, nil
 }
 
+// errEmptyProtected refuses "protected":"" (RFC 7515 §7.2.1: the member
+// is absent when the JWS Protected Header is; the JWE parser refuses it
+// too, RFC 7516 §7.2.1).
+var errEmptyProtected = errors.New(`"protected" is empty: without a protected header the member must be absent (RFC 7515 §7.2.1)`)
+
 // member records one member of a signature object; others are ignored.
 func (s *jsonSig) member(name, value []byte) error {
 	var err error
 	switch string(name) {
 	case "protected":
 		s.protected, err = jsonx.StringBytes(value)
+		if err == nil && len(s.protected) == 0 {
+			return errEmptyProtected
+		}
 	case "header":
 		if jsonx.KindOf(value) != jsonx.KindObject {
 			return fmt.Errorf("\"header\" is not an object: %w", jose.ErrMalformed)
@@ -261,8 +269,8 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 	}
 	var u *jose.Header
 	if s.header != nil {
-		// jose.ParseHeader refuses more than MaxHeaderSize bytes first.
-		if u, err = jose.ParseHeader(s.header, v.lim); err != nil {
+		// Parse refuses more than MaxHeaderSize bytes first.
+		if u, err = jose.JWSHeader.Parse(s.header, v.lim); err != nil {
 			return nil, nil, fmt.Errorf("jws: unprotected header: %w", err)
 		}
 	}

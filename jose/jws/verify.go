@@ -286,7 +286,7 @@ func (v *Verifier) decodeProtectedInto(h *jose.Header, seg, buf []byte) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	if err := jose.ParseHeaderInto(h, buf[n:], v.lim); err != nil {
+	if err := jose.JWSHeader.ParseInto(h, buf[n:], v.lim); err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
 	return buf, nil
