@@ -480,7 +480,7 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 			}
 		}
 		var err error
-		if h, err = jose.MergeHeaders(t.protected, t.shared, rh); err != nil {
+		if h, err = jose.MergeJOSEHeader(t.protected, t.shared, rh); err != nil {
 			return nil, "", "", fmt.Errorf("jwe: JOSE header: %w", err)
 		}
 	}

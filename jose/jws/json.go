@@ -3,6 +3,7 @@ package jws
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -146,7 +147,7 @@ func (v *Verifier) VerifyJSONContext(ctx context.Context, data []byte) (*Message
 	if err != nil {
 		return nil, err
 	}
-	return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
+	return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected, Chain: res[0].Chain}, nil
 }
 
 // VerifyEach verifies every signature of a general (or flattened) JWS JSON
@@ -242,7 +243,7 @@ func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDeta
 		if res[i].Err != nil {
 			continue
 		}
-		res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget, &lookups)
+		res[i].Chain, res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget, &lookups)
 		verified = verified || res[i].Err == nil
 	}
 	if single {
@@ -274,7 +275,7 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 			return nil, nil, fmt.Errorf("jws: unprotected header: %w", err)
 		}
 	}
-	if h, err = jose.MergeHeaders(p, u); err != nil {
+	if h, err = jose.MergeJOSEHeader(p, u); err != nil {
 		return nil, nil, fmt.Errorf("jws: JOSE header: %w", err)
 	}
 	if err := v.checkHeaders(p, u); err != nil {
@@ -286,21 +287,25 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 // verifySig verifies one signature whose joint header h has been checked,
 // with seg the payload segment of the signing input, taking its attempts
 // from *budget and counting its key function calls in *lookups, under ctx.
-func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget, lookups *int) error {
+// It returns the certificate chain of the key that verified, if any.
+func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget, lookups *int) ([]*x509.Certificate, error) {
 	if *budget <= 0 {
-		return errKeyAttempts // before the key source: a KeyFunc may be costly
+		return nil, errKeyAttempts // before the key source: a KeyFunc may be costly
 	}
 	cands, err := v.candidates(ctx, lookups, h)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sig, err := jose.Base64URLDecode(s.signature)
 	if err != nil {
-		return fmt.Errorf("jws: signature: %w", err)
+		return nil, fmt.Errorf("jws: signature: %w", err)
 	}
 	input := make([]byte, 0, len(s.protected)+1+len(seg))
 	input = append(append(append(input, s.protected...), '.'), seg...)
-	return verifyWith(&cands, input, sig, budget)
+	if err := verifyWith(&cands, input, sig, budget); err != nil {
+		return nil, err
+	}
+	return cands.chain, nil
 }
 
 // Flattened returns the flattened JWS JSON Serialization of payload

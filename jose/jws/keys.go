@@ -2,6 +2,7 @@ package jws
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 
@@ -10,10 +11,12 @@ import (
 )
 
 // candidates is the set of verifiers one signature is tried with; an array,
-// so that finding them does not allocate.
+// so that finding them does not allocate. chain is the certificate chain of
+// the one key of a *CertifiedKey.
 type candidates struct {
-	v [MaxKeyCandidates]jwa.Verifier
-	n int
+	v     [MaxKeyCandidates]jwa.Verifier
+	n     int
+	chain []*x509.Certificate
 }
 
 func (c *candidates) add(v jwa.Verifier) bool {
@@ -55,6 +58,15 @@ func (v *Verifier) candidates(ctx context.Context, lookups *int, h *jose.Header)
 		if set, ok := key.(*jose.Set); ok {
 			// Selected as from Keys, its JWKs prepared once and cached.
 			return v.setCandidates(set, h, alg)
+		}
+		if ck, ok := key.(*CertifiedKey); ok {
+			if ck == nil || ck.Key == nil {
+				return c, fmt.Errorf("jws: key source returned a CertifiedKey without a key: %w", jose.ErrKeyNotFound)
+			}
+			if _, isSet := ck.Key.(*jose.Set); isSet {
+				return c, fmt.Errorf("jws: key source returned a CertifiedKey holding a JWK Set: %w", jose.ErrKeyNotFound)
+			}
+			key, c.chain = ck.Key, ck.Chain
 		}
 		var jv jwa.Verifier
 		if jwk, ok := key.(*jose.JWK); ok && jwk != nil {

@@ -2,6 +2,7 @@ package jws
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"slices"
@@ -115,6 +116,16 @@ type Message struct {
 	// protected header). A compact token has no unprotected header, so
 	// there Protected is the same *jose.Header as Header.
 	Protected *jose.Header
+	// Chain is the certificate chain that vouched for the key the
+	// signature verified with, leaf first and a trusted root last, when
+	// the key source returned a [*CertifiedKey] (the key function of
+	// [NewX5CKeyFunc] returns the chain crypto/x509 verified); nil
+	// otherwise. Identify the signer by Chain (its leaf's subject, say),
+	// not by the header's "x5c": the chain verified may hold other
+	// intermediates than "x5c" does (from X5COptions.Verify), and an "x5c"
+	// read from an unprotected header (X5COptions.AllowUnprotected) is not
+	// covered by the signature.
+	Chain []*x509.Certificate
 
 	hdr jose.Header // storage of Header for the compact calls
 }
@@ -124,12 +135,27 @@ type Message struct {
 // Header (nil if it could not be read; present, but not to be trusted, when
 // the signature was refused), its JWS Protected Header (as in [Message]:
 // members of Header that are not in Protected are unprotected and
-// attacker-controlled) and Err, nil if it verified.
+// attacker-controlled), the certificate chain of its key (as
+// [Message].Chain, set only when it verified) and Err, nil if it verified.
 type SignatureResult struct {
 	Index     int
 	Header    *jose.Header
 	Protected *jose.Header
+	Chain     []*x509.Certificate
 	Err       error
+}
+
+// CertifiedKey is a verification key with the certificate chain that
+// vouches for it, leaf first and a trusted root last: what the key
+// function of [NewX5CKeyFunc] returns. A key source (KeyFunc,
+// KeyFuncContext) may return one: the signature is then verified with Key,
+// exactly as if Key had been returned alone (a Go key or a *jose.JWK, not
+// a set), and Chain is reported on the [Message] ([Message].Chain,
+// [SignatureResult].Chain). The Verifier does not check Chain: the key
+// source has.
+type CertifiedKey struct {
+	Key   any
+	Chain []*x509.Certificate
 }
 
 // ErrMultipleSignatures is returned by [Verifier.VerifyJSON] for a general
@@ -221,7 +247,7 @@ func (v *Verifier) VerifyDetachedContext(ctx context.Context, token, payload []b
 		if err != nil {
 			return nil, err
 		}
-		return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
+		return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected, Chain: res[0].Chain}, nil
 	}
 	m := new(Message)
 	if err := v.verifyCompact(ctx, m, token, payload, true); err != nil {
