@@ -57,7 +57,10 @@ type DecryptOptions struct {
 	// remembered.
 	Keys *jose.Set
 	// KeyFunc returns the key for a token, given its merged header. It is
-	// called after the header checks and before any cryptography. It may
+	// called after the header checks and before any cryptography, once per
+	// recipient, at most Limits.MaxKeyLookups times per token, whatever it
+	// returns. Of a JSON serialization, the header's
+	// [jose.Header.Unprotected] tells the members the AAD does not cover. It may
 	// return a *jose.Set: the keys are then selected from it exactly as
 	// from Keys (a mixed set is refused for every token, and the set last
 	// found unmixed is remembered by its pointer and not checked again,

@@ -37,9 +37,14 @@ type VerifyOptions struct {
 	// with public keys is refused by NewVerifier with ErrInvalidKey. The
 	// set must not be modified while the Verifier is in use.
 	Keys *jose.Set
-	// KeyFunc returns the key (a Go key, a *jose.JWK or a *jose.Set) for a
-	// header that has passed every check above; its error is returned
-	// wrapped. A *jose.JWK is prepared once and remembered (like the keys
+	// KeyFunc returns the key (a Go key, a *jose.JWK, a *jose.Set, or a
+	// [*CertifiedKey], a key with the certificate chain that vouches for
+	// it) for a header that has passed every check above; its error is
+	// returned wrapped. It is called once per signature, at most
+	// Limits.MaxKeyLookups times per token, whatever it returns. The
+	// header is the JOSE Header; of a JSON serialization, its
+	// [jose.Header.Unprotected] tells the members the signature does not
+	// cover. A *jose.JWK is prepared once and remembered (like the keys
 	// of a set, it must not be modified afterwards); a Go key is prepared
 	// on every call, which costs little for RSA, ECDSA and Ed25519 keys but
 	// repeats the HMAC key setup. From a *jose.Set the keys are selected

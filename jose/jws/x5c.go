@@ -23,9 +23,11 @@ const (
 	// chain, the leaf and the trusted root included.
 	DefaultX5CMaxChainLength = 5
 	// DefaultX5CMaxRSABits is the largest RSA key, in bits, of a
-	// certificate in "x5c": 8192, the bound crypto/tls puts on the
-	// certificates a peer sends.
-	DefaultX5CMaxRSABits = 8192
+	// certificate in "x5c": 4096, the largest size certificate chains use
+	// in practice (crypto/tls allows 8192 for the one chain of a
+	// handshake; a token may make the Verifier check
+	// jose.Limits.MaxKeyLookups chains).
+	DefaultX5CMaxRSABits = 4096
 )
 
 // x5cBase64 is the padded standard alphabet of x5c (RFC 7515 §4.1.6).

@@ -67,9 +67,11 @@ func BenchmarkX5C(b *testing.B) {
 	//   - issue18: the issue's token (one 16,384-bit intermediate,
 	//     e = 65537), with X5COptions.MaxRSABits raised to let it through,
 	//     and with the defaults, which refuse it before the chain;
-	//   - worst: the worst the defaults let through: three 8,192-bit
-	//     intermediates of the leaf's issuer name, e = 2^31-1 (the largest
-	//     exponent crypto/rsa takes), within the default MaxHeaderSize;
+	//   - worst: the worst the defaults let through: three 4,096-bit
+	//     intermediates (MaxRSABits) of the leaf's issuer name, e = 2^31-1
+	//     (the largest exponent crypto/rsa takes), with the leaf the
+	//     default MaxCertificates (4) within the default MaxHeaderSize;
+	//   - 8192: the same with MaxRSABits 8192, the bound of crypto/tls;
 	//   - rsa2048: one 2,048-bit intermediate, e = 65537, for scale.
 	for _, h := range []struct {
 		name           string
@@ -78,7 +80,8 @@ func BenchmarkX5C(b *testing.B) {
 	}{
 		{"issue18-16384-bit-MaxRSABits-16384", 16384, 65537, 1, 16384},
 		{"issue18-16384-bit-defaults", 16384, 65537, 1, 0},
-		{"worst-3x8192-bit-e2^31-1-defaults", 8192, 1<<31 - 1, 3, 0},
+		{"worst-3x4096-bit-e2^31-1-defaults", 4096, 1<<31 - 1, 3, 0},
+		{"3x8192-bit-e2^31-1-MaxRSABits-8192", 8192, 1<<31 - 1, 3, 8192},
 		{"rsa2048-defaults", 2048, 65537, 1, 0},
 	} {
 		hc := newHostileChain(b, h.bits, h.e, h.inter)

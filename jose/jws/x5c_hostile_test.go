@@ -11,7 +11,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"math/big"
-	mrand "math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -43,16 +42,14 @@ type hostileChain struct {
 }
 
 // bigModulus is a random odd number of exactly bits bits, the same for a
-// seed.
-func bigModulus(bits int, seed uint64) *big.Int {
-	rng := mrand.New(mrand.NewPCG(seed, 18))
-	b := make([]byte, bits/8)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
+// seed: the modulus of vectortest.PublicRSAJWK.
+func bigModulus(t testing.TB, bits int, seed uint64) *big.Int {
+	t.Helper()
+	k, err := jose.ParseKey([]byte(vectortest.PublicRSAJWK(bits, seed)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	b[0] |= 0x80
-	b[len(b)-1] |= 1
-	return new(big.Int).SetBytes(b)
+	return k.Key.(*rsa.PublicKey).N
 }
 
 // newHostileChain makes the root and n intermediates, all of one name,
@@ -66,7 +63,7 @@ func newHostileChain(t testing.TB, modBits, e, n int) *hostileChain {
 	hc.roots.AddCert(root.cert)
 	now := time.Now()
 	for i := range n {
-		mod := bigModulus(modBits, uint64(modBits+i))
+		mod := bigModulus(t, modBits, uint64(modBits+i))
 		tmpl := &x509.Certificate{
 			SerialNumber:          big.NewInt(int64(18_000 + i)),
 			Subject:               pkix.Name{CommonName: "josebench hostile intermediate"},
@@ -180,9 +177,9 @@ func (hc *hostileChain) keyFunc(t testing.TB, o jws.X5COptions) (func(*jose.Head
 }
 
 // TestX5CMaxRSABits: a certificate of x5c with an RSA key larger than
-// X5COptions.MaxRSABits (8192 bits by default, as crypto/tls) is refused
-// with ErrLimitExceeded once parsed, before the chain is verified; one of
-// the bound is verified (and fails here, the chain being hostile).
+// X5COptions.MaxRSABits (4096 bits by default) is refused with
+// ErrLimitExceeded once parsed, before the chain is verified; one of the
+// bound is verified (and fails here, the chain being hostile).
 func TestX5CMaxRSABits(t *testing.T) {
 	algs := []jwa.SignatureAlgorithm{jwa.ES256}
 	for _, c := range []struct {
@@ -190,9 +187,10 @@ func TestX5CMaxRSABits(t *testing.T) {
 		opts jws.X5COptions
 		want error
 	}{
-		{8192, jws.X5COptions{}, jose.ErrKeyNotFound},
-		{8200, jws.X5COptions{}, jose.ErrLimitExceeded},
+		{4096, jws.X5COptions{}, jose.ErrKeyNotFound},
+		{4104, jws.X5COptions{}, jose.ErrLimitExceeded},
 		{16384, jws.X5COptions{}, jose.ErrLimitExceeded},
+		{8192, jws.X5COptions{MaxRSABits: 8192}, jose.ErrKeyNotFound},
 		{16384, jws.X5COptions{MaxRSABits: 16384}, jose.ErrKeyNotFound},
 	} {
 		hc := newHostileChain(t, c.bits, 65537, 1)
