@@ -131,7 +131,8 @@ func (h *Header) Get(name string) (json.RawMessage, bool) {
 // Set sets the member name to value, marshalled with encoding/json, with
 // the rules of [ParseHeader]: a registered member must have its registered
 // type (Set("kid", "k1") sets KeyID; binary members take their base64url
-// string form, as in JSON) and replaces the typed field; any other name
+// string form, as in JSON) and replaces the typed field, and a member of
+// that name in Extra ([HeaderUse]); any other name
 // goes to Extra. Errors wrap [ErrMalformed] and leave h unchanged.
 func (h *Header) Set(name string, value any) error {
 	raw, err := json.Marshal(value)
@@ -148,6 +149,7 @@ func (h *Header) Set(name string, value any) error {
 			return headerMemberError(name, err)
 		}
 		m.copy(h, &tmp)
+		delete(h.Extra, name) // kept there, unread, by a header of the other kind (HeaderUse)
 		return nil
 	}
 	if h.Extra == nil {

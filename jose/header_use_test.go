@@ -85,6 +85,13 @@ func TestHeaderUse(t *testing.T) {
 	if err != nil || h.Compression != "" || string(h.Extra["zip"]) != `"DEF"` || h.B64 == nil {
 		t.Errorf("JWS header with zip: %+v, %v", h, err)
 	}
+	// Set gives it its typed field, and it leaves Extra.
+	if err := h.Set("zip", "DEF"); err != nil || h.Compression != "DEF" || h.Extra["zip"] != nil {
+		t.Errorf("Set zip: %+v, %v", h, err)
+	}
+	if _, err := h.AppendJSON(nil); err != nil {
+		t.Errorf("AppendJSON after Set: %v", err)
+	}
 	// AppendJSON still refuses a registered name in Extra that both kinds
 	// read, or one whose typed field is set too (it would be written
 	// twice).
