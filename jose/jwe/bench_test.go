@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"testing"
 
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -41,7 +42,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			e, d := bnSetup(b, c)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.ThreadCPU(b)()
 			for b.Loop() {
 				tok, err := e.Compact(bnPayload)
 				if err != nil {
@@ -65,7 +66,7 @@ func BenchmarkRoundTripReuse(b *testing.B) {
 			var m Message
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.ThreadCPU(b)()
 			for b.Loop() {
 				var err error
 				if tok, err = e.AppendCompact(tok[:0], bnPayload); err != nil {
@@ -85,7 +86,7 @@ func BenchmarkEncrypt(b *testing.B) {
 			e, _ := bnSetup(b, c)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.ThreadCPU(b)()
 			for b.Loop() {
 				if _, err := e.Compact(bnPayload); err != nil {
 					b.Fatal(err)
@@ -102,7 +103,7 @@ func BenchmarkDecrypt(b *testing.B) {
 			tok, _ := e.Compact(bnPayload)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.ThreadCPU(b)()
 			for b.Loop() {
 				if _, err := d.DecryptCompact(tok); err != nil {
 					b.Fatal(err)
@@ -149,7 +150,7 @@ func BenchmarkBare(b *testing.B) {
 			buf := make([]byte, 0, len(bnPayload)+64)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.ThreadCPU(b)()
 			for b.Loop() {
 				rand.Read(iv)
 				sealer, opener := dirAEAD, dirAEAD
