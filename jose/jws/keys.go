@@ -2,6 +2,7 @@ package jws
 
 import (
 	"context"
+	"crypto"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -66,7 +67,13 @@ func (v *Verifier) candidates(ctx context.Context, lookups *int, h *jose.Header)
 			if _, isSet := ck.Key.(*jose.Set); isSet {
 				return c, fmt.Errorf("jws: key source returned a CertifiedKey holding a JWK Set: %w", jose.ErrKeyNotFound)
 			}
-			key, c.chain = ck.Key, ck.Chain
+			if len(ck.Chain) > 0 {
+				if !leafHolds(ck.Chain[0], ck.Key) {
+					return c, fmt.Errorf("jws: key source returned a CertifiedKey whose leaf certificate does not hold its key: %w", jose.ErrInvalidKey)
+				}
+				c.chain = ck.Chain
+			}
+			key = ck.Key
 		}
 		var jv jwa.Verifier
 		if jwk, ok := key.(*jose.JWK); ok && jwk != nil {
@@ -80,6 +87,27 @@ func (v *Verifier) candidates(ctx context.Context, lookups *int, h *jose.Header)
 		c.add(jv)
 		return c, nil
 	}
+}
+
+// leafHolds reports whether the public key of the certificate leaf is the
+// public key of key (a Go key or a *jose.JWK holding one): a chain that
+// vouches for another key must not be reported as the signer's. A secret
+// key is held by no certificate.
+func leafHolds(leaf *x509.Certificate, key any) bool {
+	if leaf == nil {
+		return false
+	}
+	if jwk, ok := key.(*jose.JWK); ok {
+		if jwk == nil {
+			return false
+		}
+		key = jwk.Key
+	}
+	if priv, ok := key.(interface{ Public() crypto.PublicKey }); ok {
+		key = priv.Public()
+	}
+	pub, ok := leaf.PublicKey.(interface{ Equal(crypto.PublicKey) bool })
+	return ok && key != nil && pub.Equal(key)
 }
 
 // setCandidates selects the keys of the JWK Set set that may verify a token

@@ -156,8 +156,11 @@ type SignatureResult struct {
 // KeyFuncContext) may return one: the signature is then verified with Key,
 // exactly as if Key had been returned alone (a Go key or a *jose.JWK, not
 // a set), and Chain is reported on the [Message] ([Message].Chain,
-// [SignatureResult].Chain). The Verifier does not check Chain: the key
-// source has.
+// [SignatureResult].Chain). The Verifier checks that the first certificate
+// of a non-empty Chain holds Key's public key (else the signature is
+// refused with ErrInvalidKey), so that Chain never names another signer;
+// that the chain is trusted is for the key source to check. An empty Chain
+// is reported as nil.
 type CertifiedKey struct {
 	Key   any
 	Chain []*x509.Certificate

@@ -208,11 +208,14 @@ func TestX5CUnprotected(t *testing.T) {
 
 // TestCertifiedKey: a key source of the caller's may return a
 // *CertifiedKey; its key verifies and its chain is reported. One without a
-// key, or holding a set, finds no key.
+// key, or holding a set, finds no key; one whose chain's leaf does not hold
+// its key is refused (review finding: the chain of another certificate was
+// reported as the signer's).
 func TestCertifiedKey(t *testing.T) {
 	p := newX5CPKI(t)
 	leaf := x5cIssue(t, p.inter, false, nil)
 	chain := []*x509.Certificate{leaf.cert, p.inter.cert, p.root.cert}
+	other := []*x509.Certificate{x5cIssue(t, p.inter, false, nil).cert, p.inter.cert, p.root.cert}
 	tok := x5cToken(t, leaf.key, x5cChain(leaf))
 	for _, c := range []struct {
 		name string
@@ -224,6 +227,11 @@ func TestCertifiedKey(t *testing.T) {
 		{"no key", &jws.CertifiedKey{Chain: chain}, jose.ErrKeyNotFound},
 		{"nil", (*jws.CertifiedKey)(nil), jose.ErrKeyNotFound},
 		{"set", &jws.CertifiedKey{Key: &jose.Set{}, Chain: chain}, jose.ErrKeyNotFound},
+		// The leaf must hold the key: otherwise Message.Chain would name
+		// a signer that did not sign.
+		{"another leaf", &jws.CertifiedKey{Key: &leaf.key.PublicKey, Chain: other}, jose.ErrInvalidKey},
+		{"another leaf, JWK", &jws.CertifiedKey{Key: &jose.JWK{Key: &leaf.key.PublicKey}, Chain: other}, jose.ErrInvalidKey},
+		{"nil leaf", &jws.CertifiedKey{Key: &leaf.key.PublicKey, Chain: []*x509.Certificate{nil}}, jose.ErrInvalidKey},
 	} {
 		v := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256},
 			KeyFunc: func(*jose.Header) (any, error) { return c.key, nil }})
@@ -234,5 +242,22 @@ func TestCertifiedKey(t *testing.T) {
 		case c.want != nil && !errors.Is(err, c.want):
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
+	}
+	// An empty chain is no chain: the key verifies and Message.Chain is
+	// nil, as for a key returned alone.
+	v := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256},
+		KeyFunc: func(*jose.Header) (any, error) {
+			return &jws.CertifiedKey{Key: &leaf.key.PublicKey, Chain: []*x509.Certificate{}}, nil
+		}})
+	if m, err := v.VerifyCompact(tok); err != nil || m.Chain != nil {
+		t.Errorf("empty chain: %v, chain %v", err, m.Chain)
+	}
+	// A chain cannot certify a secret key.
+	hs, _ := jws.NewSigner(jwa.HS256, membersKey, nil)
+	htok, _ := hs.Compact([]byte("payload"))
+	vh := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256},
+		KeyFunc: func(*jose.Header) (any, error) { return &jws.CertifiedKey{Key: membersKey, Chain: chain}, nil }})
+	if _, err := vh.VerifyCompact(htok); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Errorf("HMAC key with a chain: %v, want ErrInvalidKey", err)
 	}
 }
