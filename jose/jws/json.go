@@ -166,7 +166,8 @@ func (v *Verifier) VerifyEach(data []byte) ([]SignatureResult, []byte, error) {
 // VerifyEachContext is [Verifier.VerifyEach] with ctx bounding the wait on
 // the key source, as [Verifier.VerifyCompactContext] says: once ctx is
 // done, the signatures not yet verified fail with an error wrapping
-// ctx.Err(), and the key source is not called again.
+// ctx.Err(), and the key source is not called again; if none verified, the
+// error returned wraps ctx.Err() as well as the first signature's error.
 func (v *Verifier) VerifyEachContext(ctx context.Context, data []byte) ([]SignatureResult, []byte, error) {
 	return v.verifyJSON(ctx, data, nil, false, false)
 }
@@ -253,9 +254,33 @@ func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDeta
 		return res, clip(payload), nil
 	}
 	if !verified {
+		// A signature the done context stopped makes the error wrap
+		// ctx.Err(), whatever the first one's was.
+		if cerr := v.ctxEnded(ctx, res); cerr != nil {
+			return res, nil, fmt.Errorf("jws: none of %d signatures verified: %w: %w", len(res), res[0].Err, cerr)
+		}
 		return res, nil, fmt.Errorf("jws: none of %d signatures verified: %w", len(res), res[0].Err)
 	}
 	return res, clip(payload), nil
+}
+
+// ctxEnded returns ctx.Err() if ctx, done, refused the key source to a
+// signature of res and the first signature's error does not already wrap
+// it; nil otherwise, and always with local keys (ctx is not consulted).
+func (v *Verifier) ctxEnded(ctx context.Context, res []SignatureResult) error {
+	if !v.keyFunc.Set() {
+		return nil
+	}
+	cerr := ctx.Err()
+	if cerr == nil || errors.Is(res[0].Err, cerr) {
+		return nil
+	}
+	for _, r := range res[1:] {
+		if errors.Is(r.Err, cerr) {
+			return cerr
+		}
+	}
+	return nil
 }
 
 func clip(b []byte) []byte { return b[:len(b):len(b)] }
