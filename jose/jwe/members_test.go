@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -108,5 +109,44 @@ func TestB64Ignored(t *testing.T) {
 	p, iv, ct, tag = dirA128GCM(t, `{"alg":"dir","enc":"A128GCM","zip":1}`, alone, "plaintext")
 	if _, err := d.DecryptCompact([]byte(p + ".." + iv + "." + ct + "." + tag)); !errors.Is(err, jose.ErrMalformed) || !strings.Contains(err.Error(), `"zip"`) {
 		t.Errorf("zip 1: %v", err)
+	}
+}
+
+// TestEncryptRefusesJWEMembersInExtra (review finding): a caller's
+// unprotected header (EncrypterOptions.Unprotected, Recipient.Header) may
+// keep in Extra only members a JWE does not read: a member a Decrypter
+// reads, written from Extra, skips its type check and its key-management
+// rules, and made tokens that every Decrypter refused ("p2c": "-1"), since
+// AppendJSON writes the members only one kind defines from Extra (for a
+// header read as a JWS). "b64", which a JWE does not read, is written and
+// ignored.
+func TestEncryptRefusesJWEMembersInExtra(t *testing.T) {
+	kek := bytes.Repeat([]byte{1}, 16)
+	d, err := jwe.NewDecrypter(jwe.DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW},
+		ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM}, Key: kek})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek", "b64"} {
+		for _, value := range []string{`"!"`, `"AAAA"`, `1`} {
+			h := &jose.Header{Extra: map[string]json.RawMessage{name: json.RawMessage(value)}}
+			general, gerr := jwe.EncryptGeneral(jwa.A128GCM, []byte("x"), nil, nil, jwe.Recipient{Algorithm: jwa.A128KW, Key: kek, Header: h})
+			var flat []byte
+			e, ferr := jwe.NewEncrypter(jwa.A128KW, jwa.A128GCM, kek, &jwe.EncrypterOptions{Unprotected: h})
+			if ferr == nil {
+				flat, ferr = e.Flattened([]byte("x"), nil)
+			}
+			if name != "b64" {
+				if gerr == nil || ferr == nil {
+					t.Errorf("%s: %s in Extra: recipient header %v, shared header %v; want both refused", name, value, gerr, ferr)
+				}
+				continue
+			}
+			for _, tok := range [][]byte{general, flat} {
+				if m, err := d.DecryptJSON(tok); err != nil || string(m.Plaintext) != "x" {
+					t.Errorf("b64: %s in Extra: %v, %v, %v", value, gerr, ferr, err)
+				}
+			}
+		}
 	}
 }
