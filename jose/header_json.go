@@ -205,8 +205,12 @@ func (h *Header) setRaw(u HeaderUse, name, raw []byte) error {
 // x5t, x5t#S256, epk, apu, apv, iv, tag, p2s, p2c, then the members of
 // Extra sorted by name. Binary members are written in base64url, jwk and
 // epk with [JWK.MarshalJSON]; Extra values are written as they are, after
-// checking that each is strict JSON. The output is deterministic, and
-// [ParseHeader] reads it back to an equal Header.
+// checking that each is strict JSON. The output is deterministic, and it
+// reads back to an equal Header with the reader that made h: [ParseHeader]
+// for a header it parsed or one built with typed fields, the same
+// [HeaderUse] for a header read for a JWS or a JWE (whose Extra may keep
+// the other kind's members: ParseHeader would read those, and refuse
+// "zip": 1).
 //
 // It refuses (with an error wrapping [ErrMalformed]) an Extra member with a
 // registered name, unless it is one a JWS or a JWE header does not read
@@ -265,7 +269,9 @@ func (h *Header) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON parses data as [ParseHeader] does with the default
-// [Limits] and, on success, replaces h.
+// [Limits] and, on success, replaces h. The JSON of a header read for one
+// kind ([HeaderUse]) that keeps the other kind's members is read back with
+// that HeaderUse, not with UnmarshalJSON.
 func (h *Header) UnmarshalJSON(data []byte) error {
 	nh, err := ParseHeader(data, Limits{})
 	if err != nil {

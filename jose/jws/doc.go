@@ -23,9 +23,9 @@
 // "crit" names an extension the caller did not declare (RFC 7515 §4.1.11).
 // The "jwk", "jku", "x5u" and "x5c" header members are never used to find a
 // key, and nothing is ever fetched; the one opt-in exception is
-// [NewX5CKeyFunc], which takes the key from an "x5c" chain of the protected
-// header it has verified against the caller's roots, and reports that
-// chain as [Message].Chain. Headers are read as JWS headers
+// [NewX5CKeyFunc], which takes the key from an "x5c" chain it has verified
+// against the caller's roots (of the protected header, unless
+// X5COptions.AllowUnprotected), and reports that chain as [Message].Chain. Headers are read as JWS headers
 // ([jose.JWSHeader]): the members only JWE defines ("zip", "enc", "epk",
 // ...) are not understood, and ignored (RFC 7515 §4).
 //
@@ -35,7 +35,8 @@
 // [jose.ErrVerificationFailed], [jose.ErrUnsupportedCritical], ...), so
 // callers branch with [errors.Is]; the one exception is an error of
 // VerifyOptions.KeyFunc or KeyFuncContext, returned wrapped with what it
-// wraps (a jwks.Remote that cannot fetch its set: jwks.ErrFetch).
+// wraps (a jwks.Remote that cannot fetch its set: jwks.ErrFetch), and a
+// done context's, which wraps ctx.Err() (below).
 //
 // Every path that may wait on a key source takes a context:
 // [Verifier.VerifyCompactContext], [Verifier.VerifyCompactIntoContext],
