@@ -150,3 +150,17 @@ func TestEncryptRefusesJWEMembersInExtra(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoredMembersDisjoint: "b64", which a JWE does not read, is still a
+// member of the JOSE Header: the protected and an unprotected header may
+// not both hold it (RFC 7516 §7.2.1).
+func TestIgnoredMembersDisjoint(t *testing.T) {
+	d := dirDecrypter(t)
+	p, iv, ct, tag := dirA128GCM(t, `{"alg":"dir","enc":"A128GCM","b64":false}`, func(p []byte) []byte { return p }, "plaintext")
+	for _, u := range []string{`"unprotected":{"b64":1}`, `"header":{"b64":false}`} {
+		tok := `{"protected":"` + p + `",` + u + `,"iv":"` + iv + `","ciphertext":"` + ct + `","tag":"` + tag + `"}`
+		if _, err := d.DecryptJSON([]byte(tok)); !errors.Is(err, jose.ErrMalformed) || !strings.Contains(err.Error(), "more than one header") {
+			t.Errorf("%s: %v, want ErrMalformed", u, err)
+		}
+	}
+}

@@ -102,3 +102,23 @@ func TestEmptyProtected(t *testing.T) {
 		t.Errorf("key function called %d times for refused tokens", calls)
 	}
 }
+
+// TestIgnoredMembersDisjoint: a member a JWS does not read is still a
+// member of the JOSE Header, so the protected and unprotected headers may
+// not both hold it (RFC 7515 §7.2.1), typed or kept in Extra.
+func TestIgnoredMembersDisjoint(t *testing.T) {
+	v := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: membersKey})
+	for _, c := range []struct{ protected, unprotected string }{
+		{`"zip":"DEF"`, `"zip":1`},
+		{`"epk":1`, `"epk":1`},
+		{`"x":1`, `"x":1`},
+		{`"kid":"a"`, `"kid":"a"`},
+	} {
+		tok := hs256Compact(`{"alg":"HS256",`+c.protected+`}`, "payload")
+		parts := bytes.Split(tok, []byte("."))
+		flat := `{"payload":"` + string(parts[1]) + `","protected":"` + string(parts[0]) + `","header":{` + c.unprotected + `},"signature":"` + string(parts[2]) + `"}`
+		if _, err := v.VerifyJSON([]byte(flat)); !errors.Is(err, jose.ErrMalformed) || !strings.Contains(err.Error(), "more than one header") {
+			t.Errorf("%s in both headers: %v, want ErrMalformed", c.protected, err)
+		}
+	}
+}
