@@ -197,6 +197,29 @@ func TestX5CUnprotected(t *testing.T) {
 	if err != nil || !sameChain(m.Chain, admin, p.inter, p.root) || m.Chain[0].Subject.CommonName != "admin" {
 		t.Fatalf("AllowUnprotected, swapped: %v", err)
 	}
+	// Provenance is per signature: in a general token whose first
+	// signature carries x5c protected and the second unprotected, only the
+	// first verifies by default; x5c in both headers of one signature is
+	// refused before the key function (RFC 7515 §7.2.1).
+	sp1, _ := jws.NewSigner(jwa.ES256, key, &jws.SignerOptions{Extra: map[string]any{"x5c": x5cChain(alice, p.inter)}})
+	general, err := jws.SignGeneral(payload, sp1, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _, err := p.verifier(t, jws.X5COptions{}).VerifyEach(general)
+	if err != nil || len(res) != 2 || res[0].Err != nil || !sameChain(res[0].Chain, alice, p.inter, p.root) ||
+		!errors.Is(res[1].Err, jose.ErrKeyNotFound) || res[1].Chain != nil {
+		t.Errorf("general, x5c protected then unprotected: %v, %+v", err, res)
+	}
+	both, _ := sp1.Flattened(payload, nil)
+	if err := json.Unmarshal(both, &j); err != nil {
+		t.Fatal(err)
+	}
+	j["header"] = map[string]any{"x5c": x5cChain(admin, p.inter)}
+	both, _ = json.Marshal(j)
+	if _, err := allow.VerifyJSON(both); !errors.Is(err, jose.ErrMalformed) {
+		t.Errorf("x5c in both headers: %v, want ErrMalformed", err)
+	}
 	// In the protected header the same swap breaks the signature.
 	sp, _ := jws.NewSigner(jwa.ES256, key, &jws.SignerOptions{Extra: map[string]any{"x5c": x5cChain(alice, p.inter)}})
 	ptok, _ := sp.Compact(payload)
