@@ -1,6 +1,7 @@
 package jws
 
 import (
+	"bytes"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
@@ -82,8 +83,12 @@ type X5COptions struct {
 // opts.AllowUnprotected.
 //
 // Without this option "x5c" is never read. The bounds of opts are checked
-// before any certificate is decoded, and MaxRSABits once they are parsed;
-// then the chain is verified, once per call. The Verifier calls it at most
+// before any certificate is decoded, and MaxRSABits once they are parsed,
+// as is the rule that the certificates after the leaf have distinct
+// subjects (crypto/x509 would try every order of intermediates of one
+// subject, each try a signature check with a key of the token's choice:
+// such an x5c is refused with [jose.ErrKeyNotFound]); then the chain is
+// verified, once per call. The Verifier calls it at most
 // [jose.Limits].MaxKeyLookups (4) times per token, over all its signatures,
 // so one token costs at most that many chain verifications (the worst:
 // MaxCertificates certificates of MaxBytes in total, each intermediate
@@ -146,6 +151,20 @@ func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
 		}
 		if k, ok := certs[i].PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > opts.MaxRSABits {
 			return nil, fmt.Errorf("jws: x5c: certificate %d has a %d-bit RSA key, more than %d: %w", i, k.N.BitLen(), opts.MaxRSABits, jose.ErrLimitExceeded)
+		}
+	}
+	// Certificates of one subject after the leaf: crypto/x509 finds a
+	// certificate's possible issuers by name and tries every path through
+	// them, so intermediates of one subject and one key (told apart by
+	// their subjectAltName) make it try every order of them, each try a
+	// signature check with a key of the token's choice (15 for three). A
+	// chain names each issuer once (RFC 7515 §4.1.6: each certificate
+	// certifies the one before it).
+	for i := 2; i < len(certs); i++ {
+		for j := 1; j < i; j++ {
+			if bytes.Equal(certs[i].RawSubject, certs[j].RawSubject) {
+				return nil, fmt.Errorf("jws: x5c: certificates %d and %d have the same subject: %w", j, i, jose.ErrKeyNotFound)
+			}
 		}
 	}
 	leaf := certs[0]

@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"math/big"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -54,8 +55,10 @@ func bigModulus(t testing.TB, bits int, seed uint64) *big.Int {
 
 // newHostileChain makes the root and n intermediates, all of one name,
 // each with a modBits-bit RSA public key and exponent e (65537, or up to
-// 2^31-1, the largest crypto/rsa takes): crypto/x509 tries every one as
-// the leaf's issuer.
+// 2^31-1, the largest crypto/rsa takes). With more than one, NewX5CKeyFunc
+// refuses the x5c before the chain (intermediates of one subject,
+// TestX5CSameSubject); crypto/x509 would try every one as the leaf's
+// issuer.
 func newHostileChain(t testing.TB, modBits, e, n int) *hostileChain {
 	t.Helper()
 	root := x5cIssue(t, nil, true, nil)
@@ -207,5 +210,104 @@ func TestX5CMaxRSABits(t *testing.T) {
 		if c.want == jose.ErrLimitExceeded && !strings.Contains(err.Error(), "certificate 1 has a") {
 			t.Errorf("%d bits: %v does not name the certificate", c.bits, err)
 		}
+	}
+}
+
+// x5cLine returns a compact token whose x5c is a leaf and one intermediate
+// per name of names, each named so, with its own subjectAltName, the
+// public key of k, and a valid signature by k under the next one's name
+// (the last under its own): a chain whose every link verifies, each with a
+// public operation of k's, and that leads to no trusted root. With one
+// name repeated the intermediates are of one subject and one key, which
+// crypto/x509 does not take for duplicates (their subjectAltNames differ):
+// it then tries every order of them, 3 + 6 + 6 signature checks for three.
+func x5cLine(t testing.TB, k *rsa.PrivateKey, names ...string) []byte {
+	t.Helper()
+	x5c, key := x5cLineChain(t, k, names...)
+	return x5cToken(t, key, x5c)
+}
+
+// x5cLineChain is x5cLine's x5c and the leaf's key.
+func x5cLineChain(t testing.TB, k *rsa.PrivateKey, names ...string) ([]string, *ecdsa.PrivateKey) {
+	t.Helper()
+	now := time.Now()
+	x5c := make([]string, len(names)+1)
+	for i, n := range names {
+		issuer := n
+		if i+1 < len(names) {
+			issuer = names[i+1]
+		}
+		tmpl := &x509.Certificate{
+			SerialNumber:          big.NewInt(int64(18_200 + i)),
+			Subject:               pkix.Name{CommonName: n},
+			NotBefore:             now.Add(-time.Hour),
+			NotAfter:              now.Add(time.Hour),
+			BasicConstraintsValid: true,
+			IsCA:                  true,
+			KeyUsage:              x509.KeyUsageCertSign,
+			DNSNames:              []string{"x5c-line-" + strconv.Itoa(i) + ".example"},
+		}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, &x509.Certificate{Subject: pkix.Name{CommonName: issuer}}, &k.PublicKey, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x5c[i+1] = base64.StdEncoding.EncodeToString(der)
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf := &x509.Certificate{
+		SerialNumber: big.NewInt(18_299),
+		Subject:      pkix.Name{CommonName: "josebench x5c line leaf"},
+		NotBefore:    now.Add(-time.Hour),
+		NotAfter:     now.Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, leaf, &x509.Certificate{Subject: pkix.Name{CommonName: names[0]}}, &key.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x5c[0] = base64.StdEncoding.EncodeToString(der)
+	return x5c, key
+}
+
+// TestX5CSameSubject (review finding): intermediates of one subject make
+// crypto/x509 try every order of them, each try a signature check with a
+// key of the token's choice: three cost 15 checks, where SECURITY.md took
+// three (a chain of three, or three candidate issuers of a leaf with a
+// fake signature) for the worst. An x5c whose certificates after the leaf
+// share a subject is refused once parsed, before the chain is verified,
+// with ErrKeyNotFound: it costs less than a chain of three intermediates of
+// distinct names whose links all verify (allocations, which grow with the
+// RSA operations; it cost 5 times as many before).
+func TestX5CSameSubject(t *testing.T) {
+	algs := []jwa.SignatureAlgorithm{jwa.ES256}
+	k := vectortest.RSAKey(t, 2048)
+	kf, calls := newHostileChain(t, 2048, 65537, 1).keyFunc(t, jws.X5COptions{})
+	v := rtVerifier(t, jws.VerifyOptions{Algorithms: algs, KeyFunc: kf})
+	line := x5cLine(t, k, "a", "b", "c")
+	if _, err := v.VerifyCompact(line); !errors.Is(err, jose.ErrKeyNotFound) || !strings.Contains(err.Error(), "unknown authority") {
+		t.Fatalf("line of three: %v, want a chain that leads to no trusted root", err)
+	}
+	*calls = 0
+	fan := x5cLine(t, k, "s", "s", "s")
+	for _, tok := range [][]byte{fan, x5cLine(t, k, "s", "s"), x5cLine(t, k, "a", "s", "s")} {
+		if _, err := v.VerifyCompact(tok); !errors.Is(err, jose.ErrKeyNotFound) || !strings.Contains(err.Error(), "same subject") {
+			t.Errorf("intermediates of one subject: %v, want ErrKeyNotFound", err)
+		}
+	}
+	if *calls != 3 {
+		t.Errorf("%d calls", *calls)
+	}
+	if vectortest.RaceEnabled {
+		return
+	}
+	fanAllocs := testing.AllocsPerRun(3, func() { v.VerifyCompact(fan) })
+	lineAllocs := testing.AllocsPerRun(3, func() { v.VerifyCompact(line) })
+	t.Logf("three intermediates of one subject: %v allocations; of three names: %v", fanAllocs, lineAllocs)
+	if fanAllocs > lineAllocs {
+		t.Errorf("three intermediates of one subject cost %v allocations, more than a chain of three (%v)", fanAllocs, lineAllocs)
 	}
 }
