@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // Severity grades a [Finding].
@@ -53,11 +56,11 @@ func (f Finding) String() string {
 	b.WriteString(": ")
 	switch {
 	case f.KeyIndex >= 0 && f.KeyID != "":
-		fmt.Fprintf(&b, "key %d (kid %q): ", f.KeyIndex, f.KeyID)
+		fmt.Fprintf(&b, "key %d (kid %s): ", f.KeyIndex, untrusted.Quote(f.KeyID))
 	case f.KeyIndex >= 0:
 		fmt.Fprintf(&b, "key %d: ", f.KeyIndex)
 	case f.KeyID != "":
-		fmt.Fprintf(&b, "kid %q: ", f.KeyID)
+		fmt.Fprintf(&b, "kid %s: ", untrusted.Quote(f.KeyID))
 	}
 	b.WriteString(f.Message)
 	return b.String()
@@ -114,13 +117,25 @@ func AnalyzeSet(s *Set, public bool) []Finding {
 	}
 	for _, kid := range kidOrder {
 		if idx := kids[kid]; len(idx) > 1 {
-			out = append(out, Finding{SeverityWarning, -1, kid, fmt.Sprintf("kid is shared by keys %s: a token naming it does not identify one key", joinInts(idx))})
+			out = append(out, Finding{SeverityWarning, -1, kid, fmt.Sprintf("kid is shared by keys %s: a token naming it does not identify one key", listKeys(idx))})
 		}
 	}
 	if sym > 0 && asym > 0 {
 		out = append(out, Finding{SeverityWarning, -1, "", "the set mixes symmetric and asymmetric keys: a verifier that selects keys by kid alone could be tricked into using a public key as an HMAC secret"})
 	}
 	return out
+}
+
+// maxListedKeys is the most key indexes a finding lists.
+const maxListedKeys = 8
+
+// listKeys lists the key indexes idx for a finding, at most
+// maxListedKeys of them, the others counted: "0, 1, … (1000 keys)".
+func listKeys(idx []int) string {
+	if len(idx) <= maxListedKeys {
+		return joinInts(idx)
+	}
+	return joinInts(idx[:maxListedKeys]) + ", … (" + strconv.Itoa(len(idx)) + " keys)"
 }
 
 func joinInts(v []int) string {
@@ -243,13 +258,13 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 		}
 	case UseSignature, UseEncryption:
 	default:
-		add(SeverityWarning, "unknown use %q: this module refuses the key for every operation", k.Use)
+		add(SeverityWarning, "unknown use %s: this module refuses the key for every operation", untrusted.Quote(k.Use))
 	}
 	if k.Use == UseSignature || k.Use == UseEncryption {
 		for _, op := range k.KeyOps {
 			sig := op == OpSign || op == OpVerify
 			if sig != (k.Use == UseSignature) {
-				add(SeverityWarning, "key_ops %q contradicts use %q (RFC 7517 §4.3)", op, k.Use)
+				add(SeverityWarning, "key_ops %s contradicts use %q (RFC 7517 §4.3)", untrusted.Quote(op), k.Use)
 			}
 		}
 	}
@@ -259,7 +274,7 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 	if k.Algorithm == "" {
 		add(SeverityWarning, "no alg: the key may be used with any algorithm that accepts a %s key", kty)
 	} else if req, ok := algRequirements[k.Algorithm]; !ok {
-		add(SeverityWarning, "alg %q is not an algorithm this module implements", k.Algorithm)
+		add(SeverityWarning, "alg %s is not an algorithm this module implements", untrusted.Quote(k.Algorithm))
 	} else {
 		if !slices.Contains(strings.Split(req.kty, "|"), kty) {
 			add(SeverityCritical, "alg %q needs a %s key, not %s", k.Algorithm, strings.ReplaceAll(req.kty, "|", " or "), kty)
@@ -290,7 +305,7 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 		analyzeRSA(&key.PublicKey, add)
 	}
 	if a := akpAlgorithm(k.Key); a != "" && k.Algorithm != a {
-		add(SeverityCritical, "an %s key must have alg %q (RFC 9964 §4), not %q", a, a, k.Algorithm)
+		add(SeverityCritical, "an %s key must have alg %q (RFC 9964 §4), not %s", a, a, untrusted.Quote(k.Algorithm))
 	}
 	if len(k.Certificates) > 0 {
 		leaf := k.Certificates[0]

@@ -3,6 +3,8 @@ package jose
 import (
 	"fmt"
 	"slices"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // CheckCritical applies the "crit" rules of RFC 7515 §4.1.11 (for JWE,
@@ -32,16 +34,16 @@ func CheckCritical(p *Header, understood []string, u ...*Header) error {
 	}
 	for i, name := range p.Critical {
 		if name != "b64" && IsRegisteredHeader(name) {
-			return fmt.Errorf(`jose: "crit" lists the registered header %q (RFC 7515 §4.1.11): %w`, name, ErrMalformed)
+			return fmt.Errorf(`jose: "crit" lists the registered header %s (RFC 7515 §4.1.11): %w`, untrusted.Quote(name), ErrMalformed)
 		}
 		if slices.Contains(p.Critical[:i], name) {
-			return fmt.Errorf(`jose: "crit" lists %q twice: %w`, name, ErrMalformed)
+			return fmt.Errorf(`jose: "crit" lists %s twice: %w`, untrusted.Quote(name), ErrMalformed)
 		}
 		if !slices.Contains(understood, name) {
-			return fmt.Errorf("jose: critical header %q is not understood: %w", name, ErrUnsupportedCritical)
+			return fmt.Errorf("jose: critical header %s is not understood: %w", untrusted.Quote(name), ErrUnsupportedCritical)
 		}
 		if !p.Has(name) && !slices.ContainsFunc(u, func(h *Header) bool { return h != nil && h.Has(name) }) {
-			return fmt.Errorf(`jose: "crit" lists %q, absent from the header: %w`, name, ErrMalformed)
+			return fmt.Errorf(`jose: "crit" lists %s, absent from the header: %w`, untrusted.Quote(name), ErrMalformed)
 		}
 	}
 	return nil

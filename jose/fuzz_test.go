@@ -27,6 +27,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // fzVectorFiles returns the contents of the test-vector files matching the
@@ -100,12 +101,16 @@ func fzJSONObjects(f *testing.F, keep func(map[string]any) bool) [][]byte {
 	return slices.CompactFunc(out, bytes.Equal)
 }
 
+// fzLong is a name or value longer than any error may repeat.
+var fzLong = strings.Repeat("\u00e9", 1200)
+
 func FuzzBase64URLDecode(f *testing.F) {
 	for _, s := range []string{"", "A", "AA", "AAA", "AAAA", "AB", "AQ", "AR", "_-", "+/", "AA==", "AA\n", "A\rA", " AA", "Zm9v", "eyJhbGciOiJIUzI1NiJ9", "\x00", "é"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := jose.Base64URLDecode(s)
+		vectortest.CheckErrorText(t, err)
 		want, stdErr := base64.RawURLEncoding.Strict().DecodeString(s)
 		if err != nil {
 			if !errors.Is(err, jose.ErrMalformed) {
@@ -161,6 +166,9 @@ func FuzzParseHeader(f *testing.F) {
 		`{"crit":[]}`, `{"crit":["b64","b64"]}`, `{"p2c":0}`, `{"p2c":-1}`, `{"p2c":1000000000}`, `{"p2c":1e3}`,
 		`{"iv":"AA=="}`, `{"x":{"y":{"z":[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}}}`, `{"kid":"\u0000"}`,
 		`{"jwk":{"kty":"oct","k":"AAAA"}}`, `{"epk":{"kty":"OKP","crv":"X25519","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}}`,
+		// Long attacker text, which errors must quote cut (issue 18).
+		`{"` + fzLong + `":1,"` + fzLong + `":2}`, `{"crit":["` + fzLong + `"],"` + fzLong + `":1}`,
+		`{"crit":["` + fzLong + `","` + fzLong + `"]}`, `{"jwk":{"kty":"` + fzLong + `"}}`, `{"p2c":` + strings.Repeat("9", 2000) + `}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -169,6 +177,7 @@ func FuzzParseHeader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h, err := jose.ParseHeader(data, jose.Limits{})
+		vectortest.CheckErrorText(t, err)
 		if err != nil {
 			if !fzSentinel(err) {
 				t.Fatalf("error %v wraps no jose sentinel error", err)
@@ -258,6 +267,8 @@ func FuzzParseKey(f *testing.F) {
 		`{"kty":"oct","k":""}`, `{"kty":"oct","k":"AAAA","k":"BBBB"}`, `{"kty":"EC","crv":"P-256","x":"","y":""}`,
 		`{"kty":"RSA","n":"AQAB","e":"AQAB"}`, `{"kty":"OKP","crv":"X448","x":"AA"}`, `{"kty":"oct","k":"AAAA","key_ops":["sign","sign"]}`,
 		`{"kty":"AKP","alg":"ML-DSA-44","pub":"AA"}`, `{"kty":"AKP","pub":"AA","priv":"AA"}`, `{"kty":"AKP","alg":"ML-DSA-87","pub":"AA","priv":""}`,
+		`{"kty":"oct","k":"AAAA","` + fzLong + `":1,"` + fzLong + `":2}`, `{"kty":"` + fzLong + `"}`, `{"kty":"EC","crv":"` + fzLong + `"}`,
+		`{"kty":"oct","k":"AAAA","key_ops":["` + fzLong + `","` + fzLong + `"]}`, `{"kty":"AKP","alg":"` + fzLong + `","pub":"AA"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -269,6 +280,7 @@ func FuzzParseKey(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		k, err := jose.ParseKey(data)
+		vectortest.CheckErrorText(t, err)
 		if err != nil {
 			if !fzSentinel(err) {
 				t.Fatalf("error %v wraps no jose sentinel error", err)
@@ -286,6 +298,7 @@ func FuzzParseSet(f *testing.F) {
 	f.Add([]byte(`{"keys":[]}`))
 	f.Add([]byte(`{"keys":[{"kty":"oct","k":"AAAA","kid":"a"},{"kty":"oct","k":"AAAA","kid":"a"}]}`))
 	f.Add([]byte(`{"keys":[{"kty":"unknown"}]}`))
+	f.Add([]byte(`{"keys":[{"kty":"` + fzLong + `","kid":"` + fzLong + `"}],"` + fzLong + `":1,"` + fzLong + `":2}`))
 	for _, b := range fzVectorFiles(f, 64<<10, "latchset/*.jwkset") {
 		f.Add(b)
 	}
@@ -297,6 +310,8 @@ func FuzzParseSet(f *testing.F) {
 		// ParsePublicSetWithLimits refuses more, only with ErrInvalidKey,
 		// and never accepts a private or secret key.
 		ps, perr := jose.ParsePublicSetWithLimits(data, jose.Limits{})
+		vectortest.CheckErrorText(t, err)
+		vectortest.CheckErrorText(t, perr)
 		switch {
 		case err != nil && perr == nil:
 			t.Fatalf("ParsePublicSetWithLimits accepts what ParseSet refuses (%v)", err)
@@ -335,6 +350,7 @@ func FuzzParseSet(f *testing.F) {
 		}
 		for i, k := range s.Keys {
 			if k.Key == nil {
+				vectortest.CheckErrorText(t, k.Err())
 				continue // an entry this module cannot use, kept as is
 			}
 			fzKeyRoundTrip(t, k)

@@ -8,6 +8,8 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"fmt"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // Bounds on generated keys.
@@ -53,7 +55,7 @@ func GenerateKey(p GenerateParams) (*JWK, error) {
 	case KeyTypeAKP:
 		key, err = akpGenerate(p.Algorithm)
 	default:
-		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: key type %q", p.KeyType)
+		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: key type %s", untrusted.Quote(p.KeyType))
 	}
 	if err != nil {
 		return nil, err
@@ -122,7 +124,7 @@ func generateRSA(bits int) (*rsa.PrivateKey, error) {
 func generateEC(crv string) (*ecdsa.PrivateKey, error) {
 	curve, _ := ecCurve(crv)
 	if curve == nil {
-		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: EC curve %q", crv)
+		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: EC curve %s", untrusted.Quote(crv))
 	}
 	key, err := ecdsa.GenerateKey(curve, rand.Reader)
 	if err != nil {
@@ -146,7 +148,7 @@ func generateOKP(crv string) (any, error) {
 		}
 		return key, nil
 	}
-	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: OKP curve %q", crv)
+	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: OKP curve %s", untrusted.Quote(crv))
 }
 
 // GenerateAKP generates an Algorithm Key Pair (RFC 9964 §4) for alg:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -137,7 +138,7 @@ func (h *Header) Get(name string) (json.RawMessage, bool) {
 func (h *Header) Set(name string, value any) error {
 	raw, err := json.Marshal(value)
 	if err != nil {
-		return fmt.Errorf("jose: header member %q: %w: %w", name, err, ErrMalformed)
+		return fmt.Errorf("jose: header member %s: %w: %w", untrusted.Quote(name), err, ErrMalformed)
 	}
 	if err := jsonx.Valid(raw, jsonx.Limits{}); err != nil {
 		return headerMemberError(name, err)
@@ -245,7 +246,7 @@ func (out *Header) merge(h *Header, unprotected bool) error {
 			continue
 		}
 		if out.Has(m.name) {
-			return fmt.Errorf("jose: header member %q in more than one header: %w", m.name, ErrMalformed)
+			return fmt.Errorf("jose: header member %s in more than one header: %w", untrusted.Quote(m.name), ErrMalformed)
 		}
 		m.copy(out, h)
 		if unprotected {
@@ -254,7 +255,7 @@ func (out *Header) merge(h *Header, unprotected bool) error {
 	}
 	for name, v := range h.Extra {
 		if out.Has(name) {
-			return fmt.Errorf("jose: header member %q in more than one header: %w", name, ErrMalformed)
+			return fmt.Errorf("jose: header member %s in more than one header: %w", untrusted.Quote(name), ErrMalformed)
 		}
 		if out.Extra == nil {
 			out.Extra = make(map[string]json.RawMessage, len(h.Extra))

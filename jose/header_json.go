@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -51,13 +52,13 @@ func isJoseError(err error) bool {
 // is refused.
 func headerMemberError(name string, err error) error {
 	if isJoseError(err) {
-		return fmt.Errorf("jose: header member %q: %w", name, err)
+		return fmt.Errorf("jose: header member %s: %w", untrusted.Quote(name), err)
 	}
 	var le *jsonx.LimitError
 	if errors.As(err, &le) {
-		return fmt.Errorf("jose: header member %q: %w: %w", name, err, ErrLimitExceeded)
+		return fmt.Errorf("jose: header member %s: %w: %w", untrusted.Quote(name), err, ErrLimitExceeded)
 	}
-	return fmt.Errorf("jose: header member %q: %w: %w", name, err, ErrMalformed)
+	return fmt.Errorf("jose: header member %s: %w: %w", untrusted.Quote(name), err, ErrMalformed)
 }
 
 // ParseHeader parses data, the JSON text of a JOSE Header (RFC 7515 §4,
@@ -242,10 +243,10 @@ func (h *Header) AppendJSON(dst []byte) ([]byte, error) {
 	if len(h.Extra) > 0 {
 		for _, name := range h.extraNames() {
 			if i := headerIndex(name); i >= 0 && ((JWSHeader.reads(i) && JWEHeader.reads(i)) || headerMembers[i].has(h)) {
-				return dst[:start], fmt.Errorf("jose: header: registered member %q in Extra: %w", name, ErrMalformed)
+				return dst[:start], fmt.Errorf("jose: header: registered member %s in Extra: %w", untrusted.Quote(name), ErrMalformed)
 			}
 			if !utf8.ValidString(name) {
-				return dst[:start], fmt.Errorf("jose: header: member name %q is not UTF-8: %w", name, ErrMalformed)
+				return dst[:start], fmt.Errorf("jose: header: member name %s is not UTF-8: %w", untrusted.Quote(name), ErrMalformed)
 			}
 			v := h.Extra[name]
 			if err := jsonx.Valid(v, jsonx.Limits{}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/jwa"
 	"math"
 	"slices"
@@ -408,7 +409,7 @@ func decodeCritical(raw []byte) ([]string, error) {
 			dup = slices.Contains(crit[:i], name)
 		}
 		if dup {
-			return nil, fmt.Errorf("name %q listed twice", name)
+			return nil, fmt.Errorf("name %s listed twice", untrusted.Quote(name))
 		}
 	}
 	return crit, nil

@@ -310,7 +310,7 @@ var hdrBad = []struct {
 	{`{"p2c":0}`, ErrMalformed, `"p2c": not a positive 32-bit integer`},
 	{`{"p2c":-1}`, ErrMalformed, `"p2c"`},
 	{`{"p2c":2147483648}`, ErrMalformed, `"p2c": not a positive 32-bit integer`},
-	{`{"p2c":99999999999999999999}`, ErrMalformed, `"p2c": jsonx: number 99999999999999999999 out of range`},
+	{`{"p2c":99999999999999999999}`, ErrMalformed, `"p2c": jsonx: number "99999999999999999999" out of range`},
 	{`{"p2c":01}`, ErrMalformed, `"p2c"`}, // caught by the scanner: no member name in the message
 }
 

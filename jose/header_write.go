@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // This file is the one protected-header writer of jws.Signer and
@@ -31,7 +33,7 @@ func (h *Header) SetExtensions(extra map[string]any, critical []string, owned ..
 	slices.Sort(names) // deterministic errors
 	for _, name := range names {
 		if name == "crit" || slices.Contains(owned, name) || h.Has(name) {
-			return fmt.Errorf("jose: header member %q is set by the writer, not through the extra members: %w", name, ErrMalformed)
+			return fmt.Errorf("jose: header member %s is set by the writer, not through the extra members: %w", untrusted.Quote(name), ErrMalformed)
 		}
 		if err := h.Set(name, extra[name]); err != nil {
 			return err
@@ -40,11 +42,11 @@ func (h *Header) SetExtensions(extra map[string]any, critical []string, owned ..
 	for _, c := range critical {
 		switch {
 		case IsRegisteredHeader(c):
-			return fmt.Errorf("jose: registered header %q cannot be listed in crit: %w", c, ErrMalformed)
+			return fmt.Errorf("jose: registered header %s cannot be listed in crit: %w", untrusted.Quote(c), ErrMalformed)
 		case !slices.Contains(names, c):
-			return fmt.Errorf("jose: critical member %q is not an extra member: %w", c, ErrMalformed)
+			return fmt.Errorf("jose: critical member %s is not an extra member: %w", untrusted.Quote(c), ErrMalformed)
 		case slices.Contains(h.Critical, c):
-			return fmt.Errorf("jose: critical member %q listed twice: %w", c, ErrMalformed)
+			return fmt.Errorf("jose: critical member %s listed twice: %w", untrusted.Quote(c), ErrMalformed)
 		}
 		h.Critical = append(h.Critical, c)
 	}

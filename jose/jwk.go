@@ -8,6 +8,8 @@ import (
 	"crypto/x509"
 	"fmt"
 	"slices"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // JWK is a JSON Web Key (RFC 7517 §4).
@@ -279,13 +281,13 @@ func (k *JWK) Permits(alg string, op KeyOp) error {
 	use := opUse(op)
 	switch {
 	case use == "":
-		return fmt.Errorf("jose: unknown key operation %q: %w", op, ErrAlgorithmNotAllowed)
+		return fmt.Errorf("jose: unknown key operation %s: %w", untrusted.Quote(op), ErrAlgorithmNotAllowed)
 	case k.Algorithm != "" && k.Algorithm != alg:
-		return fmt.Errorf("jose: %s is for alg %q, not %q: %w", k.describe(), k.Algorithm, alg, ErrAlgorithmNotAllowed)
+		return fmt.Errorf("jose: %s is for alg %s, not %s: %w", k.describe(), untrusted.Quote(k.Algorithm), untrusted.Quote(alg), ErrAlgorithmNotAllowed)
 	case k.Use != "" && k.Use != use:
-		return fmt.Errorf("jose: %s has use %q, not usable to %s: %w", k.describe(), k.Use, op, ErrAlgorithmNotAllowed)
+		return fmt.Errorf("jose: %s has use %s, not usable to %s: %w", k.describe(), untrusted.Quote(k.Use), op, ErrAlgorithmNotAllowed)
 	}
-	return fmt.Errorf("jose: %s does not list %q in key_ops: %w", k.describe(), op, ErrAlgorithmNotAllowed)
+	return fmt.Errorf("jose: %s does not list %s in key_ops: %w", k.describe(), untrusted.Quote(op), ErrAlgorithmNotAllowed)
 }
 
 // permits is [JWK.Permits] for a supported k, as a boolean that costs no
@@ -313,7 +315,7 @@ func opUse(op KeyOp) string {
 // describe names k in error messages: by kid if it has one.
 func (k *JWK) describe() string {
 	if k.KeyID != "" {
-		return fmt.Sprintf("key %q", k.KeyID)
+		return "key " + untrusted.Quote(k.KeyID)
 	}
 	return k.KeyType() + " key"
 }

@@ -1,5 +1,7 @@
 package jose
 
+import "github.com/josebench/josebench/internal/untrusted"
+
 // KeyTypeAKP is the "kty" of Algorithm Key Pair keys (RFC 9964 §4): a
 // public key "pub" and, in a private JWK, a private key "priv", whose
 // algorithm is given by the required "alg" member. This module supports AKP
@@ -40,7 +42,7 @@ func akpFromParams(alg string, kp *keyParams) (any, error) {
 	}
 	want := akpPublicKeySize(alg)
 	if want == 0 {
-		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported AKP algorithm %q", truncate(alg, 32))
+		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported AKP algorithm %s", untrusted.Quote(alg))
 	}
 	if kp.pub == nil {
 		return nil, jwkErrorf(ErrMalformed, "missing member \"pub\"")
@@ -52,13 +54,4 @@ func akpFromParams(alg string, kp *keyParams) (any, error) {
 		return nil, jwkErrorf(ErrInvalidKey, "member \"priv\": %d bytes, want the %d-byte seed", len(kp.priv), akpSeedSize)
 	}
 	return akpBuild(alg, kp.pub, kp.priv)
-}
-
-// truncate shortens s, which may come from an attacker, for an error
-// message.
-func truncate(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
 }

@@ -7,6 +7,8 @@ import (
 	"crypto"
 	"crypto/mldsa"
 	"fmt"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // akpParams returns the FIPS 204 parameter set of an AKP alg.
@@ -28,7 +30,7 @@ func akpParams(alg string) (mldsa.Parameters, bool) {
 func akpBuild(alg string, pub, priv []byte) (any, error) {
 	params, ok := akpParams(alg)
 	if !ok {
-		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported AKP algorithm %q", truncate(alg, 32))
+		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported AKP algorithm %s", untrusted.Quote(alg))
 	}
 	pk, err := mldsa.NewPublicKey(params, pub)
 	if err != nil {
@@ -139,7 +141,7 @@ func (w *jwkWriter) akp(key any) (ok bool, _ error) {
 func akpGenerate(alg string) (any, error) {
 	params, ok := akpParams(alg)
 	if !ok {
-		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP algorithm %q", truncate(alg, 32))
+		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP algorithm %s", untrusted.Quote(alg))
 	}
 	k, err := mldsa.GenerateKey(params)
 	if err != nil {

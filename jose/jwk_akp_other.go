@@ -2,7 +2,11 @@
 
 package jose
 
-import "crypto"
+import (
+	"crypto"
+
+	"github.com/josebench/josebench/internal/untrusted"
+)
 
 // akpBuild refuses AKP keys: ML-DSA needs crypto/mldsa (Go 1.27).
 func akpBuild(alg string, _, _ []byte) (any, error) {
@@ -19,5 +23,5 @@ func akpNewJWK(any) (*JWK, bool, error)    { return nil, false, nil }
 func (w *jwkWriter) akp(any) (bool, error) { return false, nil }
 
 func akpGenerate(alg string) (any, error) {
-	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP key for %q: ML-DSA needs a build with Go 1.27 or later", truncate(alg, 32))
+	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP key for %s: ML-DSA needs a build with Go 1.27 or later", untrusted.Quote(alg))
 }

@@ -10,6 +10,8 @@ import (
 	"crypto/subtle"
 	"math/big"
 	"slices"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // octFromParams builds a symmetric key (RFC 7518 §6.4).
@@ -247,7 +249,7 @@ func ecFromParams(crv string, kp *keyParams) (any, error) {
 	}
 	curve, size := ecCurve(crv)
 	if curve == nil {
-		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %q", crv)
+		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %s", untrusted.Quote(crv))
 	}
 	if kp.x == nil {
 		return nil, jwkErrorf(ErrMalformed, "missing member \"x\"")
@@ -289,7 +291,7 @@ func okpFromParams(crv string, kp *keyParams) (any, error) {
 		return nil, jwkErrorf(ErrMalformed, "missing member \"crv\"")
 	}
 	if crv != CurveEd25519 && crv != CurveX25519 {
-		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %q", crv)
+		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %s", untrusted.Quote(crv))
 	}
 	if kp.x == nil {
 		return nil, jwkErrorf(ErrMalformed, "missing member \"x\"")

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -138,7 +139,7 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 	alg := k.Algorithm
 	if a := akpAlgorithm(k.Key); a != "" { // alg is an AKP key parameter (RFC 9964 §4)
 		if alg != "" && alg != a {
-			return dst, jwkErrorf(ErrInvalidKey, "alg %q of an %s key", truncate(alg, 32), a)
+			return dst, jwkErrorf(ErrInvalidKey, "alg %s of an %s key", untrusted.Quote(alg), a)
 		}
 		alg = a
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -29,9 +30,21 @@ import (
 // then validated, once, by crypto/rsa with its CRT values; as in
 // crypto/x509, the primes are not tested for primality. SECURITY.md gives
 // the cost of the worst keys.
+//
+// ParseKey applies the default [Limits]: a key of more than
+// [DefaultMaxKeySize] bytes is refused with an error wrapping
+// [ErrLimitExceeded] before any of it is read. See [ParseKeyWithLimits].
 func ParseKey(data []byte) (*JWK, error) {
+	return ParseKeyWithLimits(data, Limits{})
+}
+
+// ParseKeyWithLimits parses one JWK as [ParseKey] does, with the limits
+// lim: lim.MaxKeySize bytes of JSON (RFC 7517 §4), checked before
+// anything else, lim.MaxJSONDepth and lim.MaxHeaderMembers (the members of
+// the key and of every object nested in it).
+func ParseKeyWithLimits(data []byte, lim Limits) (*JWK, error) {
 	k := new(JWK)
-	if err := k.parse(data, Limits{}.WithDefaults()); err != nil {
+	if err := k.parse(data, lim.WithDefaults()); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -47,8 +60,11 @@ func (k *JWK) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// parse fills k from data, a JSON object.
+// parse fills k from data, a JSON object of at most lim.MaxKeySize bytes.
 func (k *JWK) parse(data []byte, lim Limits) error {
+	if len(data) > lim.MaxKeySize {
+		return jwkErrorf(ErrLimitExceeded, "key of %d bytes exceeds %d", len(data), lim.MaxKeySize)
+	}
 	members, err := jwkParseObject(data, lim)
 	if err != nil {
 		return err
@@ -100,7 +116,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 	case KeyTypeAKP:
 		names = []string{"pub", "priv"}
 	default:
-		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported key type %q", kty)
+		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported key type %s", untrusted.Quote(kty))
 	}
 
 	var kp keyParams
@@ -143,7 +159,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 			for _, op := range ops {
 				// Duplicates are forbidden (RFC 7517 §4.3).
 				if seen[op] {
-					return jwkErrorf(ErrMalformed, "member \"key_ops\": duplicate value %q", op)
+					return jwkErrorf(ErrMalformed, "member \"key_ops\": duplicate value %s", untrusted.Quote(op))
 				}
 				seen[op] = true
 				nk.KeyOps = append(nk.KeyOps, KeyOp(op))
@@ -349,7 +365,7 @@ func jwkParseX5C(m jwkMember) ([]*x509.Certificate, error) {
 		}
 		c, err := x509.ParseCertificate(der)
 		if err != nil {
-			return nil, jwkErrorf(ErrMalformed, "member \"x5c\": certificate %d: %v", i, err)
+			return nil, jwkErrorf(ErrMalformed, "member \"x5c\": certificate %d: %v", i, untrusted.Error(err))
 		}
 		certs[i] = c
 	}
@@ -411,7 +427,7 @@ func jwkJSONError(err error) error {
 	}
 	var de *jsonx.DuplicateError
 	if errors.As(err, &de) {
-		return jwkErrorf(ErrMalformed, "duplicate member %q", de.Name)
+		return jwkErrorf(ErrMalformed, "duplicate member %s", untrusted.Quote(de.Name))
 	}
 	return jwkErrorf(ErrMalformed, "%v", err)
 }

@@ -1,20 +1,22 @@
 package jose
 
-// Default limits. They bound what a single token can make the loader do;
-// every one is checked before the work it bounds.
+// Default limits. They bound what a single token, key or key set can make
+// the loader do; every one is checked before the work it bounds.
 const (
-	DefaultMaxTokenSize        = 1 << 20 // bytes of a compact or JSON token
-	DefaultMaxHeaderSize       = 8 << 10 // bytes of one decoded JOSE header
-	DefaultMaxHeaderMembers    = 64      // members of one JOSE header
-	DefaultMaxJSONDepth        = 16      // nesting of JSON values in a header or key
-	DefaultMaxSignatures       = 16      // signatures in one general JWS JSON
-	DefaultMaxRecipients       = 16      // recipients in one general JWE JSON
-	DefaultMaxDecompressedSize = 1 << 20 // bytes of "zip":"DEF" plaintext after inflation
-	DefaultPBES2MinCount       = 1000    // smallest accepted p2c (RFC 7518 §4.8.1.2)
-	DefaultPBES2MaxCount       = 10000   // largest accepted p2c, and the PBES2 iterations of one token over all its recipients and keys
-	DefaultMaxSetKeys          = 1000    // keys in one JWK Set
-	DefaultMaxKeyAttempts      = 4       // signature verifications or key decryptions for one token
-	DefaultMaxKeyLookups       = 4       // calls of a key function (KeyFunc, KeyFuncContext) for one token
+	DefaultMaxTokenSize        = 1 << 20   // bytes of a compact or JSON token
+	DefaultMaxHeaderSize       = 8 << 10   // bytes of one decoded JOSE header
+	DefaultMaxHeaderMembers    = 64        // members of one JOSE header
+	DefaultMaxJSONDepth        = 16        // nesting of JSON values in a header or key
+	DefaultMaxSignatures       = 16        // signatures in one general JWS JSON
+	DefaultMaxRecipients       = 16        // recipients in one general JWE JSON
+	DefaultMaxDecompressedSize = 1 << 20   // bytes of "zip":"DEF" plaintext after inflation
+	DefaultPBES2MinCount       = 1000      // smallest accepted p2c (RFC 7518 §4.8.1.2)
+	DefaultPBES2MaxCount       = 10000     // largest accepted p2c, and the PBES2 iterations of one token over all its recipients and keys
+	DefaultMaxSetKeys          = 1000      // keys in one JWK Set
+	DefaultMaxKeySize          = 128 << 10 // bytes of one JWK, or of one entry of a JWK Set
+	DefaultMaxSetSize          = 1 << 20   // bytes of one JWK Set
+	DefaultMaxKeyAttempts      = 4         // signature verifications or key decryptions for one token
+	DefaultMaxKeyLookups       = 4         // calls of a key function (KeyFunc, KeyFuncContext) for one token
 )
 
 // Limits bounds the resources spent on one untrusted input. A zero field
@@ -31,6 +33,24 @@ type Limits struct {
 	PBES2MinCount       int // smallest accepted p2c (DefaultPBES2MinCount)
 	PBES2MaxCount       int // largest accepted p2c, and one token's total PBES2 iterations (DefaultPBES2MaxCount)
 	MaxSetKeys          int // keys in a JWK Set (DefaultMaxSetKeys)
+	// MaxKeySize bounds the bytes of one JWK (RFC 7517 §4), as read by
+	// ParseKeyWithLimits, and of each entry of a JWK Set
+	// (DefaultMaxKeySize, 128 KiB: room for the largest key, a 16384-bit
+	// RSA private key of 12 KB, beside an "x5c" (RFC 7517 §4.7) of
+	// MaxCertificates certificates of 2.7 KB each, where the CA
+	// certificates of a common trust store are 0.4 to 2 KB; an RSA-4096
+	// private key with 32 certificates of 2.1 KB is 94 KB). A longer key
+	// is refused with ErrLimitExceeded before any of it is parsed; a longer
+	// entry of a set is kept as an unusable entry, no key built from it
+	// (its kty, kid, use and alg are read, for display).
+	MaxKeySize int
+	// MaxSetSize bounds the bytes of one JWK Set (RFC 7517 §5), as read by
+	// ParseSetWithLimits and ParsePublicSetWithLimits (DefaultMaxSetSize,
+	// 1 MiB: a set of DefaultMaxSetKeys RSA-4096 public keys with kty,
+	// use, alg, a 43-byte kid, n and e is 0.79 MB). A longer set is
+	// refused with ErrLimitExceeded before any of it is parsed, so that
+	// the key validations a set can cost stay bounded by its size.
+	MaxSetSize int
 	// MaxKeyAttempts bounds the signature verifications (jws) or key
 	// decryptions (jwe) one token may cost, over all its signatures or
 	// recipients and all candidate keys (DefaultMaxKeyAttempts). An
@@ -71,5 +91,7 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.MaxSetKeys, DefaultMaxSetKeys)
 	def(&l.MaxKeyAttempts, DefaultMaxKeyAttempts)
 	def(&l.MaxKeyLookups, DefaultMaxKeyLookups)
+	def(&l.MaxKeySize, DefaultMaxKeySize)
+	def(&l.MaxSetSize, DefaultMaxSetSize)
 	return l
 }

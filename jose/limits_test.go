@@ -19,6 +19,8 @@ var ltDefaults = Limits{
 	MaxSetKeys:          DefaultMaxSetKeys,
 	MaxKeyAttempts:      DefaultMaxKeyAttempts,
 	MaxKeyLookups:       DefaultMaxKeyLookups,
+	MaxKeySize:          DefaultMaxKeySize,
+	MaxSetSize:          DefaultMaxSetSize,
 }
 
 // TestLimitsWithDefaults: a zero or negative field is its default, a
@@ -64,6 +66,8 @@ func TestLimitsValues(t *testing.T) {
 		MaxSetKeys:          1000,
 		MaxKeyAttempts:      4,
 		MaxKeyLookups:       4,
+		MaxKeySize:          128 << 10,
+		MaxSetSize:          1 << 20,
 	}
 	if ltDefaults != want {
 		t.Errorf("defaults %+v, documented %+v", ltDefaults, want)

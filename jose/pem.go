@@ -5,6 +5,8 @@ import (
 	"encoding/pem"
 	"fmt"
 	"strings"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // ParseKeyPEM returns the JWK of the first key or certificate in data, a
@@ -36,7 +38,7 @@ func ParseKeyPEM(data []byte) (*JWK, error) {
 		}
 	}
 	if strings.Contains(block.Type, "ENCRYPTED") || strings.Contains(block.Headers["Proc-Type"], "ENCRYPTED") {
-		return nil, keyErrorf(ErrUnsupportedAlgorithm, "pem: encrypted %q block: decrypt it first", block.Type)
+		return nil, keyErrorf(ErrUnsupportedAlgorithm, "pem: encrypted %s block: decrypt it first", untrusted.Quote(block.Type))
 	}
 	var key any
 	var err error
@@ -73,10 +75,10 @@ func ParseKeyPEM(data []byte) (*JWK, error) {
 			key = certs[0].PublicKey
 		}
 	default:
-		return nil, keyErrorf(ErrUnsupportedAlgorithm, "pem: unsupported block type %q", block.Type)
+		return nil, keyErrorf(ErrUnsupportedAlgorithm, "pem: unsupported block type %s", untrusted.Quote(block.Type))
 	}
 	if err != nil {
-		return nil, keyErrorf(ErrMalformed, "pem: %v", err)
+		return nil, keyErrorf(ErrMalformed, "pem: %v", untrusted.Error(err))
 	}
 	k, err := NewJWK(key)
 	if err != nil {
@@ -110,7 +112,7 @@ func (k *JWK) MarshalPEM() ([]byte, error) {
 		block.Bytes, err = x509.MarshalPKIXPublicKey(k.Key)
 	}
 	if err != nil {
-		return nil, keyErrorf(ErrInvalidKey, "pem: %v", err)
+		return nil, keyErrorf(ErrInvalidKey, "pem: %v", untrusted.Error(err))
 	}
 	return pem.EncodeToMemory(&block), nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // Algorithm is what key selection needs of an algorithm identifier: its
@@ -53,18 +55,18 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 	}
 	what := fmt.Sprintf("%T key", key)
 	if isJWK && jwk != nil {
-		what = fmt.Sprintf("JWK %q (%T)", jwk.KeyID, jwk.Key)
+		what = fmt.Sprintf("JWK %s (%T)", untrusted.Quote(jwk.KeyID), jwk.Key)
 	}
 	if typeFits {
 		var members []string
 		if jwk.Algorithm != "" {
-			members = append(members, fmt.Sprintf("alg %q", jwk.Algorithm))
+			members = append(members, "alg "+untrusted.Quote(jwk.Algorithm))
 		}
 		if jwk.Use != "" {
-			members = append(members, fmt.Sprintf("use %q", jwk.Use))
+			members = append(members, "use "+untrusted.Quote(jwk.Use))
 		}
 		if jwk.KeyOps != nil {
-			members = append(members, fmt.Sprintf("key_ops %q", jwk.KeyOps))
+			members = append(members, "key_ops "+untrusted.QuoteList(jwk.KeyOps))
 		}
 		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, ErrInvalidKey)
 	}
@@ -159,17 +161,17 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 			continue
 		}
 		if len(dst) > n {
-			return dst[:n], fmt.Errorf("jose: several keys of kid %q fit %s: %w", kid, string(alg), ErrKeyNotFound)
+			return dst[:n], fmt.Errorf("jose: several keys of kid %s fit %s: %w", untrusted.Quote(kid), string(alg), ErrKeyNotFound)
 		}
 		dst = append(dst, k)
 	}
 	switch {
 	case kid != "" && !named:
-		return dst[:n], fmt.Errorf("jose: no key of kid %q: %w", kid, ErrKeyNotFound)
+		return dst[:n], fmt.Errorf("jose: no key of kid %s: %w", untrusted.Quote(kid), ErrKeyNotFound)
 	case len(dst) > n && unusable > 0:
-		return dst[:n], fmt.Errorf("jose: kid %q names a key for %s and an unusable entry of its type: %w", kid, string(alg), ErrKeyNotFound)
+		return dst[:n], fmt.Errorf("jose: kid %s names a key for %s and an unusable entry of its type: %w", untrusted.Quote(kid), string(alg), ErrKeyNotFound)
 	case len(dst) == n && kid != "":
-		return dst, fmt.Errorf("jose: no key of kid %q can serve %s: %w", kid, string(alg), ErrAlgorithmNotAllowed)
+		return dst, fmt.Errorf("jose: no key of kid %s can serve %s: %w", untrusted.Quote(kid), string(alg), ErrAlgorithmNotAllowed)
 	case len(dst) == n:
 		return dst, fmt.Errorf("jose: no key fits %s: %w", string(alg), ErrKeyNotFound)
 	}

@@ -22,16 +22,20 @@ type Set struct {
 }
 
 // ParseSet parses a JWK Set with the default limits: at most
-// [DefaultMaxSetKeys] keys. See [ParseSetWithLimits].
+// [DefaultMaxSetSize] bytes, [DefaultMaxSetKeys] keys and
+// [DefaultMaxKeySize] bytes a key. See [ParseSetWithLimits].
 func ParseSet(data []byte) (*Set, error) {
 	return ParseSetWithLimits(data, Limits{})
 }
 
-// ParseSetWithLimits parses a JWK Set (RFC 7517 §5). The set must be a JSON
+// ParseSetWithLimits parses a JWK Set (RFC 7517 §5). A set of more than
+// lim.MaxSetSize bytes is refused with an error wrapping
+// [ErrLimitExceeded] before any of it is read. The set must be a JSON
 // object with a "keys" member holding an array of JSON objects; more than
 // lim.MaxSetKeys keys is refused with an error wrapping [ErrLimitExceeded],
-// before the next key is parsed. Each key is parsed as [ParseKey] does, but
-// an unsupported or invalid key is kept as an unusable entry (see [Set]).
+// before the next key is parsed. Each key is parsed as [ParseKeyWithLimits]
+// does, but an unsupported or invalid key, or one of more than
+// lim.MaxKeySize bytes, is kept as an unusable entry (see [Set]).
 // JSON syntax errors, a duplicate member name in any object (which would
 // let two parsers read different sets) and a missing or mistyped "keys"
 // refuse the whole set with an error wrapping [ErrMalformed].
@@ -73,6 +77,9 @@ func (s *Set) UnmarshalJSON(data []byte) error {
 // parse parses data into s; publicOnly refuses an entry with a private
 // member before any key is parsed.
 func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
+	if len(data) > lim.MaxSetSize {
+		return jwkErrorf(ErrLimitExceeded, "set of %d bytes exceeds %d", len(data), lim.MaxSetSize)
+	}
 	members, err := jwkParseObject(data, lim)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package jose_test
 
 import (
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"math/big"
@@ -27,7 +28,8 @@ func BenchmarkUntrusted(b *testing.B) {
 	pub16384 := vectortest.PublicRSAJWK(16384, 1)
 	fake16384 := vectortest.HostileRSAJWK(16384, 1, true, "")
 	issue9 := vectortest.Issue9RSAJWK(16384, 1)
-	certs := x5cJWK(b)
+	certs := x5cJWK(b, vectortest.RSAKey(b, 2048), false, &x509.Certificate{SerialNumber: big.NewInt(1),
+		Subject: pkix.Name{CommonName: "bench"}, NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0)})
 
 	run := func(name string, data []byte, f func([]byte) error, wantErr bool) {
 		b.Run(name, func(b *testing.B) {
@@ -56,7 +58,14 @@ func BenchmarkUntrusted(b *testing.B) {
 	run("ParseSet/legit-3-RSA4096-public", set(string(pub4096), string(pub4096), string(pub4096)), parseSet, false)
 	run("ParseSet/worst-3-issue9-RSA16384-private", set(issue9, issue9, issue9), parseSet, false)
 	run("ParseSet/worst-3-RSA16384-consistent-private", set(fake16384, fake16384, fake16384), parseSet, false)
-	run("ParseSet/worst-1000-RSA16384-public", set(strings.Repeat(pub16384+",", 999)+pub16384), parseSet, false)
+	// As many keys as DefaultMaxSetSize holds: the most a set can cost.
+	fill := func(key string) []byte {
+		n := (jose.DefaultMaxSetSize - len(`{"keys":[]}`) + 1) / (len(key) + 1)
+		return set(strings.Repeat(key+",", n-1) + key)
+	}
+	run("ParseSet/worst-1MiB-RSA16384-consistent-private", fill(fake16384), parseSet, false)
+	run("ParseSet/worst-1MiB-RSA16384-public", fill(pub16384), parseSet, false)
+	run("ParseSet/worst-10MiB-RSA16384-consistent-private", set(strings.Repeat(fake16384+",", 10<<20/len(fake16384))+fake16384), parseSet, true)
 
 	parseHeader := func(d []byte) error { _, err := jose.ParseHeader(d, jose.Limits{}); return err }
 	run("ParseHeader/legit-alg-kid", []byte(`{"alg":"RS256","kid":"2011-04-29","typ":"JWT"}`), parseHeader, false)
@@ -73,30 +82,34 @@ func BenchmarkUntrusted(b *testing.B) {
 	run("ParseHeader/worst-63-members-depth-16", []byte(members.String()), parseHeader, false)
 }
 
-// x5cJWK returns the RSA 2048 public JWK with MaxCertificates copies of a
-// self-signed certificate of its key in x5c.
-func x5cJWK(b *testing.B) []byte {
-	key := vectortest.RSAKey(b, 2048)
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "bench"},
-		NotBefore: time.Unix(0, 0), NotAfter: time.Unix(1<<32, 0)}
+// x5cJWK returns the JWK of key (its public half unless private) with
+// MaxCertificates copies in x5c of the certificate of key that tmpl
+// describes, self-signed.
+func x5cJWK(tb testing.TB, key *rsa.PrivateKey, private bool, tmpl *x509.Certificate) []byte {
+	tb.Helper()
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	c, err := x509.ParseCertificate(der)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	j, err := jose.NewJWK(&key.PublicKey)
+	var j *jose.JWK
+	if private {
+		j, err = jose.NewJWK(key)
+	} else {
+		j, err = jose.NewJWK(&key.PublicKey)
+	}
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	for range jose.MaxCertificates {
 		j.Certificates = append(j.Certificates, c)
 	}
 	data, err := j.MarshalJSON()
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return data
 }

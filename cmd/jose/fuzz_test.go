@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"strings"
@@ -20,6 +21,11 @@ func FuzzInspect(f *testing.F) {
 	}
 	f.Add([]byte(`{"recipients":[{"header":{}}],"unprotected":{},"ciphertext":""}`))
 	f.Add([]byte("...."))
+	long := strings.Repeat("\u00e9", 1000)
+	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","`+long+`":1,"`+long+`":2}`)) + ".e30.AAAA"))
+	f.Add([]byte(`{"payload":"e30","signature":"AAAA","header":{"` + long + `":1,"` + long + `":2}}`))
+	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","jwk":{"kty":"`+long+`"}}`)) + ".e30.AAAA"))
+	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","jwk":{"kty":"EC","crv":"`+long+`","x":"AA","y":"AA"}}`)) + ".e30.AAAA"))
 	f.Fuzz(func(t *testing.T, tok []byte) {
 		code, out, stderr := runCLI(t, tok, "inspect")
 		switch code {
@@ -34,6 +40,11 @@ func FuzzInspect(f *testing.F) {
 		case exitFailure:
 			if out != "" || !strings.HasPrefix(stderr, "jose: inspect: ") || strings.Count(stderr, "\n") != 1 {
 				t.Fatalf("failure: stdout %q, stderr %q", out, stderr)
+			}
+			// The input's text is quoted cut (issue 18): no error line
+			// is longer than 1 KiB, whatever the input.
+			if len(stderr) > 1<<10 {
+				t.Fatalf("error line of %d bytes: %.300s", len(stderr), stderr)
 			}
 		default:
 			t.Fatalf("exit %d, stderr %q", code, stderr)

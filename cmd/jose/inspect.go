@@ -9,6 +9,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -286,7 +287,7 @@ func members(data []byte) (map[string]json.RawMessage, error) {
 		}
 		name := t.(string) // object keys are strings once Token succeeded
 		if _, dup := m[name]; dup {
-			return nil, fmt.Errorf("duplicate member %q: %w", name, jose.ErrMalformed)
+			return nil, fmt.Errorf("duplicate member %s: %w", untrusted.Quote(name), jose.ErrMalformed)
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -79,7 +80,7 @@ is refused.
 				k.KeyID = jose.Base64URLEncode(t)
 			}
 			if slices.ContainsFunc(set.Keys, func(o *jose.JWK) bool { return o.KeyID == k.KeyID }) {
-				return fmt.Errorf("kid %q is already in the set", k.KeyID)
+				return fmt.Errorf("kid %s is already in the set", untrusted.Quote(k.KeyID))
 			}
 			// A set is either published (public keys) or kept (private and
 			// secret keys); verifiers refuse a set that mixes them.
@@ -193,10 +194,10 @@ preceded it; older keys are dropped.
 // likeKey describes a new key of the same kind as k.
 func likeKey(k *jose.JWK) (jose.GenerateParams, error) {
 	if err := k.Err(); err != nil {
-		return jose.GenerateParams{}, fmt.Errorf("the newest key (kid %q) is unusable: %v", k.KeyID, err)
+		return jose.GenerateParams{}, fmt.Errorf("the newest key (kid %s) is unusable: %v", untrusted.Quote(k.KeyID), err)
 	}
 	if !k.IsPrivate() {
-		return jose.GenerateParams{}, fmt.Errorf("the newest key (kid %q) is a public key: rotate the private set, then publish it with \"jose set public\"", k.KeyID)
+		return jose.GenerateParams{}, fmt.Errorf("the newest key (kid %s) is a public key: rotate the private set, then publish it with \"jose set public\"", untrusted.Quote(k.KeyID))
 	}
 	p := jose.GenerateParams{
 		KeyType:   k.KeyType(),

@@ -4,6 +4,8 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"fmt"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // ContentEncryptions returns every content encryption algorithm this
@@ -90,7 +92,7 @@ func NewContentCipher(enc ContentEncryption, cek []byte) (cipher.AEAD, error) {
 }
 
 func unsupportedEnc(enc ContentEncryption) error {
-	return fmt.Errorf("jwa: enc %q: %w", string(enc), ErrUnsupportedAlgorithm)
+	return fmt.Errorf("jwa: enc %s: %w", untrusted.Quote(enc), ErrUnsupportedAlgorithm)
 }
 
 // cekSize returns enc's key size, checking that enc is known and that cek,

@@ -4,6 +4,8 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"fmt"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // KeyAlgorithms returns every key management algorithm this package
@@ -177,7 +179,7 @@ func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {
 }
 
 func unsupportedKeyAlg(alg KeyAlgorithm) error {
-	return fmt.Errorf("jwa: alg %q: %w", string(alg), ErrUnsupportedAlgorithm)
+	return fmt.Errorf("jwa: alg %s: %w", untrusted.Quote(alg), ErrUnsupportedAlgorithm)
 }
 
 // aesKW is A128KW, A192KW and A256KW (RFC 7518 §4.4) with a shared key

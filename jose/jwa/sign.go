@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // SignatureAlgorithms returns every JWS algorithm this package implements
@@ -229,13 +231,10 @@ func sigKeyTypeError(alg SignatureAlgorithm, key any) error {
 }
 
 // sigUnsupportedError reports an algorithm NewSigner and NewVerifier do not
-// implement. The name, which may come from a token, is quoted and truncated.
+// implement. The name, which may come from a token, is quoted and cut by
+// untrusted.Quote.
 func sigUnsupportedError(alg SignatureAlgorithm) error {
-	s := string(alg)
-	if len(s) > 32 {
-		s = s[:32] + "..."
-	}
-	return fmt.Errorf("jwa: signature algorithm %q: %w", s, ErrUnsupportedAlgorithm)
+	return fmt.Errorf("jwa: signature algorithm %s: %w", untrusted.Quote(alg), ErrUnsupportedAlgorithm)
 }
 
 // sigGrow returns dst extended by n bytes, and those n bytes.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -501,16 +502,16 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 	}
 	alg, enc := jwa.KeyAlgorithm(h.Algorithm), jwa.ContentEncryption(h.Encryption)
 	if !slices.Contains(d.algs, alg) {
-		return nil, "", "", fmt.Errorf("jwe: alg %q: %w", h.Algorithm, jose.ErrAlgorithmNotAllowed)
+		return nil, "", "", fmt.Errorf("jwe: alg %s: %w", untrusted.Quote(h.Algorithm), jose.ErrAlgorithmNotAllowed)
 	}
 	if !slices.Contains(d.encs, enc) {
-		return nil, "", "", fmt.Errorf("jwe: enc %q: %w", h.Encryption, jose.ErrAlgorithmNotAllowed)
+		return nil, "", "", fmt.Errorf("jwe: enc %s: %w", untrusted.Quote(h.Encryption), jose.ErrAlgorithmNotAllowed)
 	}
 	if alg.IsDirect() && len(t.recipients) > 1 {
 		return nil, "", "", fmt.Errorf("jwe: %s in a token with %d recipients: %w", alg, len(t.recipients), jose.ErrMalformed)
 	}
 	if h.Compression != "" && h.Compression != "DEF" {
-		return nil, "", "", fmt.Errorf("jwe: zip %q: %w", h.Compression, jose.ErrUnsupportedAlgorithm)
+		return nil, "", "", fmt.Errorf("jwe: zip %s: %w", untrusted.Quote(h.Compression), jose.ErrUnsupportedAlgorithm)
 	}
 	if alg.IsPBES2() && (h.P2C < d.lim.PBES2MinCount || h.P2C > d.lim.PBES2MaxCount) {
 		return nil, "", "", fmt.Errorf("jwe: p2c %d outside [%d, %d]: %w", h.P2C, d.lim.PBES2MinCount, d.lim.PBES2MaxCount, jose.ErrLimitExceeded)

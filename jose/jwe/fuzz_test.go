@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -242,6 +243,8 @@ func fzVectorTokens(f *testing.F, s *fzSeeds) [][]byte {
 }
 
 func fzCheckError(t *testing.T, err error) {
+	t.Helper()
+	vectortest.CheckErrorText(t, err)
 	for _, target := range []error{
 		jose.ErrMalformed, jose.ErrUnsupportedAlgorithm, jose.ErrAlgorithmNotAllowed,
 		jose.ErrLimitExceeded, jose.ErrKeyNotFound, jose.ErrDecryptionFailed,
@@ -253,6 +256,17 @@ func fzCheckError(t *testing.T, err error) {
 	}
 	t.Fatalf("error %q wraps no jose sentinel error", err)
 }
+
+// fzLong is a name or value longer than any error may repeat; the headers
+// of fzLongHeaders put it where errors name a member or a value.
+var (
+	fzLong        = strings.Repeat("\u00e9", 1000)
+	fzLongHeaders = []string{
+		`{"alg":"` + fzLong + `","enc":"A128GCM"}`, `{"alg":"dir","enc":"` + fzLong + `"}`,
+		`{"alg":"dir","enc":"A128GCM","zip":"` + fzLong + `"}`, `{"alg":"dir","enc":"A128GCM","` + fzLong + `":1,"` + fzLong + `":2}`,
+		`{"alg":"dir","enc":"A128GCM","crit":["` + fzLong + `"],"` + fzLong + `":1}`, `{"alg":"HPKE-0","enc":"` + fzLong + `"}`,
+	}
+)
 
 func FuzzDecryptCompact(f *testing.F) {
 	seeds := fzMakeSeeds(f)
@@ -266,6 +280,9 @@ func FuzzDecryptCompact(f *testing.F) {
 		}
 	}
 	f.Add([]byte("...."))
+	for _, h := range fzLongHeaders {
+		f.Add([]byte(jose.Base64URLEncode([]byte(h)) + "..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA"))
+	}
 	f.Fuzz(func(t *testing.T, token []byte) {
 		msg, err := d.DecryptCompact(token)
 		if err != nil {
@@ -294,6 +311,10 @@ func FuzzDecryptJSON(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"protected":"","recipients":[],"iv":"","ciphertext":"","tag":""}`))
+	for _, h := range fzLongHeaders {
+		f.Add([]byte(`{"protected":"` + jose.Base64URLEncode([]byte(h)) + `","iv":"AAAAAAAAAAAAAAAA","ciphertext":"AAAA","tag":"AAAAAAAAAAAAAAAAAAAAAA"}`))
+		f.Add([]byte(`{"unprotected":` + h + `,"iv":"AAAAAAAAAAAAAAAA","ciphertext":"AAAA","tag":"AAAAAAAAAAAAAAAAAAAAAA"}`))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		msg, err := d.DecryptJSON(data)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -103,7 +104,7 @@ func checkUnprotected(h *jose.Header) error {
 func checkDisjoint(protected []string, h *jose.Header) error {
 	for _, n := range protected {
 		if h.Has(n) {
-			return fmt.Errorf("jwe: header member %q is both protected and unprotected", n)
+			return fmt.Errorf("jwe: header member %s is both protected and unprotected", untrusted.Quote(n))
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -31,7 +32,7 @@ func hpkeEK(h *jose.Header) ([]byte, error) {
 // missing one with any other algorithm.
 func checkIntegratedEnc(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) error {
 	if alg.IsHPKEIntegrated() && enc != "" {
-		return fmt.Errorf("jwe: %s encrypts the content itself: enc must be empty, not %q", alg, enc)
+		return fmt.Errorf("jwe: %s encrypts the content itself: enc must be empty, not %s", alg, untrusted.Quote(enc))
 	}
 	return nil
 }
@@ -53,7 +54,7 @@ func (d *Decrypter) checkIntegrated(t *token, h *jose.Header, alg jwa.KeyAlgorit
 		return nil, "", "", fmt.Errorf("jwe: %s in a token with %d recipients: %w", alg, len(t.recipients), jose.ErrMalformed)
 	}
 	if h.Compression != "" && h.Compression != "DEF" {
-		return nil, "", "", fmt.Errorf("jwe: zip %q: %w", h.Compression, jose.ErrUnsupportedAlgorithm)
+		return nil, "", "", fmt.Errorf("jwe: zip %s: %w", untrusted.Quote(h.Compression), jose.ErrUnsupportedAlgorithm)
 	}
 	if h.Has("psk_id") {
 		return nil, "", "", fmt.Errorf(`jwe: "psk_id" (HPKE mode_psk): %w`, jose.ErrUnsupportedAlgorithm)

@@ -39,6 +39,10 @@ func FuzzDecryptHPKE(f *testing.F) {
 		f.Add([]byte(strings.TrimSpace(v.Compact)))
 		f.Add([]byte(v.Flattened))
 	}
+	// Long attacker text, which errors must quote cut (issue 18).
+	for _, h := range append(fzLongHeaders, `{"alg":"HPKE-3","kid":"`+fzLong+`"}`, `{"alg":"HPKE-0-KE","enc":"A128GCM","kid":"`+fzLong+`","ek":"AA"}`) {
+		f.Add([]byte(jose.Base64URLEncode([]byte(h)) + "..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA"))
+	}
 	d, err := jwe.NewDecrypter(jwe.DecryptOptions{
 		KeyAlgorithms:      append(jwa.HPKEKeyAlgorithms(), jwa.HPKEIntegratedAlgorithms()...),
 		ContentEncryptions: jwa.ContentEncryptions(),
@@ -58,5 +62,6 @@ func FuzzDecryptHPKE(f *testing.F) {
 			jose.ErrLimitExceeded, jose.ErrKeyNotFound, jose.ErrDecryptionFailed, jose.ErrInvalidKey, jose.ErrUnsupportedCritical) {
 			t.Fatalf("error %q wraps no jose sentinel error", err)
 		}
+		vectortest.CheckErrorText(t, err)
 	})
 }

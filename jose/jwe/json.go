@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
@@ -411,7 +412,7 @@ func recipientHeader(r Recipient, p *jwa.KeyParams) (*jose.Header, error) {
 		h = *r.Header
 	}
 	if h.Algorithm != "" && h.Algorithm != string(r.Algorithm) {
-		return nil, fmt.Errorf(`jwe: recipient header "alg" %q differs from the algorithm %q`, h.Algorithm, r.Algorithm)
+		return nil, fmt.Errorf(`jwe: recipient header "alg" %s differs from the algorithm %q`, untrusted.Quote(h.Algorithm), r.Algorithm)
 	}
 	h.Algorithm = string(r.Algorithm)
 	if (p.EPK != nil && h.EPK != nil) || (p.IV != nil && h.IV != nil) || (p.Tag != nil && h.Tag != nil) ||

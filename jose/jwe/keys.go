@@ -9,6 +9,7 @@ import (
 	"crypto/rsa"
 	"fmt"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -187,7 +188,7 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 // "kid" of a JWK key.
 func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 	if !alg.Known() {
-		return nil, "", fmt.Errorf("jwe: key management algorithm %q: %w", alg, jose.ErrUnsupportedAlgorithm)
+		return nil, "", fmt.Errorf("jwe: key management algorithm %s: %w", untrusted.Quote(alg), jose.ErrUnsupportedAlgorithm)
 	}
 	var kid string
 	if j, ok := key.(*jose.JWK); ok {

@@ -8,8 +8,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -68,11 +70,13 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL repeated
 		}
-		return res, r.fetchErrorf("%w", err)
+		// net/http's errors may repeat what the server sent (a status
+		// line, a redirect's Location): bounded.
+		return res, r.fetchErrorf("%w", untrusted.Error(err))
 	}
 	defer resp.Body.Close()
 	if resp.Request != nil && resp.Request.URL.Scheme != "https" && !r.opts.AllowHTTP {
-		return res, r.fetchErrorf("redirected to %s: https is required", resp.Request.URL.Redacted())
+		return res, r.fetchErrorf("redirected to %s: https is required", untrusted.Quote(resp.Request.URL.Redacted()))
 	}
 	res.validators = validators{resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")}
 	res.lifetime, res.explicit = freshness(resp.Header, r.now())
@@ -81,17 +85,17 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 	case http.StatusOK:
 	case http.StatusNotModified:
 		if old == nil || v == (validators{}) {
-			return res, r.fetchErrorf("status %s to an unconditional request", resp.Status)
+			return res, r.fetchErrorf("status %s to an unconditional request", status(resp))
 		}
 		return res, nil
 	default:
 		// Read a little of the body, so that the connection can be reused.
 		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
-		return res, r.fetchErrorf("status %s", resp.Status)
+		return res, r.fetchErrorf("status %s", status(resp))
 	}
 	body, err := readBody(resp, r.opts.MaxResponseSize)
 	if err != nil {
-		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
+		return res, r.fetchErrorf("status %s: %w", status(resp), err)
 	}
 	res.sum = sha256.Sum256(body)
 	if old != nil && res.sum == oldSum {
@@ -107,14 +111,24 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 		err = fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", err)
 	}
 	if err != nil {
-		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
+		return res, r.fetchErrorf("status %s: %w", status(resp), err)
 	}
 	if err := r.checkKeys(set); err != nil {
-		return res, r.fetchErrorf("status %s: %w", resp.Status, err)
+		return res, r.fetchErrorf("status %s: %w", status(resp), err)
 	}
 	reuseKeys(set, old)
 	res.set = set
 	return res, nil
+}
+
+// status is the status line of resp for an error: "200 OK", or, when the
+// server sent another reason phrase than the standard one, its text
+// quoted and cut (it may be up to maxHeaderBytes long).
+func status(resp *http.Response) string {
+	if std := strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode); resp.Status == std {
+		return std
+	}
+	return untrusted.Quote(resp.Status)
 }
 
 // fetchError is a failed fetch: its text is err's, and it wraps both
@@ -152,7 +166,9 @@ func readBody(resp *http.Response, max int64) ([]byte, error) {
 			return buf, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading the body: %w", err)
+			// net/http's may repeat what the server sent (a
+			// malformed trailer line): bounded.
+			return nil, fmt.Errorf("reading the body: %w", untrusted.Error(err))
 		}
 		if len(buf) == cap(buf) {
 			grown := make([]byte, len(buf), min(2*int64(cap(buf)), max+1))

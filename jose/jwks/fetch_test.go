@@ -88,6 +88,63 @@ func TestSetLimits(t *testing.T) {
 	}
 }
 
+// TestSetSizeIsBodySize: the set's byte limit (Limits.MaxSetSize) is
+// MaxResponseSize unless set, so that a body read whole is not refused
+// again for its size; an explicit MaxSetSize still applies.
+func TestSetSizeIsBodySize(t *testing.T) {
+	set := setJSON(t, newECKey(t, "a"))
+	body := append(bytes.TrimSuffix(set, []byte("}")), `,"pad":"`+strings.Repeat("p", jose.DefaultMaxSetSize)+`"}`...)
+	p := newProvider(t, false, serveSet(body))
+	if err := newRemote(t, p, newClock(), Options{}).Refresh(t.Context()); err != nil {
+		t.Fatalf("%d-byte set, default limits: %v", len(body), err)
+	}
+	r := newRemote(t, p, newClock(), Options{Limits: jose.Limits{MaxSetSize: jose.DefaultMaxSetSize}})
+	if err := r.Refresh(t.Context()); !errors.Is(err, jose.ErrLimitExceeded) || !errors.Is(err, ErrFetch) {
+		t.Fatalf("%d-byte set, MaxSetSize %d: %v", len(body), jose.DefaultMaxSetSize, err)
+	}
+}
+
+// TestUnknownKidErrorText: a kid of 1 MiB is quoted and cut in the error
+// (issue 18, finding 4).
+func TestUnknownKidErrorText(t *testing.T) {
+	p := newProvider(t, false, serveSet(setJSON(t, newECKey(t, "a"))))
+	r := newRemote(t, p, newClock(), Options{})
+	_, err := r.Get(t.Context(), strings.Repeat("k", 1<<20))
+	if !errors.Is(err, jose.ErrKeyNotFound) || len(err.Error()) > 1<<10 || !strings.Contains(err.Error(), `…" (1048576 bytes)`) {
+		t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+	}
+}
+
+// TestBodyErrorText: net/http's errors while the body is read repeat what
+// the server sent: a malformed trailer line, up to 4 KB, quoted, four
+// times that with escapes. A hostile provider's answer makes a failed
+// fetch, not an error of 16 KB in Status().LastError and in the error of
+// every token while no set is usable (issue 18, finding 4).
+func TestBodyErrorText(t *testing.T) {
+	p := newProvider(t, true, func(w http.ResponseWriter, r *http.Request) {
+		c, rw, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer c.Close()
+		rw.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+		rw.WriteString("b\r\n{\"keys\":[]}\r\n0\r\nX-Trailer: " + strings.Repeat("\x1b", 3000) + "\r\n\r\n")
+		rw.Flush()
+	})
+	r := newRemote(t, p, newClock(), Options{})
+	err := r.Refresh(t.Context())
+	if !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "reading the body") {
+		t.Fatalf("err = %.300v", err)
+	}
+	_, kerr := r.Get(t.Context(), "a")
+	for _, e := range []error{err, r.Status().LastError, kerr} {
+		if msg := e.Error(); len(msg) > 1<<10 || strings.ContainsFunc(msg, func(r rune) bool { return !strconv.IsPrint(r) }) {
+			t.Errorf("error of %d bytes: %.300q", len(msg), msg)
+		}
+	}
+}
+
 // TestUnusableEntries: entries jose cannot use are kept (and counted) but
 // never selected; they do not make the set fail.
 func TestUnusableEntries(t *testing.T) {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -57,7 +59,7 @@ type Options struct {
 	Timeout time.Duration
 	// MaxResponseSize bounds the body, in bytes (default
 	// [DefaultMaxResponseSize], 2 MiB: a set of a thousand 4096-bit RSA
-	// keys, the most [jose.ParseSet] reads, is under 1 MiB). A longer body
+	// public keys, the most [jose.ParseSet] reads, is 0.8 MB). A longer body
 	// is refused as soon as its Content-Length, or the byte past the
 	// limit, is seen; memory stays bounded by the limit. The limit is on
 	// the body as read, so on the decompressed body when the client
@@ -65,7 +67,8 @@ type Options struct {
 	MaxResponseSize int64
 	// Limits are the limits [jose.ParsePublicSetWithLimits] (or, with
 	// AllowSecretKeys, [jose.ParseSetWithLimits]) applies to the body
-	// (zero fields: the jose defaults).
+	// (zero fields: the jose defaults, except MaxSetSize, which is
+	// MaxResponseSize unless set).
 	Limits jose.Limits
 
 	// MinRefreshInterval and MaxRefreshInterval bound how long a fetched
@@ -148,6 +151,11 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MinRefreshInterval > o.MaxRefreshInterval {
 		return o, fmt.Errorf("jwks: Options.MinRefreshInterval %v exceeds MaxRefreshInterval %v", o.MinRefreshInterval, o.MaxRefreshInterval)
+	}
+	if o.Limits.MaxSetSize <= 0 {
+		// The body limit is the set's: a body read whole is never
+		// refused again for its size.
+		o.Limits.MaxSetSize = int(min(o.MaxResponseSize, math.MaxInt))
 	}
 	o.Limits = o.Limits.WithDefaults()
 	return o, nil
@@ -277,7 +285,7 @@ func newClient(o Options) *http.Client {
 				return errors.New("stopped after 10 redirects")
 			}
 			if req.URL.Scheme != "https" && !o.AllowHTTP {
-				return fmt.Errorf("redirect to %s refused: https is required", req.URL.Redacted())
+				return fmt.Errorf("redirect to %s refused: https is required", untrusted.Quote(req.URL.Redacted()))
 			}
 			return nil
 		},
@@ -436,8 +444,8 @@ func (r *Remote) coolingDown(now time.Time) bool {
 // not in the usable set, or there is no usable set. r.mu is held.
 func (r *Remote) unavailable(usable bool, kid string) error {
 	if usable {
-		return fmt.Errorf("jwks: no key with kid %q in the set from %s (fetched %s): %w",
-			kid, r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
+		return fmt.Errorf("jwks: no key with kid %s in the set from %s (fetched %s): %w",
+			untrusted.Quote(kid), r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
 	}
 	if r.lastErr != nil {
 		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)

@@ -48,7 +48,8 @@ func TestNewOptions(t *testing.T) {
 	want := Options{
 		Timeout: DefaultTimeout, MaxResponseSize: DefaultMaxResponseSize,
 		MinRefreshInterval: DefaultMinRefreshInterval, MaxRefreshInterval: DefaultMaxRefreshInterval,
-		RefreshCooldown: DefaultRefreshCooldown, MaxStale: DefaultMaxStale, Limits: jose.Limits{}.WithDefaults(),
+		RefreshCooldown: DefaultRefreshCooldown, MaxStale: DefaultMaxStale,
+		Limits: jose.Limits{MaxSetSize: DefaultMaxResponseSize}.WithDefaults(), // the body limit is the set's
 	}
 	if r.opts != want {
 		t.Errorf("defaults %+v, want %+v", r.opts, want)

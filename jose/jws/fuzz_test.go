@@ -238,6 +238,8 @@ func fzVectorTokens(f *testing.F) [][]byte {
 
 // fzCheckError checks that a refusal wraps one of the jose sentinel errors.
 func fzCheckError(t *testing.T, err error) {
+	t.Helper()
+	vectortest.CheckErrorText(t, err)
 	for _, target := range []error{
 		jose.ErrMalformed, jose.ErrUnsupportedAlgorithm, jose.ErrAlgorithmNotAllowed,
 		jose.ErrLimitExceeded, jose.ErrKeyNotFound, jose.ErrVerificationFailed,
@@ -249,6 +251,16 @@ func fzCheckError(t *testing.T, err error) {
 	}
 	t.Fatalf("error %q wraps no jose sentinel error", err)
 }
+
+// fzLong is a name or value longer than any error may repeat; the headers
+// of fzLongHeaders put it where errors name a member or a value.
+var (
+	fzLong        = strings.Repeat("\u00e9", 1000)
+	fzLongHeaders = []string{
+		`{"alg":"` + fzLong + `"}`, `{"alg":"HS256","` + fzLong + `":1,"` + fzLong + `":2}`,
+		`{"alg":"HS256","crit":["` + fzLong + `"],"` + fzLong + `":1}`, `{"alg":"HS256","kid":"` + fzLong + `"}`,
+	}
+)
 
 func FuzzVerifyCompact(f *testing.F) {
 	seeds := fzMakeSeeds(f)
@@ -263,6 +275,9 @@ func FuzzVerifyCompact(f *testing.F) {
 	}
 	f.Add([]byte(".."))
 	f.Add([]byte("eyJhbGciOiJub25lIn0.Zm9v."))
+	for _, h := range fzLongHeaders {
+		f.Add([]byte(jose.Base64URLEncode([]byte(h)) + ".Zm9v.AAAA"))
+	}
 	f.Fuzz(func(t *testing.T, token []byte) {
 		msg, err := v.VerifyCompact(token)
 		if err != nil {
@@ -294,6 +309,11 @@ func FuzzVerifyJSON(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"payload":"","signatures":[]}`))
+	for _, h := range fzLongHeaders {
+		f.Add([]byte(`{"payload":"Zm9v","protected":"` + jose.Base64URLEncode([]byte(h)) + `","signature":"AAAA"}`))
+		f.Add([]byte(`{"payload":"Zm9v","header":` + h + `,"signature":"AAAA"}`))
+	}
+	f.Add([]byte(`{"payload":"","` + fzLong + `":1,"` + fzLong + `":2}`))
 	f.Add([]byte(`{"payload":"","protected":"","signature":"","signatures":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		triples := fzTriples(data)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -69,7 +70,7 @@ func parseJSON(data []byte, lim jose.Limits) (*jsonJWS, error) {
 			err = flat.member(name, value)
 		}
 		if err != nil && err != countErr {
-			return fmt.Errorf("member %q: %w", name, err)
+			return fmt.Errorf("member %s: %w", untrusted.Quote(name), err)
 		}
 		return err
 	})

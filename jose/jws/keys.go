@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -48,7 +49,7 @@ func (v *Verifier) candidates(ctx context.Context, lookups *int, h *jose.Header)
 				return c, nil
 			}
 		}
-		return c, fmt.Errorf("jws: alg %q is not allowed: %w", alg, jose.ErrAlgorithmNotAllowed)
+		return c, fmt.Errorf("jws: alg %s is not allowed: %w", untrusted.Quote(alg), jose.ErrAlgorithmNotAllowed)
 	case v.set != nil:
 		return v.setCandidates(v.set, h, alg)
 	default:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/keysource"
@@ -343,10 +344,10 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 		return fmt.Errorf("jws: header has no alg: %w", jose.ErrMalformed)
 	}
 	if isNone(alg) {
-		return fmt.Errorf("jws: unsecured JWS (alg %q) is never accepted: %w", alg, jose.ErrAlgorithmNotAllowed)
+		return fmt.Errorf("jws: unsecured JWS (alg %s) is never accepted: %w", untrusted.Quote(alg), jose.ErrAlgorithmNotAllowed)
 	}
 	if !slices.Contains(v.algs, jwa.SignatureAlgorithm(alg)) {
-		return fmt.Errorf("jws: alg %q is not allowed: %w", alg, jose.ErrAlgorithmNotAllowed)
+		return fmt.Errorf("jws: alg %s is not allowed: %w", untrusted.Quote(alg), jose.ErrAlgorithmNotAllowed)
 	}
 	if u != nil && u.Has("b64") {
 		return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -147,7 +148,7 @@ func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
 			return nil, fmt.Errorf("jws: x5c: certificate %d is not base64: %w", i, jose.ErrMalformed)
 		}
 		if certs[i], err = x509.ParseCertificate(der); err != nil {
-			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, err, jose.ErrMalformed)
+			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, untrusted.Error(err), jose.ErrMalformed)
 		}
 		if k, ok := certs[i].PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > opts.MaxRSABits {
 			return nil, fmt.Errorf("jws: x5c: certificate %d has a %d-bit RSA key, more than %d: %w", i, k.N.BitLen(), opts.MaxRSABits, jose.ErrLimitExceeded)
@@ -181,7 +182,7 @@ func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
 	}
 	chains, err := leaf.Verify(vo)
 	if err != nil {
-		return nil, fmt.Errorf("jws: x5c: %v: %w", err, jose.ErrKeyNotFound)
+		return nil, fmt.Errorf("jws: x5c: %v: %w", untrusted.Error(err), jose.ErrKeyNotFound)
 	}
 	for _, ch := range chains {
 		if len(ch) <= opts.MaxChainLength {

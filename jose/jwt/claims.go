@@ -38,9 +38,25 @@ type registered interface{ Registered() *Claims }
 // AppendJSON appends c as a JSON object with the present claims in the
 // order iss, sub, aud, exp, nbf, iat, jti (encoding/json's order for the
 // struct) and returns the extended buffer. It allocates only to grow dst.
+// It writes the dates as they are; [Signer.Sign] refuses those a
+// Validator would refuse.
 func (c *Claims) AppendJSON(dst []byte) []byte {
 	dst, _ = c.appendMembers(append(dst, '{'), false)
 	return append(dst, '}')
+}
+
+// check returns the ClaimError of the first date of c that cannot be
+// issued (see NumericDate.MarshalJSON), or nil.
+func (c *Claims) check() *ClaimError {
+	for _, d := range [...]struct {
+		name string
+		d    NumericDate
+	}{{"exp", c.Expiry}, {"nbf", c.NotBefore}, {"iat", c.IssuedAt}} {
+		if err := d.d.check(); err != nil {
+			return d.d.claimError(d.name, err)
+		}
+	}
+	return nil
 }
 
 // appendMembers appends the present claims as object members, the first

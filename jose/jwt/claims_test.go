@@ -11,6 +11,7 @@ import (
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
 )
 
 // TestNumericDate checks the decoding of NumericDate values (RFC 7519 §2)
@@ -395,4 +396,111 @@ func signRaw(t testing.TB, payload []byte) []byte {
 		t.Fatal(err)
 	}
 	return []byte(h + "." + jose.Base64URLEncode(sig))
+}
+
+// TestNumericDateExact: a date literal is read exactly or refused (issue
+// 18, finding 6). strconv.ParseFloat stops counting an exponent past
+// 99999, so 0.(700,000 zeros)19e700010, which is 1.9e9 (a date in 2030,
+// as Python and JavaScript read it), read as 0; such a literal, and any
+// with an exponent of more than 32 bytes, is a malformed claim, in
+// Claims, in a struct with a NumericDate field and through
+// NumericDate.UnmarshalJSON. Every reading that was exact stays.
+func TestNumericDateExact(t *testing.T) {
+	zeros := strings.Repeat("0", 700000)
+	refused := []string{
+		"0." + zeros + "19e700010",
+		"0." + zeros + "19E+700010",
+		"1e100000", "1e-100000", "0.1e999999", "1e0000000000000000000000100000",
+		"0.0000000000000000000000000001e37",  // 33 bytes
+		"1300819380.000000000000000000000e0", // 34 bytes
+		"0." + zeros + "1300819380e700010",   // the same date, exactly, but unread by strconv
+		"13008193800000000000000000000e-19",  // 33 bytes
+		strings.Repeat("1", 40) + "e-31",     // 1.1e9, 44 bytes
+	}
+	for _, in := range refused {
+		var d NumericDate
+		if err := d.UnmarshalJSON([]byte(in)); err == nil || !d.IsZero() {
+			t.Errorf("%.40s (%d bytes): read as %v", in, len(in), d)
+		}
+		for _, name := range []string{"exp", "nbf", "iat"} {
+			var c Claims
+			err := parseClaims([]byte(`{"`+name+`":`+in+`}`), jsonx.Limits{MaxDepth: 16, MaxMembers: 64}, &c, nil)
+			var ce *ClaimError
+			if !errors.As(err, &ce) || ce.Claim != name || !errors.Is(err, ErrMalformedClaims) || !strings.Contains(err.Error(), "not read exactly") {
+				t.Errorf("%s: %.40s: %v", name, in, err)
+			}
+		}
+		var s struct {
+			AuthTime NumericDate `json:"auth_time"`
+		}
+		if err := json.Unmarshal([]byte(`{"auth_time":`+in+`}`), &s); err == nil {
+			t.Errorf("auth_time %.40s: read as %v", in, s.AuthTime)
+		}
+	}
+	// Through a Validator, into Claims, a map and a struct with embedded
+	// Claims and a NumericDate of its own (the struct codec). The tokens
+	// are signed by jws, as a peer would: Sign refuses such claims.
+	s, err := jws.NewSigner(jwa.HS256, hsKey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := hsValidator(t, ValidatorOptions{})
+	hostile := "0." + zeros + "19e700010"
+	for _, claims := range []string{
+		`{"exp":1796130000,"aud":"https://api.example","nbf":` + hostile + `}`,
+		`{"exp":1796130000,"aud":"https://api.example","auth_time":` + hostile + `}`,
+	} {
+		tok, err := s.Compact([]byte(claims))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dst := range []any{nil, &map[string]any{}, &struct {
+			Claims
+			AuthTime NumericDate `json:"auth_time"`
+		}{}} {
+			if _, isMap := dst.(*map[string]any); strings.Contains(claims, "auth_time") && (dst == nil || isMap) {
+				continue // a NumericDate only in the struct
+			}
+			_, err := v.Validate(tok, dst)
+			if !errors.Is(err, ErrMalformedClaims) || len(err.Error()) > 1<<10 {
+				t.Errorf("%.60s into %T: %.300v", claims, dst, err)
+			}
+		}
+	}
+
+	// Kept: integers and fractions of any length, exponents of up to 32
+	// bytes and five digits.
+	for in, want := range map[string]time.Time{
+		"1300819380":                       time.Unix(1300819380, 0),
+		"1300819380." + zeros + "1":        time.Unix(1300819380, 0),
+		"0." + zeros + "19":                time.Unix(0, 0),
+		"1300819380.123456789" + zeros:     time.Unix(1300819380, 123456789),
+		"1.30081938e9":                     time.Unix(1300819380, 0),
+		"1.30081938e+09":                   time.Unix(1300819380, 0),
+		"130081938000000e-5":               time.Unix(1300819380, 0),
+		"0.00000000000000130081938e24":     time.Unix(1300819380, 0),
+		"0.000000000000000000130081938e28": time.Unix(1300819380, 0), // 32 bytes
+		"1300819380e000000000000000000000": time.Unix(1300819380, 0), // 32 bytes, leading zeros of the exponent
+		"13008193800000e-00004":            time.Unix(1300819380, 0),
+		"1e-99999":                         time.Unix(0, 0),
+		"0e99999":                          time.Unix(0, 0),
+	} {
+		var d NumericDate
+		if err := d.UnmarshalJSON([]byte(in)); err != nil || !d.Time().Equal(want) {
+			t.Errorf("%.40s (%d bytes): %v, %v; want %v", in, len(in), d, err, want.UTC())
+		}
+	}
+}
+
+// TestNumericDateLongInteger: an integer of any length past MaxNumericDate
+// is out of range, said so, whether or not strconv could read it (it has
+// no exponent to be read inexactly).
+func TestNumericDateLongInteger(t *testing.T) {
+	for _, in := range []string{"253402300800", "99999999999999999999", "1" + strings.Repeat("0", 40), "1" + strings.Repeat("0", 700000)} {
+		var d NumericDate
+		err := d.UnmarshalJSON([]byte(in))
+		if err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("%.40s (%d digits): %v", in, len(in), err)
+		}
+	}
 }

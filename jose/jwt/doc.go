@@ -7,7 +7,10 @@
 // type), [NewEncrypter] (an encrypted JWT) and [NewNestedEncrypter] (signed,
 // then encrypted, with "cty": "JWT" in the JWE Protected Header, RFC 7519
 // §5.2). The registered claims are a [Claims]; private claims go in a
-// struct that embeds it, or a map.
+// struct that embeds it, or a map. Issuing checks what validating checks:
+// claims a Validator would refuse (a duplicate name, a registered claim
+// of the wrong type, a date before the epoch, past [MaxNumericDate] or
+// made from the zero time.Time) are refused, whatever holds them.
 //
 // Validating: a [Validator] is built once by [NewValidator] from
 // [ValidatorOptions] and is safe for concurrent use. Its key source is a
@@ -40,8 +43,12 @@
 // Claims sets are read with the strict JSON reader of the jose packages:
 // one JSON object, duplicate member names refused at every depth, nesting
 // and member counts bounded (ValidatorOptions.MaxDepth, MaxClaims), and
-// NumericDate values checked (RFC 7519 §2). Registered claims are read
-// without reflection; private ones are decoded from the same bytes.
+// NumericDate values checked (RFC 7519 §2) and read exactly: a date with
+// an exponent that strconv would not read exactly (more than 32 bytes, or
+// an exponent of more than five digits) is refused, not misread.
+// Registered claims are read without reflection; private ones are decoded
+// from the same bytes. Errors quote at most 64 bytes of a claim's name or
+// value, with its length.
 //
 // Cost: validating a signed JWT into a [Claims] costs the JWS verification
 // plus a single scan of the claims, and four allocations;

@@ -3,6 +3,7 @@ package jwt
 import (
 	"errors"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -126,9 +127,11 @@ func (e *ClaimError) Unwrap() []error {
 	return []error{e.Err}
 }
 
+// quote names a claim in an error: its name quoted with untrusted.Quote
+// (it may be a member name of the token), or "claims" for the whole set.
 func quote(name string) string {
 	if name == "" {
 		return "claims"
 	}
-	return `"` + name + `"`
+	return untrusted.Quote(name)
 }

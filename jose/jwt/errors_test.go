@@ -3,6 +3,7 @@ package jwt
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +102,77 @@ func TestIssueErrorText(t *testing.T) {
 	var ce *ClaimError
 	if err == nil || err.Error() != want || !errors.As(err, &ce) || ce.Claim != "exp" || !errors.Is(err, ErrMalformedClaims) || !errors.Is(err, jose.ErrMalformed) {
 		t.Errorf("got %v (%#v), want %s", err, ce, want)
+	}
+}
+
+// TestErrorTextCut: the token's text in an error, a claim's name or value,
+// "typ", or the text of encoding/json's and time's errors, is quoted and
+// cut (internal/untrusted), so that no refusal is longer than 1 KiB
+// (issue 18, finding 4).
+func TestErrorTextCut(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	long := strings.Repeat("x", 100000)
+	num := strings.Repeat("9", 100000)
+	const cut = `…" (100000 bytes)`
+	tok := func(edit func(*Claims)) []byte {
+		c := typicalClaims()
+		edit(&c)
+		return mustSign(t, s, &c)
+	}
+	raw := func(claims string) []byte {
+		return mustSign(t, s, json.RawMessage(`{"exp":1796130000,"aud":"https://api.example",`+claims+`}`))
+	}
+	noAud := func(claims string) []byte {
+		return mustSign(t, s, json.RawMessage(`{"exp":1796130000,`+claims+`}`))
+	}
+	var anyDst any
+	var auds Audience
+	var ctlAuds Audience
+	for range 10 {
+		auds = append(auds, strings.Repeat("a", 10000))
+		ctlAuds = append(ctlAuds, strings.Repeat("\x01", 100))
+	}
+	for _, c := range []struct {
+		name  string
+		opts  ValidatorOptions
+		token []byte
+		dst   any
+		want  string // in the text
+	}{
+		{"iss", ValidatorOptions{Issuers: []string{"https://issuer.example"}}, tok(func(c *Claims) { c.Issuer = long }), nil, cut},
+		{"sub", ValidatorOptions{Subject: "user-1234"}, tok(func(c *Claims) { c.Subject = long }), nil, cut},
+		{"aud", ValidatorOptions{}, tok(func(c *Claims) { c.Audience = auds }), nil, `…" (10000 bytes) … (10 values)]`},
+		// Values of control characters, each quoted four times its
+		// length: fewer are shown, and the error stays under 1 KiB.
+		{"aud of control characters", ValidatorOptions{}, tok(func(c *Claims) { c.Audience = ctlAuds }), nil, `…" (100 bytes) … (10 values)]`},
+		{"typ", ValidatorOptions{}, mustSign(t, mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{Type: long[:5000]}), &Claims{Expiry: NewNumericDate(testNow.Add(time.Hour))}), nil, `…" (5000 bytes)`},
+		{"names differing in case", ValidatorOptions{}, raw(`"` + long + `":1,"` + strings.ToUpper(long) + `":2`), &anyDst, cut},
+		{"number into an int", ValidatorOptions{}, raw(`"n":` + num), &struct {
+			Claims
+			N int `json:"n"`
+		}{}, cut},
+		{"number into a map", ValidatorOptions{AnyAudience: true}, noAud(`"n":` + num), &map[string]int{}, "… ("},
+		{"map key", ValidatorOptions{AnyAudience: true}, noAud(`"` + long + `":"x"`), &map[string]int{}, "cannot unmarshal string"},
+		// encoding/json repeats a key it cannot read as a number raw:
+		// shown escaped.
+		{"map key with a terminal escape", ValidatorOptions{AnyAudience: true},
+			mustSign(t, s, json.RawMessage(`{"\u001b]0;pwned\u0007\u001b[2J":"x","exp":1796130000}`)), &map[int]any{}, `number \x1b]0;pwned\a\x1b[2J into`},
+		{"time", ValidatorOptions{}, raw(`"t":"` + long + `"`), &struct {
+			T time.Time `json:"t"`
+		}{}, "… ("},
+		{"time, embedded Claims", ValidatorOptions{}, raw(`"t":"` + long + `"`), &struct {
+			Claims
+			T time.Time `json:"t"`
+		}{}, "… ("},
+	} {
+		_, err := hsValidator(t, c.opts).Validate(c.token, c.dst)
+		if err == nil || !errors.Is(err, ErrInvalidClaims) {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		t.Logf("%s: %s", c.name, err)
+		if msg := err.Error(); len(msg) > 1<<10 || !strings.Contains(msg, c.want) || strings.ContainsFunc(msg, func(r rune) bool { return !strconv.IsPrint(r) }) {
+			t.Errorf("%s: error of %d bytes: %.400q\nwant it to contain %s, printable", c.name, len(msg), msg, c.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -32,7 +33,7 @@ func checkFoldedNames(raw []byte, lim jsonx.Limits) error {
 			}
 			k := string(appendFolded(nil, name))
 			if prev, dup := seen[k]; dup {
-				return fmt.Errorf("member names %q and %q differ only in case, which encoding/json does not tell apart", prev, name)
+				return fmt.Errorf("member names %s and %s differ only in case, which encoding/json does not tell apart", untrusted.Quote(prev), untrusted.Quote(name))
 			}
 			seen[k] = string(name)
 			return checkFoldedNames(v, lim)

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // FuzzParseClaims feeds arbitrary bytes to the claims reader. It must never
@@ -22,12 +25,23 @@ func FuzzParseClaims(f *testing.F) {
 		`{"exp":1,"exp":2}`,
 		`{"exp":-1}`, `{"exp":"1"}`, `{"aud":[1]}`, `[]`, `{"a":{"b":[{"c":null}]}}`,
 		`{"iss":"a","ISS":"b"}`, `{"x":[{"k":1,"\u212a":2}]}`, `{"\u017f":1,"S":2}`, `{"\u0130":1,"i":2}`,
+		// Long names and values, which errors must quote cut (issue 18).
+		`{"` + strings.Repeat("a", 2000) + `":1,"` + strings.Repeat("A", 2000) + `":2}`,
+		`{"` + strings.Repeat("\u00e9", 1000) + `":1,"` + strings.Repeat("\u00e9", 1000) + `":2}`,
+		`{"exp":` + strings.Repeat("9", 2000) + `}`, `{"nbf":0.` + strings.Repeat("0", 2000) + `19e2010}`,
+		`{"iss":"` + strings.Repeat("\\u0001", 2000) + `"}`, `{"sub":"` + strings.Repeat("\u00e9", 1000) + `"}`,
+		`{"aud":["` + strings.Repeat(`\u0001`, 100) + `","` + strings.Repeat(`\u0002`, 100) + `","` + strings.Repeat(`\u0003`, 100) + `","` + strings.Repeat(`\u0004`, 100) + `"]}`,
 	} {
 		f.Add([]byte(s))
 	}
+	// The checks a Validator makes of what it read: their errors name the
+	// claims' values, and are bounded too.
+	v := hsValidator(f, ValidatorOptions{Issuers: []string{"https://issuer.example"}, Audiences: []string{"https://api.example"},
+		Subject: "user-1234", ExpiryOptional: true, Now: func() time.Time { return testNow }})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c Claims
 		err := parseClaims(data, defaultJSONLimits, &c, &privateSink{required: []string{"a"}})
+		vectortest.CheckErrorText(t, err)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidClaims) || !(errors.Is(err, jose.ErrMalformed) || errors.Is(err, jose.ErrLimitExceeded)) {
 				t.Fatalf("error %v wraps no sentinel", err)
@@ -50,9 +64,12 @@ func FuzzParseClaims(f *testing.F) {
 		if err := dec.Decode(&tree); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := checkFoldedNames(data, defaultJSONLimits) != nil, hasFoldedPair(tree); got != want {
+		ferr := checkFoldedNames(data, defaultJSONLimits)
+		vectortest.CheckErrorText(t, ferr)
+		if got, want := ferr != nil, hasFoldedPair(tree); got != want {
 			t.Fatalf("checkFoldedNames refused=%v, bytes.EqualFold finds a pair=%v, in %q", got, want, data)
 		}
+		vectortest.CheckErrorText(t, v.checkClaims(&c, 0))
 		out := c.AppendJSON(nil)
 		var back Claims
 		if err := parseClaims(out, defaultJSONLimits, &back, nil); err != nil {

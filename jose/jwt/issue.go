@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -66,9 +67,15 @@ func (s *Signer) Algorithm() jwa.SignatureAlgorithm { return s.s.Algorithm() }
 //     encoding/json.
 //
 // Whatever its origin, the claims set must be a JSON object that
-// [Validator] accepts: no duplicate names, within the default limits, and
-// registered claims of their registered types. Sign refuses anything else
-// rather than issue a token no Validator loads.
+// [Validator] accepts: no duplicate names, within the default limits,
+// registered claims of their registered types, and dates a Validator
+// reads: every NumericDate, registered ("exp", "nbf", "iat") or private,
+// in Claims, in a struct or in a map, from the epoch to [MaxNumericDate],
+// and none made from the zero time.Time (which would be written as
+// -62135596800; an absent date is the zero NumericDate). Sign refuses
+// anything else, with an error wrapping [ErrMalformedClaims] (naming the
+// claim, for a member of the set), rather than issue a token no Validator
+// loads.
 func (s *Signer) Sign(claims any) ([]byte, error) {
 	return s.AppendSign(nil, claims)
 }
@@ -155,9 +162,9 @@ func newEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, o *j
 	return &Encrypter{e: e, signer: s}, nil
 }
 
-// Encrypt returns the encrypted JWT of claims, which are encoded as
-// [Signer.Sign] encodes them; for a nested Encrypter, the signed JWT of
-// claims, encrypted.
+// Encrypt returns the encrypted JWT of claims, which are encoded and
+// checked as [Signer.Sign] encodes and checks them (refusing the same
+// claims); for a nested Encrypter, the signed JWT of claims, encrypted.
 func (e *Encrypter) Encrypt(claims any) ([]byte, error) {
 	var stack [1024]byte
 	var pt []byte
@@ -186,8 +193,14 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 		if c == nil {
 			return nil, errors.New("jwt: nil *Claims")
 		}
+		if ce := c.check(); ce != nil {
+			return nil, unacceptableError{ce}
+		}
 		return c.AppendJSON(dst), nil
 	case Claims:
+		if ce := c.check(); ce != nil {
+			return nil, unacceptableError{ce}
+		}
 		return c.AppendJSON(dst), nil
 	case json.RawMessage:
 		raw = c
@@ -204,7 +217,10 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 			n := len(dst)
 			out, err := p.appendStruct(dst, v)
 			if err != nil {
-				return nil, fmt.Errorf("jwt: claims: %w", err)
+				if ce, ok := err.(*ClaimError); ok {
+					return nil, unacceptableError{ce}
+				}
+				return nil, fmt.Errorf("jwt: claims: %w: %w", err, ErrMalformedClaims)
 			}
 			if p.valid {
 				return out, nil
@@ -216,7 +232,10 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 		}
 		var err error
 		if raw, err = json.Marshal(claims); err != nil {
-			return nil, fmt.Errorf("jwt: claims: %w", err)
+			if de := (*dateError)(nil); errors.As(err, &de) {
+				return nil, unacceptableError{de.d.claimError(dateClaim(v, de.d), de.err)}
+			}
+			return nil, fmt.Errorf("jwt: claims: %w: %w", err, ErrMalformedClaims)
 		}
 	}
 	var c Claims
@@ -228,6 +247,48 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 		return nil, fmt.Errorf("jwt: claims that no Validator would accept: %w", err)
 	}
 	return append(dst, raw...), nil
+}
+
+// dateClaim returns the name of the member of v, a map or a struct that
+// encoding/json marshalled, whose value is the date d that MarshalJSON
+// refused, to name it in the error; "" if it is not a member of v itself
+// (a date in a nested value).
+func dateClaim(v reflect.Value, d NumericDate) string {
+	is := func(f reflect.Value) bool {
+		for f.Kind() == reflect.Interface || f.Kind() == reflect.Pointer {
+			if f.IsNil() {
+				return false
+			}
+			f = f.Elem()
+		}
+		nd, ok := f.Interface().(NumericDate)
+		return ok && nd.set == d.set && nd.t.Equal(d.t)
+	}
+	switch v.Kind() {
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return ""
+		}
+		for it := v.MapRange(); it.Next(); {
+			if is(it.Value()) {
+				return it.Key().String()
+			}
+		}
+	case reflect.Struct:
+		for _, sf := range reflect.VisibleFields(v.Type()) {
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if !sf.IsExported() || sf.Anonymous || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = sf.Name
+			}
+			if f, err := v.FieldByIndexErr(sf.Index); err == nil && is(f) {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // unacceptableError refuses to issue claims that parseClaims refuses: it

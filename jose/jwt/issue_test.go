@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -176,5 +178,110 @@ func TestEncrypterOptions(t *testing.T) {
 	}
 	if _, err := ne.Encrypt(json.RawMessage(`[]`)); !errors.Is(err, ErrMalformedClaims) {
 		t.Errorf("nested of an array: %v", err)
+	}
+}
+
+// TestSignDateRefusals: Sign, AppendSign and Encrypt (and nested
+// encryption) refuse the dates a Validator refuses, in Claims, in a struct
+// embedding Claims, in a private NumericDate field and in a map, as for
+// maps before (issue 18, finding 7): past MaxNumericDate (year 10000),
+// before the epoch, and the zero time.Time, which would be written as
+// -62135596800 and gets an error saying so.
+func TestSignDateRefusals(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	e, err := NewEncrypter(jwa.Direct, jwa.A128GCM, hsKey[:16], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested, err := NewNestedEncrypter(s, jwa.Direct, jwa.A128GCM, hsKey[:16], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issue := map[string]func(any) error{
+		"Sign":       func(c any) error { _, err := s.Sign(c); return err },
+		"AppendSign": func(c any) error { _, err := s.AppendSign(make([]byte, 0, 4096), c); return err },
+		"Encrypt":    func(c any) error { _, err := e.Encrypt(c); return err },
+		"nested":     func(c any) error { _, err := nested.Encrypt(c); return err },
+	}
+	type private struct {
+		Claims
+		AuthTime NumericDate `json:"auth_time"`
+	}
+	type viaJSON struct { // no plan: encoding/json writes it
+		Claims
+		T struct{ X int } `json:"t"`
+	}
+	year10000 := NewNumericDate(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC))
+	last := NumericDateOf(time.Unix(MaxNumericDate, 1))
+	negative := NewNumericDate(time.Unix(-1, 0))
+	zero := NewNumericDate(time.Time{})
+	for _, d := range []struct {
+		name string
+		date NumericDate
+		want string // in the error
+	}{
+		{"year 10000", year10000, "out of range"},
+		{"a nanosecond past MaxNumericDate", last, "out of range"},
+		{"negative", negative, "out of range"},
+		{"zero time.Time", zero, "zero time.Time"},
+	} {
+		claims := map[string]any{}
+		for _, name := range []string{"exp", "nbf", "iat"} {
+			c := typicalClaims()
+			switch name {
+			case "exp":
+				c.Expiry = d.date
+			case "nbf":
+				c.NotBefore = d.date
+			case "iat":
+				c.IssuedAt = d.date
+			}
+			claims[name+" in *Claims"] = &c
+			claims[name+" in Claims"] = c
+			claims[name+" in a struct"] = accessToken{Claims: c, Scope: "read"}
+			claims[name+" in a *struct"] = &accessToken{Claims: c, Scope: "read"}
+			claims[name+" in a struct through encoding/json"] = viaJSON{Claims: c}
+			claims[name+" in a map"] = map[string]any{"aud": "https://api.example", name: d.date}
+			claims[name+" as *NumericDate in a map"] = map[string]*NumericDate{name: &d.date}
+		}
+		claims["private NumericDate"] = private{Claims: typicalClaims(), AuthTime: d.date}
+		claims["private NumericDate in a map"] = map[string]any{"auth_time": d.date}
+		for what, c := range claims {
+			for how, f := range issue {
+				err := f(c)
+				if err == nil || !errors.Is(err, ErrMalformedClaims) || !strings.Contains(err.Error(), d.want) || strings.Count(err.Error(), "jwt: ") != 1 {
+					t.Errorf("%s: %s, %s: %v", d.name, how, what, err)
+				}
+			}
+		}
+	}
+	// The dates a Validator accepts are issued: the epoch and
+	// MaxNumericDate itself.
+	c := typicalClaims()
+	c.NotBefore, c.Expiry = NewNumericDate(time.Unix(0, 0)), NewNumericDate(time.Unix(MaxNumericDate, 0))
+	for how, f := range issue {
+		if err := f(&c); err != nil {
+			t.Errorf("%s of the epoch and MaxNumericDate: %v", how, err)
+		}
+	}
+	// Dates and numbers encoding/json cannot write at all are refused
+	// as malformed claims too.
+	for what, c := range map[string]any{
+		"time.Time of year 10000 in a map": map[string]any{"exp": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		"NaN in a map":                     map[string]any{"exp": math.NaN()},
+		"NaN in a struct": struct {
+			Claims
+			F float64 `json:"f"`
+		}{Claims: typicalClaims(), F: math.NaN()},
+	} {
+		for how, f := range issue {
+			if err := f(c); !errors.Is(err, ErrMalformedClaims) || strings.Count(err.Error(), "jwt: ") != 1 {
+				t.Errorf("%s, %s: %v", how, what, err)
+			}
+		}
+	}
+	// The zero NumericDate is an absent date.
+	if err := issue["Sign"](private{Claims: typicalClaims()}); err != nil {
+		t.Errorf("absent private date: %v", err)
 	}
 }

@@ -14,6 +14,11 @@ import (
 // number such as 1e400 would overflow to) are refused as out of range.
 const MaxNumericDate = 253402300799
 
+// maxExponentDateSize is the longest NumericDate with an exponent
+// (1.30081938e9) that is read, in bytes; a longer one is refused (see
+// [NumericDate]).
+const maxExponentDateSize = 32
+
 // NumericDate is a JSON numeric date value (RFC 7519 §2): seconds since
 // 1970-01-01T00:00:00Z UTC, ignoring leap seconds, possibly fractional.
 // The zero NumericDate means "absent"; a claim of 0 is the epoch itself,
@@ -22,7 +27,13 @@ const MaxNumericDate = 253402300799
 // Decoding accepts a JSON number, integer or not (1300819380,
 // 1300819380.5, 1.30081938e9), from 0 to [MaxNumericDate]; it refuses
 // negative numbers, larger ones, strings, null and every other JSON type.
-// Fractions are kept to the nanosecond (further digits are truncated).
+// Integers and fractions are read exactly, fractions to the nanosecond
+// (further digits are truncated), whatever their length. A number with an
+// exponent is read as a float64 (correctly rounded, as other parsers read
+// it) only where strconv reads it exactly: one of more than 32 bytes, or
+// whose exponent has more than five digits (strconv stops counting past 99999, so that
+// 0.(700,000 zeros)19e700010, which is 1.9e9, would read as 0), is
+// refused.
 type NumericDate struct {
 	t   time.Time // UTC
 	set bool
@@ -67,7 +78,9 @@ func (d NumericDate) String() string {
 }
 
 // AppendJSON appends the date as a JSON number: integer seconds, followed
-// by up to nine decimals when it has a fraction. A zero d appends 0.
+// by up to nine decimals when it has a fraction. A zero d appends 0. It
+// writes any date, even one no Validator reads back; [NumericDate.MarshalJSON],
+// [Signer.Sign] and [Encrypter.Encrypt] refuse those.
 func (d NumericDate) AppendJSON(dst []byte) []byte {
 	dst = strconv.AppendInt(dst, d.Unix(), 10)
 	ns := d.t.Nanosecond()
@@ -87,10 +100,57 @@ func (d NumericDate) AppendJSON(dst []byte) []byte {
 	return append(dst, frac[:n]...)
 }
 
-// MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON].
+// MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON]. It
+// refuses a date that [NumericDate.UnmarshalJSON] would refuse (before
+// the epoch, or past [MaxNumericDate]) and one made from the zero
+// time.Time, which would be written as -62135596800: an absent date is
+// the zero NumericDate.
 func (d NumericDate) MarshalJSON() ([]byte, error) {
+	if err := d.check(); err != nil {
+		return nil, &dateError{d, err}
+	}
 	return d.AppendJSON(nil), nil
 }
+
+// check returns why d cannot be issued, or nil: a present date must be
+// one that parseNumericDate reads, and not the zero time.Time.
+func (d NumericDate) check() error {
+	switch sec := d.t.Unix(); {
+	case !d.set:
+		return nil
+	case d.t.IsZero():
+		return errDateZeroTime
+	case sec < 0 || sec > MaxNumericDate || sec == MaxNumericDate && d.t.Nanosecond() != 0:
+		return errDateRange
+	}
+	return nil
+}
+
+// claimError is the ClaimError of the date d of the claim name that
+// cannot be issued for err (see check): it shows d unless it is the zero
+// time.Time.
+func (d NumericDate) claimError(name string, err error) *ClaimError {
+	ce := &ClaimError{Claim: name, Err: ErrMalformedClaims, Cause: err}
+	if err != errDateZeroTime {
+		ce.Detail = d.String()
+	}
+	return ce
+}
+
+// dateError is the error of MarshalJSON for a date it refuses.
+type dateError struct {
+	d   NumericDate
+	err error
+}
+
+func (e *dateError) Error() string {
+	if e.err == errDateZeroTime {
+		return "jwt: NumericDate " + e.err.Error()
+	}
+	return "jwt: NumericDate " + e.d.String() + ": " + e.err.Error()
+}
+
+func (e *dateError) Unwrap() error { return e.err }
 
 // UnmarshalJSON implements json.Unmarshaler, with the rules of the type's
 // documentation.
@@ -107,8 +167,10 @@ func (d *NumericDate) UnmarshalJSON(data []byte) error {
 }
 
 var (
-	errDateType  = errors.New("not a JSON number")
-	errDateRange = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
+	errDateType     = errors.New("not a JSON number")
+	errDateRange    = errors.New("out of range (0 to 9999-12-31T23:59:59Z)")
+	errDateZeroTime = errors.New("made from the zero time.Time, which would be written as -62135596800: an absent date is the zero NumericDate")
+	errDateInexact  = errors.New("a number with an exponent of more than 32 bytes, or an exponent of more than five digits, is not read exactly")
 )
 
 // parseNumericDate decodes a raw JSON value, already validated, as a
@@ -148,7 +210,11 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	}
 	// A fraction without an exponent: integer and fraction digits read
 	// exactly, to the nanosecond.
-	if i, ok := fractionDot(raw); ok {
+	i, ok := fractionDot(raw)
+	if !ok && i < 0 {
+		return NumericDate{}, errDateRange // an integer past int64
+	}
+	if ok {
 		if i > 12 { // more than 12 integer digits is past MaxNumericDate
 			return NumericDate{}, errDateRange
 		}
@@ -170,7 +236,11 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 		return NumericDate{t: time.Unix(sec, int64(ns)).UTC(), set: true}, nil
 	}
 	// An exponent: through float64, which is exact for integers up to
-	// 2^53 and to the microsecond for present-day dates.
+	// 2^53 and to the microsecond for present-day dates, when strconv
+	// reads the literal exactly.
+	if len(raw) > maxExponentDateSize || !exponentExact(raw) {
+		return NumericDate{}, errDateInexact
+	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return NumericDate{}, errDateType
@@ -190,7 +260,8 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 }
 
 // fractionDot returns the index of the '.' of a number that has a fraction
-// but no exponent.
+// but no exponent; -1 and false for an integer, 0 and false for a number
+// with an exponent.
 func fractionDot(raw []byte) (int, bool) {
 	dot := -1
 	for i, c := range raw {
@@ -202,6 +273,25 @@ func fractionDot(raw []byte) (int, bool) {
 		}
 	}
 	return dot, dot > 0
+}
+
+// exponentExact reports whether the exponent of a valid JSON number with
+// an exponent has at most five digits, leading zeros aside: strconv adds a
+// digit to the exponent only while it is below 10000, so 99999 is the
+// largest it reads exactly.
+func exponentExact(raw []byte) bool {
+	i := 0
+	for i < len(raw) && raw[i] != 'e' && raw[i] != 'E' {
+		i++
+	}
+	i++ // the 'e'
+	if i < len(raw) && (raw[i] == '+' || raw[i] == '-') {
+		i++
+	}
+	for i < len(raw) && raw[i] == '0' {
+		i++
+	}
+	return len(raw)-i <= 5
 }
 
 // isZeroNumber reports whether a valid JSON number is zero ("-0", "-0.0",

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unicode"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -218,6 +219,9 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 			cv := f.Interface().(Claims)
 			c = &cv
 		}
+		if ce := c.check(); ce != nil {
+			return nil, ce
+		}
 		var wrote bool
 		dst, wrote = c.appendMembers(dst, false)
 		first = !wrote
@@ -235,6 +239,9 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 		dst = append(dst, fp.key...)
 		var err error
 		if dst, err = fp.appendValue(dst, f); err != nil {
+			if de := (*dateError)(nil); errors.As(err, &de) {
+				return nil, de.d.claimError(fp.name, de.err)
+			}
 			return nil, fmt.Errorf("field %s: %w", fp.name, err)
 		}
 	}
@@ -358,7 +365,9 @@ type fieldError struct {
 	err   error
 }
 
-func (e *fieldError) Error() string { return "claim " + strconv.Quote(e.claim) + ": " + e.err.Error() }
+func (e *fieldError) Error() string {
+	return "claim " + untrusted.Quote(e.claim) + ": " + untrusted.Error(e.err).Error()
+}
 func (e *fieldError) Unwrap() error { return e.err }
 
 func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, lim jsonx.Limits) error {
@@ -395,7 +404,7 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, 
 		}
 		n, err := strconv.ParseInt(string(raw), 10, f.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("number %s does not fit %s", raw, f.Type())
+			return fmt.Errorf("number %s does not fit %s", untrusted.Quote(raw), f.Type())
 		}
 		f.SetInt(n)
 		return nil
@@ -405,7 +414,7 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, 
 		}
 		n, err := strconv.ParseUint(string(raw), 10, f.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("number %s does not fit %s", raw, f.Type())
+			return fmt.Errorf("number %s does not fit %s", untrusted.Quote(raw), f.Type())
 		}
 		f.SetUint(n)
 		return nil
@@ -415,7 +424,7 @@ func (fp *fieldPlan) decodeValue(raw []byte, f reflect.Value, pool *stringPool, 
 		}
 		x, err := strconv.ParseFloat(string(raw), f.Type().Bits())
 		if err != nil {
-			return fmt.Errorf("number %s does not fit %s", raw, f.Type())
+			return fmt.Errorf("number %s does not fit %s", untrusted.Quote(raw), f.Type())
 		}
 		f.SetFloat(x)
 		return nil

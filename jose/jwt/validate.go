@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwe"
@@ -354,7 +355,7 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 func (v *Validator) checkOuter(m *jwe.Message) error {
 	if !isJWT(m.Protected.ContentType) {
 		return &ClaimError{Claim: "cty", Err: ErrInvalidContentType,
-			Detail: fmt.Sprintf("protected header has %q, a nested JWT needs %q (RFC 7519 §5.2)", m.Protected.ContentType, TypeJWT)}
+			Detail: fmt.Sprintf("protected header has %s, a nested JWT needs %q (RFC 7519 §5.2)", untrusted.Quote(m.Protected.ContentType), TypeJWT)}
 	}
 	return v.checkType(m.Protected, false)
 }
@@ -396,12 +397,14 @@ func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
 // decodeError is the ClaimError of a claims set that could not be decoded
 // into dst, naming the claim when the decoder did.
 func decodeError(dst any, err error) error {
-	ce := &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: err}
+	// encoding/json and the caller's json.Unmarshalers may repeat the
+	// token's text (a number, a map key, a time) in their errors.
+	ce := &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("decoding into %T", dst), Cause: untrusted.Error(err)}
 	var fe *fieldError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &fe):
-		ce.Claim, ce.Cause = fe.claim, fe.err
+		ce.Claim, ce.Cause = fe.claim, untrusted.Error(fe.err)
 	case errors.As(err, &te) && te.Field != "":
 		ce.Claim, _, _ = strings.Cut(te.Field, ".")
 	}
@@ -467,7 +470,7 @@ func (v *Validator) checkType(h *jose.Header, required bool) error {
 		want = TypeJWT
 	}
 	if !SameType(got, want) {
-		return &ClaimError{Claim: "typ", Err: ErrInvalidType, Detail: fmt.Sprintf("%q, %q expected", got, want)}
+		return &ClaimError{Claim: "typ", Err: ErrInvalidType, Detail: fmt.Sprintf("%s, %q expected", untrusted.Quote(got), want)}
 	}
 	return nil
 }
@@ -529,7 +532,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 			return missing("iss")
 		}
 		if !slices.Contains(v.issuers, c.Issuer) {
-			return &ClaimError{Claim: "iss", Err: ErrInvalidIssuer, Detail: fmt.Sprintf("%q, expected one of %q", c.Issuer, v.issuers)}
+			return &ClaimError{Claim: "iss", Err: ErrInvalidIssuer, Detail: fmt.Sprintf("%s, expected one of %q", untrusted.Quote(c.Issuer), v.issuers)}
 		}
 	}
 	if len(v.audiences) > 0 {
@@ -537,7 +540,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 			return missing("aud")
 		}
 		if !slices.ContainsFunc(v.audiences, c.Audience.Contains) {
-			return &ClaimError{Claim: "aud", Err: ErrInvalidAudience, Detail: fmt.Sprintf("%q, expected one of %q", []string(c.Audience), v.audiences)}
+			return &ClaimError{Claim: "aud", Err: ErrInvalidAudience, Detail: fmt.Sprintf("%s, expected one of %q", untrusted.QuoteList(c.Audience), v.audiences)}
 		}
 	}
 	if v.subject != "" {
@@ -545,7 +548,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 			return missing("sub")
 		}
 		if c.Subject != v.subject {
-			return &ClaimError{Claim: "sub", Err: ErrInvalidSubject, Detail: fmt.Sprintf("%q, expected %q", c.Subject, v.subject)}
+			return &ClaimError{Claim: "sub", Err: ErrInvalidSubject, Detail: fmt.Sprintf("%s, expected %q", untrusted.Quote(c.Subject), v.subject)}
 		}
 	}
 	for _, name := range v.required {

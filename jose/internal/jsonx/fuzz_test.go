@@ -10,8 +10,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // fzJSONSeeds are hand-written corner cases; the JOSE headers and keys of
@@ -22,6 +25,7 @@ var fzJSONSeeds = []string{
 	`{"n":-0.0e+10}`, `{"n":01}`, `{"n":1.}`, `{"n":+1}`, `[1,2]`, `"x"`, `{"a":1}x`, "\ufeff{}",
 	`{"alg":"HS256","crit":["b64"],"b64":false}`, `{"a":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
 	`{"a":true,"b":false,"c":null,"d":1e400}`,
+	`{"` + strings.Repeat("\u00e9", 1200) + `":1,"` + strings.Repeat("\u00e9", 1200) + `":2}`,
 }
 
 func FuzzParseObject(f *testing.F) {
@@ -40,6 +44,8 @@ func FuzzParseObject(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		members, err := ParseObject(data, Limits{})
 		verr := Valid(data, Limits{})
+		vectortest.CheckErrorText(t, err)
+		vectortest.CheckErrorText(t, verr)
 		if err != nil {
 			if verr == nil && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
 				t.Fatalf("Valid accepts an object ParseObject refuses (%v)", err)

@@ -35,6 +35,8 @@ import (
 	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // Default limits, used for zero or negative [Limits] fields.
@@ -96,16 +98,7 @@ type DuplicateError struct {
 
 // Error implements the error interface.
 func (e *DuplicateError) Error() string {
-	return "jsonx: duplicate member name " + quoteShort(e.Name) + " at offset " + strconv.Itoa(e.Offset)
-}
-
-// quoteShort quotes s for an error message, truncated to 64 bytes so that
-// an attacker's input cannot make messages arbitrarily long.
-func quoteShort(s string) string {
-	if len(s) > 64 {
-		return strconv.Quote(s[:64]) + "..."
-	}
-	return strconv.Quote(s)
+	return "jsonx: duplicate member name " + untrusted.Quote(e.Name) + " at offset " + strconv.Itoa(e.Offset)
 }
 
 // LimitError reports a text beyond a [Limits] bound.
@@ -136,7 +129,7 @@ func (e *TypeError) Error() string {
 
 // RangeError reports an integer outside the range of the decoder's type.
 type RangeError struct {
-	Number string // the number as written, truncated to 32 bytes
+	Number string // the number as written, quoted and cut by untrusted.Quote
 	Type   string // "int64" or "int"
 }
 

@@ -3,6 +3,8 @@ package jsonx
 import (
 	"math"
 	"unicode/utf8"
+
+	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // The decoders below take one raw JSON value, without surrounding
@@ -127,10 +129,7 @@ func Int(raw []byte) (int, error) {
 }
 
 func rangeError(raw []byte, typ string) error {
-	if len(raw) > 32 {
-		raw = raw[:32]
-	}
-	return &RangeError{Number: string(raw), Type: typ}
+	return &RangeError{Number: untrusted.Quote(raw), Type: typ}
 }
 
 // Bool decodes raw, the literal true or false (RFC 8259 §3).

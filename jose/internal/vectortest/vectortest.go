@@ -167,6 +167,21 @@ func BytesAllocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// MaxErrorText is the longest error text a parser of attacker input may
+// return (issue 18): the attacker's text in an error is quoted and cut to
+// 64 bytes (internal/untrusted), so that an error naming a few such
+// pieces stays well below it, whatever the input.
+const MaxErrorText = 1 << 10
+
+// CheckErrorText fails t if the text of err is longer than MaxErrorText
+// bytes.
+func CheckErrorText(t testing.TB, err error) {
+	t.Helper()
+	if err != nil && len(err.Error()) > MaxErrorText {
+		t.Fatalf("error of %d bytes, more than %d: %.300s…", len(err.Error()), MaxErrorText, err)
+	}
+}
+
 // WrapsAny reports whether errors.Is(err, target) for one of targets.
 func WrapsAny(err error, targets ...error) bool {
 	for _, target := range targets {
