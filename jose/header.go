@@ -50,6 +50,23 @@ type Header struct {
 
 	// Extra holds every member not listed above, by name, as raw JSON.
 	Extra map[string]json.RawMessage
+
+	// unprotected names the members that came from unprotected headers,
+	// in a header made by MergeJOSEHeader ([Header.Unprotected]).
+	unprotected []string
+}
+
+// Unprotected reports whether the member name of h came from an
+// unprotected header: h is the JOSE Header of a JSON serialization made by
+// [MergeJOSEHeader] (as jws.Verifier and jwe.Decrypter make it, and hand
+// it to their key functions), and the member was not in its protected
+// header, so the signature or the AAD does not cover it and anyone who
+// holds the token may have changed it (RFC 7515 §7.2.1, RFC 7516 §7.2.1).
+// It is false for a member h does not have, and for every member of any
+// other header (a compact token's, which is protected as a whole, one
+// parsed or built by the caller).
+func (h *Header) Unprotected(name string) bool {
+	return h != nil && h.Has(name) && slices.Contains(h.unprotected, name)
 }
 
 // Has reports whether the member name is present in h: a registered member
@@ -115,7 +132,8 @@ func (h *Header) Get(name string) (json.RawMessage, bool) {
 // Set sets the member name to value, marshalled with encoding/json, with
 // the rules of [ParseHeader]: a registered member must have its registered
 // type (Set("kid", "k1") sets KeyID; binary members take their base64url
-// string form, as in JSON) and replaces the typed field; any other name
+// string form, as in JSON) and replaces the typed field, and a member of
+// that name in Extra ([HeaderUse]); any other name
 // goes to Extra. Errors wrap [ErrMalformed] and leave h unchanged.
 func (h *Header) Set(name string, value any) error {
 	raw, err := json.Marshal(value)
@@ -132,6 +150,7 @@ func (h *Header) Set(name string, value any) error {
 			return headerMemberError(name, err)
 		}
 		m.copy(h, &tmp)
+		delete(h.Extra, name) // kept there, unread, by a header of the other kind (HeaderUse)
 		return nil
 	}
 	if h.Extra == nil {
@@ -159,6 +178,7 @@ func (h *Header) Clone() *Header {
 	for i := range headerMembers {
 		headerMembers[i].copy(c, h)
 	}
+	c.unprotected = slices.Clone(h.unprotected)
 	if h.Extra != nil {
 		c.Extra = make(map[string]json.RawMessage, len(h.Extra))
 		for name, v := range h.Extra {
@@ -176,7 +196,7 @@ func (h *Header) Clone() *Header {
 func (h *Header) ValuesOnly() bool {
 	return h.Critical == nil && h.B64 == nil && h.JWK == nil && h.X5C == nil &&
 		h.EPK == nil && h.APU == nil && h.APV == nil && h.IV == nil && h.Tag == nil &&
-		h.P2S == nil && h.EK == nil && h.Extra == nil
+		h.P2S == nil && h.EK == nil && h.Extra == nil && h.unprotected == nil
 }
 
 // MergeHeaders returns the union of the members of hs, for the JOSE Header
@@ -184,32 +204,66 @@ func (h *Header) ValuesOnly() bool {
 // per-signature or per-recipient headers (RFC 7515 §7.2.1, RFC 7516
 // §7.2.1). A member name present in more than one header is refused with
 // an error wrapping [ErrMalformed] that names it. Nil headers are skipped.
-// The result is a deep copy, as [Header.Clone] makes.
+// The result is a deep copy, as [Header.Clone] makes. It does not say
+// which members were protected; [MergeJOSEHeader] does.
 func MergeHeaders(hs ...*Header) (*Header, error) {
 	out := new(Header)
 	for _, h := range hs {
-		if h == nil {
-			continue
-		}
-		for i := range headerMembers {
-			m := &headerMembers[i]
-			if !m.has(h) {
-				continue
-			}
-			if out.Has(m.name) {
-				return nil, fmt.Errorf("jose: header member %s in more than one header: %w", untrusted.Quote(m.name), ErrMalformed)
-			}
-			m.copy(out, h)
-		}
-		for name, v := range h.Extra {
-			if out.Has(name) {
-				return nil, fmt.Errorf("jose: header member %s in more than one header: %w", untrusted.Quote(name), ErrMalformed)
-			}
-			if out.Extra == nil {
-				out.Extra = make(map[string]json.RawMessage, len(h.Extra))
-			}
-			out.Extra[name] = bytes.Clone(v)
+		if err := out.merge(h, false); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// MergeJOSEHeader is [MergeHeaders] of the protected header protected (or
+// nil) and the unprotected headers unprotected, which also records which
+// members came from the unprotected ones: [Header.Unprotected] reports it.
+// jws and jwe make the JOSE Header of a JSON serialization so (RFC 7515
+// §7.2.1, RFC 7516 §7.2.1).
+func MergeJOSEHeader(protected *Header, unprotected ...*Header) (*Header, error) {
+	out := new(Header)
+	if err := out.merge(protected, false); err != nil {
+		return nil, err
+	}
+	for _, u := range unprotected {
+		if err := out.merge(u, true); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// merge adds a deep copy of the members of h (nil: none) to out, refusing
+// a name out already has; with unprotected, their names are recorded.
+func (out *Header) merge(h *Header, unprotected bool) error {
+	if h == nil {
+		return nil
+	}
+	for i := range headerMembers {
+		m := &headerMembers[i]
+		if !m.has(h) {
+			continue
+		}
+		if out.Has(m.name) {
+			return fmt.Errorf("jose: header member %s in more than one header: %w", untrusted.Quote(m.name), ErrMalformed)
+		}
+		m.copy(out, h)
+		if unprotected {
+			out.unprotected = append(out.unprotected, m.name)
+		}
+	}
+	for name, v := range h.Extra {
+		if out.Has(name) {
+			return fmt.Errorf("jose: header member %s in more than one header: %w", untrusted.Quote(name), ErrMalformed)
+		}
+		if out.Extra == nil {
+			out.Extra = make(map[string]json.RawMessage, len(h.Extra))
+		}
+		out.Extra[name] = bytes.Clone(v)
+		if unprotected {
+			out.unprotected = append(out.unprotected, name)
+		}
+	}
+	return nil
 }

@@ -89,7 +89,9 @@ func headerMemberError(name string, err error) error {
 //
 // Every other member is kept in Extra as raw JSON. Whether alg, enc and zip
 // name supported algorithms, and whether crit is honoured, is for jws and
-// jwe to decide.
+// jwe to decide. ParseHeader reads the members of both; a verifier or
+// decrypter reads its header with [JWSHeader] or [JWEHeader], which leave
+// the other's members unread ([HeaderUse]).
 //
 // The returned Header does not alias data: strings are copied (or are
 // constants for well-known values), binary members are decoded into new
@@ -107,25 +109,84 @@ func ParseHeader(data []byte, lim Limits) (*Header, error) {
 }
 
 // ParseHeaderInto is [ParseHeader] into *h, which it overwrites (on error
-// *h holds partial results): a verifier or decrypter parses into the
-// Header storage of the message it returns, without allocating a Header.
+// *h holds partial results).
 func ParseHeaderInto(h *Header, data []byte, lim Limits) error {
+	return AnyHeader.ParseInto(h, data, lim)
+}
+
+// A HeaderUse is the kind of token a JOSE Header is read for, which decides
+// the registered members it reads. A JWS understands the members of
+// RFC 7515 and RFC 7797 (b64); a JWE those of RFC 7516 and RFC 7518
+// §4.6-4.8 (enc, zip, epk, apu, apv, iv, tag, p2s, p2c) and ek
+// (draft-ietf-jose-hpke-encrypt-20 §4.1); both alg, kid, typ, cty, crit,
+// jku, jwk, x5u, x5c, x5t and x5t#S256. A header read for one kind leaves
+// the members only the other defines unread: they are members it does not
+// understand, which RFC 7515 §4 and RFC 7516 §4 say to ignore, so they are
+// kept in Extra as raw JSON, whatever their type ("zip": 1 in a JWS header
+// is not an error). Every member the kind reads has the rules of
+// [ParseHeader].
+type HeaderUse uint8
+
+const (
+	// AnyHeader reads every registered member of JWS and JWE, as
+	// [ParseHeader] does: for a header whose kind is not known.
+	AnyHeader HeaderUse = iota
+	// JWSHeader reads a JWS header (jws.Verifier reads its headers so).
+	JWSHeader
+	// JWEHeader reads a JWE header (jwe.Decrypter reads its headers so).
+	JWEHeader
+)
+
+// Reads reports whether a header of kind u reads the registered member
+// name (gives it its typed field and checks its type); false for a name
+// that is not registered ([IsRegisteredHeader]), which goes to Extra.
+func (u HeaderUse) Reads(name string) bool {
+	i := headerIndex(name)
+	return i >= 0 && u.reads(i)
+}
+
+// reads is Reads for the member of index i of headerMembers.
+func (u HeaderUse) reads(i int) bool {
+	switch headerMembers[i].name {
+	case "enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek":
+		return u != JWSHeader
+	case "b64":
+		return u != JWEHeader
+	}
+	return true
+}
+
+// Parse is [ParseHeader] for a header of kind u.
+func (u HeaderUse) Parse(data []byte, lim Limits) (*Header, error) {
+	h := new(Header)
+	if err := u.ParseInto(h, data, lim); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// ParseInto is [HeaderUse.Parse] into *h, which it overwrites (on error *h
+// holds partial results): a verifier or decrypter parses into the Header
+// storage of the message it returns, without allocating a Header.
+func (u HeaderUse) ParseInto(h *Header, data []byte, lim Limits) error {
 	lim = lim.WithDefaults()
 	if len(data) > lim.MaxHeaderSize {
 		return fmt.Errorf("jose: header of %d bytes, more than %d: %w", len(data), lim.MaxHeaderSize, ErrLimitExceeded)
 	}
 	*h = Header{}
-	if err := jsonx.ScanObject(data, headerJSONLimits(lim), h.setRaw); err != nil {
+	set := func(name, raw []byte) error { return h.setRaw(u, name, raw) }
+	if err := jsonx.ScanObject(data, headerJSONLimits(lim), set); err != nil {
 		return wrapJSONError("header", err)
 	}
 	return nil
 }
 
 // setRaw sets the member name to the raw JSON value raw, validated by
-// jsonx, with the rules of ParseHeader. It is called once per name.
-func (h *Header) setRaw(name, raw []byte) error {
+// jsonx, with the rules of ParseHeader for a header of kind u. It is
+// called once per name.
+func (h *Header) setRaw(u HeaderUse, name, raw []byte) error {
 	i := headerIndex(name)
-	if i < 0 {
+	if i < 0 || !u.reads(i) {
 		if h.Extra == nil {
 			h.Extra = make(map[string]json.RawMessage, 2)
 		}
@@ -145,12 +206,18 @@ func (h *Header) setRaw(name, raw []byte) error {
 // x5t, x5t#S256, epk, apu, apv, iv, tag, p2s, p2c, then the members of
 // Extra sorted by name. Binary members are written in base64url, jwk and
 // epk with [JWK.MarshalJSON]; Extra values are written as they are, after
-// checking that each is strict JSON. The output is deterministic, and
-// [ParseHeader] reads it back to an equal Header.
+// checking that each is strict JSON. The output is deterministic, and it
+// reads back to an equal Header with the reader that made h: [ParseHeader]
+// for a header it parsed or one built with typed fields, the same
+// [HeaderUse] for a header read for a JWS or a JWE (whose Extra may keep
+// the other kind's members: ParseHeader would read those, and refuse
+// "zip": 1).
 //
 // It refuses (with an error wrapping [ErrMalformed]) an Extra member with a
-// registered name (it would be written twice), a name that is not UTF-8 or
-// a value that is not JSON,
+// registered name, unless it is one a JWS or a JWE header does not read
+// ([HeaderUse]) and h does not hold it typed as well (a header read for
+// one kind keeps the other's members there; written, it reads back with
+// the same kind), a name that is not UTF-8 or a value that is not JSON,
 // a jwk or epk holding a private or symmetric key (it would publish the
 // secret), and a p2c that is not a positive 32-bit integer. On error dst is returned
 // unchanged.
@@ -175,7 +242,7 @@ func (h *Header) AppendJSON(dst []byte) ([]byte, error) {
 	}
 	if len(h.Extra) > 0 {
 		for _, name := range h.extraNames() {
-			if IsRegisteredHeader(name) {
+			if i := headerIndex(name); i >= 0 && ((JWSHeader.reads(i) && JWEHeader.reads(i)) || headerMembers[i].has(h)) {
 				return dst[:start], fmt.Errorf("jose: header: registered member %s in Extra: %w", untrusted.Quote(name), ErrMalformed)
 			}
 			if !utf8.ValidString(name) {
@@ -203,7 +270,9 @@ func (h *Header) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON parses data as [ParseHeader] does with the default
-// [Limits] and, on success, replaces h.
+// [Limits] and, on success, replaces h. The JSON of a header read for one
+// kind ([HeaderUse]) that keeps the other kind's members is read back with
+// that HeaderUse, not with UnmarshalJSON.
 func (h *Header) UnmarshalJSON(data []byte) error {
 	nh, err := ParseHeader(data, Limits{})
 	if err != nil {

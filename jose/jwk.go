@@ -29,7 +29,9 @@ import (
 // [rsa.PrivateKey.Validate], the public key of the leaf certificate of x5c
 // equals the key, and x5t and x5t#S256, when x5c is present too, are the
 // leaf's SHA-1 and SHA-256 thumbprints. The certificate chain itself is not
-// verified: x5c is carried, never trusted.
+// verified: x5c is carried, never trusted. "x5u" (RFC 7517 §4.6) must be a
+// string holding an absolute URI; it is kept as written, like the members
+// this module does not know, and never fetched.
 //
 // Members this module does not know are kept, in order, as raw JSON and
 // written back by [JWK.MarshalJSON].

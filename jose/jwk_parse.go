@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
+	"net/url"
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -171,6 +172,14 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 			}
 			nk.Certificates = certs
 			continue
+		case "x5u":
+			// Carried, never fetched: checked to be what RFC 7517 §4.6
+			// says it is, and then kept as it was written.
+			if err := jwkCheckURI(m); err != nil {
+				return err
+			}
+			nk.ext.extra = append(nk.ext.extra, jwkMember{m.name, slices.Clone(m.value)})
+			continue
 		case "x5t", "x5t#S256":
 			b, err := jwkBase64(m)
 			if err != nil {
@@ -271,6 +280,20 @@ func jwkString(m jwkMember) (string, error) {
 		return "", jwkErrorf(ErrMalformed, "member %q: %v", m.name, err)
 	}
 	return s, nil
+}
+
+// jwkCheckURI refuses a value of m that is not a string holding an
+// absolute URI (RFC 3986 §4.3, as net/url parses it): "x5u" (RFC 7517
+// §4.6).
+func jwkCheckURI(m jwkMember) error {
+	s, err := jwkString(m)
+	if err != nil {
+		return err
+	}
+	if u, err := url.Parse(s); err != nil || !u.IsAbs() {
+		return jwkErrorf(ErrMalformed, "member %q: not an absolute URI", m.name)
+	}
+	return nil
 }
 
 // jwkStringArray returns the value of m, which must be an array of strings.

@@ -16,6 +16,7 @@ const (
 	DefaultMaxKeySize          = 128 << 10 // bytes of one JWK, or of one entry of a JWK Set
 	DefaultMaxSetSize          = 1 << 20   // bytes of one JWK Set
 	DefaultMaxKeyAttempts      = 4         // signature verifications or key decryptions for one token
+	DefaultMaxKeyLookups       = 4         // calls of a key function (KeyFunc, KeyFuncContext) for one token
 )
 
 // Limits bounds the resources spent on one untrusted input. A zero field
@@ -55,8 +56,19 @@ type Limits struct {
 	// recipients and all candidate keys (DefaultMaxKeyAttempts). An
 	// attempt past it is refused with ErrLimitExceeded before its
 	// cryptography. Raise it to verify every signature of tokens with many
-	// signatures, or to find a key past the fourth recipient of its type.
+	// signatures, or to find a key past the fourth recipient of its type
+	// (with a key function, raise MaxKeyLookups too).
 	MaxKeyAttempts int
+	// MaxKeyLookups bounds the calls of a key function
+	// (jws.VerifyOptions.KeyFunc or KeyFuncContext, and
+	// jwe.DecryptOptions likewise) one token may cost, over all its
+	// signatures or recipients, whether they find a key or fail
+	// (DefaultMaxKeyLookups): a key function may be costly (the one of
+	// jws.NewX5CKeyFunc parses and verifies a certificate chain on each
+	// call), and a token chooses how many signatures or recipients ask for
+	// one. A call past it is not made; that signature or recipient is
+	// refused with ErrLimitExceeded.
+	MaxKeyLookups int
 }
 
 // WithDefaults returns l with every zero or negative field set to its
@@ -78,6 +90,7 @@ func (l Limits) WithDefaults() Limits {
 	def(&l.PBES2MaxCount, DefaultPBES2MaxCount)
 	def(&l.MaxSetKeys, DefaultMaxSetKeys)
 	def(&l.MaxKeyAttempts, DefaultMaxKeyAttempts)
+	def(&l.MaxKeyLookups, DefaultMaxKeyLookups)
 	def(&l.MaxKeySize, DefaultMaxKeySize)
 	def(&l.MaxSetSize, DefaultMaxSetSize)
 	return l

@@ -18,6 +18,7 @@ var ltDefaults = Limits{
 	PBES2MaxCount:       DefaultPBES2MaxCount,
 	MaxSetKeys:          DefaultMaxSetKeys,
 	MaxKeyAttempts:      DefaultMaxKeyAttempts,
+	MaxKeyLookups:       DefaultMaxKeyLookups,
 	MaxKeySize:          DefaultMaxKeySize,
 	MaxSetSize:          DefaultMaxSetSize,
 }
@@ -64,6 +65,7 @@ func TestLimitsValues(t *testing.T) {
 		PBES2MaxCount:       10000,
 		MaxSetKeys:          1000,
 		MaxKeyAttempts:      4,
+		MaxKeyLookups:       4,
 		MaxKeySize:          128 << 10,
 		MaxSetSize:          1 << 20,
 	}

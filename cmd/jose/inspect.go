@@ -91,7 +91,11 @@ func inspectCompact(tok []byte) (*inspection, error) {
 		return nil, errNotToken
 	}
 	parts := bytes.Split(tok, []byte("."))
-	h, raw, err := decodeProtected(parts[0])
+	use := jose.JWSHeader
+	if in.Type == "JWE" {
+		use = jose.JWEHeader
+	}
+	h, raw, err := decodeProtected(use, parts[0])
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +111,10 @@ func inspectCompact(tok []byte) (*inspection, error) {
 	return &in, nil
 }
 
-// decodeProtected decodes and checks a protected header, and returns it and
-// its JSON text.
-func decodeProtected(b64 []byte) (*jose.Header, json.RawMessage, error) {
+// decodeProtected decodes and checks a protected header of a token of kind
+// use (whose members the other kind alone defines are not read), and
+// returns it and its JSON text.
+func decodeProtected(use jose.HeaderUse, b64 []byte) (*jose.Header, json.RawMessage, error) {
 	if len(b64) == 0 {
 		return nil, nil, fmt.Errorf("empty protected header: %w", jose.ErrMalformed)
 	}
@@ -117,19 +122,20 @@ func decodeProtected(b64 []byte) (*jose.Header, json.RawMessage, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("protected header: %w", err)
 	}
-	h, err := jose.ParseHeader(raw, jose.Limits{})
+	h, err := use.Parse(raw, jose.Limits{})
 	if err != nil {
 		return nil, nil, err
 	}
 	return h, raw, nil
 }
 
-// checkUnprotected checks raw, an unprotected header object.
-func checkUnprotected(raw json.RawMessage) (*jose.Header, error) {
+// checkUnprotected checks raw, an unprotected header object of a token of
+// kind use.
+func checkUnprotected(use jose.HeaderUse, raw json.RawMessage) (*jose.Header, error) {
 	if raw == nil {
 		return nil, nil
 	}
-	return jose.ParseHeader(raw, jose.Limits{})
+	return use.Parse(raw, jose.Limits{})
 }
 
 // setPayload decodes the payload as the header says (RFC 7797 §3).
@@ -204,14 +210,14 @@ func (in *inspection) jws(top map[string]json.RawMessage) error {
 			if err != nil {
 				return fmt.Errorf("signature %d: protected: %w", i+1, err)
 			}
-			h, decoded, err := decodeProtected([]byte(b64))
+			h, decoded, err := decodeProtected(jose.JWSHeader, []byte(b64))
 			if err != nil {
 				return fmt.Errorf("signature %d: %w", i+1, err)
 			}
 			sh.Protected, hs = decoded, append(hs, h)
 		}
 		if raw := sig["header"]; raw != nil {
-			if _, err := checkUnprotected(raw); err != nil {
+			if _, err := checkUnprotected(jose.JWSHeader, raw); err != nil {
 				return fmt.Errorf("signature %d: header: %w", i+1, err)
 			}
 			sh.Header = raw
@@ -236,11 +242,11 @@ func (in *inspection) jwe(top map[string]json.RawMessage) error {
 		if err != nil {
 			return fmt.Errorf("protected: %w", err)
 		}
-		if _, in.Protected, err = decodeProtected([]byte(b64)); err != nil {
+		if _, in.Protected, err = decodeProtected(jose.JWEHeader, []byte(b64)); err != nil {
 			return err
 		}
 	}
-	if _, err := checkUnprotected(top["unprotected"]); err != nil {
+	if _, err := checkUnprotected(jose.JWEHeader, top["unprotected"]); err != nil {
 		return fmt.Errorf("unprotected: %w", err)
 	}
 	in.Unprotected = top["unprotected"]
@@ -257,7 +263,7 @@ func (in *inspection) jwe(top map[string]json.RawMessage) error {
 		}
 	}
 	for i, r := range recipients {
-		if _, err := checkUnprotected(r["header"]); err != nil {
+		if _, err := checkUnprotected(jose.JWEHeader, r["header"]); err != nil {
 			return fmt.Errorf("recipient %d: header: %w", i+1, err)
 		}
 		in.Recipients = append(in.Recipients, headers{Header: r["header"]})

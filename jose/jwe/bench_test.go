@@ -45,7 +45,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 			e, d := bnSetup(b, c)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				tok, err := e.Compact(bnPayload)
 				if err != nil {
@@ -69,7 +69,7 @@ func BenchmarkRoundTripReuse(b *testing.B) {
 			var m Message
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				var err error
 				if tok, err = e.AppendCompact(tok[:0], bnPayload); err != nil {
@@ -89,7 +89,7 @@ func BenchmarkEncrypt(b *testing.B) {
 			e, _ := bnSetup(b, c)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				if _, err := e.Compact(bnPayload); err != nil {
 					b.Fatal(err)
@@ -106,7 +106,7 @@ func BenchmarkDecrypt(b *testing.B) {
 			tok, _ := e.Compact(bnPayload)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				if _, err := d.DecryptCompact(tok); err != nil {
 					b.Fatal(err)
@@ -153,7 +153,7 @@ func BenchmarkBare(b *testing.B) {
 			buf := make([]byte, 0, len(bnPayload)+64)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(bnPayload)))
-			defer bnCPU(b)()
+			defer vectortest.MeasureCPU(b)()
 			for b.Loop() {
 				rand.Read(iv)
 				sealer, opener := dirAEAD, dirAEAD

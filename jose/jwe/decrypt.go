@@ -64,7 +64,10 @@ type DecryptOptions struct {
 	// remembered.
 	Keys *jose.Set
 	// KeyFunc returns the key for a token, given its merged header. It is
-	// called after the header checks and before any cryptography. It may
+	// called after the header checks and before any cryptography, once per
+	// recipient, at most Limits.MaxKeyLookups times per token, whatever it
+	// returns. Of a JSON serialization, the header's
+	// [jose.Header.Unprotected] tells the members the AAD does not cover. It may
 	// return a *jose.Set: the keys are then selected from it exactly as
 	// from Keys (a mixed set is refused for every token, and the set last
 	// found unmixed is remembered by its pointer and not checked again,
@@ -200,7 +203,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 	}
 	d.key = key
 	d.keys = opts.Keys
-	d.keyFunc = keysource.New("jwe", opts.KeyFunc, opts.KeyFuncContext)
+	d.keyFunc = keysource.New("jwe", opts.KeyFunc, opts.KeyFuncContext, lim)
 	d.lim = lim
 	// Headers nest inside the JSON serialization's recipients array.
 	d.jlim = jsonx.Limits{MaxDepth: lim.MaxJSONDepth + 3, MaxMembers: lim.MaxHeaderMembers}
@@ -267,7 +270,7 @@ func (d *Decrypter) parseProtectedInto(h *jose.Header, buf, enc []byte) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	if err := jose.ParseHeaderInto(h, raw, d.lim); err != nil {
+	if err := jose.JWEHeader.ParseInto(h, raw, d.lim); err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
 	return raw[len(raw):], nil
@@ -358,6 +361,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 
 	var saved []byte // ciphertext || tag, kept when several attempts may be needed
 	attempts := 0
+	lookups := 0 // key function calls (Limits.MaxKeyLookups)
 	// PBKDF2 iterations this token may still cost, over all its PBES2
 	// recipients and keys (each p2c is already within the limits): one
 	// maximum count in all.
@@ -371,6 +375,11 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	for _, c := range cands {
 		if attempts == d.lim.MaxKeyAttempts {
 			return d.errKeyAttempts(deviceErr) // before the key source: a KeyFunc may be costly
+		}
+		if d.keyFunc.Set() {
+			if err := d.keyFunc.Spent(lookups); err != nil {
+				return err
+			}
 		}
 		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
 			failed = true
@@ -388,7 +397,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			return err
 		}
 		var keyBuf [MaxKeyCandidates]keyRef
-		keys, err := d.keysFor(ctx, keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
+		keys, err := d.keysFor(ctx, &lookups, keyBuf[:0], c.h, c.alg, c.enc, params.EPK)
 		if err != nil {
 			if d.keyFunc.Set() && ctx.Err() != nil {
 				return err // the wait is over: no other recipient is looked up
@@ -496,7 +505,7 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 			}
 		}
 		var err error
-		if h, err = jose.MergeHeaders(t.protected, t.shared, rh); err != nil {
+		if h, err = jose.MergeJOSEHeader(t.protected, t.shared, rh); err != nil {
 			return nil, "", "", fmt.Errorf("jwe: JOSE header: %w", err)
 		}
 	}

@@ -23,13 +23,16 @@
 // over all its recipients and keys, to one [jose.Limits.PBES2MaxCount] of
 // iterations), at most [MaxKeyCandidates] keys of a JWK Set, chosen by the
 // selection policy jws and jwe share ([jose.Select]), are tried per
-// recipient and [jose.Limits.MaxKeyAttempts] key
-// decryptions per token, and "zip":"DEF" plaintext is
+// recipient, [jose.Limits.MaxKeyAttempts] key decryptions and
+// [jose.Limits.MaxKeyLookups] calls of a key function per token, and
+// "zip":"DEF" plaintext is
 // inflated up to [jose.Limits.MaxDecompressedSize] bytes; a larger one is
 // refused with [jose.ErrLimitExceeded], never truncated.
 //
 // Header members "jwk", "jku", "x5u" and "x5c" are carried but never used to
-// find a decryption key, and nothing is ever fetched.
+// find a decryption key, and nothing is ever fetched. Headers are read as
+// JWE headers ([jose.JWEHeader]): "b64", a JWS extension (RFC 7797), is not
+// understood, and ignored (RFC 7516 §4).
 //
 // Every path that may wait on a key source takes a context:
 // [Decrypter.DecryptCompactContext], [Decrypter.DecryptCompactIntoContext]

@@ -5,6 +5,8 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -75,10 +77,18 @@ func protectedHeader(h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryp
 
 // checkUnprotected refuses members that must be integrity protected
 // ("zip", RFC 7516 §4.1.3; "crit", RFC 7515 §4.1.11) in an unprotected
-// header.
+// header, and a member a JWE reads kept in Extra (as a header read for a
+// JWS keeps "zip" or "epk", [jose.HeaderUse]): written from there, it would
+// skip its type check and the key-management rules, and every Decrypter
+// would read it.
 func checkUnprotected(h *jose.Header) error {
 	if h == nil {
 		return nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(h.Extra)) {
+		if jose.JWEHeader.Reads(name) {
+			return fmt.Errorf("jwe: header member %q in Extra: a JWE reads it, so it must be set in its field (jose.Header.Set)", name)
+		}
 	}
 	if h.Compression != "" || h.Has("zip") {
 		return errors.New(`jwe: "zip" must be in the protected header`)

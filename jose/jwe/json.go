@@ -68,8 +68,12 @@ func (d *Decrypter) DecryptJSONContext(ctx context.Context, data []byte) (*Messa
 		case "recipients":
 			hasRecips, recips = true, v
 		case "aad":
-			t.hasAAD = true
+			// An empty JWE AAD is an absent one (RFC 7516 §7.2.1:
+			// "aad" is present only when the JWE AAD is not empty), so
+			// the AAD is then the protected header alone, as peers
+			// compute it.
 			t.aadB64, err = str("aad", v)
+			t.hasAAD = len(t.aadB64) > 0
 		case "iv":
 			t.iv, err = str("iv", v)
 		case "ciphertext":
@@ -136,7 +140,7 @@ func (d *Decrypter) parseUnprotected(name string, v []byte) (*jose.Header, error
 	if jsonx.KindOf(v) != jsonx.KindObject {
 		return nil, fmt.Errorf("jwe: %q is not a JSON object: %w", name, jose.ErrMalformed)
 	}
-	h, err := jose.ParseHeader(v, d.lim) // refuses more than MaxHeaderSize bytes first
+	h, err := jose.JWEHeader.Parse(v, d.lim) // refuses more than MaxHeaderSize bytes first
 	if err != nil {
 		return nil, fmt.Errorf("jwe: %q header: %w", name, err)
 	}

@@ -130,15 +130,16 @@ type keyRef struct {
 
 // keysFor returns the candidate keys for a recipient whose merged header
 // is h: those of the JWK Set selected by the policy of [jose.Select], or
-// the one key of Key or of the key function, called under ctx. A JWK that
+// the one key of Key or of the key function, called under ctx, with
+// *lookups the calls the token has cost (Limits.MaxKeyLookups). A JWK that
 // does not permit alg is refused.
-func (d *Decrypter) keysFor(ctx context.Context, dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
+func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
 		return setKeys(dst, d.keys, &d.setCheck, h, alg, op, enc, epk)
 	case d.keyFunc.Set():
-		k, err := d.keyFunc.Call(ctx, h)
+		k, err := d.keyFunc.Call(ctx, lookups, h)
 		if err != nil {
 			return nil, err
 		}

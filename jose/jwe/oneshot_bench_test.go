@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkOneShot(b *testing.B) {
 	opts := DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.Direct}, ContentEncryptions: []jwa.ContentEncryption{jwa.A128GCM}, Key: key}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(bnPayload)))
-	defer bnCPU(b)()
+	defer vectortest.MeasureCPU(b)()
 	for b.Loop() {
 		e, err := NewEncrypter(jwa.Direct, jwa.A128GCM, key, nil)
 		if err != nil {

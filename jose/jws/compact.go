@@ -120,7 +120,8 @@ func (v *Verifier) VerifyCompactContext(ctx context.Context, token []byte) (*Mes
 // overwritten, so they must not be retained across calls; modifying
 // *m.Header affects nothing else. token must not overlap m.Payload's
 // buffer. m.Protected is m.Header (a compact JWS is protected as a whole).
-// On error m.Payload has length 0 and m.Header and m.Protected are nil.
+// On error m.Payload has length 0 and m.Header, m.Protected and m.Chain
+// are nil.
 func (v *Verifier) VerifyCompactInto(m *Message, token []byte) error {
 	return v.verifyCompact(context.Background(), m, token, nil, false)
 }
@@ -156,7 +157,7 @@ func splitCompact(token []byte) (h, p, s []byte, ok bool) {
 func (v *Verifier) verifyCompact(ctx context.Context, m *Message, token, detached []byte, isDetached bool) error {
 	err := v.verifyCompactInto(ctx, m, token, detached, isDetached)
 	if err != nil {
-		m.Payload, m.Header, m.Protected, m.hdr = m.Payload[:0], nil, nil, jose.Header{}
+		m.Payload, m.Header, m.Protected, m.Chain, m.hdr = m.Payload[:0], nil, nil, nil, jose.Header{}
 	}
 	return err
 }
@@ -164,7 +165,7 @@ func (v *Verifier) verifyCompact(ctx context.Context, m *Message, token, detache
 // verifyCompactInto is verifyCompact before the clean-up on error. With
 // isDetached, m.Payload is set to detached, so m must be a fresh Message.
 func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, detached []byte, isDetached bool) error {
-	m.Header, m.Protected = nil, nil
+	m.Header, m.Protected, m.Chain = nil, nil, nil
 	if len(token) > v.lim.MaxTokenSize {
 		return fmt.Errorf("jws: token of %d bytes exceeds %d: %w", len(token), v.lim.MaxTokenSize, jose.ErrLimitExceeded)
 	}
@@ -220,7 +221,8 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 	}
 	h := &m.hdr
 	unencoded := h.B64 != nil && !*h.B64
-	cands, err := v.candidates(ctx, h)
+	lookups := 0
+	cands, err := v.candidates(ctx, &lookups, h)
 	if err != nil {
 		return err
 	}
@@ -259,6 +261,6 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 	if !isDetached {
 		payload = buf[:len(payload)] // keep the whole buffer for the next call
 	}
-	m.Payload, m.Header, m.Protected = payload, h, h
+	m.Payload, m.Header, m.Protected, m.Chain = payload, h, h, cands.chain
 	return nil
 }

@@ -188,10 +188,13 @@ func TestContextBlockingKeyFunc(t *testing.T) {
 			},
 		})
 		t.Run(c.name+", deadline", func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-			defer cancel()
+			// The deadline passes once the key function waits (a timer
+			// could fire before the call reaches it on a slow machine).
+			ctx, expire := vectortest.Expiring()
 			done := make(chan error, 1)
 			go func() { _, err := v.VerifyCompactContext(ctx, tk.compact); done <- err }()
+			<-entered
+			expire()
 			select {
 			case err := <-done:
 				if !errors.Is(err, context.DeadlineExceeded) {
@@ -200,7 +203,6 @@ func TestContextBlockingKeyFunc(t *testing.T) {
 			case <-time.After(time.Minute):
 				t.Fatal("VerifyCompactContext did not return after its deadline")
 			}
-			<-entered
 		})
 		t.Run(c.name+", cancel", func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
@@ -284,5 +286,40 @@ func TestContextAllocs(t *testing.T) {
 			t.Errorf("Key: VerifyCompactInto %v allocations, want 0", plain)
 		}
 		t.Logf("%s: %v allocations", c.name, withCtx)
+	}
+}
+
+// TestContextDoneAfterFailure (review finding): a context done while a
+// later signature waits on the key source makes VerifyEachContext's error
+// wrap ctx.Err() even when an earlier signature failed for another reason,
+// so a caller tells a request that ended from a token that is bad.
+func TestContextDoneAfterFailure(t *testing.T) {
+	tk := newCtxTokens(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	v := rtVerifier(t, jws.VerifyOptions{
+		Algorithms: []jwa.SignatureAlgorithm{jwa.HS256},
+		KeyFuncContext: func(ctx context.Context, h *jose.Header) (any, error) {
+			calls++
+			if calls == 1 {
+				cancel()                                // the request ends while the first signature is checked
+				return bytes.Repeat([]byte{1}, 32), nil // a key that does not verify
+			}
+			return tk.key, nil
+		},
+	})
+	res, _, err := v.VerifyEachContext(ctx, tk.general)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, jose.ErrVerificationFailed) {
+		t.Errorf("VerifyEachContext: %v, want it to wrap context.Canceled and the first signature's error", err)
+	}
+	if len(res) != 2 || !errors.Is(res[0].Err, jose.ErrVerificationFailed) || !errors.Is(res[1].Err, context.Canceled) || calls != 1 {
+		t.Errorf("results %+v, %d calls", res, calls)
+	}
+	// With local keys the context is not consulted: a bad token's error
+	// does not wrap it.
+	vk := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: bytes.Repeat([]byte{1}, 32)})
+	if _, _, err := vk.VerifyEachContext(ctx, tk.general); errors.Is(err, context.Canceled) || !errors.Is(err, jose.ErrVerificationFailed) {
+		t.Errorf("Key: %v", err)
 	}
 }

@@ -14,8 +14,9 @@
 // key (one key, a JWK Set or a callback; a set's keys are chosen by the
 // selection policy jws and jwe share, [jose.Select], at most
 // [MaxKeyCandidates] per signature, and
-// [jose.Limits.MaxKeyAttempts] verifications per token over all its
-// signatures). A token is refused before any
+// [jose.Limits.MaxKeyAttempts] verifications and
+// [jose.Limits.MaxKeyLookups] calls of a key function per token over all
+// its signatures). A token is refused before any
 // cryptography when its header is malformed or too large, when its "alg" is
 // "none" or not in the allow-list, when the key does not fit the algorithm
 // (type, curve, or the JWK's own "alg", "use" and "key_ops"), or when its
@@ -23,7 +24,10 @@
 // The "jwk", "jku", "x5u" and "x5c" header members are never used to find a
 // key, and nothing is ever fetched; the one opt-in exception is
 // [NewX5CKeyFunc], which takes the key from an "x5c" chain it has verified
-// against the caller's roots.
+// against the caller's roots (of the protected header, unless
+// X5COptions.AllowUnprotected), and reports that chain as [Message].Chain. Headers are read as JWS headers
+// ([jose.JWSHeader]): the members only JWE defines ("zip", "enc", "epk",
+// ...) are not understood, and ignored (RFC 7515 §4).
 //
 // Every error returned while loading a token wraps one of the sentinel errors
 // of package jose ([jose.ErrMalformed], [jose.ErrAlgorithmNotAllowed],
@@ -31,7 +35,8 @@
 // [jose.ErrVerificationFailed], [jose.ErrUnsupportedCritical], ...), so
 // callers branch with [errors.Is]; the one exception is an error of
 // VerifyOptions.KeyFunc or KeyFuncContext, returned wrapped with what it
-// wraps (a jwks.Remote that cannot fetch its set: jwks.ErrFetch).
+// wraps (a jwks.Remote that cannot fetch its set: jwks.ErrFetch), and a
+// done context's, which wraps ctx.Err() (below).
 //
 // Every path that may wait on a key source takes a context:
 // [Verifier.VerifyCompactContext], [Verifier.VerifyCompactIntoContext],

@@ -3,6 +3,7 @@ package jws
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -105,12 +106,20 @@ func parseJSON(data []byte, lim jose.Limits) (*jsonJWS, error) {
 	return &j, nil
 }
 
+// errEmptyProtected refuses "protected":"" (RFC 7515 §7.2.1: the member
+// is absent when the JWS Protected Header is; the JWE parser refuses it
+// too, RFC 7516 §7.2.1).
+var errEmptyProtected = errors.New(`"protected" is empty: without a protected header the member must be absent (RFC 7515 §7.2.1)`)
+
 // member records one member of a signature object; others are ignored.
 func (s *jsonSig) member(name, value []byte) error {
 	var err error
 	switch string(name) {
 	case "protected":
 		s.protected, err = jsonx.StringBytes(value)
+		if err == nil && len(s.protected) == 0 {
+			return errEmptyProtected
+		}
 	case "header":
 		if jsonx.KindOf(value) != jsonx.KindObject {
 			return fmt.Errorf("\"header\" is not an object: %w", jose.ErrMalformed)
@@ -139,7 +148,7 @@ func (v *Verifier) VerifyJSONContext(ctx context.Context, data []byte) (*Message
 	if err != nil {
 		return nil, err
 	}
-	return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
+	return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected, Chain: res[0].Chain}, nil
 }
 
 // VerifyEach verifies every signature of a general (or flattened) JWS JSON
@@ -158,7 +167,8 @@ func (v *Verifier) VerifyEach(data []byte) ([]SignatureResult, []byte, error) {
 // VerifyEachContext is [Verifier.VerifyEach] with ctx bounding the wait on
 // the key source, as [Verifier.VerifyCompactContext] says: once ctx is
 // done, the signatures not yet verified fail with an error wrapping
-// ctx.Err(), and the key source is not called again.
+// ctx.Err(), and the key source is not called again; if none verified, the
+// error returned wraps ctx.Err() as well as the first signature's error.
 func (v *Verifier) VerifyEachContext(ctx context.Context, data []byte) ([]SignatureResult, []byte, error) {
 	return v.verifyJSON(ctx, data, nil, false, false)
 }
@@ -230,11 +240,12 @@ func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDeta
 
 	verified := false
 	budget := v.lim.MaxKeyAttempts // verifications over all signatures
+	lookups := 0                   // key function calls over all signatures (Limits.MaxKeyLookups)
 	for i := range j.sigs {
 		if res[i].Err != nil {
 			continue
 		}
-		res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget)
+		res[i].Chain, res[i].Err = v.verifySig(ctx, &j.sigs[i], res[i].Header, seg, &budget, &lookups)
 		verified = verified || res[i].Err == nil
 	}
 	if single {
@@ -244,9 +255,33 @@ func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDeta
 		return res, clip(payload), nil
 	}
 	if !verified {
+		// A signature the done context stopped makes the error wrap
+		// ctx.Err(), whatever the first one's was.
+		if cerr := v.ctxEnded(ctx, res); cerr != nil {
+			return res, nil, fmt.Errorf("jws: none of %d signatures verified: %w: %w", len(res), res[0].Err, cerr)
+		}
 		return res, nil, fmt.Errorf("jws: none of %d signatures verified: %w", len(res), res[0].Err)
 	}
 	return res, clip(payload), nil
+}
+
+// ctxEnded returns ctx.Err() if ctx, done, refused the key source to a
+// signature of res and the first signature's error does not already wrap
+// it; nil otherwise, and always with local keys (ctx is not consulted).
+func (v *Verifier) ctxEnded(ctx context.Context, res []SignatureResult) error {
+	if !v.keyFunc.Set() {
+		return nil
+	}
+	cerr := ctx.Err()
+	if cerr == nil || errors.Is(res[0].Err, cerr) {
+		return nil
+	}
+	for _, r := range res[1:] {
+		if errors.Is(r.Err, cerr) {
+			return cerr
+		}
+	}
+	return nil
 }
 
 func clip(b []byte) []byte { return b[:len(b):len(b)] }
@@ -261,12 +296,12 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 	}
 	var u *jose.Header
 	if s.header != nil {
-		// jose.ParseHeader refuses more than MaxHeaderSize bytes first.
-		if u, err = jose.ParseHeader(s.header, v.lim); err != nil {
+		// Parse refuses more than MaxHeaderSize bytes first.
+		if u, err = jose.JWSHeader.Parse(s.header, v.lim); err != nil {
 			return nil, nil, fmt.Errorf("jws: unprotected header: %w", err)
 		}
 	}
-	if h, err = jose.MergeHeaders(p, u); err != nil {
+	if h, err = jose.MergeJOSEHeader(p, u); err != nil {
 		return nil, nil, fmt.Errorf("jws: JOSE header: %w", err)
 	}
 	if err := v.checkHeaders(p, u); err != nil {
@@ -277,22 +312,26 @@ func (v *Verifier) sigHeader(s *jsonSig) (p, h *jose.Header, err error) {
 
 // verifySig verifies one signature whose joint header h has been checked,
 // with seg the payload segment of the signing input, taking its attempts
-// from *budget, under ctx.
-func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget *int) error {
+// from *budget and counting its key function calls in *lookups, under ctx.
+// It returns the certificate chain of the key that verified, if any.
+func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, seg []byte, budget, lookups *int) ([]*x509.Certificate, error) {
 	if *budget <= 0 {
-		return errKeyAttempts // before the key source: a KeyFunc may be costly
+		return nil, errKeyAttempts // before the key source: a KeyFunc may be costly
 	}
-	cands, err := v.candidates(ctx, h)
+	cands, err := v.candidates(ctx, lookups, h)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sig, err := jose.Base64URLDecode(s.signature)
 	if err != nil {
-		return fmt.Errorf("jws: signature: %w", err)
+		return nil, fmt.Errorf("jws: signature: %w", err)
 	}
 	input := make([]byte, 0, len(s.protected)+1+len(seg))
 	input = append(append(append(input, s.protected...), '.'), seg...)
-	return verifyWith(&cands, input, sig, budget)
+	if err := verifyWith(&cands, input, sig, budget); err != nil {
+		return nil, err
+	}
+	return cands.chain, nil
 }
 
 // Flattened returns the flattened JWS JSON Serialization of payload

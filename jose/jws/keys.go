@@ -2,6 +2,8 @@ package jws
 
 import (
 	"context"
+	"crypto"
+	"crypto/x509"
 	"errors"
 	"fmt"
 
@@ -11,10 +13,12 @@ import (
 )
 
 // candidates is the set of verifiers one signature is tried with; an array,
-// so that finding them does not allocate.
+// so that finding them does not allocate. chain is the certificate chain of
+// the one key of a *CertifiedKey.
 type candidates struct {
-	v [MaxKeyCandidates]jwa.Verifier
-	n int
+	v     [MaxKeyCandidates]jwa.Verifier
+	n     int
+	chain []*x509.Certificate
 }
 
 func (c *candidates) add(v jwa.Verifier) bool {
@@ -28,9 +32,10 @@ func (c *candidates) add(v jwa.Verifier) bool {
 
 // candidates returns the verifiers for the header h (the JOSE Header, whose
 // alg the caller has checked against the allow-list) of a token verified
-// under ctx, which bounds the wait on a key function. No key source ever
-// reads jwk, jku, x5u or x5c.
-func (v *Verifier) candidates(ctx context.Context, h *jose.Header) (candidates, error) {
+// under ctx, which bounds the wait on a key function; *lookups counts the
+// calls of the key function the token has cost (Limits.MaxKeyLookups). No
+// key source ever reads jwk, jku, x5u or x5c.
+func (v *Verifier) candidates(ctx context.Context, lookups *int, h *jose.Header) (candidates, error) {
 	var c candidates
 	alg := jwa.SignatureAlgorithm(h.Algorithm)
 	switch {
@@ -48,13 +53,28 @@ func (v *Verifier) candidates(ctx context.Context, h *jose.Header) (candidates, 
 	case v.set != nil:
 		return v.setCandidates(v.set, h, alg)
 	default:
-		key, err := v.keyFunc.Call(ctx, h)
+		key, err := v.keyFunc.Call(ctx, lookups, h)
 		if err != nil {
 			return c, err
 		}
 		if set, ok := key.(*jose.Set); ok {
 			// Selected as from Keys, its JWKs prepared once and cached.
 			return v.setCandidates(set, h, alg)
+		}
+		if ck, ok := key.(*CertifiedKey); ok {
+			if ck == nil || ck.Key == nil {
+				return c, fmt.Errorf("jws: key source returned a CertifiedKey without a key: %w", jose.ErrKeyNotFound)
+			}
+			if _, isSet := ck.Key.(*jose.Set); isSet {
+				return c, fmt.Errorf("jws: key source returned a CertifiedKey holding a JWK Set: %w", jose.ErrKeyNotFound)
+			}
+			if len(ck.Chain) > 0 {
+				if !leafHolds(ck.Chain[0], ck.Key) {
+					return c, fmt.Errorf("jws: key source returned a CertifiedKey whose leaf certificate does not hold its key: %w", jose.ErrInvalidKey)
+				}
+				c.chain = ck.Chain
+			}
+			key = ck.Key
 		}
 		var jv jwa.Verifier
 		if jwk, ok := key.(*jose.JWK); ok && jwk != nil {
@@ -68,6 +88,27 @@ func (v *Verifier) candidates(ctx context.Context, h *jose.Header) (candidates, 
 		c.add(jv)
 		return c, nil
 	}
+}
+
+// leafHolds reports whether the public key of the certificate leaf is the
+// public key of key (a Go key or a *jose.JWK holding one): a chain that
+// vouches for another key must not be reported as the signer's. A secret
+// key is held by no certificate.
+func leafHolds(leaf *x509.Certificate, key any) bool {
+	if leaf == nil {
+		return false
+	}
+	if jwk, ok := key.(*jose.JWK); ok {
+		if jwk == nil {
+			return false
+		}
+		key = jwk.Key
+	}
+	if priv, ok := key.(interface{ Public() crypto.PublicKey }); ok {
+		key = priv.Public()
+	}
+	pub, ok := leaf.PublicKey.(interface{ Equal(crypto.PublicKey) bool })
+	return ok && key != nil && pub.Equal(key)
 }
 
 // setCandidates selects the keys of the JWK Set set that may verify a token

@@ -2,6 +2,7 @@ package jws
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,9 +38,14 @@ type VerifyOptions struct {
 	// with public keys is refused by NewVerifier with ErrInvalidKey. The
 	// set must not be modified while the Verifier is in use.
 	Keys *jose.Set
-	// KeyFunc returns the key (a Go key, a *jose.JWK or a *jose.Set) for a
-	// header that has passed every check above; its error is returned
-	// wrapped. A *jose.JWK is prepared once and remembered (like the keys
+	// KeyFunc returns the key (a Go key, a *jose.JWK, a *jose.Set, or a
+	// [*CertifiedKey], a key with the certificate chain that vouches for
+	// it) for a header that has passed every check above; its error is
+	// returned wrapped. It is called once per signature, at most
+	// Limits.MaxKeyLookups times per token, whatever it returns. The
+	// header is the JOSE Header; of a JSON serialization, its
+	// [jose.Header.Unprotected] tells the members the signature does not
+	// cover. A *jose.JWK is prepared once and remembered (like the keys
 	// of a set, it must not be modified afterwards); a Go key is prepared
 	// on every call, which costs little for RSA, ECDSA and Ed25519 keys but
 	// repeats the HMAC key setup. From a *jose.Set the keys are selected
@@ -116,6 +122,16 @@ type Message struct {
 	// protected header). A compact token has no unprotected header, so
 	// there Protected is the same *jose.Header as Header.
 	Protected *jose.Header
+	// Chain is the certificate chain that vouched for the key the
+	// signature verified with, leaf first and a trusted root last, when
+	// the key source returned a [*CertifiedKey] (the key function of
+	// [NewX5CKeyFunc] returns the chain crypto/x509 verified); nil
+	// otherwise. Identify the signer by Chain (its leaf's subject, say),
+	// not by the header's "x5c": the chain verified may hold other
+	// intermediates than "x5c" does (from X5COptions.Verify), and an "x5c"
+	// read from an unprotected header (X5COptions.AllowUnprotected) is not
+	// covered by the signature.
+	Chain []*x509.Certificate
 
 	hdr jose.Header // storage of Header for the compact calls
 }
@@ -125,12 +141,30 @@ type Message struct {
 // Header (nil if it could not be read; present, but not to be trusted, when
 // the signature was refused), its JWS Protected Header (as in [Message]:
 // members of Header that are not in Protected are unprotected and
-// attacker-controlled) and Err, nil if it verified.
+// attacker-controlled), the certificate chain of its key (as
+// [Message].Chain, set only when it verified) and Err, nil if it verified.
 type SignatureResult struct {
 	Index     int
 	Header    *jose.Header
 	Protected *jose.Header
+	Chain     []*x509.Certificate
 	Err       error
+}
+
+// CertifiedKey is a verification key with the certificate chain that
+// vouches for it, leaf first and a trusted root last: what the key
+// function of [NewX5CKeyFunc] returns. A key source (KeyFunc,
+// KeyFuncContext) may return one: the signature is then verified with Key,
+// exactly as if Key had been returned alone (a Go key or a *jose.JWK, not
+// a set), and Chain is reported on the [Message] ([Message].Chain,
+// [SignatureResult].Chain). The Verifier checks that the first certificate
+// of a non-empty Chain holds Key's public key (else the signature is
+// refused with ErrInvalidKey), so that Chain never names another signer;
+// that the chain is trusted is for the key source to check. An empty Chain
+// is reported as nil.
+type CertifiedKey struct {
+	Key   any
+	Chain []*x509.Certificate
 }
 
 // ErrMultipleSignatures is returned by [Verifier.VerifyJSON] for a general
@@ -178,7 +212,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 	v.crit = crit
 	v.lim = opts.Limits.WithDefaults()
 	v.set = opts.Keys
-	v.keyFunc = keysource.New("jws", opts.KeyFunc, opts.KeyFuncContext)
+	v.keyFunc = keysource.New("jws", opts.KeyFunc, opts.KeyFuncContext, v.lim)
 	v.cache.c.Max = maxCached
 	// The allow-list is copied (into v for one algorithm): the caller may
 	// reuse its slice.
@@ -222,7 +256,7 @@ func (v *Verifier) VerifyDetachedContext(ctx context.Context, token, payload []b
 		if err != nil {
 			return nil, err
 		}
-		return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected}, nil
+		return &Message{Payload: pl, Header: res[0].Header, Protected: res[0].Protected, Chain: res[0].Chain}, nil
 	}
 	m := new(Message)
 	if err := v.verifyCompact(ctx, m, token, payload, true); err != nil {
@@ -287,7 +321,7 @@ func (v *Verifier) decodeProtectedInto(h *jose.Header, seg, buf []byte) ([]byte,
 	if err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
-	if err := jose.ParseHeaderInto(h, buf[n:], v.lim); err != nil {
+	if err := jose.JWSHeader.ParseInto(h, buf[n:], v.lim); err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
 	return buf, nil

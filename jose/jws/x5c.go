@@ -1,6 +1,8 @@
 package jws
 
 import (
+	"bytes"
+	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
@@ -22,6 +24,12 @@ const (
 	// DefaultX5CMaxChainLength is the most certificates of a verified
 	// chain, the leaf and the trusted root included.
 	DefaultX5CMaxChainLength = 5
+	// DefaultX5CMaxRSABits is the largest RSA key, in bits, of a
+	// certificate in "x5c": 4096, the largest size certificate chains use
+	// in practice (crypto/tls allows 8192 for the one chain of a
+	// handshake; a token may make the Verifier check
+	// jose.Limits.MaxKeyLookups chains).
+	DefaultX5CMaxRSABits = 4096
 )
 
 // x5cBase64 is the padded standard alphabet of x5c (RFC 7515 §4.1.6).
@@ -44,22 +52,49 @@ type X5COptions struct {
 	// MaxChainLength bounds the verified chain, leaf and root included (0:
 	// DefaultX5CMaxChainLength): only chains this short are accepted.
 	MaxChainLength int
+	// MaxRSABits bounds the RSA keys of the certificates in "x5c" (0:
+	// DefaultX5CMaxRSABits), checked once they are parsed and before the
+	// chain is verified: verifying a certificate's signature costs a public
+	// RSA operation with its issuer's key, which the token chooses, and
+	// whose cost grows with the square of the key's size and with the
+	// length of its exponent.
+	MaxRSABits int
+	// AllowUnprotected lets "x5c" come from an unprotected header of a JWS
+	// JSON Serialization (RFC 7515 §7.2.1), which the signature does not
+	// cover: anyone who holds the token may replace it with another chain
+	// that verifies for the same key (another certificate of the signer's
+	// key, with another subject), so a caller that opts in must identify
+	// the signer by [Message].Chain, the chain verified. By default such
+	// an "x5c" is refused with ErrKeyNotFound, before any certificate is
+	// decoded.
+	AllowUnprotected bool
 }
 
 // NewX5CKeyFunc returns a key function for [VerifyOptions].KeyFunc that
 // takes the verification key from the token's "x5c" header (RFC 7515
 // §4.1.6) after validating its certificate chain (RFC 5280, as crypto/x509
 // implements it) against opts.Verify: the chain must lead from the first
-// certificate, the leaf, to one of opts.Verify.Roots, and the key returned
-// is the leaf's public key, which must then fit the token's alg and verify
-// its signature. A leaf whose key usage is set but lacks digitalSignature
-// (RFC 5280 §4.2.1.3) is refused.
+// certificate, the leaf, to one of opts.Verify.Roots, and the key is the
+// leaf's public key, which must then fit the token's alg and verify its
+// signature. A leaf whose key usage is set but lacks digitalSignature
+// (RFC 5280 §4.2.1.3) is refused. The function returns a [*CertifiedKey]:
+// the leaf's key and the chain verified (the first one crypto/x509 found
+// within MaxChainLength), which the Verifier reports as [Message].Chain.
+// An "x5c" of an unprotected header is refused unless
+// opts.AllowUnprotected.
 //
 // Without this option "x5c" is never read. The bounds of opts are checked
-// before any certificate is decoded; then each certificate is parsed and
-// the chain verified, once per token (the worst case: MaxCertificates
-// certificates of MaxBytes in total, and the chain-building of
-// crypto/x509 over them and opts' pools).
+// before any certificate is decoded, and MaxRSABits once they are parsed,
+// as is the rule that the certificates after the leaf have distinct
+// subjects (crypto/x509 would try every order of intermediates of one
+// subject, each try a signature check with a key of the token's choice:
+// such an x5c is refused with [jose.ErrKeyNotFound]); then the chain is
+// verified, once per call. The Verifier calls it at most
+// [jose.Limits].MaxKeyLookups (4) times per token, over all its signatures,
+// so one token costs at most that many chain verifications (the worst:
+// MaxCertificates certificates of MaxBytes in total, each intermediate
+// with an RSA key of MaxRSABits, and the chain-building of crypto/x509
+// over them and opts' pools; SECURITY.md gives the cost).
 //
 // A token without "x5c", or whose chain does not verify, is refused with
 // an error wrapping [jose.ErrKeyNotFound]; bounds exceeded with
@@ -77,12 +112,22 @@ func NewX5CKeyFunc(opts X5COptions) (func(h *jose.Header) (any, error), error) {
 	def(&opts.MaxCertificates, DefaultX5CMaxCertificates)
 	def(&opts.MaxBytes, DefaultX5CMaxBytes)
 	def(&opts.MaxChainLength, DefaultX5CMaxChainLength)
-	return func(h *jose.Header) (any, error) { return x5cKey(h.X5C, &opts) }, nil
+	def(&opts.MaxRSABits, DefaultX5CMaxRSABits)
+	return func(h *jose.Header) (any, error) {
+		if h.Unprotected("x5c") && !opts.AllowUnprotected {
+			return nil, fmt.Errorf("jws: x5c: in an unprotected header, which the signature does not cover (X5COptions.AllowUnprotected): %w", jose.ErrKeyNotFound)
+		}
+		ck, err := x5cKey(h.X5C, &opts)
+		if err != nil {
+			return nil, err // no typed nil in the interface
+		}
+		return ck, nil
+	}, nil
 }
 
 // x5cKey validates the chain x5c (standard base64 DER, leaf first) and
-// returns the leaf's public key.
-func x5cKey(x5c []string, opts *X5COptions) (any, error) {
+// returns the leaf's public key with the chain verified.
+func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
 	if len(x5c) == 0 {
 		return nil, fmt.Errorf("jws: x5c: the token has no certificate chain: %w", jose.ErrKeyNotFound)
 	}
@@ -105,6 +150,23 @@ func x5cKey(x5c []string, opts *X5COptions) (any, error) {
 		if certs[i], err = x509.ParseCertificate(der); err != nil {
 			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, untrusted.Error(err), jose.ErrMalformed)
 		}
+		if k, ok := certs[i].PublicKey.(*rsa.PublicKey); ok && k.N.BitLen() > opts.MaxRSABits {
+			return nil, fmt.Errorf("jws: x5c: certificate %d has a %d-bit RSA key, more than %d: %w", i, k.N.BitLen(), opts.MaxRSABits, jose.ErrLimitExceeded)
+		}
+	}
+	// Certificates of one subject after the leaf: crypto/x509 finds a
+	// certificate's possible issuers by name and tries every path through
+	// them, so intermediates of one subject and one key (told apart by
+	// their subjectAltName) make it try every order of them, each try a
+	// signature check with a key of the token's choice (15 for three). A
+	// chain names each issuer once (RFC 7515 §4.1.6: each certificate
+	// certifies the one before it).
+	for i := 2; i < len(certs); i++ {
+		for j := 1; j < i; j++ {
+			if bytes.Equal(certs[i].RawSubject, certs[j].RawSubject) {
+				return nil, fmt.Errorf("jws: x5c: certificates %d and %d have the same subject: %w", j, i, jose.ErrKeyNotFound)
+			}
+		}
 	}
 	leaf := certs[0]
 	if leaf.KeyUsage != 0 && leaf.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
@@ -124,7 +186,7 @@ func x5cKey(x5c []string, opts *X5COptions) (any, error) {
 	}
 	for _, ch := range chains {
 		if len(ch) <= opts.MaxChainLength {
-			return leaf.PublicKey, nil
+			return &CertifiedKey{Key: leaf.PublicKey, Chain: ch}, nil
 		}
 	}
 	return nil, fmt.Errorf("jws: x5c: every verified chain is longer than %d certificates: %w", opts.MaxChainLength, jose.ErrLimitExceeded)

@@ -2,6 +2,9 @@
 // jwe.Decrypter (their KeyFunc or KeyFuncContext) for one token, with the
 // rules both follow:
 //
+//   - one token may cost at most jose.Limits.MaxKeyLookups calls, over all
+//     its signatures or recipients, whether they fail or not: a call past
+//     the budget is not made, and the error wraps jose.ErrLimitExceeded;
 //   - the token's context is checked before every call: once it is done,
 //     the key function is not called and the error wraps ctx.Err();
 //   - a KeyFuncContext gets the token's context, and an error it returns
@@ -32,12 +35,14 @@ type Source struct {
 	ctx   Func
 	pkg   string // "jws" or "jwe", the prefix of the errors
 	name  string // the option it came from, in errors
+	max   int    // calls per token (jose.Limits.MaxKeyLookups)
 }
 
 // New returns the Source of the options of package pkg, which set at most
-// one of plain (KeyFunc) and withCtx (KeyFuncContext).
-func New(pkg string, plain func(h *jose.Header) (any, error), withCtx Func) Source {
-	s := Source{plain: plain, ctx: withCtx, pkg: pkg, name: "KeyFunc"}
+// one of plain (KeyFunc) and withCtx (KeyFuncContext), for tokens that may
+// cost lim.MaxKeyLookups calls (lim has its defaults applied).
+func New(pkg string, plain func(h *jose.Header) (any, error), withCtx Func, lim jose.Limits) Source {
+	s := Source{plain: plain, ctx: withCtx, pkg: pkg, name: "KeyFunc", max: lim.MaxKeyLookups}
 	if withCtx != nil {
 		s.name = "KeyFuncContext"
 	}
@@ -60,12 +65,27 @@ func Count(plain func(h *jose.Header) (any, error), withCtx Func) int {
 	return n
 }
 
+// Spent returns the error of a token that has cost used calls when that
+// is the whole budget, and nil while calls are left.
+func (s *Source) Spent(used int) error {
+	if used < s.max {
+		return nil
+	}
+	return fmt.Errorf("%s: the token needs more than %d calls of %s (Limits.MaxKeyLookups): %w", s.pkg, s.max, s.name, jose.ErrLimitExceeded)
+}
+
 // Call returns the key s's function gives for the header h of a token
 // whose context is ctx: a Go key, a *jose.JWK or a non-nil *jose.Set.
-func (s *Source) Call(ctx context.Context, h *jose.Header) (any, error) {
+// *used counts the calls made for the token so far; Call adds its own, if
+// it makes it.
+func (s *Source) Call(ctx context.Context, used *int, h *jose.Header) (any, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %s not called: %w", s.pkg, s.name, err)
 	}
+	if err := s.Spent(*used); err != nil {
+		return nil, err
+	}
+	*used++
 	var (
 		key any
 		err error

@@ -116,10 +116,27 @@ func RSAKey(t testing.TB, bits int) *rsa.PrivateKey {
 	return k
 }
 
+// RSAKeyLargeExponent returns the fixed PKCS #8 RSA key
+// testdata/keys/rsa<bits>-e2147483647.pem (bits: 4096 or 8192), whose
+// public exponent is 2^31-1, the largest crypto/rsa takes: the costliest
+// public operation of its size. Or it fails t.
+func RSAKeyLargeExponent(t testing.TB, bits int) *rsa.PrivateKey {
+	t.Helper()
+	k, err := loadRSAKeyFile("rsa" + strconv.Itoa(bits) + "-e2147483647.pem")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // LoadRSAKey is RSAKey for callers without a testing.TB (a sync.OnceValue,
 // a benchmark table built at package level).
 func LoadRSAKey(bits int) (*rsa.PrivateKey, error) {
-	name := "rsa" + strconv.Itoa(bits) + ".pem"
+	return loadRSAKeyFile("rsa" + strconv.Itoa(bits) + ".pem")
+}
+
+// loadRSAKeyFile reads the PKCS #8 RSA key testdata/keys/name.
+func loadRSAKeyFile(name string) (*rsa.PrivateKey, error) {
 	data, err := os.ReadFile(Path("keys", name))
 	if err != nil {
 		return nil, err
