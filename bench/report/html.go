@@ -122,6 +122,9 @@ func (t *Table) writeHTML(w io.Writer) {
 				s = bench.FormatTime(c.f, unit) // the unit is in the heading
 			}
 			switch {
+			case c.kind == percentSpan || c.kind == countSpan:
+				// An interval may wrap after "to".
+				fmt.Fprintf(w, "<td class=\"t\">%s</td>", esc(s))
 			case c.numeric():
 				fmt.Fprintf(w, "<td class=\"n\">%s</td>", esc(s))
 			default:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -210,26 +211,84 @@ func (t *Table) writeMarkdown(w io.Writer) {
 	}
 }
 
+// A field is one value of a row in csv and json: a column, one end of an
+// interval column, or the significance of a diff column.
+type field struct {
+	name string
+	col  int // the column's index
+	part part
+}
+
+type part int
+
+const (
+	whole       part = iota // the cell's value ([Cell.Raw])
+	high                    // an interval's upper end ([Cell.High]); whole is its lower end
+	significant             // whether a diff is beyond noise
+)
+
+// fields returns the fields of csv and json, the machine-readable outputs:
+// each column, but an interval column (interval, diff_interval,
+// par_interval) becomes two, its low and high ends, named after it with
+// _low and _high (interval_low, interval_high, diff_low, diff_high,
+// par_low, par_high), and a diff column (diff, diff_cpu) is followed by
+// diff_significant.
+func (t *Table) fields() []field {
+	var fs []field
+	for j, c := range t.Columns {
+		switch {
+		case c == "interval" || strings.HasSuffix(c, "_interval"):
+			base := strings.TrimSuffix(c, "_interval")
+			fs = append(fs, field{base + "_low", j, whole}, field{base + "_high", j, high})
+		case c == "diff" || c == "diff_cpu":
+			fs = append(fs, field{c, j, whole}, field{"diff_significant", j, significant})
+		default:
+			fs = append(fs, field{c, j, whole})
+		}
+	}
+	return fs
+}
+
+// value returns the field of a row: a string, an int64, a float64, a bool
+// or nil (no value).
+func (t *Table) value(row []Cell, f field) any {
+	c := row[f.col]
+	switch f.part {
+	case high:
+		return c.High()
+	case significant:
+		if c.kind != signed {
+			return nil
+		}
+		return !c.Noise()
+	}
+	return c.Raw(t.Unit)
+}
+
 func (t *Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	head := make([]string, len(t.Columns))
-	for j := range head {
-		head[j] = t.header(j, true)
+	fs := t.fields()
+	rec := make([]string, len(fs))
+	for i, f := range fs {
+		rec[i] = f.name
+		if f.part == whole && len(t.Rows) > 0 && t.Rows[0][f.col].kind == timeNS {
+			rec[i] += " (" + t.Unit.Symbol() + ")"
+		}
 	}
-	if err := cw.Write(head); err != nil {
+	if err := cw.Write(rec); err != nil {
 		return err
 	}
 	for _, row := range t.Rows {
-		rec := make([]string, len(row))
-		for j, c := range row {
-			switch v := c.Raw(t.Unit).(type) {
+		for i, f := range fs {
+			switch v := t.value(row, f).(type) {
+			case nil:
+				rec[i] = ""
 			case string:
-				rec[j] = v
+				rec[i] = v
+			case float64:
+				rec[i] = strconv.FormatFloat(v, 'f', -1, 64)
 			default:
-				rec[j] = fmt.Sprint(v)
-			}
-			if c.kind == signed && c.Noise() {
-				rec[j] = "~" + rec[j]
+				rec[i] = fmt.Sprint(v)
 			}
 		}
 		if err := cw.Write(rec); err != nil {
@@ -242,13 +301,13 @@ func (t *Table) writeCSV(w io.Writer) error {
 
 // jsonRow is an ordered JSON object.
 type jsonRow struct {
-	cols []string
-	vals []any
+	names []string
+	vals  []any
 }
 
 func (r jsonRow) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
-	for i, c := range r.cols {
+	for i, c := range r.names {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -264,6 +323,11 @@ func (r jsonRow) MarshalJSON() ([]byte, error) {
 
 func (t *Table) writeJSON(w io.Writer) error {
 	s := t.Run.Start.UTC()
+	fs := t.fields()
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+	}
 	doc := struct {
 		Title    string    `json:"title"`
 		Suite    string    `json:"suite"`
@@ -273,15 +337,11 @@ func (t *Table) writeJSON(w io.Writer) error {
 		Columns  []string  `json:"columns"`
 		Rows     []jsonRow `json:"rows"`
 		Notes    []string  `json:"notes,omitempty"`
-	}{t.Title, t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"), string(t.Unit), t.Columns, []jsonRow{}, t.Notes}
+	}{t.Title, t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"), string(t.Unit), names, []jsonRow{}, t.Notes}
 	for _, row := range t.Rows {
-		r := jsonRow{cols: t.Columns}
-		for _, c := range row {
-			v := c.Raw(t.Unit)
-			if c.kind == signed && c.Noise() {
-				v = map[string]any{"percent": v, "noise": true}
-			}
-			r.vals = append(r.vals, v)
+		r := jsonRow{names: names, vals: make([]any, len(fs))}
+		for i, f := range fs {
+			r.vals[i] = t.value(row, f)
 		}
 		doc.Rows = append(doc.Rows, r)
 	}

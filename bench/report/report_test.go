@@ -2,13 +2,18 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"html"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -588,5 +593,136 @@ func TestTooFewRoundsNotes(t *testing.T) {
 				t.Errorf("%d rounds: %s chart tooltips short of 95%%: %v, want %v", n, name, got, few)
 			}
 		}
+	}
+}
+
+// In csv and json every value but the names is a number, a boolean or
+// empty: each interval is two numbers named after it with _low and _high,
+// the diff a plain number, its significance a separate field.
+func TestMachineFormatsNumeric(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	ref := reportRun(t, reportRefID, 1.1, false)
+	par := reportRun(t, reportRunID, 1, false)
+	for i := range par.Results {
+		par.Results[i].Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000, 700000}}
+	}
+	par, err := jsonRoundTrip(par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{"benchmark": true, "groups": true, "subject": true, "set": true}
+	for _, tt := range []struct {
+		name string
+		run  *bench.Run
+		opts Options
+		want []string // fields that must be there
+	}{
+		{"aggregate", run, Options{Report: "aggregate"}, []string{"interval_low", "interval_high"}},
+		{"aggregate-ref", run, Options{Report: "aggregate", Ref: ref}, []string{"interval_low", "interval_high", "diff", "diff_low", "diff_high", "diff_significant"}},
+		{"aggregate-ref-cpu", run, Options{Report: "aggregate", Ref: ref, Metric: MetricCPU}, []string{"diff_cpu", "diff_low", "diff_high", "diff_significant"}},
+		{"simple-parallel", par, Options{Report: "simple"}, []string{"ops_s", "par_ops_s", "par_low", "par_high"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var js bytes.Buffer
+			if err := Write(&js, tt.run, "json", tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Columns []string
+				Rows    []map[string]any
+			}
+			dec := json.NewDecoder(&js)
+			dec.UseNumber()
+			if err := dec.Decode(&doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tt.want {
+				if !slices.Contains(doc.Columns, f) {
+					t.Errorf("json: no field %s in %v", f, doc.Columns)
+				}
+			}
+			for _, c := range doc.Columns {
+				if strings.HasSuffix(c, "interval") {
+					t.Errorf("json: field %s is an interval in one field", c)
+				}
+			}
+			for _, row := range doc.Rows {
+				if len(row) != len(doc.Columns) {
+					t.Errorf("json: row of %d fields, %d columns", len(row), len(doc.Columns))
+				}
+				for k, v := range row {
+					switch v.(type) {
+					case json.Number, nil:
+					case bool:
+						if k != "diff_significant" {
+							t.Errorf("json: %s = %v, a boolean", k, v)
+						}
+					default:
+						if !names[k] {
+							t.Errorf("json: %s = %#v, not a number", k, v)
+						}
+					}
+				}
+				num := func(k string) (float64, bool) {
+					n, ok := row[k].(json.Number)
+					if !ok {
+						return 0, false
+					}
+					f, err := n.Float64()
+					return f, err == nil
+				}
+				for _, iv := range []string{"interval", "diff", "par"} {
+					lo, okLo := num(iv + "_low")
+					hi, okHi := num(iv + "_high")
+					if okLo != okHi || okLo && lo > hi {
+						t.Errorf("json: %s_low %v, %s_high %v", iv, row[iv+"_low"], iv, row[iv+"_high"])
+					}
+					if !okLo || iv != "diff" {
+						continue
+					}
+					d, ok := num("diff")
+					if !ok {
+						d, ok = num("diff_cpu")
+					}
+					sig, _ := row["diff_significant"].(bool)
+					// Six pairs reach 95%: significant exactly when the
+					// interval excludes 0.
+					if !ok || d < lo || d > hi || sig != (lo > 0 || hi < 0) {
+						t.Errorf("json: diff %v in [%v, %v], significant %v", row["diff"], lo, hi, row["diff_significant"])
+					}
+				}
+			}
+
+			var cs bytes.Buffer
+			if err := Write(&cs, tt.run, "csv", tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(&cs).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != len(doc.Rows)+1 {
+				t.Fatalf("csv: %d records, json %d rows", len(recs), len(doc.Rows))
+			}
+			for j, h := range recs[0] {
+				if name, _, _ := strings.Cut(h, " ("); name != doc.Columns[j] {
+					t.Errorf("csv column %d is %q, json's %q", j, h, doc.Columns[j])
+				}
+			}
+			for i, rec := range recs[1:] {
+				for j, v := range rec {
+					k := doc.Columns[j]
+					if names[k] || v == "" {
+						continue
+					}
+					if _, err := strconv.ParseFloat(v, 64); err != nil && !(k == "diff_significant" && (v == "true" || v == "false")) {
+						t.Errorf("csv row %d: %s = %q, not a number", i, k, v)
+					}
+					if jv := fmt.Sprint(doc.Rows[i][k]); jv != v {
+						t.Errorf("csv row %d: %s = %q, json %s", i, k, v, jv)
+					}
+				}
+			}
+		})
 	}
 }
