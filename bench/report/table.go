@@ -211,6 +211,7 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 		}
 	}
 	t.Columns = append(t.Columns, refCol, diffCol, "diff_interval")
+	refs := resultsByID(ref)
 	for i := range t.Rows {
 		d := deltas[i]
 		switch {
@@ -226,7 +227,7 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 			diff.s = "~"
 		}
 		refMean := d.Ref
-		if r := findResult(ref, d.ID); r != nil && m != MetricCPU {
+		if r := refs[d.ID]; r != nil && m != MetricCPU {
 			refMean = r.Stats.Mean
 		} else if r != nil {
 			refMean = r.CPU
@@ -316,13 +317,13 @@ func signedPercent(x float64) string {
 	return s
 }
 
-func findResult(run *bench.Run, id string) *bench.Result {
+// resultsByID indexes the results of run by their variant's identity.
+func resultsByID(run *bench.Run) map[string]*bench.Result {
+	m := make(map[string]*bench.Result, len(run.Results))
 	for i := range run.Results {
-		if run.Results[i].ID() == id {
-			return &run.Results[i]
-		}
+		m[run.Results[i].ID()] = &run.Results[i]
 	}
-	return nil
+	return m
 }
 
 // Format returns the cell as text in unit, with unit symbols.
