@@ -2,11 +2,16 @@ package bench
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // Environment describes the machine and build a run was made on.
@@ -17,10 +22,39 @@ type Environment struct {
 	CPU        string `json:"cpu"` // model name, "unknown" when not found
 	NumCPU     int    `json:"num_cpu"`
 	GOMAXPROCS int    `json:"gomaxprocs"`
-	Module     string `json:"module"`             // main module path
-	Version    string `json:"version"`            // main module version ("(devel)" from a checkout)
-	Commit     string `json:"commit,omitempty"`   // vcs.revision of the build, else HEAD of the checkout run in
-	Modified   bool   `json:"modified,omitempty"` // vcs.modified (known only with VCS stamping)
+	Module     string `json:"module"`  // main module path
+	Version    string `json:"version"` // main module version ("(devel)" from a checkout)
+	// Commit is the commit the binary was built from and Modified whether
+	// its tree had changes not committed (untracked files included, as
+	// Go's VCS stamping counts them); CommitFrom says where they come
+	// from: [CommitFromBuild] or [CommitFromGit], "" when neither knew
+	// (or in runs stored before it was recorded).
+	Commit     string `json:"commit,omitempty"`
+	Modified   bool   `json:"modified,omitempty"`
+	CommitFrom string `json:"commit_from,omitempty"`
+}
+
+// Where an [Environment]'s Commit and Modified come from.
+const (
+	// CommitFromBuild is the binary's VCS stamping (vcs.revision and
+	// vcs.modified of runtime/debug.BuildInfo): the state of the tree when
+	// it was built.
+	CommitFromBuild = "build"
+	// CommitFromGit is git, asked when the binary starts (git rev-parse
+	// HEAD, git status --porcelain) in the directory its source was
+	// compiled from, for a binary without VCS stamping (go run, go test,
+	// GOFLAGS=-buildvcs=false): the state of that tree now, which a change
+	// since the build makes differ from the binary's.
+	CommitFromGit = "git"
+)
+
+// Revision returns the commit followed by "+" when the tree was modified,
+// or "" when the commit is not known.
+func (e Environment) Revision() string {
+	if e.Commit != "" && e.Modified {
+		return e.Commit + "+"
+	}
+	return e.Commit
 }
 
 // CurrentEnvironment describes the running program and machine.
@@ -38,57 +72,68 @@ func CurrentEnvironment() Environment {
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				e.Commit = s.Value
+				e.Commit, e.CommitFrom = s.Value, CommitFromBuild
 			case "vcs.modified":
 				e.Modified = s.Value == "true"
 			}
 		}
 	}
 	if e.Commit == "" {
-		// Built without VCS stamping (go run, -buildvcs=false): read the
-		// commit of the checkout the command runs in, if any.
-		if wd, err := os.Getwd(); err == nil {
-			e.Commit = gitHead(wd)
+		if dir := sourceDir(); dir != "" {
+			if commit, modified, err := gitState(dir); err == nil {
+				e.Commit, e.Modified, e.CommitFrom = commit, modified, CommitFromGit
+			}
 		}
 	}
 	return e
 }
 
-// gitHead returns the commit that HEAD names in the git checkout holding
-// dir, or "" if there is none or it cannot be read.
-func gitHead(dir string) string {
-	for range 32 {
-		gitDir := filepath.Join(dir, ".git")
-		if st, err := os.Stat(gitDir); err == nil && st.IsDir() {
-			head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
-			if err != nil {
-				return ""
-			}
-			ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
-			if !ok {
-				return validCommit(ref)
-			}
-			if b, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
-				return validCommit(strings.TrimSpace(string(b)))
-			}
-			packed, err := os.ReadFile(filepath.Join(gitDir, "packed-refs"))
-			if err != nil {
-				return ""
-			}
-			for _, line := range strings.Split(string(packed), "\n") {
-				if h, r, ok := strings.Cut(line, " "); ok && r == ref {
-					return validCommit(h)
-				}
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+// sourceDir returns the root of the module that this package was compiled
+// from, as the compiler recorded the path of this file, or "" when the
+// path is not absolute (go build -trimpath).
+func sourceDir() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return ""
 	}
-	return ""
+	return filepath.Dir(filepath.Dir(file)) // <module>/bench/environment.go
+}
+
+// gitTimeout bounds each git command of gitState.
+const gitTimeout = 2 * time.Second
+
+// gitState asks git for the commit that HEAD names in the checkout holding
+// dir and whether its tree differs from it (git status --porcelain prints
+// anything, as Go's VCS stamping decides vcs.modified). A missing git, a
+// directory outside a checkout, a checkout without commits and a git
+// slower than gitTimeout are errors.
+func gitState(dir string) (commit string, modified bool, err error) {
+	run := func(args ...string) ([]byte, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+		// Take no optional lock: a run must not disturb the git commands
+		// of whoever works in the tree.
+		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		cmd.WaitDelay = gitTimeout
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("bench: git %s in %s: %w", args[0], dir, err)
+		}
+		return out, nil
+	}
+	out, err := run("rev-parse", "--verify", "HEAD^{commit}")
+	if err != nil {
+		return "", false, err
+	}
+	commit = validCommit(strings.TrimSpace(string(out)))
+	if commit == "" {
+		return "", false, fmt.Errorf("bench: git rev-parse in %s: not a commit: %q", dir, out)
+	}
+	if out, err = run("status", "--porcelain"); err != nil {
+		return "", false, err
+	}
+	return commit, len(bytes.TrimSpace(out)) > 0, nil
 }
 
 // validCommit returns s if it is a hexadecimal object name, else "".

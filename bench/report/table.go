@@ -206,8 +206,8 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 		if m == MetricCPU {
 			refCol = "base_cpu"
 		}
-		if ref.Env.Commit != "" {
-			side += " (commit " + ref.Env.Commit + ")"
+		if rev := ref.Env.Revision(); rev != "" {
+			side += " (commit " + rev + ")"
 		}
 	}
 	t.Columns = append(t.Columns, refCol, diffCol, "diff_interval")

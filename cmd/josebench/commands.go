@@ -533,9 +533,12 @@ var logCommand = &command{
 
 Lists the runs saved by "josebench run --store", oldest first: id, start
 date (UTC), tag, groups requested, variants measured, commit of the build
-(12 digits, "+" when the checkout was modified) and whether the run is
-complete or was interrupted. "--ref" and "--uuid" take an id, latest, or a
-tag (the newest run with that tag).
+(12 digits, "+" when the tree was modified, untracked files included),
+where the commit came from ("build": the binary's VCS stamping; "git": a
+binary built without it, as with GOFLAGS=-buildvcs=false, asked git in the
+directory it was compiled from when it ran; "-": not known) and whether
+the run is complete or was interrupted. "--ref" and "--uuid" take an id,
+latest, or a tag (the newest run with that tag).
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var cf configFlags
@@ -559,16 +562,21 @@ tag (the newest run with that tag).
 	},
 }
 
-// writeLog prints the runs as an aligned table.
+// writeLog prints the runs as an aligned table: the commit (+ when the
+// tree was modified) and where it came from, the build's VCS stamping or
+// git (see bench.Environment).
 func writeLog(w io.Writer, runs []bench.RunInfo) error {
-	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "status"}}
+	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "from", "status"}}
 	for _, r := range runs {
-		commit := "-"
+		commit, from := "-", "-"
 		if r.Commit != "" {
 			commit = r.Commit[:min(12, len(r.Commit))]
 			if r.Modified {
 				commit += "+"
 			}
+		}
+		if r.CommitFrom != "" {
+			from = r.CommitFrom
 		}
 		tag, status := r.Tag, "complete"
 		if tag == "" {
@@ -577,7 +585,7 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 		if r.Incomplete {
 			status = "incomplete"
 		}
-		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, status})
+		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, from, status})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
