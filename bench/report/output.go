@@ -351,31 +351,48 @@ func (t *Table) writeJSON(w io.Writer) error {
 	return enc.Encode(doc)
 }
 
-// writeGobench writes the run in the Go benchmark format: a header of
-// configuration lines, then one line per iteration,
+// GobenchPackage is the "pkg:" of the gobench output: the package whose
+// BenchmarkSuite runs the suite's variants under go test, so that the two
+// outputs name the same benchmarks alike.
+const GobenchPackage = "github.com/josebench/josebench/bench/subjects"
+
+// writeGobench writes the run in the Go benchmark format, as
+// `go test -bench Suite/ ./bench/subjects` prints it: the configuration
+// lines goos, goarch, pkg and cpu (what go test writes, and what two runs
+// on one machine share: benchstat starts a new table where they differ),
+// a comment line with what is particular to the run (its id and tag, the
+// Go version, the commit), which benchstat ignores, then one line per
+// iteration,
 //
-//	BenchmarkHS256Bench/benchSignature/alg=HS256-2  10000  1234 ns/op  512 B/op  7 allocs/op
+//	BenchmarkSuite/HS256Bench/benchSignature/alg=HS256-2  10000  1234 ns/op  512 B/op  7 allocs/op
 //
-// where the -N suffix is GOMAXPROCS when it is not 1, as `go test` writes,
-// followed by the thread CPU time (cpu-ns/op) when it was measured.
+// named as go test names BenchmarkSuite's sub-benchmark of the variant,
+// where the -N suffix is GOMAXPROCS when it is not 1, followed by the
+// thread CPU time (cpu-ns/op) when it was measured. So benchstat pairs the
+// same variant of two exports, or of an export and a go test run, with no
+// flags.
 func writeGobench(w io.Writer, run *bench.Run) error {
 	bw := bufio.NewWriter(w)
 	e := run.Env
-	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/josebench/josebench/bench\n", e.GOOS, e.GOARCH)
-	if e.CPU != "" {
+	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: %s\n", e.GOOS, e.GOARCH, GobenchPackage)
+	if e.CPU != "" && e.CPU != "unknown" {
 		fmt.Fprintf(bw, "cpu: %s\n", e.CPU)
 	}
-	fmt.Fprintf(bw, "josebench-run: %s\ngo: %s\n", run.ID, e.GoVersion)
-	if e.Commit != "" {
-		fmt.Fprintf(bw, "commit: %s\n", e.Commit)
+	fmt.Fprintf(bw, "# josebench run %s", run.ID)
+	if run.Tag != "" {
+		fmt.Fprintf(bw, " (tag %s)", run.Tag)
 	}
-	suffix := ""
-	if e.GOMAXPROCS > 1 {
-		suffix = fmt.Sprintf("-%d", e.GOMAXPROCS)
+	fmt.Fprintf(bw, ", %s", e.GoVersion)
+	if rev := e.Revision(); rev != "" {
+		fmt.Fprintf(bw, ", commit %s", rev)
+		if e.CommitFrom != "" {
+			fmt.Fprintf(bw, " (from %s)", e.CommitFrom)
+		}
 	}
+	fmt.Fprintln(bw)
 	for i := range run.Results {
 		r := &run.Results[i]
-		name := "Benchmark" + strings.ReplaceAll(r.ID(), " ", "_") + suffix
+		name := gobenchName(r.ID(), e.GOMAXPROCS)
 		for _, it := range r.Iterations {
 			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)
 			if it.CPU > 0 {
@@ -385,6 +402,17 @@ func writeGobench(w io.Writer, run *bench.Run) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// gobenchName returns the name that go test prints for BenchmarkSuite's
+// sub-benchmark b.Run(id) with GOMAXPROCS procs: -procs appended unless
+// procs is 1. (The testing package would also write a space as "_" and
+// escape a rune that is not printable; a variant's identity has neither.)
+func gobenchName(id string, procs int) string {
+	if procs > 1 {
+		return fmt.Sprintf("BenchmarkSuite/%s-%d", id, procs)
+	}
+	return "BenchmarkSuite/" + id
 }
 
 // nsPerOp formats ns as `go test` does: fewer decimals for larger values.
