@@ -91,12 +91,7 @@ func (t *Table) writeConsole(w io.Writer) {
 	if slices.Contains(cols, "benchmark") {
 		if j := slices.Index(cols, "set"); j >= 0 {
 			for _, row := range cells {
-				if rest, ok := strings.CutPrefix(row[j], "alg="); ok {
-					if _, rest, _ = strings.Cut(rest, ","); rest == "" {
-						rest = "-"
-					}
-					row[j] = rest
-				}
+				row[j] = withoutAlg(row[j])
 			}
 		}
 	}
@@ -166,6 +161,19 @@ func (t *Table) writeConsole(w io.Writer) {
 	for _, n := range notes {
 		fmt.Fprintf(w, "\n%s\n", wrap(n, consoleWidth))
 	}
+}
+
+// withoutAlg returns a parameter set without its leading alg=, "-" when
+// nothing else is left.
+func withoutAlg(set string) string {
+	rest, ok := strings.CutPrefix(set, "alg=")
+	if !ok {
+		return set
+	}
+	if _, rest, _ = strings.Cut(rest, ","); rest == "" {
+		return "-"
+	}
+	return rest
 }
 
 // wrap breaks s at spaces into lines of at most width runes (a longer word
