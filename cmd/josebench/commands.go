@@ -416,12 +416,19 @@ Renders a report of a run saved by "josebench run --store".
 Reports: simple (benchmark, groups, subject, set, mean), default (one row
 per iteration), aggregate (every statistic), and those the run's
 configuration defines. Outputs: console, md (starting "Jose Performance
-Test Suite"), csv, json, html (one self-contained page with an SVG chart
-per group) and gobench (the Go benchmark format, for benchstat).
+Test Suite"), csv and json (every value a number but the names; an
+interval as <name>_low and <name>_high, the diff's significance in
+diff_significant: see package bench/report), html (one self-contained
+page of SVG charts and the table) and gobench (the Go benchmark format:
+"benchstat base.txt new.txt" pairs two exports, or an export and
+"go test -bench Suite/ ./bench/subjects", with no flags).
 
-Example:
+Examples:
 
 	josebench report --uuid=latest --report=simple --output=md --file report.md
+	josebench report --uuid=base --output=gobench > base.txt
+	josebench report --uuid=latest --output=gobench > new.txt
+	benchstat base.txt new.txt
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var (
