@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
@@ -42,9 +43,11 @@ const (
 	CommitFromBuild = "build"
 	// CommitFromGit is git, asked when the binary starts (git rev-parse
 	// HEAD, git status --porcelain) in the directory its source was
-	// compiled from, for a binary without VCS stamping (go run, go test,
-	// GOFLAGS=-buildvcs=false): the state of that tree now, which a change
-	// since the build makes differ from the binary's.
+	// compiled from, for a binary of this module without VCS stamping (go
+	// run, go test, GOFLAGS=-buildvcs=false) built from a directory that
+	// still holds the module, whatever GIT_DIR and its kin say: the state of
+	// that tree now, which a change since the build (a checkout of another
+	// commit) makes differ from the binary's.
 	CommitFromGit = "git"
 )
 
@@ -99,6 +102,27 @@ func sourceDir() string {
 	return filepath.Dir(filepath.Dir(file)) // <module>/bench/environment.go
 }
 
+// gitLocalEnv lists the variables that point git at a repository other
+// than the one its directory discovers (as `git rev-parse
+// --local-env-vars` prints them): git hooks set some, and a user may
+// export GIT_DIR.
+var gitLocalEnv = []string{
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
+	"GIT_OBJECT_DIRECTORY", "GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_GRAFT_FILE",
+	"GIT_INDEX_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_PREFIX",
+	"GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR",
+}
+
+// gitEnv returns the environment for git commands about the repository
+// of a directory: the process's without gitLocalEnv.
+func gitEnv() []string {
+	env := os.Environ()
+	return slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(gitLocalEnv, k)
+	})
+}
+
 // gitTimeout bounds each git command of gitState.
 const gitTimeout = 2 * time.Second
 
@@ -114,7 +138,7 @@ func gitState(dir string) (commit string, modified bool, err error) {
 		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
 		// Take no optional lock: a run must not disturb the git commands
 		// of whoever works in the tree.
-		cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+		cmd.Env = append(gitEnv(), "GIT_OPTIONAL_LOCKS=0")
 		cmd.WaitDelay = gitTimeout
 		out, err := cmd.Output()
 		if err != nil {

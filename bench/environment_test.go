@@ -13,7 +13,11 @@ import (
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=josebench", "-c", "user.email=josebench@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	// Without gitEnv, a GIT_DIR or GIT_INDEX_FILE in the environment (a
+	// git hook running go test sets them) would point these commands at
+	// the developer's own repository: "init" would rewrite its config and
+	// "add ." and "commit" replace its index and branch.
+	cmd.Env = append(gitEnv(), "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -80,11 +84,16 @@ func TestCurrentEnvironmentFromGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("SKIPPED: git not found")
 	}
-	head, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	oracle := func(args ...string) ([]byte, error) {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = gitEnv()
+		return cmd.Output()
+	}
+	head, err := oracle("rev-parse", "HEAD")
 	if err != nil {
 		t.Skipf("SKIPPED: %s is not a git checkout: %v", dir, err)
 	}
-	status, err := exec.Command("git", "-C", dir, "status", "--porcelain").Output()
+	status, err := oracle("status", "--porcelain")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,5 +103,36 @@ func TestCurrentEnvironmentFromGit(t *testing.T) {
 	}
 	if rev := e.Revision(); rev != e.Commit+map[bool]string{true: "+"}[e.Modified] {
 		t.Errorf("Revision() = %q", rev)
+	}
+}
+
+// The repository asked is the one holding the directory, whatever the
+// environment says: a GIT_DIR, GIT_WORK_TREE or GIT_INDEX_FILE (which git
+// hooks set, and a user may export) would otherwise name another one.
+func TestGitStateIgnoresGitEnv(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIPPED: git not found: the provenance of unstamped builds was not checked")
+	}
+	dir, decoy := t.TempDir(), t.TempDir()
+	for _, d := range []string{dir, decoy} {
+		git(t, d, "init", "-q")
+		os.WriteFile(filepath.Join(d, "a.go"), []byte("package a // "+d+"\n"), 0o644)
+		git(t, d, "add", "a.go")
+		git(t, d, "commit", "-q", "-m", "a")
+	}
+	os.WriteFile(filepath.Join(decoy, "b.go"), []byte("package a\n"), 0o644) // the decoy is modified
+	head, decoyHead := git(t, dir, "rev-parse", "HEAD"), git(t, decoy, "rev-parse", "HEAD")
+	decoyGit := filepath.Join(decoy, ".git")
+	for _, kv := range [][2]string{
+		{"GIT_DIR", decoyGit},
+		{"GIT_WORK_TREE", decoy},
+		{"GIT_INDEX_FILE", filepath.Join(decoyGit, "index")},
+		{"GIT_COMMON_DIR", decoyGit},
+		{"GIT_OBJECT_DIRECTORY", filepath.Join(decoyGit, "objects")},
+	} {
+		t.Setenv(kv[0], kv[1])
+	}
+	if c, m, err := gitState(dir); err != nil || c != head || m {
+		t.Errorf("with GIT_DIR etc. naming another repository: %q, modified %v, %v; want %s (not %s), clean", c, m, err, head, decoyHead)
 	}
 }
