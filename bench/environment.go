@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -45,7 +47,8 @@ const (
 	// HEAD, git status --porcelain) in the directory its source was
 	// compiled from, for a binary of this module without VCS stamping (go
 	// run, go test, GOFLAGS=-buildvcs=false) built from a directory that
-	// still holds the module, whatever GIT_DIR and its kin say: the state of
+	// still holds the module (not a module version from the module cache;
+	// see gitSourceDir), whatever GIT_DIR and its kin say: the state of
 	// that tree now, which a change since the build (a checkout of another
 	// commit) makes differ from the binary's.
 	CommitFromGit = "git"
@@ -70,7 +73,8 @@ func CurrentEnvironment() Environment {
 		NumCPU:     runtime.NumCPU(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	bi, ok := debug.ReadBuildInfo()
+	if ok {
 		e.Module, e.Version = bi.Main.Path, bi.Main.Version
 		for _, s := range bi.Settings {
 			switch s.Key {
@@ -81,8 +85,8 @@ func CurrentEnvironment() Environment {
 			}
 		}
 	}
-	if e.Commit == "" {
-		if dir := sourceDir(); dir != "" {
+	if e.Commit == "" && ok {
+		if dir := gitSourceDir(bi, sourceDir()); dir != "" {
 			if commit, modified, err := gitState(dir); err == nil {
 				e.Commit, e.Modified, e.CommitFrom = commit, modified, CommitFromGit
 			}
@@ -100,6 +104,39 @@ func sourceDir() string {
 		return ""
 	}
 	return filepath.Dir(filepath.Dir(file)) // <module>/bench/environment.go
+}
+
+// thisModule returns the path of the module that holds this package.
+func thisModule() string {
+	return path.Dir(reflect.TypeFor[Environment]().PkgPath()) // <module>/bench
+}
+
+// gitSourceDir returns dir, the root of this module's source as it was
+// compiled (see sourceDir), if git may describe the build bi from it: this
+// module is the main one (a program importing package bench is described
+// by its own stamping), without a version (go install of a version builds
+// from the module cache, which may lie inside some other checkout), and
+// dir still holds its go.mod. Otherwise, or when dir is "", it returns "".
+func gitSourceDir(bi *debug.BuildInfo, dir string) string {
+	mod := thisModule()
+	if dir == "" || bi.Main.Path != mod || (bi.Main.Version != "" && bi.Main.Version != "(devel)") {
+		return ""
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	for line := range strings.Lines(string(data)) {
+		if line, _, _ = strings.Cut(line, "//"); strings.TrimSpace(line) == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "module" && strings.Trim(f[1], `"`) == mod {
+			return dir
+		}
+		return "" // the module directive comes first
+	}
+	return ""
 }
 
 // gitLocalEnv lists the variables that point git at a repository other

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -134,5 +135,49 @@ func TestGitStateIgnoresGitEnv(t *testing.T) {
 	}
 	if c, m, err := gitState(dir); err != nil || c != head || m {
 		t.Errorf("with GIT_DIR etc. naming another repository: %q, modified %v, %v; want %s (not %s), clean", c, m, err, head, decoyHead)
+	}
+}
+
+// Git is asked only for a binary of this module built from a directory
+// that still holds it: not when another module is the main one (a program
+// importing package bench: its own stamping, or nothing, describes it), not
+// for a module version (go install ...@v1.2.3 builds from the module
+// cache, which may sit inside some other checkout), and not when the
+// directory the source was compiled from now holds something else.
+func TestGitSourceDir(t *testing.T) {
+	self := sourceDir()
+	if self == "" {
+		t.Skip("SKIPPED: built with -trimpath")
+	}
+	path := thisModule()
+	if path != "github.com/josebench/josebench" {
+		t.Errorf("thisModule() = %q", path)
+	}
+	for _, tt := range []struct {
+		main debug.Module
+		want string
+	}{
+		{debug.Module{Path: path, Version: "(devel)"}, self},
+		{debug.Module{Path: path}, self},
+		{debug.Module{Path: path, Version: "v1.2.3"}, ""},
+		{debug.Module{Path: path, Version: "v0.0.0-20261201060000-0123456789ab"}, ""},
+		{debug.Module{Path: "example.com/other", Version: "(devel)"}, ""},
+	} {
+		if got := gitSourceDir(&debug.BuildInfo{Main: tt.main}, self); got != tt.want {
+			t.Errorf("main module %+v: %q, want %q", tt.main, got, tt.want)
+		}
+	}
+	other := t.TempDir()
+	main := &debug.BuildInfo{Main: debug.Module{Path: path, Version: "(devel)"}}
+	if got := gitSourceDir(main, other); got != "" {
+		t.Errorf("no go.mod: %q", got)
+	}
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n\ngo 1.26\n"), 0o644)
+	if got := gitSourceDir(main, other); got != "" {
+		t.Errorf("another module's go.mod: %q", got)
+	}
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("// a comment\nmodule \""+path+"\" // quoted\n\ngo 1.26\n"), 0o644)
+	if got := gitSourceDir(main, other); got != other {
+		t.Errorf("this module's go.mod: %q, want %q", got, other)
 	}
 }
