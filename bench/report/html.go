@@ -154,22 +154,58 @@ func (t *Table) writeHTML(w io.Writer) {
 	fmt.Fprint(w, "</body>\n</html>\n")
 }
 
+// maxOpenGroups is the most folded group charts listed on the page: with
+// more (every group requested), they are folded together under one line.
+const maxOpenGroups = 8
+
 // writeGroupCharts writes a chart per requested group, in suite order,
 // each folded when folded is set or it has more than maxOpenRows bars, its
-// plot from x0. A group that holds every variant has none: the overview
-// shows it.
+// plot from x0. A group that holds every variant has none (the overview
+// shows it), nor one that holds the same variants as a group before it
+// (KW and JWEKW, EdDSA and Ed25519): that chart names both. Beyond
+// maxOpenGroups folded charts, they are folded together too.
 func (t *Table) writeGroupCharts(w io.Writer, all []*bench.Result, folded bool, x0 float64) {
 	esc := html.EscapeString
-	heading := false
+	type groupChart struct {
+		names []string
+		rs    []*bench.Result
+	}
+	var charts []*groupChart
+	bySet := map[string]*groupChart{}
 	for _, g := range t.Run.Groups {
 		var rs []*bench.Result
-		for _, r := range all {
+		var key strings.Builder
+		for i, r := range all {
 			if benchmarkInGroup(r, g) {
 				rs = append(rs, r)
+				fmt.Fprintf(&key, "%d,", i)
 			}
 		}
 		if len(rs) == 0 || len(rs) == len(all) {
 			continue
+		}
+		if c := bySet[key.String()]; c != nil {
+			if !slices.Contains(c.names, g) {
+				c.names = append(c.names, g)
+			}
+			continue
+		}
+		c := &groupChart{names: []string{g}, rs: rs}
+		bySet[key.String()] = c
+		charts = append(charts, c)
+	}
+	nFolded := 0
+	for _, c := range charts {
+		if folded || len(c.rs) > maxOpenRows {
+			nFolded++
+		}
+	}
+	heading, together := false, nFolded > maxOpenGroups
+	for _, c := range charts {
+		g, rs := c.names[0], c.rs
+		name := "group " + g
+		if len(c.names) > 1 {
+			name = "groups " + strings.Join(c.names, " and ")
 		}
 		lo, hi := math.Inf(1), 0.0
 		for _, r := range rs {
@@ -180,20 +216,34 @@ func (t *Table) writeGroupCharts(w io.Writer, all []*bench.Result, folded bool, 
 		if logScale {
 			scale = "log scale (the times span more than a factor of 20)"
 		}
-		what := fmt.Sprintf("Time per operation of %s of group %s (the median of the rounds), in suite order, %s; whiskers: %s.", theVariants(len(rs)), esc(g), scale, intervalWhat)
+		what := fmt.Sprintf("Time per operation of %s of %s (the median of the rounds), in suite order, %s; whiskers: %s.", theVariants(len(rs)), esc(name), scale, intervalWhat)
 		if !folded && len(rs) <= maxOpenRows {
-			fmt.Fprintf(w, "<h2>Group %s</h2>\n<p class=\"what\">%s</p>\n", esc(g), what)
-			t.writeTimeChart(w, "chart-group-"+g, "median time per operation in group "+g, rs, logScale, x0)
+			fmt.Fprintf(w, "<h2>%s</h2>\n<p class=\"what\">%s</p>\n", esc(capitalize(name)), what)
+			t.writeTimeChart(w, "chart-group-"+g, "median time per operation in "+name, rs, logScale, x0)
 			continue
 		}
 		if !heading {
 			fmt.Fprint(w, "<h2>Groups</h2>\n")
+			if together {
+				fmt.Fprintf(w, "<details>\n<summary>A chart per requested group: %d charts (click to open)</summary>\n", nFolded)
+			}
 			heading = true
 		}
-		fmt.Fprintf(w, "<details>\n<summary>Group %s: %d bars</summary>\n<p class=\"what\">%s</p>\n", esc(g), len(rs), what)
-		t.writeTimeChart(w, "chart-group-"+g, "median time per operation in group "+g, rs, logScale, x0)
+		fmt.Fprintf(w, "<details>\n<summary>%s: %d bars</summary>\n<p class=\"what\">%s</p>\n", esc(capitalize(name)), len(rs), what)
+		t.writeTimeChart(w, "chart-group-"+g, "median time per operation in "+name, rs, logScale, x0)
 		fmt.Fprint(w, "</details>\n")
 	}
+	if together {
+		fmt.Fprint(w, "</details>\n")
+	}
+}
+
+// capitalize returns s with its first letter upper-case ("Group HS256").
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // writeHTMLTable writes the report's table. The names (benchmark,

@@ -190,3 +190,46 @@ func TestHTMLSingleGroup(t *testing.T) {
 		}
 	}
 }
+
+// A group chart appears once: a group that holds the same variants as one
+// before it (EdDSA and Ed25519, KW and JWEKW) is named in that chart's
+// heading; and with every group requested, the folded group charts are
+// folded together, so that the page opens no longer than with a few.
+func TestHTMLGroupChartsOnce(t *testing.T) {
+	page := func(groups []string, results []string) string {
+		t.Helper()
+		vs, err := bench.Select(bench.DefaultConfig().Measure, results)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := &bench.Run{Format: bench.RunFormat, ID: reportRunID, Groups: groups, Config: bench.DefaultConfig()}
+		for i, v := range vs {
+			run.Results = append(run.Results, reportResult(v, 10, 0, float64(1000+i), float64(1010+i), float64(990+i)))
+		}
+		if run, err = jsonRoundTrip(run); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, run, "html", Options{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	p := page([]string{"EdDSA", "Ed25519", "HS256"}, []string{"EdDSA", "HS256"})
+	for id, n := range map[string]int{`id="chart-group-EdDSA"`: 1, `id="chart-group-Ed25519"`: 0, `id="chart-group-HS256"`: 1, "<h2>Groups EdDSA and Ed25519</h2>": 1} {
+		if got := strings.Count(p, id); got != n {
+			t.Errorf("EdDSA, Ed25519, HS256: %d of %s, want %d", got, id, n)
+		}
+	}
+	together := "<summary>A chart per requested group:"
+	if p := page(bench.DefaultConfig().Measure.Groups, bench.DefaultConfig().Measure.Groups); strings.Contains(p, together) {
+		t.Errorf("the default groups' charts are folded together")
+	}
+	p = page(bench.Groups(), bench.DefaultConfig().Measure.Groups)
+	if n := strings.Count(p, together); n != 1 {
+		t.Errorf("every group: %d summaries folding the group charts together, want 1", n)
+	}
+	if strings.Contains(p, `id="chart-group-KW"`) || !strings.Contains(p, "Groups JWEKW and KW: ") {
+		t.Errorf("every group: KW has a chart of its own, or JWEKW's does not name it")
+	}
+}
