@@ -279,7 +279,7 @@ func (t *Table) writeCSV(w io.Writer) error {
 	rec := make([]string, len(fs))
 	for i, f := range fs {
 		rec[i] = f.name
-		if f.part == whole && len(t.Rows) > 0 && t.Rows[0][f.col].kind == timeNS {
+		if f.part == whole && t.timeColumn(f.col) {
 			rec[i] += " (" + t.Unit.Symbol() + ")"
 		}
 	}

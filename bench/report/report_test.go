@@ -634,3 +634,38 @@ func TestMachineFormatsNumeric(t *testing.T) {
 		})
 	}
 }
+
+// A time column's heading gives its unit whichever row comes first: with a
+// first variant that the reference run does not have (ref_mean empty), or
+// a first without a thread CPU time, ref_mean and cpu are still in μs.
+func TestTimeHeadingUnit(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	run.Results[0].CPU = 0
+	for i := range run.Results[0].Iterations {
+		run.Results[0].Iterations[i].CPU = 0
+	}
+	ref := reportRun(t, reportRefID, 1.1, true)
+	ref.Results = ref.Results[1:]
+	var b bytes.Buffer
+	if err := Write(&b, run, "csv", Options{Report: "aggregate", Ref: ref}); err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(b.String(), "\n")
+	if rec, _, _ := strings.Cut(strings.Split(b.String(), "\n")[1], ","); rec != "HS256Bench" {
+		t.Fatalf("first row %q", rec)
+	}
+	for _, h := range []string{"cpu (μs)", "ref_mean (μs)", "mean (μs)"} {
+		if !slices.Contains(strings.Split(head, ","), h) {
+			t.Errorf("csv heading %q has no %q", head, h)
+		}
+	}
+	tab, err := Build(run, Options{Report: "aggregate", Ref: ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, c := range tab.Columns {
+		if (c == "cpu" || c == "ref_mean") && tab.header(j, true) != c+" (μs)" {
+			t.Errorf("heading of %s: %q", c, tab.header(j, true))
+		}
+	}
+}

@@ -401,10 +401,22 @@ func round(x float64, digits int) float64 {
 // csv.
 func (t *Table) header(i int, withUnit bool) string {
 	c := t.Columns[i]
-	if withUnit && len(t.Rows) > 0 && t.Rows[0][i].kind == timeNS {
+	if withUnit && t.timeColumn(i) {
 		return c + " (" + t.Unit.Symbol() + ")"
 	}
 	return c
+}
+
+// timeColumn reports whether column i holds times: its first value that
+// exists is one (a first row may have none, as the ref_mean of a variant
+// the reference run does not have).
+func (t *Table) timeColumn(i int) bool {
+	for _, row := range t.Rows {
+		if row[i].kind != missing {
+			return row[i].kind == timeNS
+		}
+	}
+	return false
 }
 
 // roundsIn returns the number of rounds the results of run hold.
