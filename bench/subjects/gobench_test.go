@@ -122,3 +122,32 @@ func TestGobenchMatchesGoTest(t *testing.T) {
 		t.Errorf("no comment line naming the run:\n%s", export.Bytes())
 	}
 }
+
+// Every variant a configuration can select is named alike by go test and
+// the gobench export: its identity is unique (go test would suffix a
+// repeated name with #01) and holds no rune that the testing package
+// rewrites in a sub-benchmark's name (a space, a rune not printable).
+func TestVariantNamesAsGoTestWrites(t *testing.T) {
+	m := bench.DefaultConfig().Measure
+	m.RSASignBits, m.RSAEncBits = bench.RSABits, bench.RSABits
+	m.Curves, m.Serializations = bench.Curves, bench.Serializations
+	m.Payloads = []string{bench.PayloadRFC7520, "1", "1024", strconv.Itoa(bench.MaxPayloadSize)}
+	vs, err := bench.Select(m, bench.Groups())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		id := v.ID()
+		if seen[id] {
+			t.Errorf("two variants are %s", id)
+		}
+		seen[id] = true
+		if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || !strconv.IsPrint(r) || r == '#' }) {
+			t.Errorf("go test would rewrite the name of %q", id)
+		}
+	}
+	if len(vs) < 1000 {
+		t.Errorf("only %d variants", len(vs))
+	}
+}
