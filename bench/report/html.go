@@ -77,7 +77,7 @@ table{border-collapse:collapse;font-size:10px}
 th,td{border:1px solid #ccc;padding:2px;vertical-align:top}
 td{white-space:nowrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
-td.t{white-space:normal}
+td.t,td.span{white-space:normal}
 th{background:#f0f0f0;font-weight:600}
 .legend span{display:inline-block;width:12px;height:12px;margin:0 4px 0 12px;vertical-align:middle}`
 
@@ -248,7 +248,7 @@ func capitalize(s string) string {
 
 // writeHTMLTable writes the report's table. The names (benchmark,
 // subject) and the numbers never break; a list (groups, set) may break
-// after its commas. With a benchmark column, the set leaves out
+// after its commas, an interval after its "to" or comma. With a benchmark column, the set leaves out
 // alg=, which the benchmark names, as the console does.
 func (t *Table) writeHTMLTable(w io.Writer) {
 	esc := html.EscapeString
@@ -272,6 +272,10 @@ func (t *Table) writeHTMLTable(w io.Writer) {
 				s = withoutAlg(s)
 			}
 			switch {
+			case c.kind == percentSpan || c.kind == countSpan:
+				// An interval may break after "to" or its comma, so that
+				// with a reference run the table keeps to 1,400 px.
+				fmt.Fprintf(w, "<td class=\"n span\">%s</td>", strings.Replace(esc(s), " to ", "\u00a0to ", 1))
 			case c.numeric():
 				fmt.Fprintf(w, "<td class=\"n\">%s</td>", esc(s))
 			case t.Columns[j] == "groups" || t.Columns[j] == "set":
