@@ -543,7 +543,8 @@ date (UTC), tag, groups requested, variants measured, commit of the build
 (12 digits, "+" when the tree was modified, untracked files included),
 where the commit came from ("build": the binary's VCS stamping; "git": a
 binary built without it, as with GOFLAGS=-buildvcs=false, asked git in the
-directory it was compiled from when it ran; "-": not known) and whether
+directory it was compiled from when it ran, whatever GIT_DIR says; "-": not
+known, as for a module version built by go install) and whether
 the run is complete or was interrupted. "--ref" and "--uuid" take an id,
 latest, or a tag (the newest run with that tag).
 `,
