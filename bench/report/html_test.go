@@ -159,22 +159,7 @@ func TestHTMLSingleGroup(t *testing.T) {
 		group     string
 		multiples bool
 	}{{"HS256", false}, {"JWE", true}} {
-		vs, err := bench.Select(bench.DefaultConfig().Measure, []string{tt.group})
-		if err != nil {
-			t.Fatal(err)
-		}
-		run := &bench.Run{Format: bench.RunFormat, ID: reportRunID, Groups: []string{tt.group}, Config: bench.DefaultConfig()}
-		for i, v := range vs {
-			run.Results = append(run.Results, reportResult(v, 10, 0, float64(1000+i), float64(1010+i), float64(990+i)))
-		}
-		if run, err = jsonRoundTrip(run); err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := Write(&b, run, "html", Options{}); err != nil {
-			t.Fatal(err)
-		}
-		page := b.String()
+		page, vs := groupsPage(t, []string{tt.group}, []string{tt.group})
 		if n := strings.Count(page, `id="chart-all"`); n != 1 {
 			t.Errorf("%s: %d overview charts", tt.group, n)
 		}
@@ -196,24 +181,9 @@ func TestHTMLSingleGroup(t *testing.T) {
 // heading; and with every group requested, the folded group charts are
 // folded together, so that the page opens no longer than with a few.
 func TestHTMLGroupChartsOnce(t *testing.T) {
-	page := func(groups []string, results []string) string {
-		t.Helper()
-		vs, err := bench.Select(bench.DefaultConfig().Measure, results)
-		if err != nil {
-			t.Fatal(err)
-		}
-		run := &bench.Run{Format: bench.RunFormat, ID: reportRunID, Groups: groups, Config: bench.DefaultConfig()}
-		for i, v := range vs {
-			run.Results = append(run.Results, reportResult(v, 10, 0, float64(1000+i), float64(1010+i), float64(990+i)))
-		}
-		if run, err = jsonRoundTrip(run); err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := Write(&b, run, "html", Options{}); err != nil {
-			t.Fatal(err)
-		}
-		return b.String()
+	page := func(groups, results []string) string {
+		p, _ := groupsPage(t, groups, results)
+		return p
 	}
 	p := page([]string{"EdDSA", "Ed25519", "HS256"}, []string{"EdDSA", "HS256"})
 	for id, n := range map[string]int{`id="chart-group-EdDSA"`: 1, `id="chart-group-Ed25519"`: 0, `id="chart-group-HS256"`: 1, "<h2>Groups EdDSA and Ed25519</h2>": 1} {
@@ -232,4 +202,26 @@ func TestHTMLGroupChartsOnce(t *testing.T) {
 	if strings.Contains(p, `id="chart-group-KW"`) || !strings.Contains(p, "Groups JWEKW and KW: ") {
 		t.Errorf("every group: KW has a chart of its own, or JWEKW's does not name it")
 	}
+}
+
+// groupsPage returns the HTML page of a run of the variants of the groups
+// results, made with groups requested, and those variants.
+func groupsPage(t *testing.T, groups, results []string) (string, []bench.Variant) {
+	t.Helper()
+	vs, err := bench.Select(bench.DefaultConfig().Measure, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &bench.Run{Format: bench.RunFormat, ID: reportRunID, Groups: groups, Config: bench.DefaultConfig()}
+	for i, v := range vs {
+		run.Results = append(run.Results, reportResult(v, 10, 0, float64(1000+i), float64(1010+i), float64(990+i)))
+	}
+	if run, err = jsonRoundTrip(run); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, run, "html", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), vs
 }
