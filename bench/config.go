@@ -208,6 +208,9 @@ func (c *Config) validate() *problem {
 		if _, err := PayloadSize(p); err != nil {
 			return &problem{fmt.Sprintf("measure.payloads[%d]", i), err.Error()}
 		}
+		if slices.Index(m.Payloads, p) != i {
+			return &problem{fmt.Sprintf("measure.payloads[%d]", i), fmt.Sprintf("%s is listed twice", p)}
+		}
 	}
 	if p := checkList("measure.serializations", m.Serializations, Serializations); p != nil {
 		return p

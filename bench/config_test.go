@@ -132,6 +132,11 @@ func TestParseConfigErrors(t *testing.T) {
 		{"payload word", "measure:\n  payloads: [big]\n", 2, `measure.payloads[0]: payload must be "rfc7520" or a size in bytes from 1 to 1048576, not "big"`},
 		{"payload zero", "measure:\n  payloads: [0]\n", 2, `measure.payloads[0]: payload must be`},
 		{"payload huge", "measure:\n  payloads: [2000000]\n", 2, `measure.payloads[0]: payload must be`},
+		// A size is written one way, and once: the variant's identity
+		// (payload=1024) pairs it across runs and in benchstat.
+		{"payload twice", "measure:\n  payloads: [rfc7520, 1024, rfc7520]\n", 2, `measure.payloads[2]: rfc7520 is listed twice`},
+		{"payload plus", "measure:\n  payloads: [\"+1024\"]\n", 2, `measure.payloads[0]: payload must be`},
+		{"payload zeros", "measure:\n  payloads: [\"01024\"]\n", 2, `measure.payloads[0]: payload must be`},
 		{"serializations", "measure:\n  serializations: [xml]\n", 2, "measure.serializations[0]: unsupported value xml (supported: compact, json)"},
 		{"p2c", "measure:\n  p2c: 10\n", 2, "measure.p2c: must be between 1000 and 600000"},
 		{"builtin report name", "reports:\n  simple:\n    extends: simple\n", 2, `reports.simple: "simple" is a built-in report name`},

@@ -210,6 +210,7 @@ type RunInfo struct {
 	Variants   int
 	Commit     string
 	Modified   bool
+	CommitFrom string // see [Environment]
 	Incomplete bool
 }
 
@@ -240,7 +241,7 @@ func (s Store) List() ([]RunInfo, error) {
 			return nil, fmt.Errorf("bench: stored run %s is not valid (format %d): %v", id, r.Format, err)
 		}
 		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Variants: len(r.Results),
-			Commit: r.Env.Commit, Modified: r.Env.Modified, Incomplete: r.Incomplete})
+			Commit: r.Env.Commit, Modified: r.Env.Modified, CommitFrom: r.Env.CommitFrom, Incomplete: r.Incomplete})
 	}
 	return infos, nil
 }

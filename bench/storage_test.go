@@ -166,32 +166,3 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
-
-func TestGitHead(t *testing.T) {
-	dir := t.TempDir()
-	sub := filepath.Join(dir, "a", "b")
-	os.MkdirAll(sub, 0o755)
-	if got := gitHead(sub); got != "" {
-		t.Errorf("no checkout: %q", got)
-	}
-	commit := strings.Repeat("ab", 20)
-	os.MkdirAll(filepath.Join(dir, ".git", "refs", "heads"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, ".git", "packed-refs"), []byte("# pack-refs\n"+commit+" refs/heads/main\n"), 0o644)
-	if got := gitHead(sub); got != commit {
-		t.Errorf("packed ref: %q", got)
-	}
-	other := strings.Repeat("cd", 20)
-	os.WriteFile(filepath.Join(dir, ".git", "refs", "heads", "main"), []byte(other+"\n"), 0o644)
-	if got := gitHead(sub); got != other {
-		t.Errorf("loose ref: %q", got)
-	}
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte(commit+"\n"), 0o644)
-	if got := gitHead(dir); got != commit {
-		t.Errorf("detached HEAD: %q", got)
-	}
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("garbage\n"), 0o644)
-	if got := gitHead(dir); got != "" {
-		t.Errorf("bad HEAD: %q", got)
-	}
-}

@@ -53,13 +53,14 @@ const MaxPayloadSize = 1 << 20
 
 // PayloadSize returns the size in bytes that a payload name stands for:
 // 167 for "rfc7520", or the number n of a decimal size between 1 and
-// [MaxPayloadSize].
+// [MaxPayloadSize], written without sign or leading zeros (the name is part
+// of the variant's identity, which must be one for one size).
 func PayloadSize(name string) (int, error) {
 	if name == PayloadRFC7520 {
 		return len(RFC7520Payload), nil
 	}
 	n, err := strconv.Atoi(name)
-	if err != nil || n < 1 || n > MaxPayloadSize {
+	if err != nil || n < 1 || n > MaxPayloadSize || strconv.Itoa(n) != name {
 		return 0, fmt.Errorf("payload must be %q or a size in bytes from 1 to %d, not %q", PayloadRFC7520, MaxPayloadSize, name)
 	}
 	return n, nil

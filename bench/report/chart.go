@@ -14,7 +14,10 @@ import (
 // 1400-pixel page with its margins) and scales down with the page.
 const (
 	chartWidth      = 1300
-	chartLabelWidth = 440 // the variant labels, right-aligned
+	chartFont       = 11  // the size of a chart's text (htmlStyle)
+	chartMinLabel   = 120 // the least room for the labels left of the bars
+	chartMaxLabel   = 600 // the most: a longer label is cut (its tooltip is whole)
+	chartLabelGap   = 6   // between a label and the plot
 	chartValueWidth = 120 // the value after each bar
 	chartRow        = 16
 	chartBar        = 11
@@ -135,7 +138,7 @@ func writeChart(w io.Writer, id, aria string, bars []bar, a axis, tickLabel func
 			x1, x2 = x2, x1
 		}
 		mid := y + chartBar/2
-		fmt.Fprintf(w, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>", chartLabelWidth-6, y+chartBar-1, esc(b.label))
+		fmt.Fprintf(w, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\">%s</text>", a.x0-chartLabelGap, y+chartBar-1, esc(fitText(b.label, chartFont, a.x0-chartLabelGap-2)))
 		fmt.Fprintf(w, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s</title></rect>",
 			x1, y, max(x2-x1, 1), chartBar, b.color, esc(b.title))
 		lo, hi := a.pos(b.lo), a.pos(b.hi)
@@ -149,15 +152,33 @@ func writeChart(w io.Writer, id, aria string, bars []bar, a axis, tickLabel func
 	fmt.Fprint(w, "</svg>\n")
 }
 
-// plotArea returns the x origin and width of a chart's bars.
-func plotArea() (x0, w float64) {
-	return chartLabelWidth, chartWidth - chartLabelWidth - chartValueWidth
+// plotArea returns the x origin and width of the bars of charts labelled
+// labels: right of the widest label (see textWidth), up to chartMaxLabel.
+// A page's charts share it, so that their axes align.
+func plotArea(labels []string) (x0, w float64) {
+	x0 = chartMinLabel
+	for _, l := range labels {
+		x0 = max(x0, math.Ceil(textWidth(l, chartFont))+chartLabelGap+2)
+	}
+	x0 = min(x0, chartMaxLabel)
+	return x0, chartWidth - x0 - chartValueWidth
 }
 
-// tickTime labels a tick of a time axis in unit: "10μs", "2.5ms".
+// tickTime labels a tick of a time axis in the largest unit that keeps
+// its number at least 1 ("100ns", "10μs", "2.5ms"; "0" in unit), so that
+// the labels of a log axis spanning seconds stay short.
 func tickTime(unit bench.TimeUnit) func(float64) string {
 	return func(ns float64) string {
-		return strconv.FormatFloat(ns/unit.Nanos(), 'f', -1, 64) + unit.Symbol()
+		u := unit
+		if ns > 0 {
+			u = bench.Nanoseconds
+			for _, larger := range []bench.TimeUnit{bench.Microseconds, bench.Milliseconds, bench.Seconds} {
+				if ns >= larger.Nanos()*(1-1e-9) {
+					u = larger
+				}
+			}
+		}
+		return strconv.FormatFloat(round(ns/u.Nanos(), 6), 'f', -1, 64) + u.Symbol()
 	}
 }
 

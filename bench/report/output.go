@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -90,12 +91,7 @@ func (t *Table) writeConsole(w io.Writer) {
 	if slices.Contains(cols, "benchmark") {
 		if j := slices.Index(cols, "set"); j >= 0 {
 			for _, row := range cells {
-				if rest, ok := strings.CutPrefix(row[j], "alg="); ok {
-					if _, rest, _ = strings.Cut(rest, ","); rest == "" {
-						rest = "-"
-					}
-					row[j] = rest
-				}
+				row[j] = withoutAlg(row[j])
 			}
 		}
 	}
@@ -167,6 +163,19 @@ func (t *Table) writeConsole(w io.Writer) {
 	}
 }
 
+// withoutAlg returns a parameter set without its leading alg=, "-" when
+// nothing else is left.
+func withoutAlg(set string) string {
+	rest, ok := strings.CutPrefix(set, "alg=")
+	if !ok {
+		return set
+	}
+	if _, rest, _ = strings.Cut(rest, ","); rest == "" {
+		return "-"
+	}
+	return rest
+}
+
 // wrap breaks s at spaces into lines of at most width runes (a longer word
 // keeps its own line).
 func wrap(s string, width int) string {
@@ -210,26 +219,84 @@ func (t *Table) writeMarkdown(w io.Writer) {
 	}
 }
 
+// A field is one value of a row in csv and json: a column, one end of an
+// interval column, or the significance of a diff column.
+type field struct {
+	name string
+	col  int // the column's index
+	part part
+}
+
+type part int
+
+const (
+	whole       part = iota // the cell's value ([Cell.Raw])
+	high                    // an interval's upper end ([Cell.High]); whole is its lower end
+	significant             // whether a diff is beyond noise
+)
+
+// fields returns the fields of csv and json, the machine-readable outputs:
+// each column, but an interval column (interval, diff_interval,
+// par_interval) becomes two, its low and high ends, named after it with
+// _low and _high (interval_low, interval_high, diff_low, diff_high,
+// par_low, par_high), and a diff column (diff, diff_cpu) is followed by
+// diff_significant.
+func (t *Table) fields() []field {
+	var fs []field
+	for j, c := range t.Columns {
+		switch {
+		case c == "interval" || strings.HasSuffix(c, "_interval"):
+			base := strings.TrimSuffix(c, "_interval")
+			fs = append(fs, field{base + "_low", j, whole}, field{base + "_high", j, high})
+		case c == "diff" || c == "diff_cpu":
+			fs = append(fs, field{c, j, whole}, field{"diff_significant", j, significant})
+		default:
+			fs = append(fs, field{c, j, whole})
+		}
+	}
+	return fs
+}
+
+// value returns the field of a row: a string, an int64, a float64, a bool
+// or nil (no value).
+func (t *Table) value(row []Cell, f field) any {
+	c := row[f.col]
+	switch f.part {
+	case high:
+		return c.High()
+	case significant:
+		if c.kind != signed {
+			return nil
+		}
+		return !c.Noise()
+	}
+	return c.Raw(t.Unit)
+}
+
 func (t *Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	head := make([]string, len(t.Columns))
-	for j := range head {
-		head[j] = t.header(j, true)
+	fs := t.fields()
+	rec := make([]string, len(fs))
+	for i, f := range fs {
+		rec[i] = f.name
+		if f.part == whole && t.timeColumn(f.col) {
+			rec[i] += " (" + t.Unit.Symbol() + ")"
+		}
 	}
-	if err := cw.Write(head); err != nil {
+	if err := cw.Write(rec); err != nil {
 		return err
 	}
 	for _, row := range t.Rows {
-		rec := make([]string, len(row))
-		for j, c := range row {
-			switch v := c.Raw(t.Unit).(type) {
+		for i, f := range fs {
+			switch v := t.value(row, f).(type) {
+			case nil:
+				rec[i] = ""
 			case string:
-				rec[j] = v
+				rec[i] = v
+			case float64:
+				rec[i] = strconv.FormatFloat(v, 'f', -1, 64)
 			default:
-				rec[j] = fmt.Sprint(v)
-			}
-			if c.kind == signed && c.Noise() {
-				rec[j] = "~" + rec[j]
+				rec[i] = fmt.Sprint(v)
 			}
 		}
 		if err := cw.Write(rec); err != nil {
@@ -242,13 +309,13 @@ func (t *Table) writeCSV(w io.Writer) error {
 
 // jsonRow is an ordered JSON object.
 type jsonRow struct {
-	cols []string
-	vals []any
+	names []string
+	vals  []any
 }
 
 func (r jsonRow) MarshalJSON() ([]byte, error) {
 	b := []byte{'{'}
-	for i, c := range r.cols {
+	for i, c := range r.names {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -264,6 +331,11 @@ func (r jsonRow) MarshalJSON() ([]byte, error) {
 
 func (t *Table) writeJSON(w io.Writer) error {
 	s := t.Run.Start.UTC()
+	fs := t.fields()
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.name
+	}
 	doc := struct {
 		Title    string    `json:"title"`
 		Suite    string    `json:"suite"`
@@ -273,15 +345,11 @@ func (t *Table) writeJSON(w io.Writer) error {
 		Columns  []string  `json:"columns"`
 		Rows     []jsonRow `json:"rows"`
 		Notes    []string  `json:"notes,omitempty"`
-	}{t.Title, t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"), string(t.Unit), t.Columns, []jsonRow{}, t.Notes}
+	}{t.Title, t.Run.ID, s.Format("2006-01-02"), s.Format("15:04:05"), string(t.Unit), names, []jsonRow{}, t.Notes}
 	for _, row := range t.Rows {
-		r := jsonRow{cols: t.Columns}
-		for _, c := range row {
-			v := c.Raw(t.Unit)
-			if c.kind == signed && c.Noise() {
-				v = map[string]any{"percent": v, "noise": true}
-			}
-			r.vals = append(r.vals, v)
+		r := jsonRow{names: names, vals: make([]any, len(fs))}
+		for i, f := range fs {
+			r.vals[i] = t.value(row, f)
 		}
 		doc.Rows = append(doc.Rows, r)
 	}
@@ -291,31 +359,48 @@ func (t *Table) writeJSON(w io.Writer) error {
 	return enc.Encode(doc)
 }
 
-// writeGobench writes the run in the Go benchmark format: a header of
-// configuration lines, then one line per iteration,
+// GobenchPackage is the "pkg:" of the gobench output: the package whose
+// BenchmarkSuite runs the suite's variants under go test, so that the two
+// outputs name the same benchmarks alike.
+const GobenchPackage = "github.com/josebench/josebench/bench/subjects"
+
+// writeGobench writes the run in the Go benchmark format, as
+// `go test -bench Suite/ ./bench/subjects` prints it: the configuration
+// lines goos, goarch, pkg and cpu (what go test writes, and what two runs
+// on one machine share: benchstat starts a new table where they differ),
+// a comment line with what is particular to the run (its id and tag, the
+// Go version, the commit), which benchstat ignores, then one line per
+// iteration,
 //
-//	BenchmarkHS256Bench/benchSignature/alg=HS256-2  10000  1234 ns/op  512 B/op  7 allocs/op
+//	BenchmarkSuite/HS256Bench/benchSignature/alg=HS256-2  10000  1234 ns/op  512 B/op  7 allocs/op
 //
-// where the -N suffix is GOMAXPROCS when it is not 1, as `go test` writes,
-// followed by the thread CPU time (cpu-ns/op) when it was measured.
+// named as go test names BenchmarkSuite's sub-benchmark of the variant,
+// where the -N suffix is GOMAXPROCS when it is not 1, followed by the
+// thread CPU time (cpu-ns/op) when it was measured. So benchstat pairs the
+// same variant of two exports, or of an export and a go test run, with no
+// flags.
 func writeGobench(w io.Writer, run *bench.Run) error {
 	bw := bufio.NewWriter(w)
 	e := run.Env
-	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/josebench/josebench/bench\n", e.GOOS, e.GOARCH)
-	if e.CPU != "" {
+	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: %s\n", e.GOOS, e.GOARCH, GobenchPackage)
+	if e.CPU != "" && e.CPU != "unknown" {
 		fmt.Fprintf(bw, "cpu: %s\n", e.CPU)
 	}
-	fmt.Fprintf(bw, "josebench-run: %s\ngo: %s\n", run.ID, e.GoVersion)
-	if e.Commit != "" {
-		fmt.Fprintf(bw, "commit: %s\n", e.Commit)
+	fmt.Fprintf(bw, "# josebench run %s", run.ID)
+	if run.Tag != "" {
+		fmt.Fprintf(bw, " (tag %s)", run.Tag)
 	}
-	suffix := ""
-	if e.GOMAXPROCS > 1 {
-		suffix = fmt.Sprintf("-%d", e.GOMAXPROCS)
+	fmt.Fprintf(bw, ", %s", e.GoVersion)
+	if rev := e.Revision(); rev != "" {
+		fmt.Fprintf(bw, ", commit %s", rev)
+		if e.CommitFrom != "" {
+			fmt.Fprintf(bw, " (from %s)", e.CommitFrom)
+		}
 	}
+	fmt.Fprintln(bw)
 	for i := range run.Results {
 		r := &run.Results[i]
-		name := "Benchmark" + strings.ReplaceAll(r.ID(), " ", "_") + suffix
+		name := gobenchName(r.ID(), e.GOMAXPROCS)
 		for _, it := range r.Iterations {
 			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)
 			if it.CPU > 0 {
@@ -325,6 +410,17 @@ func writeGobench(w io.Writer, run *bench.Run) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// gobenchName returns the name that go test prints for BenchmarkSuite's
+// sub-benchmark b.Run(id) with GOMAXPROCS procs: -procs appended unless
+// procs is 1. (The testing package would also write a space as "_" and
+// escape a rune that is not printable; a variant's identity has neither.)
+func gobenchName(id string, procs int) string {
+	if procs > 1 {
+		return fmt.Sprintf("BenchmarkSuite/%s-%d", id, procs)
+	}
+	return "BenchmarkSuite/" + id
 }
 
 // nsPerOp formats ns as `go test` does: fewer decimals for larger values.

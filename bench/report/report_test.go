@@ -2,13 +2,16 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"flag"
-	"html"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -192,31 +195,6 @@ func TestMarkdownHeader(t *testing.T) {
 	want := "Jose Performance Test Suite\n===========================\n\n### suite: " + reportRunID + ", date: 2026-12-01, stime: 06:05:45\n\nbenchmark | groups | subject | set | mean\n--- | --- | --- | --- | ---\nHS256Bench | JWS,hmac,HS256 | benchSignature | alg=HS256 | 2.500μs\n"
 	if !strings.HasPrefix(b.String(), want) {
 		t.Errorf("markdown starts\n%s\nwant\n%s", b.String(), want)
-	}
-}
-
-// The HTML page fetches nothing and runs nothing.
-func TestHTMLSelfContained(t *testing.T) {
-	run := reportRun(t, reportRunID, 1, true)
-	var b bytes.Buffer
-	if err := Write(&b, run, "html", Options{}); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	for _, bad := range []string{"<script", "src=", "href=", "@import", "url("} {
-		if strings.Contains(page, bad) {
-			t.Errorf("page contains %q", bad)
-		}
-	}
-	// The overview and one chart per requested group (HS256, RSA1_5; the
-	// ECDH-ES result is in neither).
-	if n := strings.Count(page, "<svg"); n != 3 {
-		t.Errorf("%d charts, want 3 (all, HS256, RSA1_5)", n)
-	}
-	for _, id := range []string{`id="chart-all"`, `id="chart-group-HS256"`, `id="chart-group-RSA1_5"`} {
-		if !strings.Contains(page, id) {
-			t.Errorf("no %s", id)
-		}
 	}
 }
 
@@ -478,71 +456,6 @@ func TestIncompleteNote(t *testing.T) {
 	}
 }
 
-// A variant so noisy that its interval reaches far below its median does
-// not stretch the log axis: the axis starts at the power of ten below the
-// fastest median.
-func TestLogAxisFromMedians(t *testing.T) {
-	run := reportRun(t, reportRunID, 1, true)
-	r := &run.Results[0]
-	r.Iterations = []bench.Iteration{{Time: 10}, {Time: 5000}}
-	r.Stats = stats.Summarize(r.Times())
-	r.Median, r.Interval = stats.MedianInterval(r.RoundTimes(), stats.DefaultConfidence)
-	var b bytes.Buffer
-	if err := Write(&b, run, "html", Options{}); err != nil {
-		t.Fatal(err)
-	}
-	all := b.String()[strings.Index(b.String(), `id="chart-all"`):]
-	all = all[:strings.Index(all, "</svg>")]
-	ticks := regexp.MustCompile(`class="tick"[^>]*>([^<]*)<`).FindAllStringSubmatch(all, -1)
-	if len(ticks) == 0 || ticks[0][1] != "1μs" {
-		t.Errorf("first tick %v, want 1μs (the fastest median is 2.5μs, its interval reaches 0.01μs)", ticks)
-	}
-}
-
-// The charts draw what the table's interval column gives: the median of
-// the rounds with its sign-test interval, not a mean ± t interval over
-// the iterations (which would hide the round-to-round variation).
-func TestChartsDrawRoundMedianInterval(t *testing.T) {
-	run := reportRun(t, reportRunID, 1, true)
-	r := &run.Results[0]
-	// Ten rounds, two iterations each: the round means are 1000..1900 and
-	// one round far off; the sign-test interval of 10 rounds is
-	// [x(2), x(9)] of the round means.
-	r.Iterations = nil
-	for round := range 10 {
-		x := 1000 + 100*float64(round)
-		if round == 9 {
-			x = 9000
-		}
-		r.Iterations = append(r.Iterations, bench.Iteration{Round: round, Time: x - 10}, bench.Iteration{Round: round, Time: x + 10})
-	}
-	r.Stats = stats.Summarize(r.Times())
-	r.Median, r.Interval = stats.MedianInterval(r.RoundTimes(), stats.DefaultConfidence)
-	if r.Median != 1450 || r.Interval.Lo != 1100 || r.Interval.Hi != 1800 {
-		t.Fatalf("median %v interval %+v, want 1450 [1100, 1800]", r.Median, r.Interval)
-	}
-	var b bytes.Buffer
-	if err := Write(&b, run, "html", Options{}); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	for _, id := range []string{"chart-all", "chart-group-HS256"} {
-		i := strings.Index(page, `id="`+id+`"`)
-		if i < 0 {
-			t.Fatalf("no %s", id)
-		}
-		chart := page[i:]
-		chart = chart[:strings.Index(chart, "</svg>")]
-		want := "HS256Bench/benchSignature/alg=HS256: 1.450μs (95% interval 1.100 to 1.800μs)"
-		if !strings.Contains(chart, html.EscapeString(want)) {
-			t.Errorf("%s: no bar titled %q:\n%s", id, want, chart)
-		}
-	}
-	if strings.Contains(page, "confidence interval of the mean") {
-		t.Error("the page still describes a confidence interval of the mean")
-	}
-}
-
 // A run of fewer than 6 rounds says that its intervals are the range of
 // the rounds, short of 95%, and a comparison that its changes are not
 // claimed; with 6 rounds neither note appears.
@@ -587,6 +500,172 @@ func TestTooFewRoundsNotes(t *testing.T) {
 			if got := strings.Contains(part, "(only a 94% interval"); got != few {
 				t.Errorf("%d rounds: %s chart tooltips short of 95%%: %v, want %v", n, name, got, few)
 			}
+		}
+	}
+}
+
+// In csv and json every value but the names is a number, a boolean or
+// empty: each interval is two numbers named after it with _low and _high,
+// the diff a plain number, its significance a separate field.
+func TestMachineFormatsNumeric(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	ref := reportRun(t, reportRefID, 1.1, false)
+	par := reportRun(t, reportRunID, 1, false)
+	for i := range par.Results {
+		par.Results[i].Parallel = &bench.Throughput{Goroutines: 4, OpsPerSec: []float64{700000, 710000, 690000, 705000, 695000, 700000}}
+	}
+	par, err := jsonRoundTrip(par)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{"benchmark": true, "groups": true, "subject": true, "set": true}
+	for _, tt := range []struct {
+		name string
+		run  *bench.Run
+		opts Options
+		want []string // fields that must be there
+	}{
+		{"aggregate", run, Options{Report: "aggregate"}, []string{"interval_low", "interval_high"}},
+		{"aggregate-ref", run, Options{Report: "aggregate", Ref: ref}, []string{"interval_low", "interval_high", "diff", "diff_low", "diff_high", "diff_significant"}},
+		{"aggregate-ref-cpu", run, Options{Report: "aggregate", Ref: ref, Metric: MetricCPU}, []string{"diff_cpu", "diff_low", "diff_high", "diff_significant"}},
+		{"simple-parallel", par, Options{Report: "simple"}, []string{"ops_s", "par_ops_s", "par_low", "par_high"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var js bytes.Buffer
+			if err := Write(&js, tt.run, "json", tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Columns []string
+				Rows    []map[string]any
+			}
+			dec := json.NewDecoder(&js)
+			dec.UseNumber()
+			if err := dec.Decode(&doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range tt.want {
+				if !slices.Contains(doc.Columns, f) {
+					t.Errorf("json: no field %s in %v", f, doc.Columns)
+				}
+			}
+			for _, c := range doc.Columns {
+				if strings.HasSuffix(c, "interval") {
+					t.Errorf("json: field %s is an interval in one field", c)
+				}
+			}
+			for _, row := range doc.Rows {
+				if len(row) != len(doc.Columns) {
+					t.Errorf("json: row of %d fields, %d columns", len(row), len(doc.Columns))
+				}
+				for k, v := range row {
+					switch v.(type) {
+					case json.Number, nil:
+					case bool:
+						if k != "diff_significant" {
+							t.Errorf("json: %s = %v, a boolean", k, v)
+						}
+					default:
+						if !names[k] {
+							t.Errorf("json: %s = %#v, not a number", k, v)
+						}
+					}
+				}
+				num := func(k string) (float64, bool) {
+					n, ok := row[k].(json.Number)
+					if !ok {
+						return 0, false
+					}
+					f, err := n.Float64()
+					return f, err == nil
+				}
+				for _, iv := range []string{"interval", "diff", "par"} {
+					lo, okLo := num(iv + "_low")
+					hi, okHi := num(iv + "_high")
+					if okLo != okHi || okLo && lo > hi {
+						t.Errorf("json: %s_low %v, %s_high %v", iv, row[iv+"_low"], iv, row[iv+"_high"])
+					}
+					if !okLo || iv != "diff" {
+						continue
+					}
+					d, ok := num("diff")
+					if !ok {
+						d, ok = num("diff_cpu")
+					}
+					sig, _ := row["diff_significant"].(bool)
+					// Six pairs reach 95%: significant exactly when the
+					// interval excludes 0.
+					if !ok || d < lo || d > hi || sig != (lo > 0 || hi < 0) {
+						t.Errorf("json: diff %v in [%v, %v], significant %v", row["diff"], lo, hi, row["diff_significant"])
+					}
+				}
+			}
+
+			var cs bytes.Buffer
+			if err := Write(&cs, tt.run, "csv", tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(&cs).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(recs) != len(doc.Rows)+1 {
+				t.Fatalf("csv: %d records, json %d rows", len(recs), len(doc.Rows))
+			}
+			for j, h := range recs[0] {
+				if name, _, _ := strings.Cut(h, " ("); name != doc.Columns[j] {
+					t.Errorf("csv column %d is %q, json's %q", j, h, doc.Columns[j])
+				}
+			}
+			for i, rec := range recs[1:] {
+				for j, v := range rec {
+					k := doc.Columns[j]
+					if names[k] || v == "" {
+						continue
+					}
+					if _, err := strconv.ParseFloat(v, 64); err != nil && !(k == "diff_significant" && (v == "true" || v == "false")) {
+						t.Errorf("csv row %d: %s = %q, not a number", i, k, v)
+					}
+					if jv := fmt.Sprint(doc.Rows[i][k]); jv != v {
+						t.Errorf("csv row %d: %s = %q, json %s", i, k, v, jv)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A time column's heading gives its unit whichever row comes first: with a
+// first variant that the reference run does not have (ref_mean empty), or
+// a first without a thread CPU time, ref_mean and cpu are still in μs.
+func TestTimeHeadingUnit(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	run.Results[0].CPU = 0
+	for i := range run.Results[0].Iterations {
+		run.Results[0].Iterations[i].CPU = 0
+	}
+	ref := reportRun(t, reportRefID, 1.1, true)
+	ref.Results = ref.Results[1:]
+	var b bytes.Buffer
+	if err := Write(&b, run, "csv", Options{Report: "aggregate", Ref: ref}); err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(b.String(), "\n")
+	if rec, _, _ := strings.Cut(strings.Split(b.String(), "\n")[1], ","); rec != "HS256Bench" {
+		t.Fatalf("first row %q", rec)
+	}
+	for _, h := range []string{"cpu (μs)", "ref_mean (μs)", "mean (μs)"} {
+		if !slices.Contains(strings.Split(head, ","), h) {
+			t.Errorf("csv heading %q has no %q", head, h)
+		}
+	}
+	tab, err := Build(run, Options{Report: "aggregate", Ref: ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, c := range tab.Columns {
+		if (c == "cpu" || c == "ref_mean") && tab.header(j, true) != c+" (μs)" {
+			t.Errorf("heading of %s: %q", c, tab.header(j, true))
 		}
 	}
 }

@@ -1,7 +1,3 @@
-// Package report renders stored josebench runs: the reports (simple,
-// default, aggregate, and those bench.yaml defines from them), in the
-// outputs console, md, csv, json, html and gobench, and the comparison with
-// a reference run.
 package report
 
 import (
@@ -23,20 +19,26 @@ const DefaultTitle = "Jose Performance Test Suite"
 type kind int
 
 const (
-	text    kind = iota // a string
-	integer             // an int
-	number              // a float with two decimals (z-value)
-	timeNS              // nanoseconds, shown in the run's time unit
-	percent             // a percentage
-	signed              // a signed percentage (+1.20%)
+	text        kind = iota // a string
+	missing                 // no value: "-" (or "new", "n/a"), null in json, empty in csv
+	integer                 // an int
+	number                  // a float with two decimals (z-value)
+	timeNS                  // nanoseconds, shown in the run's time unit
+	percent                 // a percentage
+	signed                  // a signed percentage (+1.20%); s "~" marks it within noise
+	percentSpan             // an interval of signed percentages, f to g
+	countSpan               // an interval of counts (operations per second), f to g
 )
 
 // Cell is one value of a table.
 type Cell struct {
 	kind kind
 	s    string
-	f    float64
+	f, g float64
 }
+
+// none is the cell of a value that does not exist.
+var none = Cell{kind: missing, s: "-"}
 
 // Table is a rendered report before output formatting.
 type Table struct {
@@ -71,9 +73,9 @@ var columns = map[string]column{
 	"worst":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
 	"interval": func(r *bench.Result, _ int) Cell {
 		if r.Median <= 0 {
-			return Cell{kind: text, s: "-"}
+			return none
 		}
-		return Cell{kind: text, s: percentRange((r.Interval.Lo/r.Median-1)*100, (r.Interval.Hi/r.Median-1)*100)}
+		return Cell{kind: percentSpan, f: (r.Interval.Lo/r.Median - 1) * 100, g: (r.Interval.Hi/r.Median - 1) * 100}
 	},
 	"round":  func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(r.Iterations[it].Round)} },
 	"stdev":  func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Stdev} },
@@ -107,7 +109,7 @@ var columns = map[string]column{
 // cpuCell shows a thread CPU time, or "-" when it was not measured.
 func cpuCell(ns float64) Cell {
 	if ns <= 0 {
-		return Cell{kind: text, s: "-"}
+		return none
 	}
 	return Cell{kind: timeNS, f: ns}
 }
@@ -204,19 +206,20 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 		if m == MetricCPU {
 			refCol = "base_cpu"
 		}
-		if ref.Env.Commit != "" {
-			side += " (commit " + ref.Env.Commit + ")"
+		if rev := ref.Env.Revision(); rev != "" {
+			side += " (commit " + rev + ")"
 		}
 	}
 	t.Columns = append(t.Columns, refCol, diffCol, "diff_interval")
+	refs := resultsByID(ref)
 	for i := range t.Rows {
 		d := deltas[i]
 		switch {
 		case d.NoData:
-			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "n/a"}, Cell{kind: text, s: "-"})
+			t.Rows[i] = append(t.Rows[i], none, Cell{kind: missing, s: "n/a"}, none)
 			continue
 		case !d.Found:
-			t.Rows[i] = append(t.Rows[i], Cell{kind: text, s: "-"}, Cell{kind: text, s: "new"}, Cell{kind: text, s: "-"})
+			t.Rows[i] = append(t.Rows[i], none, Cell{kind: missing, s: "new"}, none)
 			continue
 		}
 		diff := Cell{kind: signed, f: d.Percent}
@@ -224,12 +227,12 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 			diff.s = "~"
 		}
 		refMean := d.Ref
-		if r := findResult(ref, d.ID); r != nil && m != MetricCPU {
+		if r := refs[d.ID]; r != nil && m != MetricCPU {
 			refMean = r.Stats.Mean
 		} else if r != nil {
 			refMean = r.CPU
 		}
-		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMean}, diff, Cell{kind: text, s: formatInterval(d)})
+		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMean}, diff, Cell{kind: percentSpan, f: d.Lo(), g: d.Hi()})
 	}
 	t.Notes = append(t.Notes,
 		fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
@@ -261,14 +264,14 @@ func (t *Table) addThroughput() {
 	t.Columns = append(t.Columns, "ops_s", "par_ops_s", "par_interval")
 	for i := range t.Rows {
 		r := &t.Run.Results[i]
-		one := Cell{kind: text, s: "-"}
+		one := none
 		if r.Median > 0 {
 			one = Cell{kind: integer, f: math.Round(1e9 / r.Median)}
 		}
-		par, iv := Cell{kind: text, s: "-"}, Cell{kind: text, s: "-"}
+		par, iv := none, none
 		if p := r.Parallel; p != nil && p.Median > 0 {
 			par = Cell{kind: integer, f: math.Round(p.Median)}
-			iv = Cell{kind: text, s: "[" + strconv.FormatFloat(p.Interval.Lo, 'f', 0, 64) + ", " + strconv.FormatFloat(p.Interval.Hi, 'f', 0, 64) + "]"}
+			iv = Cell{kind: countSpan, f: math.Round(p.Interval.Lo), g: math.Round(p.Interval.Hi)}
 		}
 		t.Rows[i] = append(t.Rows[i], one, par, iv)
 	}
@@ -300,9 +303,6 @@ func fewestRounds(run *bench.Run) int {
 	return n
 }
 
-// formatInterval writes d's interval as "-1.2% to +3.4%".
-func formatInterval(d Delta) string { return percentRange(d.Lo(), d.Hi()) }
-
 // percentRange writes an interval of percentages as "-1.2% to +3.4%"
 // (which a narrow HTML cell may wrap).
 func percentRange(lo, hi float64) string {
@@ -317,13 +317,13 @@ func signedPercent(x float64) string {
 	return s
 }
 
-func findResult(run *bench.Run, id string) *bench.Result {
+// resultsByID indexes the results of run by their variant's identity.
+func resultsByID(run *bench.Run) map[string]*bench.Result {
+	m := make(map[string]*bench.Result, len(run.Results))
 	for i := range run.Results {
-		if run.Results[i].ID() == id {
-			return &run.Results[i]
-		}
+		m[run.Results[i].ID()] = &run.Results[i]
 	}
-	return nil
+	return m
 }
 
 // Format returns the cell as text in unit, with unit symbols.
@@ -348,17 +348,25 @@ func (c Cell) Format(unit bench.TimeUnit) string {
 			return "~ " + s
 		}
 		return s
+	case percentSpan:
+		return percentRange(c.f, c.g)
+	case countSpan:
+		return "[" + strconv.FormatFloat(c.f, 'f', 0, 64) + ", " + strconv.FormatFloat(c.g, 'f', 0, 64) + "]"
 	}
 	return c.s
 }
 
-// Raw returns the cell as a plain value for csv and json: a string, or a
-// number (times in unit, percentages without the sign).
+// Raw returns the cell as a plain value for csv and json: a string, a
+// number (times in unit, percentages in percent without a sign or a
+// mark), or nil for a missing value. An interval's value is its lower
+// bound; see [Cell.High].
 func (c Cell) Raw(unit bench.TimeUnit) any {
 	switch c.kind {
 	case text:
 		return c.s
-	case integer:
+	case missing:
+		return nil
+	case integer, countSpan:
 		return int64(c.f)
 	case timeNS:
 		return round(c.f/unit.Nanos(), 6)
@@ -366,11 +374,23 @@ func (c Cell) Raw(unit bench.TimeUnit) any {
 	return round(c.f, 6)
 }
 
+// High returns the upper bound of an interval cell as [Cell.Raw] returns
+// the lower one, or nil for a missing value.
+func (c Cell) High() any {
+	switch c.kind {
+	case countSpan:
+		return int64(c.g)
+	case percentSpan:
+		return round(c.g, 6)
+	}
+	return nil
+}
+
 // Noise reports whether a diff cell is marked within noise.
 func (c Cell) Noise() bool { return c.s == "~" }
 
 // numeric reports whether the cell is right-aligned.
-func (c Cell) numeric() bool { return c.kind != text || c.s == "-" || c.s == "new" || c.s == "n/a" }
+func (c Cell) numeric() bool { return c.kind != text }
 
 func round(x float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
@@ -381,10 +401,22 @@ func round(x float64, digits int) float64 {
 // csv.
 func (t *Table) header(i int, withUnit bool) string {
 	c := t.Columns[i]
-	if withUnit && len(t.Rows) > 0 && t.Rows[0][i].kind == timeNS {
+	if withUnit && t.timeColumn(i) {
 		return c + " (" + t.Unit.Symbol() + ")"
 	}
 	return c
+}
+
+// timeColumn reports whether column i holds times: its first value that
+// exists is one (a first row may have none, as the ref_mean of a variant
+// the reference run does not have).
+func (t *Table) timeColumn(i int) bool {
+	for _, row := range t.Rows {
+		if row[i].kind != missing {
+			return row[i].kind == timeNS
+		}
+	}
+	return false
 }
 
 // roundsIn returns the number of rounds the results of run hold.

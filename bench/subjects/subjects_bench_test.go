@@ -6,10 +6,13 @@ import (
 	"github.com/josebench/josebench/bench"
 )
 
-// BenchmarkSuite runs the suite's variants under `go test -bench`, named as
-// josebench's gobench output names them, so that either can feed benchstat:
+// BenchmarkSuite runs the suite's variants under `go test -bench`, named
+// and configured as josebench's gobench output names them (see
+// TestGobenchMatchesGoTest), so that benchstat pairs either with the other:
 //
-//	go test -run=NONE -bench='Suite/^HS256Bench$' -benchtime=2000x ./bench/subjects
+//	go test -run=NONE -bench='Suite/^HS256Bench$' -count=10 ./bench/subjects > gotest.txt
+//	josebench run --group HS256 --store && josebench report --uuid latest --output gobench > josebench.txt
+//	benchstat gotest.txt josebench.txt
 func BenchmarkSuite(b *testing.B) {
 	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{"JWS", "JWE", "JWT"})
 	if err != nil {

@@ -416,12 +416,19 @@ Renders a report of a run saved by "josebench run --store".
 Reports: simple (benchmark, groups, subject, set, mean), default (one row
 per iteration), aggregate (every statistic), and those the run's
 configuration defines. Outputs: console, md (starting "Jose Performance
-Test Suite"), csv, json, html (one self-contained page with an SVG chart
-per group) and gobench (the Go benchmark format, for benchstat).
+Test Suite"), csv and json (every value a number but the names; an
+interval as <name>_low and <name>_high, the diff's significance in
+diff_significant: see package bench/report), html (one self-contained
+page of SVG charts and the table) and gobench (the Go benchmark format:
+"benchstat base.txt new.txt" pairs two exports, or an export and
+"go test -bench Suite/ ./bench/subjects", with no flags).
 
-Example:
+Examples:
 
 	josebench report --uuid=latest --report=simple --output=md --file report.md
+	josebench report --uuid=base --output=gobench > base.txt
+	josebench report --uuid=latest --output=gobench > new.txt
+	benchstat base.txt new.txt
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var (
@@ -533,9 +540,13 @@ var logCommand = &command{
 
 Lists the runs saved by "josebench run --store", oldest first: id, start
 date (UTC), tag, groups requested, variants measured, commit of the build
-(12 digits, "+" when the checkout was modified) and whether the run is
-complete or was interrupted. "--ref" and "--uuid" take an id, latest, or a
-tag (the newest run with that tag).
+(12 digits, "+" when the tree was modified, untracked files included),
+where the commit came from ("build": the binary's VCS stamping; "git": a
+binary built without it, as with GOFLAGS=-buildvcs=false, asked git in the
+directory it was compiled from when it ran, whatever GIT_DIR says; "-": not
+known, as for a module version built by go install) and whether
+the run is complete or was interrupted. "--ref" and "--uuid" take an id,
+latest, or a tag (the newest run with that tag).
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var cf configFlags
@@ -559,16 +570,21 @@ tag (the newest run with that tag).
 	},
 }
 
-// writeLog prints the runs as an aligned table.
+// writeLog prints the runs as an aligned table: the commit (+ when the
+// tree was modified) and where it came from, the build's VCS stamping or
+// git (see bench.Environment).
 func writeLog(w io.Writer, runs []bench.RunInfo) error {
-	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "status"}}
+	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "from", "status"}}
 	for _, r := range runs {
-		commit := "-"
+		commit, from := "-", "-"
 		if r.Commit != "" {
 			commit = r.Commit[:min(12, len(r.Commit))]
 			if r.Modified {
 				commit += "+"
 			}
+		}
+		if r.CommitFrom != "" {
+			from = r.CommitFrom
 		}
 		tag, status := r.Tag, "complete"
 		if tag == "" {
@@ -577,7 +593,7 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 		if r.Incomplete {
 			status = "incomplete"
 		}
-		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, status})
+		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, from, status})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {

@@ -233,7 +233,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("report gobench: exit %d, stdout %q: %s", code, out, errs)
 	}
 	data, _ = os.ReadFile(gb)
-	line := regexp.MustCompile(`(?m)^BenchmarkHS256Bench/benchRoundTrip/alg=HS256(-\d+)?\t +3\t +[\d.]+ ns/op\t +\d+ B/op\t +\d+ allocs/op(\t +[\d.]+ cpu-ns/op)?$`)
+	line := regexp.MustCompile(`(?m)^BenchmarkSuite/HS256Bench/benchRoundTrip/alg=HS256(-\d+)?\t +3\t +[\d.]+ ns/op\t +\d+ B/op\t +\d+ allocs/op(\t +[\d.]+ cpu-ns/op)?$`)
 	if n := len(line.FindAll(data, -1)); n != 6 {
 		t.Errorf("%d round-trip lines in gobench output:\n%s", n, data)
 	}

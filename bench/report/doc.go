@@ -1,0 +1,29 @@
+// Package report renders stored josebench runs: the reports (simple,
+// default, aggregate, and those bench.yaml defines from them), in the
+// outputs console, md, csv, json, html and gobench, and the comparison with
+// a reference run.
+//
+// # csv and json
+//
+// The machine-readable outputs hold one record per row of the report (a
+// variant, or an iteration in the default report) with a field per column,
+// every value a number but the names (benchmark, groups, subject, set), and
+// empty in csv, null in json, where a value does not exist (cpu when the
+// thread CPU time was not measured, the diff of a variant that the
+// reference run does not have). The csv header gives each field's name, a
+// time field's followed by its unit ("mean (μs)"); json gives the names in
+// "columns", the unit in "time_unit", and the report's notes. Times are in
+// the run's time unit, percentages as plain numbers of percent (-9.09, not "-9.09%"), bytes and
+// allocations per operation whole numbers. A column that holds an interval
+// becomes two fields named after it, its ends:
+//
+//	interval       interval_low, interval_high  the 95% interval of the median of the rounds, in % of that median
+//	diff_interval  diff_low, diff_high          the interval of the diff (95%, or 1 - Options.Alpha), in %
+//	par_interval   par_low, par_high            the 95% interval of par_ops_s, in operations per second
+//
+// and a diff column (diff, or diff_cpu with --metric cpu: the change from
+// the reference run in %, positive is slower) is followed by
+// diff_significant, true when the change is beyond noise (its interval
+// excludes 0 and reaches 95%: the console's diff without ~), false when
+// within it, empty or null when there is no diff.
+package report
