@@ -335,6 +335,27 @@ func (r *Remote) KeyFunc(h *jose.Header) (any, error) {
 	return set, nil
 }
 
+// KeyFuncContext is [Remote.KeyFunc] for [jws.VerifyOptions] and
+// [jwe.DecryptOptions] KeyFuncContext: the same set, but a wait for a
+// fetch ends when ctx does (a request's deadline, a client hanging up), as
+// with [Remote.Get], and the verifier's error then wraps ctx's error. The
+// fetch itself goes on for the other callers and counts for the cooldown.
+// With the cached set it costs what KeyFunc costs and allocates nothing.
+//
+// [jws.VerifyOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jws#VerifyOptions
+// [jwe.DecryptOptions]: https://pkg.go.dev/github.com/josebench/josebench/jose/jwe#DecryptOptions
+func (r *Remote) KeyFuncContext(ctx context.Context, h *jose.Header) (any, error) {
+	kid := ""
+	if h != nil {
+		kid = h.KeyID
+	}
+	set, err := r.Get(ctx, kid)
+	if err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
 // Get returns the set as KeyFunc does for a header whose kid is kid ("":
 // none); ctx bounds its wait for a fetch (the error then wraps ErrFetch
 // and ctx's error), not the fetch, which goes on for the other callers
