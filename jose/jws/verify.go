@@ -10,6 +10,7 @@ import (
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
+	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -200,7 +201,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
-		if c != "b64" && jose.IsRegisteredHeader(c) { // the names jose.CheckCritical refuses in crit
+		if c != "b64" && jose.IsRegisteredHeader(c) { // the names headers.CheckCritical refuses in crit
 			return nil, fmt.Errorf("jws: registered header %q cannot be a critical extension", c)
 		}
 	}
@@ -352,7 +353,7 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 	if u != nil && u.Has("b64") {
 		return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)
 	}
-	if err := jose.CheckCritical(p, v.crit, u); err != nil {
+	if err := headers.CheckCritical(p, v.crit, u); err != nil {
 		return fmt.Errorf("jws: protected header: %w", err)
 	}
 	if p == nil {
