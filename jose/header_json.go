@@ -108,7 +108,6 @@ func ParseHeader(data []byte, lim Limits) (*Header, error) {
 	return h, nil
 }
 
-
 // A HeaderUse is the kind of token a JOSE Header is read for, which decides
 // the registered members it reads. A JWS understands the members of
 // RFC 7515 and RFC 7797 (b64); a JWE those of RFC 7516 and RFC 7518

@@ -190,7 +190,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		}
 	}
 	d := new(Decrypter)
-	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), decryptOp, &d.setCheck); err != nil {
+	if err := keysource.Check(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, decryptOp, &d.setCheck); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	if err := checkDecryptionKey(opts.KeyAlgorithms, opts.ContentEncryptions, opts.Key, opts.Keys); err != nil {

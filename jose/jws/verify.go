@@ -197,7 +197,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		}
 	}
 	v := new(Verifier)
-	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), verifyOp, &v.setCheck); err != nil {
+	if err := keysource.Check(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, verifyOp, &v.setCheck); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
