@@ -75,7 +75,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrInvalidKey)
 		}
 		if err := jwk.Permits(string(alg), jose.OpSign); err != nil {
-			return nil, fmt.Errorf("jws: key: %w", err)
+			return nil, fmt.Errorf("jws: NewSigner: %w", err)
 		}
 		if kid == "" {
 			kid = jwk.KeyID
@@ -84,7 +84,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	}
 	js, err := jwa.NewSigner(alg, key)
 	if err != nil {
-		return nil, fmt.Errorf("jws: key: %w", err)
+		return nil, fmt.Errorf("jws: NewSigner: %w", err)
 	}
 	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key)}
 	h := &s.hdr

@@ -70,6 +70,9 @@ func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jos
 	case n != 1:
 		return errors.New("jose: exactly one of Key, Keys, KeyFunc and KeyFuncContext must be set")
 	case key != nil:
+		if _, ok := key.(*jose.Set); ok {
+			return fmt.Errorf("jose: Key holds a *jose.Set: a JWK Set goes in Keys: %w", jose.ErrInvalidKey)
+		}
 		return jose.CheckKeyFits(algs, key, op)
 	case set != nil:
 		return checked.Check(set)
