@@ -84,7 +84,6 @@ func deltaSeconds(s string) (time.Duration, bool) {
 	return time.Duration(min(n, maxDelta)) * time.Second, true
 }
 
-
 // Clamp bounds a freshness lifetime d by lo and hi; a response that
 // stated none (explicit false) is used for hi.
 func Clamp(d time.Duration, explicit bool, lo, hi time.Duration) time.Duration {
