@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -104,7 +105,7 @@ func parseMetadata(body []byte, issuer string, allowHTTP bool) (*Metadata, error
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("not a metadata document: %w", untrusted.Error(err))
+		return nil, fmt.Errorf("not a metadata document: %w: %w", untrusted.Error(err), jose.ErrMalformed)
 	}
 	if m.Issuer != issuer {
 		return nil, fmt.Errorf("issuer %s is not the configured %q (OpenID Connect Discovery 1.0 §4.3): %w", untrusted.Quote(m.Issuer), issuer, ErrIssuerMismatch)
