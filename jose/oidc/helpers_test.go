@@ -86,6 +86,7 @@ func newIDP(t testing.TB, keys ...*jose.JWK) *idp {
 		w.Header().Set("Content-Type", "application/jwk-set+json")
 		w.Write(body)
 	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	p.srv = httptest.NewUnstartedServer(mux)
 	p.srv.Config.ErrorLog = log.New(io.Discard, "", 0) // broken connections are expected
 	p.srv.StartTLS()
@@ -128,7 +129,7 @@ func (p *idp) publish(keys ...*jose.JWK) {
 // certificate.
 func (p *idp) client(allowHTTP bool) *http.Client {
 	c := httpfetch.NewClient(10*time.Second, allowHTTP)
-	c.Transport.(*http.Transport).TLSClientConfig = p.srv.Client().Transport.(*http.Transport).TLSClientConfig
+	c.Transport.(*http.Transport).TLSClientConfig = p.srv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
 	return c
 }
 

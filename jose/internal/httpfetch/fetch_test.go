@@ -20,7 +20,7 @@ func get(t *testing.T, srv *httptest.Server, req Request) (*Response, error) {
 	t.Helper()
 	c := NewClient(5*time.Second, req.AllowHTTP)
 	if srv.TLS != nil {
-		c.Transport.(*http.Transport).TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig
+		c.Transport.(*http.Transport).TLSClientConfig = srv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
 	}
 	t.Cleanup(c.CloseIdleConnections)
 	if req.MaxSize == 0 {
