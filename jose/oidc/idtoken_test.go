@@ -42,7 +42,9 @@ func TestVerify(t *testing.T) {
 	}
 	iss := idp.srv.URL
 	rs := func(extra string) []byte { return sign(t, k1, jwa.RS256, "", idp.claims(extra)) }
-	custom := func(format string, args ...any) []byte { return sign(t, k1, jwa.RS256, "", fmt.Sprintf(format, args...)) }
+	custom := func(format string, args ...any) []byte {
+		return sign(t, k1, jwa.RS256, "", fmt.Sprintf(format, args...))
+	}
 	exp, iat := testNow.Add(time.Hour).Unix(), testNow.Unix()
 	cases := []struct {
 		name   string
