@@ -19,7 +19,7 @@ import (
 // algorithm.
 func TestTokenHash(t *testing.T) {
 	for _, c := range []struct{ token, want string }{
-		{"jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", "77QmUPtjPfzWtF2AnpK9RQ"},               // Core A.3
+		{"jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", "77QmUPtjPfzWtF2AnpK9RQ"},                // Core A.3
 		{"Qcb0Orv1zh30vL1MPRsbm-diHiMwcLyZvn1arpZv-Jxf_11jnpEX3Tgfvk", "LDktKdoQak3Pk0cnXxCltA"}, // Core A.4
 	} {
 		if got, err := TokenHash(jwa.RS256, c.token); err != nil || got != c.want {
