@@ -97,6 +97,16 @@ func TestDocumentCache(t *testing.T) {
 	if _, err := keys1.Get(t.Context(), ""); err == nil {
 		t.Fatal("the Remote two jwks_uri ago is still open")
 	}
+	// A document for another issuer is refused, and the one in use kept.
+	idp.setDoc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"issuer":"https://evil.example","jwks_uri":"https://evil.example/jwks"}`))
+	})
+	if err := p.Refresh(t.Context()); !errors.Is(err, ErrIssuerMismatch) {
+		t.Fatalf("refresh with another issuer: %v", err)
+	}
+	if m, err := p.Metadata(t.Context()); err != nil || m.Issuer != idp.srv.URL || m.JWKSURI != idp.srv.URL+"/jwks?v=3" {
+		t.Fatalf("document in use after a hostile one: %+v, %v", m, err)
+	}
 	// Failures: the document in use is kept, within MaxStale.
 	idp.setDoc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 503) })
 	if err := p.Refresh(t.Context()); !errors.Is(err, ErrDiscovery) {
