@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // waitFetch waits for the fetch in progress of p, if any, to end.
@@ -161,5 +162,52 @@ func TestNoCacheHeaders(t *testing.T) {
 	}
 	if st := p.Status(); !st.FreshUntil.Equal(testNow.Add(5 * time.Minute)) {
 		t.Fatalf("no-store: %+v", st)
+	}
+}
+
+// TestConcurrentVerify: goroutines verifying while the document goes
+// stale and is fetched again, and the set rotates (run with -race).
+func TestConcurrentVerify(t *testing.T) {
+	k1, k2 := rsaKey(t, "rsa2048.pem", "k1"), rsaKey(t, "rsa3072.pem", "k2")
+	idp := newIDP(t, k1, k2)
+	c := &fakeClock{now: testNow}
+	p := newTestProvider(t, idp, c, Options{RefreshCooldown: time.Nanosecond, MinRefreshInterval: time.Nanosecond})
+	v, err := NewIDTokenVerifier(p, VerifierOptions{ClientID: testClient, Now: func() time.Time { return testNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks := [][]byte{sign(t, k1, jwa.RS256, "", idp.claims("")), sign(t, k2, jwa.RS256, "", idp.claims(""))}
+	if err := p.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				if _, err := v.Verify(t.Context(), toks[(g+i)%2], Expect{}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range 5 {
+		c.advance(2 * time.Hour)
+		if _, err := p.Metadata(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		waitFetch(p)
+		p.Status()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := idp.docHits.Load(); n != 6 {
+		t.Errorf("%d document requests: the stale document was never fetched again", n)
 	}
 }
