@@ -170,7 +170,9 @@ type Expect struct {
 	Nonce string
 	// MaxAge is the max_age sent, when positive: "auth_time" is then
 	// required and must be no more than MaxAge (plus the leeway) ago
-	// (Core §3.1.3.7 step 13).
+	// (Core §3.1.3.7 step 13). A max_age of 0 (a fresh authentication,
+	// as prompt=login) is not expressed here: compare IDToken.AuthTime
+	// with the time the request was sent.
 	MaxAge time.Duration
 }
 

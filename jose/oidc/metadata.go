@@ -67,42 +67,22 @@ const maxDocumentMembers = 512
 // jwks_uri that is https (http with allowHTTP).
 func parseMetadata(body []byte, issuer string, allowHTTP bool) (*Metadata, error) {
 	m := &Metadata{Raw: body}
-	strs := map[string]*string{
-		"issuer": &m.Issuer, "authorization_endpoint": &m.AuthorizationEndpoint,
-		"token_endpoint": &m.TokenEndpoint, "userinfo_endpoint": &m.UserinfoEndpoint,
-		"jwks_uri": &m.JWKSURI, "registration_endpoint": &m.RegistrationEndpoint,
-		"end_session_endpoint": &m.EndSessionEndpoint, "introspection_endpoint": &m.IntrospectionEndpoint,
-		"revocation_endpoint": &m.RevocationEndpoint,
-	}
-	lists := map[string]*[]string{
-		"scopes_supported": &m.ScopesSupported, "response_types_supported": &m.ResponseTypesSupported,
-		"grant_types_supported": &m.GrantTypesSupported, "subject_types_supported": &m.SubjectTypesSupported,
-		"id_token_signing_alg_values_supported": &m.IDTokenSigningAlgValuesSupported,
-		"token_endpoint_auth_methods_supported": &m.TokenEndpointAuthMethodsSupported,
-		"code_challenge_methods_supported":      &m.CodeChallengeMethodsSupported, "claims_supported": &m.ClaimsSupported,
-	}
-	checked := map[string]bool{"issuer": true, "jwks_uri": true, "id_token_signing_alg_values_supported": true}
 	err := jsonx.ScanObject(body, jsonx.Limits{MaxMembers: maxDocumentMembers}, func(name, v []byte) error {
-		if p, ok := strs[string(name)]; ok {
-			s, err := jsonx.String(v)
-			if err != nil {
-				if checked[string(name)] {
-					return fmt.Errorf("%q: %w", name, err)
-				}
-				return nil
-			}
-			*p = s
-		} else if p, ok := lists[string(name)]; ok {
-			l, err := jsonx.StringArray(v)
-			if err != nil {
-				if checked[string(name)] {
-					return fmt.Errorf("%q: %w", name, err)
-				}
-				return nil
-			}
-			*p = l
+		var err error
+		if p := m.stringMember(name); p != nil {
+			*p, err = jsonx.String(v)
+		} else if p := m.listMember(name); p != nil {
+			*p, err = jsonx.StringArray(v)
+		} else {
+			return nil
 		}
-		return nil
+		switch string(name) {
+		case "issuer", "jwks_uri", "id_token_signing_alg_values_supported":
+			if err != nil {
+				return fmt.Errorf("%q: %w", name, err)
+			}
+		}
+		return nil // another member of the wrong type is left empty
 	})
 	if err != nil {
 		return nil, fmt.Errorf("not a metadata document: %w: %w", untrusted.Error(err), jose.ErrMalformed)
@@ -118,6 +98,56 @@ func parseMetadata(body []byte, issuer string, allowHTTP bool) (*Metadata, error
 		return nil, fmt.Errorf("jwks_uri %s is not an absolute https URL", untrusted.Quote(m.JWKSURI))
 	}
 	return m, nil
+}
+
+// stringMember returns the field of m for the string member name, or
+// nil.
+func (m *Metadata) stringMember(name []byte) *string {
+	switch string(name) {
+	case "issuer":
+		return &m.Issuer
+	case "authorization_endpoint":
+		return &m.AuthorizationEndpoint
+	case "token_endpoint":
+		return &m.TokenEndpoint
+	case "userinfo_endpoint":
+		return &m.UserinfoEndpoint
+	case "jwks_uri":
+		return &m.JWKSURI
+	case "registration_endpoint":
+		return &m.RegistrationEndpoint
+	case "end_session_endpoint":
+		return &m.EndSessionEndpoint
+	case "introspection_endpoint":
+		return &m.IntrospectionEndpoint
+	case "revocation_endpoint":
+		return &m.RevocationEndpoint
+	}
+	return nil
+}
+
+// listMember returns the field of m for the member name, an array of
+// strings, or nil.
+func (m *Metadata) listMember(name []byte) *[]string {
+	switch string(name) {
+	case "scopes_supported":
+		return &m.ScopesSupported
+	case "response_types_supported":
+		return &m.ResponseTypesSupported
+	case "grant_types_supported":
+		return &m.GrantTypesSupported
+	case "subject_types_supported":
+		return &m.SubjectTypesSupported
+	case "id_token_signing_alg_values_supported":
+		return &m.IDTokenSigningAlgValuesSupported
+	case "token_endpoint_auth_methods_supported":
+		return &m.TokenEndpointAuthMethodsSupported
+	case "code_challenge_methods_supported":
+		return &m.CodeChallengeMethodsSupported
+	case "claims_supported":
+		return &m.ClaimsSupported
+	}
+	return nil
 }
 
 // wellKnownURL returns the URL of the document kind of issuer, after
