@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
+	"github.com/josebench/josebench/jose/jwt"
 )
 
 // legitDocument is a typical provider's document (1 KB, the members of
@@ -78,4 +83,51 @@ func TestHostileDocumentsParse(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// BenchmarkVerify: an ES256 ID token through IDTokenVerifier.Verify,
+// beside the jwt.Validator alone over the same provider's keys with the
+// same claims checks that a Validator can express (iss, aud, exp, iat,
+// sub), so that the cost of the ID-token rules (the second scan of the
+// claims, azp, nonce, the access-token claims) reads as the difference.
+func BenchmarkVerify(b *testing.B) {
+	e1 := ecKey(b, "e1")
+	idp := newIDP(b, e1)
+	p := newTestProvider(b, idp, nil, Options{})
+	now := func() time.Time { return testNow }
+	algs := []jwa.SignatureAlgorithm{jwa.ES256}
+	v, err := NewIDTokenVerifier(p, VerifierOptions{ClientID: testClient, Algorithms: algs, Now: now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ver, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: algs, KeyFuncContext: p.KeyFuncContext})
+	if err != nil {
+		b.Fatal(err)
+	}
+	val, err := jwt.NewValidator(jwt.ValidatorOptions{Verifier: ver, Issuers: []string{p.Issuer()}, Audiences: []string{testClient},
+		Required: []string{"sub", "iat"}, Leeway: DefaultLeeway, Now: now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok := sign(b, e1, jwa.ES256, "", idp.claims(`,"nonce":"n-0S6_WzA2Mj","azp":"my-app","auth_time":1796126000,"email":"alice@example.com"`))
+	ctx := b.Context()
+	if _, err := v.Verify(ctx, tok, Expect{Nonce: "n-0S6_WzA2Mj"}); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("validator", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := val.ValidateContext(ctx, tok, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("oidc", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := v.Verify(ctx, tok, Expect{Nonce: "n-0S6_WzA2Mj"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
