@@ -1,6 +1,7 @@
 package oidc
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jwks"
 )
 
 // waitFetch waits for the fetch in progress of p, if any, to end.
@@ -209,5 +211,48 @@ func TestConcurrentVerify(t *testing.T) {
 	}
 	if n := idp.docHits.Load(); n != 6 {
 		t.Errorf("%d document requests: the stale document was never fetched again", n)
+	}
+}
+
+// TestRun: Run fetches the document and, through the Remote's Run, the
+// set, before any verification; it returns at the end of its context, or
+// at Close.
+func TestRun(t *testing.T) {
+	idp := newIDP(t, rsaKey(t, "rsa2048.pem", "k1"))
+	c := &fakeClock{now: testNow}
+	p := newTestProvider(t, idp, c, Options{})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	for idp.keyHits.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if n := idp.docHits.Load(); n != 1 {
+		t.Fatalf("%d document requests", n)
+	}
+	if d := p.untilNext(); d != time.Hour-jwks.DefaultTimeout { // a tenth of the lifetime, at most Timeout
+		t.Fatalf("next fetch in %v", d)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v", err)
+	}
+	// After a failure: the cooldown.
+	idp.setDoc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "down", 500) })
+	p.Refresh(t.Context())
+	if d := p.untilNext(); d != p.opts.RefreshCooldown {
+		t.Fatalf("next fetch after a failure in %v", d)
+	}
+	// Close ends Run.
+	go func() { done <- p.Run(t.Context()) }()
+	for p.Status().Requests < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	p.Close()
+	if err := <-done; !errors.Is(err, ErrClosed) {
+		t.Fatalf("Run across Close: %v", err)
+	}
+	if err := p.Run(t.Context()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Run after Close: %v", err)
 	}
 }

@@ -138,9 +138,10 @@ func (o Options) withDefaults() (Options, error) {
 // Remote is made for it and the calls that follow use it; the Remote
 // before is closed when the jwks_uri changes again, or at Close.
 //
-// A Provider keeps no goroutine running, and logs nothing:
-// [Provider.Status] reports the last fetch of the document and the
-// Remote's [jwks.Remote.Status].
+// A Provider keeps no goroutine running (unless [Provider.Run], called in
+// a goroutine of the caller's, refreshes the document and the set ahead of
+// verifications), and logs nothing: [Provider.Status] reports the last
+// fetch of the document and the Remote's [jwks.Remote.Status].
 type Provider struct {
 	issuer    string
 	docURL    string
@@ -155,6 +156,7 @@ type Provider struct {
 	ctx      context.Context // cancelled by Close
 	cancel   context.CancelFunc
 	fetches  sync.WaitGroup
+	runs     sync.WaitGroup // Run calls in progress
 	released chan struct{}
 
 	mu          sync.Mutex
@@ -474,7 +476,72 @@ func (p *Provider) Refresh(ctx context.Context) error {
 	return f.err
 }
 
-// Close aborts the fetch in progress and waits for it, closes the
+// Run refreshes the document and the JWK Set, so that verifications do
+// not wait for a fetch: the document at once, then a tenth of its
+// freshness lifetime (at most Timeout) before it ends, and RefreshCooldown
+// after a failed fetch; the set by [jwks.Remote.Run] of the jwks_uri in
+// use (stopped and started again when the jwks_uri changes). It returns
+// when ctx is done (ctx.Err()) or the Provider is closed ([ErrClosed]),
+// once the Remote's Run has returned; Close waits for it. Run blocks: run
+// it in a goroutine of the caller's, go p.Run(ctx).
+func (p *Provider) Run(ctx context.Context) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return ErrClosed
+	}
+	p.runs.Add(1)
+	p.mu.Unlock()
+	defer p.runs.Done()
+	var keys *jwks.Remote
+	stopKeys, keysDone := context.CancelFunc(func() {}), chan struct{}(nil)
+	stop := func() {
+		stopKeys()
+		if keysDone != nil {
+			<-keysDone
+		}
+	}
+	defer stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.ctx.Done():
+			return ErrClosed
+		case <-timer.C:
+		}
+		_ = p.Refresh(ctx) // recorded in Status
+		if s := p.cur.Load(); s != nil && s.keys != keys {
+			stop()
+			keys = s.keys
+			kctx, cancel := context.WithCancel(ctx)
+			stopKeys = cancel
+			keysDone = make(chan struct{})
+			go func(r *jwks.Remote, done chan struct{}) {
+				defer close(done)
+				_ = r.Run(kctx) // ends with kctx, or when r is closed
+			}(keys, keysDone)
+		}
+		timer.Reset(p.untilNext())
+	}
+}
+
+// untilNext returns how long Run waits before its next fetch.
+func (p *Provider) untilNext() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	next := p.lastAttempt.Add(p.opts.RefreshCooldown) // after a failure
+	if s := p.cur.Load(); s != nil && p.lastErr == nil {
+		next = s.fresh.Add(-min(p.lifetime/10, p.opts.Timeout))
+	}
+	return max(next.Sub(now), 0)
+}
+
+// Close aborts the fetch in progress and waits for it, makes Run return
+// and waits for it, closes the
 // Remotes of the JWK Set and the idle connections of the default client,
 // and drops the document: every later call returns [ErrClosed]. It is
 // idempotent and returns nil.
@@ -494,6 +561,7 @@ func (p *Provider) Close() error {
 	p.mu.Unlock()
 	p.cancel()
 	p.fetches.Wait()
+	p.runs.Wait()
 	for _, r := range []*jwks.Remote{retired, stateKeys(s)} {
 		if r != nil {
 			r.Close()
