@@ -216,7 +216,8 @@ type IDToken struct {
 //     as a second guard after the audience (an access token is for the
 //     API, not for the client).
 //
-// A refusal after the signature wraps [jwt.ErrInvalidClaims] and the
+// An encrypted ID token (a JWE, step 1) is not accepted: it fails as a
+// malformed JWS. A refusal after the signature wraps [jwt.ErrInvalidClaims] and the
 // sentinel of its check. at_hash and c_hash are checked by
 // [IDToken.VerifyAccessToken] and [IDToken.VerifyCode], when the flow
 // needs them.
