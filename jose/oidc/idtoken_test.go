@@ -93,6 +93,7 @@ func TestVerify(t *testing.T) {
 		{"PS256 not listed by the provider", sign(t, k1, jwa.PS256, "", idp.claims("")), Expect{}, VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.RS256, jwa.PS256}}, jose.ErrAlgorithmNotAllowed, "id_token_signing_alg_values_supported"},
 		{"HS256 with the public key", hs256(t, idp.claims("")), Expect{}, VerifierOptions{}, jose.ErrAlgorithmNotAllowed, ""},
 		{"unknown kid", sign(t, rsaKey(t, "rsa3072.pem", "k9"), jwa.RS256, "", idp.claims("")), Expect{}, VerifierOptions{}, jose.ErrKeyNotFound, ""},
+		{"a JWE", []byte("eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.a.b.c.d"), Expect{}, VerifierOptions{}, jose.ErrMalformed, ""},
 		{"forged signature", append(rs("")[:len(rs(""))-4:len(rs(""))-4], "AAAA"...), Expect{}, VerifierOptions{}, jose.ErrVerificationFailed, ""},
 	}
 	for _, c := range cases {
