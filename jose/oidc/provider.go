@@ -403,15 +403,18 @@ func (p *Provider) run(f *flight) {
 		}
 	}
 
+	var toClose *jwks.Remote // closed once p.mu is released
+	defer func() {
+		if toClose != nil {
+			toClose.Close()
+		}
+	}()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	defer close(f.done)
 	p.flight, f.err = nil, err
 	if p.closed {
-		f.err = ErrClosed
-		if keys != nil {
-			keys.Close()
-		}
+		f.err, toClose = ErrClosed, keys
 		return
 	}
 	p.lastErr = err
@@ -434,10 +437,7 @@ func (p *Provider) run(f *flight) {
 		if keys == nil {
 			ns.keys = prev.keys
 		} else if prev != nil {
-			if p.retired != nil {
-				p.retired.Close()
-			}
-			p.retired = prev.keys
+			toClose, p.retired = p.retired, prev.keys
 		}
 	}
 	p.lifetime = lifetime
