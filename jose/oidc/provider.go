@@ -403,6 +403,7 @@ func (p *Provider) run(f *flight) {
 		}
 	}
 
+	defer close(f.done)      // last: the waiters see everything below done
 	var toClose *jwks.Remote // closed once p.mu is released
 	defer func() {
 		if toClose != nil {
@@ -411,7 +412,6 @@ func (p *Provider) run(f *flight) {
 	}()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	defer close(f.done)
 	p.flight, f.err = nil, err
 	if p.closed {
 		f.err, toClose = ErrClosed, keys
