@@ -18,7 +18,9 @@
 // allow-lists bind the algorithms ("none" is never accepted: jws refuses
 // it), and a Verifier whose key source changes over time (a remote JWK
 // Set behind a KeyFunc) works as is. Defaults are the safe ones: "exp" is
-// required (unless ExpiryOptional), the leeway is 0, an audience decision
+// required (unless ExpiryOptional), the leeway is 0 ("iat" and "nbf" in
+// whole seconds are compared at that precision, so that an issuer whose
+// clock leads by less than a second is not refused), an audience decision
 // is mandatory (Audiences, or an explicit AnyAudience, RFC 8725 §3.9), and
 // "typ" must be absent or "JWT" unless an explicit type is expected; "typ"
 // and "cty" are read from protected headers only.

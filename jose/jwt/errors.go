@@ -24,10 +24,12 @@ var (
 	// (RFC 7519 §4.1.4).
 	ErrExpired error = &sentinel{msg: "token has expired"}
 	// ErrNotYetValid: the current time plus the leeway is before "nbf"
-	// (RFC 7519 §4.1.5).
+	// (RFC 7519 §4.1.5), compared at the precision of "nbf" (see
+	// ValidatorOptions.Leeway).
 	ErrNotYetValid error = &sentinel{msg: "token is not valid yet"}
 	// ErrIssuedInTheFuture: "iat" is after the current time plus the
-	// leeway (RFC 7519 §4.1.6).
+	// leeway (RFC 7519 §4.1.6), compared at the precision of "iat" (see
+	// ValidatorOptions.Leeway).
 	ErrIssuedInTheFuture error = &sentinel{msg: "token was issued in the future"}
 	// ErrTooOld: "iat" is further in the past than
 	// ValidatorOptions.MaxAge (plus the leeway).

@@ -70,7 +70,13 @@ type ValidatorOptions struct {
 
 	// Leeway is the clock skew tolerated on "exp", "nbf", "iat" and
 	// MaxAge (RFC 7519 §4.1.4); 0 by default: a token is expired at the
-	// second of its "exp".
+	// second of its "exp". "nbf" and "iat" are compared at the precision
+	// they are written: one in whole seconds (no fraction) is refused
+	// only when it is after the current time plus Leeway rounded up to
+	// the second, so that a fresh token from an issuer whose clock leads
+	// by less than a second is accepted with a Leeway of 0; one with a
+	// fraction is compared to the nanosecond. "exp" is always compared
+	// exactly.
 	Leeway time.Duration
 	// MaxAge, when positive, requires "iat" and refuses a token issued
 	// more than MaxAge (plus Leeway) ago.
@@ -510,12 +516,12 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		return &ClaimError{Claim: "exp", Err: ErrExpired, Detail: v.timeDetail(exp, now)}
 	}
 	if c.NotBefore.set {
-		if nbf := c.NotBefore.t; now.Add(v.leeway).Before(nbf) {
+		if nbf := c.NotBefore.t; atPrecisionOf(nbf, now.Add(v.leeway)).Before(nbf) {
 			return &ClaimError{Claim: "nbf", Err: ErrNotYetValid, Detail: v.timeDetail(nbf, now)}
 		}
 	}
 	if c.IssuedAt.set {
-		if iat := c.IssuedAt.t; iat.After(now.Add(v.leeway)) {
+		if iat := c.IssuedAt.t; iat.After(atPrecisionOf(iat, now.Add(v.leeway))) {
 			return &ClaimError{Claim: "iat", Err: ErrIssuedInTheFuture, Detail: v.timeDetail(iat, now)}
 		}
 	}
@@ -579,6 +585,26 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		}
 	}
 	return nil
+}
+
+// atPrecisionOf returns now at the precision the date d is written in,
+// for the checks that refuse a date in the future ("nbf", "iat"): now
+// rounded up to the second when d is a whole number of seconds, now
+// itself when d has a fraction. A whole-second date (what almost every
+// issuer writes) cannot tell an instant of its second from another, so it
+// is refused only when it is at least a second ahead of now plus the
+// leeway: an issuer whose clock leads by less than a second, or that
+// rounds up, is not refused with a leeway of 0. "exp" is compared
+// exactly (the precision works there against the verifier, never for
+// the token).
+func atPrecisionOf(d, now time.Time) time.Time {
+	if d.Nanosecond() != 0 {
+		return now
+	}
+	if t := now.Truncate(time.Second); !t.Equal(now) {
+		return t.Add(time.Second)
+	}
+	return now
 }
 
 func missing(name string) error {
