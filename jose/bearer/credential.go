@@ -1,0 +1,172 @@
+package bearer
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// The authentication scheme (RFC 6750 §2.1) and the parameter name of the
+// form and query methods (§2.2, §2.3). A scheme bound to the same tokens
+// (DPoP, RFC 9449) would be read here as well, beside Bearer.
+const (
+	scheme    = "Bearer"
+	paramName = "access_token"
+)
+
+// source says which method carried a token.
+type source uint8
+
+const (
+	fromNone source = iota
+	fromHeader
+	fromForm
+	fromQuery
+)
+
+// credential returns the access token of r and the method that carried
+// it, or the kind of its refusal: kindNoCredential when no method allowed
+// carries one. Each credential's size is checked before it is read.
+func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) ([]byte, source, kind) {
+	var tok string
+	from := fromNone
+	switch hs := r.Header["Authorization"]; len(hs) {
+	case 0:
+	case 1:
+		t, k := m.authorization(hs[0])
+		if k != kindNone {
+			return nil, fromNone, k
+		}
+		if t != "" {
+			tok, from = t, fromHeader
+		}
+	default:
+		return nil, fromNone, kindMalformedHeader
+	}
+	if m.allowForm && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && isForm(r.Header.Get("Content-Type")) {
+		r.Body = http.MaxBytesReader(w, r.Body, m.maxForm)
+		if err := r.ParseForm(); err != nil {
+			return nil, fromNone, kindMalformedForm
+		}
+		t, ok, k := m.param(r.PostForm)
+		if k != kindNone {
+			return nil, fromNone, k
+		}
+		if ok {
+			if from != fromNone {
+				return nil, fromNone, kindManyMethods
+			}
+			tok, from = t, fromForm
+		}
+	}
+	if m.allowQuery && r.URL != nil && r.URL.RawQuery != "" {
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			return nil, fromNone, kindMalformedParam
+		}
+		t, ok, k := m.param(q)
+		if k != kindNone {
+			return nil, fromNone, k
+		}
+		if ok {
+			if from != fromNone {
+				return nil, fromNone, kindManyMethods
+			}
+			tok, from = t, fromQuery
+		}
+	}
+	if from == fromNone {
+		return nil, fromNone, kindNoCredential
+	}
+	return []byte(tok), from, kindNone
+}
+
+// authorization returns the token of an Authorization header value h
+// (RFC 6750 §2.1, RFC 7235 §2.1): "" when h is not of the Bearer scheme
+// (another scheme, or empty), or the kind of its refusal. The scheme is
+// compared case-insensitively; the credential is exactly one b64token,
+// after one or more spaces, of at most MaxTokenSize bytes.
+func (m *Middleware) authorization(h string) (string, kind) {
+	n := len(scheme)
+	if len(h) < n || !strings.EqualFold(h[:n], scheme) || len(h) > n && h[n] != ' ' {
+		return "", kindNone
+	}
+	if len(h) > n+1+m.maxToken { // leading spaces count: bounded before the scan
+		return "", kindTooLarge
+	}
+	t := strings.TrimLeft(h[n:], " ")
+	if t == "" {
+		return "", kindMalformedHeader
+	}
+	if len(t) > m.maxToken {
+		return "", kindTooLarge
+	}
+	if !b64token(t) {
+		return "", kindMalformedHeader
+	}
+	return t, kindNone
+}
+
+// param returns the access_token parameter of values, whether it is there,
+// or the kind of its refusal: repeated, empty, beyond MaxTokenSize or not a
+// b64token.
+func (m *Middleware) param(values url.Values) (string, bool, kind) {
+	vs, ok := values[paramName]
+	if !ok {
+		return "", false, kindNone
+	}
+	if len(vs) != 1 || vs[0] == "" {
+		return "", false, kindMalformedParam
+	}
+	if len(vs[0]) > m.maxToken {
+		return "", false, kindTooLarge
+	}
+	if !b64token(vs[0]) {
+		return "", false, kindMalformedParam
+	}
+	return vs[0], true, kindNone
+}
+
+// isForm reports whether a Content-Type value is
+// application/x-www-form-urlencoded, with parameters or not (RFC 6750
+// §2.2).
+func isForm(ct string) bool {
+	const form = "application/x-www-form-urlencoded"
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.EqualFold(strings.TrimSpace(ct), form)
+}
+
+// b64char holds the characters of a b64token before its padding (RFC 6750
+// §2.1): ALPHA, DIGIT, "-", ".", "_", "~", "+", "/".
+var b64char = func() (t [256]bool) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "-._~+/" {
+		t[c] = true
+	}
+	return t
+}()
+
+// b64token reports whether s is a b64token (RFC 6750 §2.1):
+// 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=".
+func b64token(s string) bool {
+	i := 0
+	for i < len(s) && b64char[s[i]] {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	for ; i < len(s); i++ {
+		if s[i] != '=' {
+			return false
+		}
+	}
+	return true
+}
