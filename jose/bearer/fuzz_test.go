@@ -1,0 +1,42 @@
+package bearer
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// FuzzAuthorization: no Authorization header makes the middleware panic,
+// answer outside its fixed set, or accept a token that is not a
+// b64token of at most MaxTokenSize bytes.
+func FuzzAuthorization(f *testing.F) {
+	good := sign(f, testKey, "", testClaims("read"))
+	for _, s := range []string{"", "Bearer", "Bearer " + good, "bearer  " + good, "Basic x", "Bearer a b", "Bearer a==", "Bearer =", "Bearer a=b", "Bearer\t" + good} {
+		f.Add(s)
+	}
+	m := newMiddleware(f, Options{Realm: "api", Scopes: []string{"read"}, MaxTokenSize: 1024})
+	h := m.Handler(echo)
+	f.Fuzz(func(t *testing.T, auth string) {
+		tok, k := m.authorization(auth)
+		if k == kindNone && tok != "" && (!b64token(tok) || len(tok) > 1024 || !strings.HasSuffix(auth, tok)) {
+			t.Fatalf("accepted %q from %q", tok, auth)
+		}
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Header["Authorization"] = []string{auth}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		switch rec.Code {
+		case http.StatusOK:
+			if tok != good {
+				t.Fatalf("accepted %q", auth)
+			}
+		case http.StatusBadRequest, http.StatusUnauthorized:
+			if ch := rec.Header().Get("WWW-Authenticate"); !strings.HasPrefix(ch, `Bearer realm="api"`) || len(tok) >= 16 && strings.Contains(ch, tok) {
+				t.Fatalf("challenge %q", ch)
+			}
+		default:
+			t.Fatalf("status %d", rec.Code)
+		}
+	})
+}
