@@ -2,8 +2,10 @@ package bearer
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -300,6 +302,43 @@ func TestIsForm(t *testing.T) {
 	} {
 		if got := isForm(ct); got != want {
 			t.Errorf("%q: %v", ct, got)
+		}
+	}
+}
+
+// Concurrent requests with different tokens each get their own claims (run
+// with -race).
+func TestConcurrentRequests(t *testing.T) {
+	m := newMiddleware(t, Options{Scopes: []string{"read"}})
+	srv := serve(t, m.Handler(echo))
+	const workers, requests = 8, 20
+	errs := make(chan error, workers)
+	for i := range workers {
+		c := testClaims("read")
+		c.Subject = "user-" + strconv.Itoa(i)
+		tok := sign(t, testKey, "", c)
+		go func() {
+			for range requests {
+				req, _ := http.NewRequest("GET", srv.URL, nil)
+				req.Header.Set("Authorization", "Bearer "+tok)
+				resp, err := srv.Client().Do(req)
+				if err != nil {
+					errs <- err
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if want := c.Subject + " read"; string(b) != want {
+					errs <- fmt.Errorf("got %q, want %q", b, want)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }
