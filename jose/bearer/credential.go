@@ -138,35 +138,37 @@ func isForm(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(ct), form)
 }
 
-// b64char holds the characters of a b64token before its padding (RFC 6750
-// §2.1): ALPHA, DIGIT, "-", ".", "_", "~", "+", "/".
-var b64char = func() (t [256]bool) {
+// b64char is 1 for the characters of a b64token before its padding (RFC
+// 6750 §2.1): ALPHA, DIGIT, "-", ".", "_", "~", "+", "/".
+var b64char = func() (t [256]uint8) {
 	for c := 'A'; c <= 'Z'; c++ {
-		t[c], t[c+'a'-'A'] = true, true
+		t[c], t[c+'a'-'A'] = 1, 1
 	}
 	for c := '0'; c <= '9'; c++ {
-		t[c] = true
+		t[c] = 1
 	}
 	for _, c := range "-._~+/" {
-		t[c] = true
+		t[c] = 1
 	}
 	return t
 }()
 
 // b64token reports whether s is a b64token (RFC 6750 §2.1):
 // 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=".
+// The characters are checked without a branch per byte, four at a time:
+// the scan is on every request.
 func b64token(s string) bool {
-	i := 0
-	for i < len(s) && b64char[s[i]] {
-		i++
-	}
-	if i == 0 {
+	s = strings.TrimRight(s, "=")
+	if s == "" {
 		return false
 	}
-	for ; i < len(s); i++ {
-		if s[i] != '=' {
-			return false
-		}
+	ok := uint8(1)
+	for len(s) >= 4 {
+		ok &= b64char[s[0]] & b64char[s[1]] & b64char[s[2]] & b64char[s[3]]
+		s = s[4:]
 	}
-	return true
+	for i := 0; i < len(s); i++ {
+		ok &= b64char[s[i]]
+	}
+	return ok == 1
 }

@@ -40,3 +40,20 @@ func FuzzAuthorization(f *testing.F) {
 		}
 	})
 }
+
+// b64token agrees with the grammar of RFC 6750 §2.1 read literally.
+func FuzzB64Token(f *testing.F) {
+	for _, s := range []string{"", "=", "a", "a=", "a==", "a=b", "ab~+/.-_", "a,b", "a b", "abcd=", "abcde\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i := 0
+		for i < len(s) && strings.IndexByte("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/", s[i]) >= 0 {
+			i++
+		}
+		want := i > 0 && strings.Trim(s[i:], "=") == ""
+		if got := b64token(s); got != want {
+			t.Fatalf("b64token(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
