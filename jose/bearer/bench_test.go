@@ -9,9 +9,12 @@ import (
 // BenchmarkRequest measures a request with an HS256 token through the
 // Middleware (into an httptest.ResponseRecorder, to a handler that reads
 // the claims) against the Validator alone validating the same token into
-// the same Claims, in the same run: compare with
+// the same Claims, in the same run. go test runs the -count repetitions of
+// a sub-benchmark one after the other; to interleave the two, run the test
+// binary several times:
 //
-//	go test -run '^$' -bench Request -count 6 ./jose/bearer/
+//	go test -c -o bearer.test ./jose/bearer
+//	for i in 1 2 3 4 5 6; do ./bearer.test -test.run '^$' -test.bench Request; done
 func BenchmarkRequest(b *testing.B) {
 	tok := sign(b, testKey, "", testClaims("read write"))
 	v := testValidator(b)

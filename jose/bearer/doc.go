@@ -28,6 +28,15 @@
 // [NewAccessTokenValidator]: "typ": "at+jwt", the claims RFC 9068 §2.2
 // requires, an issuer and an audience.
 //
+// Defaults, and why: only the Authorization header is read, since the form
+// body is read only for requests that are forms and the query ends up in
+// logs and histories (RFC 6750 §2.3, §5.3); a token of at most 8 KiB
+// (DefaultMaxTokenSize: twice the largest tokens of common providers, and a
+// header beyond it is refused unread); a form body of at most 64 KiB
+// (DefaultMaxFormSize); no realm attribute unless Options.Realm; no scope
+// required unless Options.Scopes; answers written by WriteError, a
+// text/plain body of the status text.
+//
 // Cost: beyond the Validator, a request through the Middleware costs a copy
 // of the token into a []byte, one allocation holding both the request's new
 // context and the claims (which the Validator alone would allocate as
