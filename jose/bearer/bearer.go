@@ -162,9 +162,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	c := &claimsContext{Context: ctx}
-	t, err := m.v.ValidateContext(ctx, tok, &c.claims)
+	t, err := m.v.ValidateContext(ctx, []byte(tok), &c.claims)
 	if err != nil {
-		m.fail(w, r, validationKind(err), err)
+		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err)
 		return
 	}
 	if !c.claims.hasScopes(m.scopes) {

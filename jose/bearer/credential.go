@@ -26,8 +26,10 @@ const (
 
 // credential returns the access token of r and the method that carried
 // it, or the kind of its refusal: kindNoCredential when no method allowed
-// carries one. Each credential's size is checked before it is read.
-func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) ([]byte, source, kind) {
+// carries one. Each credential's size is checked before it is read. Its
+// syntax (b64token) is checked by syntaxKind, once the Validator has
+// refused it.
+func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string, source, kind) {
 	var tok string
 	from := fromNone
 	switch hs := r.Header["Authorization"]; len(hs) {
@@ -35,26 +37,26 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) ([]byte,
 	case 1:
 		t, k := m.authorization(hs[0])
 		if k != kindNone {
-			return nil, fromNone, k
+			return "", fromNone, k
 		}
 		if t != "" {
 			tok, from = t, fromHeader
 		}
 	default:
-		return nil, fromNone, kindMalformedHeader
+		return "", fromNone, kindMalformedHeader
 	}
 	if m.allowForm && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && isForm(r.Header.Get("Content-Type")) {
 		r.Body = http.MaxBytesReader(w, r.Body, m.maxForm)
 		if err := r.ParseForm(); err != nil {
-			return nil, fromNone, kindMalformedForm
+			return "", fromNone, kindMalformedForm
 		}
 		t, ok, k := m.param(r.PostForm)
 		if k != kindNone {
-			return nil, fromNone, k
+			return "", fromNone, k
 		}
 		if ok {
 			if from != fromNone {
-				return nil, fromNone, kindManyMethods
+				return "", fromNone, kindManyMethods
 			}
 			tok, from = t, fromForm
 		}
@@ -62,30 +64,46 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) ([]byte,
 	if m.allowQuery && r.URL != nil && r.URL.RawQuery != "" {
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
-			return nil, fromNone, kindMalformedParam
+			return "", fromNone, kindMalformedParam
 		}
 		t, ok, k := m.param(q)
 		if k != kindNone {
-			return nil, fromNone, k
+			return "", fromNone, k
 		}
 		if ok {
 			if from != fromNone {
-				return nil, fromNone, kindManyMethods
+				return "", fromNone, kindManyMethods
 			}
 			tok, from = t, fromQuery
 		}
 	}
 	if from == fromNone {
-		return nil, fromNone, kindNoCredential
+		return "", fromNone, kindNoCredential
 	}
-	return []byte(tok), from, kindNone
+	return tok, from, kindNone
+}
+
+// syntaxKind is the answer to a token from the Validator refused: a token
+// that is not a b64token (RFC 6750 §2.1) is a malformed request (400), any
+// other an invalid token. The syntax is checked only then, off the path of
+// accepted tokens: a token a Validator accepts is a JWS or JWE in the
+// Compact Serialization, base64url segments and dots, all b64token
+// characters.
+func syntaxKind(tok string, from source, refused kind) kind {
+	if b64token(tok) {
+		return refused
+	}
+	if from == fromHeader {
+		return kindMalformedHeader
+	}
+	return kindMalformedParam
 }
 
 // authorization returns the token of an Authorization header value h
 // (RFC 6750 §2.1, RFC 7235 §2.1): "" when h is not of the Bearer scheme
 // (another scheme, or empty), or the kind of its refusal. The scheme is
-// compared case-insensitively; the credential is exactly one b64token,
-// after one or more spaces, of at most MaxTokenSize bytes.
+// compared case-insensitively; the credential follows one or more spaces
+// and has at most MaxTokenSize bytes (its b64token syntax: syntaxKind).
 func (m *Middleware) authorization(h string) (string, kind) {
 	n := len(scheme)
 	if len(h) < n || !strings.EqualFold(h[:n], scheme) || len(h) > n && h[n] != ' ' {
@@ -101,15 +119,11 @@ func (m *Middleware) authorization(h string) (string, kind) {
 	if len(t) > m.maxToken {
 		return "", kindTooLarge
 	}
-	if !b64token(t) {
-		return "", kindMalformedHeader
-	}
 	return t, kindNone
 }
 
 // param returns the access_token parameter of values, whether it is there,
-// or the kind of its refusal: repeated, empty, beyond MaxTokenSize or not a
-// b64token.
+// or the kind of its refusal: repeated, empty or beyond MaxTokenSize.
 func (m *Middleware) param(values url.Values) (string, bool, kind) {
 	vs, ok := values[paramName]
 	if !ok {
@@ -120,9 +134,6 @@ func (m *Middleware) param(values url.Values) (string, bool, kind) {
 	}
 	if len(vs[0]) > m.maxToken {
 		return "", false, kindTooLarge
-	}
-	if !b64token(vs[0]) {
-		return "", false, kindMalformedParam
 	}
 	return vs[0], true, kindNone
 }
@@ -155,8 +166,7 @@ var b64char = func() (t [256]uint8) {
 
 // b64token reports whether s is a b64token (RFC 6750 §2.1):
 // 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=".
-// The characters are checked without a branch per byte, four at a time:
-// the scan is on every request.
+// The characters are checked without a branch per byte, four at a time.
 func b64token(s string) bool {
 	s = strings.TrimRight(s, "=")
 	if s == "" {
