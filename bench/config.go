@@ -122,7 +122,7 @@ func DefaultConfig() Config {
 			Report:         ReportAggregate,
 		},
 		Measure: MeasureConfig{
-			Groups:         []string{"JWS", "JWE", "JWT"},
+			Groups:         []string{"JWS", "JWE", "JWT", "Bearer"},
 			Subjects:       slices.Clone(Subjects),
 			RSASignBits:    []int{2048},
 			RSAEncBits:     []int{2048, 3072, 4096},

@@ -20,5 +20,7 @@
 // loadings of tokens through the public jws, jwe and jwt APIs, checked both
 // ways before they are timed: the good token loads, tampered tokens and
 // tokens under another key are refused (for JWTs also an expired and a
-// wrong-audience token, each with its sentinel).
+// wrong-audience token, each with its sentinel; for the Bearer group, the
+// bearer middleware's answers to no token, a forged, an expired and an
+// under-scoped one).
 package bench

@@ -93,6 +93,7 @@ type Benchmark struct {
 	JWT    bool     // a JWT benchmark (Alg signs; KeyAlg and Enc encrypt a nested one)
 	KeyAlg string   // JWT: the "alg" of a nested JWT's JWE, or ""
 	Enc    string   // JWT: the "enc" of a nested JWT's JWE, or ""
+	Bearer bool     // a Bearer benchmark (suite_bearer.go)
 }
 
 // Family returns the benchmark's family group (hmac, RSASign, GCMKW, ...),
@@ -109,7 +110,7 @@ func jweBench(name string, alg jwa.KeyAlgorithm, groups ...string) Benchmark {
 
 // Benchmarks lists the suite in the order it runs, with the PHP suite's
 // groups (its label slips corrected) plus the dir benchmark it leaves out,
-// then the JWT group, and two families the PHP suite does not have: HPKE
+// then the JWT group, the Bearer group (jose/bearer), and two families the PHP suite does not have: HPKE
 // (group HPKE, a draft) and, in builds with Go 1.27 or later, ML-DSA (group
 // MLDSA, RFC 9964).
 var Benchmarks = append([]Benchmark{
@@ -143,7 +144,7 @@ var Benchmarks = append([]Benchmark{
 	jweBench("RSAOAEPBench", jwa.RSAOAEP, "RSAEnc", "RSA-OAEP"),
 	jweBench("RSAOAEP256Bench", jwa.RSAOAEP256, "RSAEnc", "RSA-OAEP-256"),
 	jweBench("DirBench", jwa.Direct, "dir"),
-}, slices.Concat(jwtBenchmarks, hpkeBenchmarks, mldsaBenchmarks)...)
+}, slices.Concat(jwtBenchmarks, bearerBenchmarks, hpkeBenchmarks, mldsaBenchmarks)...)
 
 // ContentEncryptions lists the six "enc" values every JWE benchmark pairs
 // its key algorithm with, in the PHP suite's order.
@@ -201,6 +202,7 @@ type Variant struct {
 	JWE           bool   `json:"-"` // a JWE benchmark
 	JWT           bool   `json:"-"` // a JWT benchmark
 	KeyAlg        string `json:"-"` // JWT: the nested JWT's JWE "alg", or ""
+	Bearer        bool   `json:"-"` // a Bearer benchmark
 	Enc           string `json:"-"` // JWE "enc"
 	RSABits       int    `json:"-"` // RSA key size, 0 if not RSA
 	Curve         string `json:"-"` // ECDH-ES curve, "" if not ECDH-ES
@@ -269,6 +271,10 @@ func Select(m MeasureConfig, groups []string) ([]Variant, error) {
 				vs = append(vs, jwtVariants(b, subj, m)...)
 				continue
 			}
+			if b.Bearer {
+				vs = append(vs, bearerVariants(b, subj)...)
+				continue
+			}
 			vs = append(vs, variants(b, subj, m)...)
 		}
 	}
@@ -278,6 +284,9 @@ func Select(m MeasureConfig, groups []string) ([]Variant, error) {
 func subjectApplies(b Benchmark, subj string) bool {
 	if b.JWT {
 		return jwtSubject(subj)
+	}
+	if b.Bearer {
+		return subj == SubjectValidate
 	}
 	switch subj {
 	case SubjectSignature, SubjectVerification:

@@ -74,6 +74,8 @@ func TestSelectGroups(t *testing.T) {
 		{"JWTEdDSA", []string{"JWTEdDSABench"}, 3},
 		{"JWTNested", []string{"JWTNestedES256Bench"}, 3},
 		{"JWTNestedES256", []string{"JWTNestedES256Bench"}, 3},
+		{"Bearer", []string{"BearerHS256Bench"}, 2},
+		{"BearerHS256", []string{"BearerHS256Bench"}, 2},
 		{"JWE", nil, (3+3+4*4+3+3*3+1+6)*6*3 + 6*3},
 		{"HPKE", []string{"HPKE0KEBench", "HPKE1KEBench", "HPKE2KEBench", "HPKE3KEBench", "HPKE4KEBench", "HPKE7KEBench", "HPKE0Bench", "HPKE1Bench", "HPKE2Bench", "HPKE3Bench", "HPKE4Bench", "HPKE7Bench"}, 6*6*3 + 6*3},
 		{"HPKE-0", []string{"HPKE0Bench"}, 3},

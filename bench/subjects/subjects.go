@@ -52,6 +52,9 @@ func Prepare(v *bench.Variant) (bench.Op, error) {
 	if v.JWT {
 		return prepareJWT(v)
 	}
+	if v.Bearer {
+		return prepareBearer(v)
+	}
 	payload, err := bench.Payload(v.Payload)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 //	josebench run --group HS256 --store && josebench report --uuid latest --output gobench > josebench.txt
 //	benchstat gotest.txt josebench.txt
 func BenchmarkSuite(b *testing.B) {
-	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{"JWS", "JWE", "JWT"})
+	vs, err := bench.Select(bench.DefaultConfig().Measure, bench.DefaultConfig().Measure.Groups)
 	if err != nil {
 		b.Fatal(err)
 	}

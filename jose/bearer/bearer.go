@@ -1,0 +1,215 @@
+package bearer
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwks"
+	"github.com/josebench/josebench/jose/jwt"
+)
+
+// Default limits of Options.
+const (
+	// DefaultMaxTokenSize bounds an access token, in bytes: 8 KiB, twice
+	// what the largest tokens of common providers take (a signed JWT with
+	// a few dozen claims), and far below the 1 MiB of headers net/http
+	// reads by default.
+	DefaultMaxTokenSize = 8 << 10
+	// DefaultMaxFormSize bounds the form body read for a token (RFC 6750
+	// §2.2), in bytes: 64 KiB.
+	DefaultMaxFormSize = 64 << 10
+)
+
+// Options configure a Middleware. Validator is required; every other field
+// has a safe default.
+type Options struct {
+	// Validator validates the access tokens, with the request's context
+	// bounding its wait on a key source (jwt.Validator.ValidateContext).
+	// Its options decide which tokens are valid: issuer, audience, type
+	// (see NewAccessTokenValidator for RFC 9068 access tokens).
+	Validator *jwt.Validator
+
+	// Realm is the realm attribute of the challenges (RFC 6750 §3, RFC
+	// 7235 §2.2), written as a quoted-string; no realm attribute when
+	// empty. It must be printable ASCII (spaces allowed).
+	Realm string
+
+	// Scopes lists the scopes every request needs (RFC 6750 §3.1): each
+	// must be in the token's "scope" claim, space-separated (RFC 9068
+	// §2.2.3, RFC 8693 §4.2), or in its "scp" array; otherwise the answer
+	// is 403 insufficient_scope with the scope attribute listing Scopes.
+	// Each is a scope-token of RFC 6749 §3.3 (printable ASCII without
+	// space, '"' or '\'). Make one Middleware per set of scopes: they may
+	// share the Validator.
+	Scopes []string
+
+	// AllowForm accepts the token in an "access_token" parameter of a
+	// form body (RFC 6750 §2.2): a POST, PUT or PATCH request whose
+	// Content-Type is application/x-www-form-urlencoded. The body is read
+	// (at most MaxFormSize bytes) with http.Request.ParseForm, so the
+	// handler finds it in r.PostForm, not in r.Body.
+	AllowForm bool
+	// AllowQuery accepts the token in an "access_token" parameter of the
+	// URI query (RFC 6750 §2.3), which ends up in logs and browser
+	// histories: only for clients that cannot send a header. A successful
+	// response to such a request gets Cache-Control: private (§2.3).
+	AllowQuery bool
+
+	// MaxTokenSize bounds the token, in bytes, whatever method carries it
+	// (default DefaultMaxTokenSize); a longer one is refused with
+	// invalid_token before it is read. The Validator's own limit
+	// (jose.Limits.MaxTokenSize) applies as well.
+	MaxTokenSize int
+	// MaxFormSize bounds the form body read when AllowForm is set, in
+	// bytes (default DefaultMaxFormSize); a longer body is refused with
+	// invalid_request.
+	MaxFormSize int64
+
+	// OnError writes the answer to a refused request, after the
+	// Middleware has set its WWW-Authenticate header: it may log e (whose
+	// message holds no token text) and must write the status, e.Status,
+	// and a body. Default WriteError.
+	OnError func(w http.ResponseWriter, r *http.Request, e *Error)
+}
+
+// Middleware authenticates requests with bearer tokens (RFC 6750). It is
+// made by New and is safe for concurrent use.
+type Middleware struct {
+	v          *jwt.Validator
+	scopes     []string
+	allowForm  bool
+	allowQuery bool
+	maxToken   int
+	maxForm    int64
+	onError    func(http.ResponseWriter, *http.Request, *Error)
+	challenges [numKinds]string
+	scope      string // Scopes, space-separated
+}
+
+// New returns a Middleware for opts, or an error naming the option that is
+// not valid.
+func New(opts Options) (*Middleware, error) {
+	if opts.Validator == nil {
+		return nil, errors.New("bearer: Options.Validator is required")
+	}
+	if opts.MaxTokenSize < 0 || opts.MaxFormSize < 0 {
+		return nil, errors.New("bearer: Options.MaxTokenSize and MaxFormSize must not be negative")
+	}
+	if !printable(opts.Realm, true) {
+		return nil, errors.New("bearer: Options.Realm must be printable ASCII")
+	}
+	m := &Middleware{
+		v:          opts.Validator,
+		allowForm:  opts.AllowForm,
+		allowQuery: opts.AllowQuery,
+		maxToken:   opts.MaxTokenSize,
+		maxForm:    opts.MaxFormSize,
+		onError:    opts.OnError,
+	}
+	for i, s := range opts.Scopes {
+		if s == "" || !printable(s, false) || strings.ContainsAny(s, `"\`) {
+			return nil, errors.New("bearer: Options.Scopes must be scope-tokens (RFC 6749 §3.3)")
+		}
+		for _, t := range opts.Scopes[:i] {
+			if t == s {
+				return nil, errors.New("bearer: Options.Scopes lists a scope twice")
+			}
+		}
+	}
+	m.scopes = append([]string(nil), opts.Scopes...)
+	m.scope = strings.Join(m.scopes, " ")
+	if m.maxToken == 0 {
+		m.maxToken = DefaultMaxTokenSize
+	}
+	if m.maxForm == 0 {
+		m.maxForm = DefaultMaxFormSize
+	}
+	if m.onError == nil {
+		m.onError = WriteError
+	}
+	for k := range m.challenges {
+		m.challenges[k] = challenge(opts.Realm, kind(k), m.scope)
+	}
+	return m, nil
+}
+
+// Handler returns next protected by m: a request reaches next only with a
+// valid token that has the scopes needed, and with its claims in the
+// request's context ([ClaimsFrom], [TokenFrom]); every other request is
+// answered by Options.OnError.
+func (m *Middleware) Handler(next http.Handler) http.Handler {
+	if next == nil {
+		panic("bearer: Handler of a nil http.Handler")
+	}
+	return &handler{m: m, next: next}
+}
+
+type handler struct {
+	m    *Middleware
+	next http.Handler
+}
+
+// ServeHTTP authenticates r and calls the next handler.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m := h.m
+	tok, from, k := m.credential(w, r)
+	if k != kindNone {
+		m.fail(w, r, k, nil)
+		return
+	}
+	ctx := r.Context()
+	c := &claimsContext{Context: ctx}
+	t, err := m.v.ValidateContext(ctx, []byte(tok), &c.claims)
+	if err != nil {
+		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err)
+		return
+	}
+	if !c.claims.hasScopes(m.scopes) {
+		m.fail(w, r, kindInsufficientScope, nil)
+		return
+	}
+	c.token = t
+	if from == fromQuery {
+		w.Header().Set("Cache-Control", "private")
+	}
+	h.next.ServeHTTP(w, r.WithContext(c))
+}
+
+// validationKind is the answer to a token the Validator refused with err.
+func validationKind(err error) kind {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), errors.Is(err, jwks.ErrFetch):
+		return kindUnavailable
+	case errors.Is(err, jwt.ErrExpired):
+		return kindExpired
+	case errors.Is(err, jose.ErrLimitExceeded):
+		return kindTooLarge
+	}
+	return kindInvalidToken
+}
+
+// fail answers r with the error of kind k, caused by cause (or nil).
+func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause error) {
+	e := &Error{Status: kinds[k].status, Code: kinds[k].code, Description: kinds[k].description, Err: cause, kind: k}
+	if k == kindInsufficientScope {
+		e.Scope = m.scope
+	}
+	if c := m.challenges[k]; c != "" {
+		w.Header().Set("WWW-Authenticate", c)
+	}
+	m.onError(w, r, e)
+}
+
+// printable reports whether s is printable ASCII, with spaces when space.
+func printable(s string, space bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x21 && !(space && c == ' ') || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+package bearer
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// The authentication scheme (RFC 6750 §2.1) and the parameter name of the
+// form and query methods (§2.2, §2.3). A scheme bound to the same tokens
+// (DPoP, RFC 9449) would be read here as well, beside Bearer.
+const (
+	scheme    = "Bearer"
+	paramName = "access_token"
+)
+
+// source says which method carried a token.
+type source uint8
+
+const (
+	fromNone source = iota
+	fromHeader
+	fromForm
+	fromQuery
+)
+
+// credential returns the access token of r and the method that carried
+// it, or the kind of its refusal: kindNoCredential when no method allowed
+// carries one. Each credential's size is checked before it is read. Its
+// syntax (b64token) is checked by syntaxKind, once the Validator has
+// refused it.
+func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string, source, kind) {
+	var tok string
+	from := fromNone
+	switch hs := r.Header["Authorization"]; len(hs) {
+	case 0:
+	case 1:
+		t, k := m.authorization(hs[0])
+		if k != kindNone {
+			return "", fromNone, k
+		}
+		if t != "" {
+			tok, from = t, fromHeader
+		}
+	default:
+		return "", fromNone, kindMalformedHeader
+	}
+	if m.allowForm && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && isForm(r.Header.Get("Content-Type")) {
+		r.Body = http.MaxBytesReader(w, r.Body, m.maxForm)
+		if err := r.ParseForm(); err != nil {
+			return "", fromNone, kindMalformedForm
+		}
+		t, ok, k := m.param(r.PostForm)
+		if k != kindNone {
+			return "", fromNone, k
+		}
+		if ok {
+			if from != fromNone {
+				return "", fromNone, kindManyMethods
+			}
+			tok, from = t, fromForm
+		}
+	}
+	if m.allowQuery && r.URL != nil && r.URL.RawQuery != "" {
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			return "", fromNone, kindMalformedParam
+		}
+		t, ok, k := m.param(q)
+		if k != kindNone {
+			return "", fromNone, k
+		}
+		if ok {
+			if from != fromNone {
+				return "", fromNone, kindManyMethods
+			}
+			tok, from = t, fromQuery
+		}
+	}
+	if from == fromNone {
+		return "", fromNone, kindNoCredential
+	}
+	return tok, from, kindNone
+}
+
+// syntaxKind is the answer to a token from the Validator refused: a token
+// that is not a b64token (RFC 6750 §2.1) is a malformed request (400), any
+// other an invalid token. The syntax is checked only then, off the path of
+// accepted tokens: a token a Validator accepts is a JWS or JWE in the
+// Compact Serialization, base64url segments and dots, all b64token
+// characters.
+func syntaxKind(tok string, from source, refused kind) kind {
+	if b64token(tok) {
+		return refused
+	}
+	if from == fromHeader {
+		return kindMalformedHeader
+	}
+	return kindMalformedParam
+}
+
+// authorization returns the token of an Authorization header value h
+// (RFC 6750 §2.1, RFC 7235 §2.1): "" when h is not of the Bearer scheme
+// (another scheme, or empty), or the kind of its refusal. The scheme is
+// compared case-insensitively; the credential follows one or more spaces
+// and has at most MaxTokenSize bytes (its b64token syntax: syntaxKind).
+func (m *Middleware) authorization(h string) (string, kind) {
+	n := len(scheme)
+	if len(h) < n || !strings.EqualFold(h[:n], scheme) || len(h) > n && h[n] != ' ' {
+		return "", kindNone
+	}
+	if len(h) > n+1+m.maxToken { // leading spaces count: bounded before the scan
+		return "", kindTooLarge
+	}
+	t := strings.TrimLeft(h[n:], " ")
+	if t == "" {
+		return "", kindMalformedHeader
+	}
+	if len(t) > m.maxToken {
+		return "", kindTooLarge
+	}
+	return t, kindNone
+}
+
+// param returns the access_token parameter of values, whether it is there,
+// or the kind of its refusal: repeated, empty or beyond MaxTokenSize.
+func (m *Middleware) param(values url.Values) (string, bool, kind) {
+	vs, ok := values[paramName]
+	if !ok {
+		return "", false, kindNone
+	}
+	if len(vs) != 1 || vs[0] == "" {
+		return "", false, kindMalformedParam
+	}
+	if len(vs[0]) > m.maxToken {
+		return "", false, kindTooLarge
+	}
+	return vs[0], true, kindNone
+}
+
+// isForm reports whether a Content-Type value is
+// application/x-www-form-urlencoded, with parameters or not (RFC 6750
+// §2.2).
+func isForm(ct string) bool {
+	const form = "application/x-www-form-urlencoded"
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.EqualFold(strings.TrimSpace(ct), form)
+}
+
+// b64char is 1 for the characters of a b64token before its padding (RFC
+// 6750 §2.1): ALPHA, DIGIT, "-", ".", "_", "~", "+", "/".
+var b64char = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = 1, 1
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	for _, c := range "-._~+/" {
+		t[c] = 1
+	}
+	return t
+}()
+
+// b64token reports whether s is a b64token (RFC 6750 §2.1):
+// 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=".
+// The characters are checked without a branch per byte, four at a time.
+func b64token(s string) bool {
+	s = strings.TrimRight(s, "=")
+	if s == "" {
+		return false
+	}
+	ok := uint8(1)
+	for len(s) >= 4 {
+		ok &= b64char[s[0]] & b64char[s[1]] & b64char[s[2]] & b64char[s[3]]
+		s = s[4:]
+	}
+	for i := 0; i < len(s); i++ {
+		ok &= b64char[s[i]]
+	}
+	return ok == 1
+}

@@ -1,0 +1,49 @@
+// Package bearer protects net/http handlers with bearer tokens (RFC 6750):
+// a Middleware reads the access token a request carries, validates it with a
+// jwt.Validator bounded by the request's context, checks the scopes the
+// handler needs, and passes the validated claims to the handler in the
+// request's context ([ClaimsFrom], [TokenFrom]).
+//
+// Credentials: the Authorization header (RFC 6750 §2.1), its scheme
+// compared case-insensitively, with exactly one credential of the b64token
+// syntax; the form body (§2.2) and the URI query (§2.3) only when
+// Options.AllowForm and Options.AllowQuery say so. A request that uses more
+// than one of the methods allowed is refused (§2). Every credential is
+// bounded by Options.MaxTokenSize, checked before anything reads it.
+//
+// Answers (RFC 6750 §3): a request without a bearer credential gets a 401
+// whose challenge has no error code, WWW-Authenticate: Bearer realm="api";
+// a malformed request a 400 with error="invalid_request"; a token that
+// fails validation a 401 with error="invalid_token"; a valid token without
+// the scopes needed a 403 with error="insufficient_scope" and the scope
+// attribute (§3.1). The error_description texts are fixed texts of this
+// package: no byte of a token or of a claim ever reaches a header, a body
+// or an [Error] message. A key source that cannot answer in time (a remote
+// JWK Set that does not answer before the request's context ends) gets a
+// 503 without a challenge: the token may well be valid. The challenges are
+// written before Options.OnError is called, which writes the status and the
+// body ([WriteError] by default) and may log the [Error].
+//
+// JWT access tokens (RFC 9068) are validated by a Validator made with
+// [NewAccessTokenValidator]: "typ": "at+jwt", the claims RFC 9068 §2.2
+// requires, an issuer and an audience.
+//
+// Defaults, and why: only the Authorization header is read, since the form
+// body is read only for requests that are forms and the query ends up in
+// logs and histories (RFC 6750 §2.3, §5.3); a token of at most 8 KiB
+// (DefaultMaxTokenSize: twice the largest tokens of common providers, and a
+// header beyond it is refused unread); a form body of at most 64 KiB
+// (DefaultMaxFormSize); no realm attribute unless Options.Realm; no scope
+// required unless Options.Scopes; answers written by WriteError, a
+// text/plain body of the status text.
+//
+// Cost: beyond the Validator, a request through the Middleware costs a copy
+// of the token into a []byte, one allocation holding both the request's new
+// context and the claims (which the Validator alone would allocate as
+// well), and the shallow copy of the request that http.Request.WithContext
+// makes; no goroutine, no lock.
+//
+// The scheme is handled in one place (the credential and challenge
+// functions of this package), so that another one bound to the same
+// tokens, such as DPoP (RFC 9449), can be added as an option.
+package bearer

@@ -1,0 +1,105 @@
+package bearer
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
+	"github.com/josebench/josebench/jose/jwt"
+)
+
+// The fixed HS256 key, clock and audience of the tests.
+var (
+	testKey      = []byte("0123456789abcdef0123456789abcdef")
+	otherKey     = []byte("fedcba9876543210fedcba9876543210")
+	testNow      = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	testAudience = "https://api.example"
+	testIssuer   = "https://issuer.example"
+)
+
+func testValidatorOptions(t testing.TB) jwt.ValidatorOptions {
+	t.Helper()
+	ver, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jwt.ValidatorOptions{
+		Verifier:  ver,
+		Issuers:   []string{testIssuer},
+		Audiences: []string{testAudience},
+		Now:       func() time.Time { return testNow },
+	}
+}
+
+func testValidator(t testing.TB) *jwt.Validator {
+	t.Helper()
+	v, err := jwt.NewValidator(testValidatorOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// testClaims is an access token's claims, valid at testNow for an hour.
+func testClaims(scope string) *Claims {
+	return &Claims{
+		Claims: jwt.Claims{
+			Issuer:   testIssuer,
+			Subject:  "user-1234",
+			Audience: jwt.Audience{testAudience},
+			Expiry:   jwt.NewNumericDate(testNow.Add(time.Hour)),
+			IssuedAt: jwt.NewNumericDate(testNow.Add(-time.Minute)),
+			ID:       "b9c1f3c2-5a4e-4f7e-9d0a-1c2b3d4e5f60",
+		},
+		Scope:    scope,
+		ClientID: "client-42",
+	}
+}
+
+// sign returns claims signed with key, with the type typ ("": JWT).
+func sign(t testing.TB, key []byte, typ string, claims any) string {
+	t.Helper()
+	s, err := jwt.NewSigner(jwa.HS256, key, &jws.SignerOptions{Type: typ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := s.Sign(claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(tok)
+}
+
+func newMiddleware(t testing.TB, opts Options) *Middleware {
+	t.Helper()
+	if opts.Validator == nil {
+		opts.Validator = testValidator(t)
+	}
+	m, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// echo is the protected handler of the tests: it answers 200 with the
+// subject and the scope of the token.
+var echo = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	c := ClaimsFrom(r.Context())
+	if c == nil || TokenFrom(r.Context()) == nil {
+		http.Error(w, "no claims", http.StatusInternalServerError)
+		return
+	}
+	w.Write([]byte(c.Subject + " " + c.Scope))
+})
+
+// serve runs h on a loopback server for the test.
+func serve(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}

@@ -1,0 +1,87 @@
+package bearer
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// hostileHeaders are Authorization values an attacker may send, with the
+// answer each gets.
+var hostileHeaders = []struct {
+	name, auth string
+	status     int
+	twin       string // a short header answered alike: the hostile one allocates no more
+}{
+	// Refused by its size, unread.
+	{"1MiB-token", "Bearer " + strings.Repeat("a", 1<<20), 401, "Bearer " + strings.Repeat("a", DefaultMaxTokenSize+1)},
+	{"1MiB-spaces", "Bearer" + strings.Repeat(" ", 1<<20) + "a", 401, "Bearer " + strings.Repeat("a", DefaultMaxTokenSize+1)},
+	// Not of the Bearer scheme: no credential.
+	{"1MiB-other-scheme", "Basic " + strings.Repeat("a", 1<<20), 401, "Basic a"},
+	// The largest tokens read: scanned, then refused by the Validator.
+	{"8KiB-b64token", "Bearer " + strings.Repeat("a", DefaultMaxTokenSize), 401, ""},
+	{"8KiB-three-segments", "Bearer " + strings.Repeat("a", 4000) + "." + strings.Repeat("b", 4000) + ".c", 401, ""},
+	// Scanned, refused on its last byte.
+	{"8KiB-bad-char-at-end", "Bearer " + strings.Repeat("a", DefaultMaxTokenSize-1) + ",", 400, "Bearer ,"},
+}
+
+// A hostile Authorization header costs at most a scan of MaxTokenSize
+// bytes and the Validator's refusal of a token of that size: a header
+// beyond the limit is refused without reading it, with the allocations of
+// the refusal alone.
+func TestHostileHeaders(t *testing.T) {
+	m := newMiddleware(t, Options{Realm: "api", OnError: func(w http.ResponseWriter, r *http.Request, e *Error) { w.WriteHeader(e.Status) }})
+	h := m.Handler(echo)
+	run := func(auth string) (status int, allocs float64) {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Header.Set("Authorization", auth)
+		rec := httptest.NewRecorder()
+		n := testing.AllocsPerRun(10, func() {
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+		})
+		return rec.Code, n
+	}
+	for _, c := range hostileHeaders {
+		status, n := run(c.auth)
+		if status != c.status {
+			t.Errorf("%s: status %d, want %d", c.name, status, c.status)
+		}
+		if c.twin == "" {
+			continue
+		}
+		if twin, m := run(c.twin); twin != status || n > m {
+			t.Errorf("%s: %d, %v allocations; a short header %q: %d, %v", c.name, status, n, c.twin[:min(len(c.twin), 10)], twin, m)
+		}
+	}
+}
+
+// BenchmarkHostileHeader measures the answer to each hostile header beside
+// a valid request (SECURITY.md):
+//
+//	go test -run '^$' -bench HostileHeader -count 6 ./jose/bearer/
+func BenchmarkHostileHeader(b *testing.B) {
+	m := newMiddleware(b, Options{Realm: "api", OnError: func(w http.ResponseWriter, r *http.Request, e *Error) { w.WriteHeader(e.Status) }})
+	h := m.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	cases := append([]struct {
+		name, auth string
+		status     int
+		twin       string
+	}{{"legit-HS256", "Bearer " + sign(b, testKey, "", testClaims("read")), 200, ""}}, hostileHeaders...)
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest("GET", "/", nil)
+			req.Header.Set("Authorization", c.auth)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != c.status {
+				b.Fatalf("status %d, want %d", rec.Code, c.status)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				h.ServeHTTP(rec, req)
+			}
+		})
+	}
+}
