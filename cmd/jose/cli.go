@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/josebench/josebench/internal/version"
 )
 
 // Exit statuses.
@@ -81,7 +83,8 @@ Usage:
 Commands:
 
 %s
-Run "jose help <command>" or "jose <command> -h" for its flags.
+Run "jose help <command>" or "jose <command> -h" for its flags, and
+"jose --version" for the version of this build.
 Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 FILE means standard input. Data goes to standard output, messages to
 standard error. Exit status: 0 success, 1 failure, 2 usage error.
@@ -134,6 +137,9 @@ func runWith(s *streams, args []string) int {
 		return help(stdout, stderr, args[1:])
 	case "-h", "-help", "--help":
 		return help(stdout, stderr, nil)
+	case "--version", "-version":
+		fmt.Fprintln(stdout, version.Line("jose"))
+		return exitOK
 	}
 	c, path, rest, err := resolve(args)
 	if err != nil {

@@ -15,6 +15,7 @@
 //	jose jwt validate --alg ALG[,ALG] --key FILE (--aud AUD | --any-audience) [--iss] [--sub] [--typ] [--leeway D] [--require CLAIM,...] [--no-exp] [--enc-alg ... --enc ... --enc-key FILE]
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
+//	jose --version
 //
 // Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 // file means standard input. Data goes to standard output; messages,
