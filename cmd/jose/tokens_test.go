@@ -205,7 +205,7 @@ func TestEncryptDecryptRoundTrip(t *testing.T) {
 			// opaque error.
 			for _, part := range []int{3, 4} {
 				code, out, stderr := runCLI(t, tamper(t, tok, part), decrypt...)
-				if code != exitFailure || out != "" || stderr != "jose: decrypt: jwe: decryption failed\n" {
+				if code != exitFailure || out != "" || stderr != "jose: decrypt: decryption failed\n" {
 					t.Errorf("%s: part %d tampered: exit %d, stdout %q, stderr %q", name, part, code, out, stderr)
 				}
 			}
@@ -264,9 +264,9 @@ func TestInspectHostile(t *testing.T) {
 		msg  string
 	}{
 		{"dots", strings.Repeat(".", 500000), "not a JWS or JWE"},
-		{"empty header", ".e30.", "empty protected header"},
+		{"empty header", ".e30.", "the protected header is empty"},
 		{"bad base64", "e30=.e30.", "protected header"},
-		{"header not JSON", jose.Base64URLEncode([]byte("[1]")) + ".e30.", "header: jsonx: want object, have array"},
+		{"header not JSON", jose.Base64URLEncode([]byte("[1]")) + ".e30.", "the protected header is not a JSON object"},
 		{"duplicate header member", jose.Base64URLEncode([]byte(`{"alg":"HS256","alg":"none"}`)) + ".e30.", `duplicate member name "alg"`},
 		{"bad payload", jose.Base64URLEncode([]byte(`{"alg":"HS256"}`)) + ".e30=.", "payload"},
 		{"duplicate JSON member", `{"payload":"e30","payload":"e31","signature":""}`, `duplicate member "payload"`},
