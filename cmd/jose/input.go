@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,9 +241,18 @@ func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
 		return "", usagef("--%s none: unsecured tokens are never made or accepted", flagName)
 	}
 	if !slices.Contains(known, A(value)) {
+		if needsGo127(value) {
+			return "", usagef("--%s %s: ML-DSA needs a build with Go 1.27 or later (this one is %s)", flagName, value, runtime.Version())
+		}
 		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
 	}
 	return A(value), nil
+}
+
+// needsGo127 reports whether alg is an algorithm this module implements
+// with Go 1.27 only, and this build is older.
+func needsGo127(alg string) bool {
+	return !jwa.MLDSASupported() && slices.Contains([]jwa.SignatureAlgorithm{jwa.MLDSA44, jwa.MLDSA65, jwa.MLDSA87}, jwa.SignatureAlgorithm(alg))
 }
 
 // parseAlgs is parseAlg for an allow-list: at least one value, each known.

@@ -118,7 +118,7 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	case !k.IsPrivate():
 		return nil, fmt.Errorf("%s holds a public key; signing needs the private key", where)
 	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", keyName(where, k), untrusted.Quote(k.Algorithm), alg, untrusted.Quote(k.Algorithm), alg)
+		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", keyName(where, k), argName(k.Algorithm), alg, argName(k.Algorithm), alg)
 	case k.Use == jose.UseEncryption:
 		return nil, fmt.Errorf("%s is for encryption (use \"enc\"): give a signing key", keyName(where, k))
 	}
@@ -140,7 +140,7 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kid string) (*
 	case !alg.FitsKey(k.Key):
 		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
 	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", keyName(where, k), untrusted.Quote(k.Algorithm), alg, untrusted.Quote(k.Algorithm), alg)
+		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", keyName(where, k), argName(k.Algorithm), alg, argName(k.Algorithm), alg)
 	case k.Use == jose.UseSignature:
 		return nil, fmt.Errorf("%s is for signatures (use \"sig\"): give an encryption key", keyName(where, k))
 	}
@@ -246,7 +246,7 @@ func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
 		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.SignatureAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, untrusted.Quote(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
 	if k.Use == jose.UseEncryption {
 		return fmt.Errorf("%s: the key is for encryption (use \"enc\"): give a signature key", kf.name)
@@ -271,7 +271,7 @@ func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
 		return fmt.Errorf("%s holds a public key; decrypting needs the private key", kf.name)
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.KeyAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, untrusted.Quote(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
 	if k.Use == jose.UseSignature {
 		return fmt.Errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)

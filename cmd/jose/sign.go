@@ -195,7 +195,11 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 		}
 		return m.Payload, nil
 	}
-	if !isJSON(tok) {
+	if isJSON(tok) {
+		if top, err := members(tok); err == nil && top["payload"] == nil {
+			return nil, usagef("the token's payload is detached: give it with --payload FILE")
+		}
+	} else {
 		if i := bytes.IndexByte(tok, '.'); i >= 0 && i+1 < len(tok) && tok[i+1] == '.' {
 			return nil, usagef("the token's payload is detached: give it with --payload FILE")
 		}

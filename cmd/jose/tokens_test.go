@@ -158,7 +158,7 @@ func TestEncryptDecryptRoundTrip(t *testing.T) {
 		keys     keyPair
 	}{
 		{"dir", "A256GCM", newKeyPair(t, "--kty", "oct", "--alg", "dir")},
-		{"dir", "A128CBC-HS256", newKeyPair(t, "--kty", "oct", "--size", "256")},
+		{"dir", "A128CBC-HS256", newKeyPair(t, "--kty", "oct", "--alg", "dir", "--size", "256")},
 		{"A128KW", "A128GCM", newKeyPair(t, "--kty", "oct", "--alg", "A128KW")},
 		{"A256KW", "A256CBC-HS512", newKeyPair(t, "--kty", "oct", "--alg", "A256KW")},
 		{"A192GCMKW", "A192GCM", newKeyPair(t, "--kty", "oct", "--alg", "A192GCMKW")},
