@@ -164,7 +164,7 @@ func TestEncryptDecryptRoundTrip(t *testing.T) {
 		{"A192GCMKW", "A192GCM", newKeyPair(t, "--kty", "oct", "--alg", "A192GCMKW")},
 		{"ECDH-ES", "A256GCM", newKeyPair(t, "--kty", "OKP", "--alg", "ECDH-ES")},
 		{"ECDH-ES+A128KW", "A128GCM", newKeyPair(t, "--kty", "EC", "--alg", "ECDH-ES+A128KW")},
-		{"ECDH-ES+A256KW", "A256GCM", newKeyPair(t, "--kty", "EC", "--crv", "P-521", "--use", "enc")},
+		{"ECDH-ES+A256KW", "A256GCM", newKeyPair(t, "--kty", "EC", "--crv", "P-521", "--alg", "ECDH-ES+A256KW")},
 		{"RSA-OAEP-256", "A256GCM", keyPair{kRSA, rsaPub}},
 		{"RSA-OAEP", "A128CBC-HS256", keyPair{kRSAPKCS1, kRSA}},
 		{"PBES2-HS256+A128KW", "A128GCM", keyPair{password, password}},
