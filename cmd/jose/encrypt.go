@@ -61,6 +61,7 @@ crit) are refused.
 			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
 				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c, Extra: members,
 			})
+			err = headerError(err, members)
 			if err != nil {
 				return err
 			}

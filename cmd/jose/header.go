@@ -60,3 +60,12 @@ func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
 	}
 	return m, nil
 }
+
+// headerError names --header in a refusal of one of its members by the
+// library (a registered name given a value of the wrong type).
+func headerError(err error, members map[string]any) error {
+	if err != nil && len(members) > 0 && strings.Contains(err.Error(), "header member") {
+		return usagef("--header %s", strings.TrimPrefix(message(err), "header member "))
+	}
+	return err
+}

@@ -18,7 +18,8 @@ var inspectCommand = &command{
 	summary: "print the headers and payload of a token, unverified",
 	usage: `Usage: jose inspect [TOKEN]
 
-Print the headers of the JWS or JWE in the file TOKEN (or standard input),
+Print the headers of the JWS or JWE TOKEN (a file, - for standard input, or
+the token itself; default standard input),
 compact or JSON, and for a JWS its payload, as JSON. Nothing is verified or
 decrypted: the output says "verified": false, and nothing in it may be
 trusted. Headers must still be well-formed JOSE headers (RFC 7515 §4,
@@ -120,7 +121,7 @@ func decodeProtected(use jose.HeaderUse, b64 []byte) (*jose.Header, json.RawMess
 	}
 	raw, err := jose.Base64URLDecode(b64)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the protected header is not base64url (RFC 7515 §2): %w", err)
+		return nil, nil, fmt.Errorf("the protected header is not base64url (RFC 7515 §2): %w", jose.ErrMalformed)
 	}
 	if !json.Valid(raw) || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 		return nil, nil, fmt.Errorf("the protected header is not a JSON object: %w", jose.ErrMalformed)

@@ -113,6 +113,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 				return err
 			}
 			signer, err := jwt.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, Extra: members})
+			err = headerError(err, members)
 			if err != nil {
 				return err
 			}

@@ -58,6 +58,7 @@ crit) are refused.
 				return err
 			}
 			signer, err := jws.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, ContentType: *cty, Extra: members})
+			err = headerError(err, members)
 			if err != nil {
 				return err
 			}
