@@ -102,8 +102,8 @@ func readToken(s *streams, name string) ([]byte, error) {
 // argName is how messages name a file argument: as given, or quoted and
 // cut when it is long or not printable (a broken pasted token).
 func argName(name string) string {
-	if q := untrusted.Quote(name); len(name) > 64 || q != strconv.Quote(name) {
-		return q
+	if len(name) > 64 || strconv.Quote(name) != `"`+name+`"` {
+		return untrusted.Quote(name)
 	}
 	return name
 }
