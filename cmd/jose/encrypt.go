@@ -129,7 +129,7 @@ opaque error and exit status 1.
 				m, err = d.DecryptCompact(tok)
 			}
 			if err != nil {
-				return err
+				return keyNotFound(err, *keyFile)
 			}
 			_, err = s.stdout.Write(m.Plaintext)
 			return err

@@ -357,7 +357,7 @@ signature.
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {
-				return validateError(err)
+				return keyNotFound(validateError(err), key.file)
 			}
 			return writeJSON(s.stdout, t.Payload)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -118,9 +119,9 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	case !k.IsPrivate():
 		return nil, fmt.Errorf("%s holds a public key; signing needs the private key", where)
 	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", keyName(where, k), argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
 	case k.Use == jose.UseEncryption:
-		return nil, fmt.Errorf("%s is for encryption (use \"enc\"): give a signing key", keyName(where, k))
+		return nil, fmt.Errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
 	}
 	return k, nil
 }
@@ -140,9 +141,9 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kid string) (*
 	case !alg.FitsKey(k.Key):
 		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
 	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", keyName(where, k), argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
 	case k.Use == jose.UseSignature:
-		return nil, fmt.Errorf("%s is for signatures (use \"sig\"): give an encryption key", keyName(where, k))
+		return nil, fmt.Errorf("%s is for signatures (use \"sig\"): give an encryption key", where+": the key")
 	}
 	return k, nil
 }
@@ -184,11 +185,6 @@ func quoteAll(vals []string) []string {
 		out[i] = untrusted.Quote(v)
 	}
 	return out
-}
-
-// keyName is how messages name the key k of where: "key.jwk: the key".
-func keyName(where string, k *jose.JWK) string {
-	return where + ": the key"
 }
 
 // describeKey says what k is: "an EC P-256 key", "an oct key of 128 bits".
@@ -277,4 +273,15 @@ func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
 		return fmt.Errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)
 	}
 	return nil
+}
+
+// keyNotFound names the key file in a refusal for want of a key: the set
+// of the file holds none for the token ("set.json: no key of kid
+// \"hs-1\"").
+func keyNotFound(err error, file string) error {
+	if !errors.Is(err, jose.ErrKeyNotFound) || file == "" {
+		return err
+	}
+	msg := strings.TrimSuffix(strings.TrimPrefix(message(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
+	return fmt.Errorf("%s: %s for the token", displayName(file), msg)
 }
