@@ -54,7 +54,7 @@ crit) are refused.
 			if err != nil {
 				return err
 			}
-			k, err := encryptionKey(s, *keyFile, a, *kid)
+			k, err := encryptionKey(s, *keyFile, a, "--kid", *kid)
 			if err != nil {
 				return err
 			}

@@ -33,7 +33,7 @@ var registeredFlags = []string{"iss", "sub", "aud", "exp", "nbf", "iat", "jti"}
 var jwtIssueCommand = &command{
 	name:    "issue",
 	summary: "issue a signed JWT",
-	usage: `Usage: jose jwt issue --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--header NAME=VALUE]... [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE]
+	usage: `Usage: jose jwt issue --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--header NAME=VALUE]... [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE [--enc-kid KID]]
 
 Sign a JWT Claims Set with the key in FILE (a JWK, PEM, or a JWK Set and
 --kid to pick the key; for HMAC, or a raw secret as in "jose sign") and
@@ -68,7 +68,8 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 		extra := fs.String("claims", "", "more claims: a JSON `object`, such as '{\"scope\":\"read\"}'")
 		var n nestFlags
 		n.register(fs, "the key management `algorithm` of a nested JWT", "the content encryption `algorithm` of a nested JWT",
-			"the recipient's key `file` of a nested JWT, JWK or PEM")
+			"the recipient's key `file` of a nested JWT: a JWK, a JWK Set (with --enc-kid) or PEM")
+		encKid := fs.String("enc-kid", "", "with an --enc-key JWK Set, the `kid` of the recipient's key")
 		return func(s *streams, _ []string) error {
 			a, err := parseAlg("alg", *alg, signatureAlgs)
 			if err != nil {
@@ -121,7 +122,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			var tok []byte
 			if n.nested() {
 				var e *jwt.Encrypter
-				if e, err = n.encrypter(s, signer); err != nil {
+				if e, err = n.encrypter(s, signer, *encKid); err != nil {
 					return err
 				}
 				tok, err = e.Encrypt(claims)
@@ -173,7 +174,7 @@ func (n *nestFlags) check(keyStdin bool, input string) error {
 
 // encrypter returns the encrypter of nested JWTs signed by signer: exactly
 // one algorithm and one encryption are allowed.
-func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer) (*jwt.Encrypter, error) {
+func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer, kid string) (*jwt.Encrypter, error) {
 	if len(n.algs) != 1 || len(n.encs) != 1 {
 		return nil, usagef("--enc-alg and --enc take one algorithm each")
 	}
@@ -185,7 +186,7 @@ func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer) (*jwt.Encrypter, e
 	if err != nil {
 		return nil, err
 	}
-	k, err := encryptionKey(s, n.keyFile, a, "")
+	k, err := encryptionKey(s, n.keyFile, a, "--enc-kid", kid)
 	if err != nil {
 		return nil, err
 	}

@@ -109,7 +109,7 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	if err != nil {
 		return nil, err
 	}
-	k, where, err := kf.pick(kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
+	k, where, err := kf.pick("--kid", kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
 	if err != nil {
 		return nil, err
 	}
@@ -127,13 +127,14 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 }
 
 // encryptionKey is the recipient's key for alg: the key of the file, or
-// of a JWK Set whose kid is kid, checked as signingKey checks.
-func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kid string) (*jose.JWK, error) {
+// of a JWK Set whose kid is kid (the value of the flag kidFlag), checked
+// as signingKey checks.
+func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid string) (*jose.JWK, error) {
 	kf, err := loadKeyFile(s, file)
 	if err != nil {
 		return nil, err
 	}
-	k, where, err := kf.pick(kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
+	k, where, err := kf.pick(kidFlag, kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
 	if err != nil {
 		return nil, err
 	}
@@ -148,9 +149,10 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kid string) (*
 	return k, nil
 }
 
-// pick returns the one key of kf, or for a set the key whose kid is kid
-// (one that fits, when several have that kid), and how messages name it.
-func (kf *keyFile) pick(kid string, fits func(*jose.JWK) bool) (*jose.JWK, string, error) {
+// pick returns the one key of kf, or for a set the key whose kid is kid,
+// the value of the flag kidFlag (one that fits, when several have that
+// kid), and how messages name it.
+func (kf *keyFile) pick(kidFlag, kid string, fits func(*jose.JWK) bool) (*jose.JWK, string, error) {
 	if kf.set == nil {
 		return kf.key, kf.name, nil
 	}
@@ -164,7 +166,7 @@ func (kf *keyFile) pick(kid string, fits func(*jose.JWK) bool) (*jose.JWK, strin
 		if len(kids) == 1 {
 			return kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)], kf.name, nil
 		}
-		return nil, "", usagef("%s is a JWK Set of %d keys: pick one with --kid (%s)", kf.name, len(kids), strings.Join(quoteAll(kids), ", "))
+		return nil, "", usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, strings.Join(quoteAll(kids), ", "))
 	}
 	ks := kf.set.LookupKeyID(kid)
 	if len(ks) == 0 {

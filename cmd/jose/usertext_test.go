@@ -83,6 +83,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"kid-jwt-issue-set", "", []string{"jwt", "issue", "--alg", "EdDSA", "--key", kSet, "--kid", "ed-1", "--sub", "alice", "--aud", "api"}},
 		{"kid-unknown", tEd, []string{"sign", "--alg", "EdDSA", "--key", kSet, "--kid", "nope"}},
 		{"kid-misfit", tEd, []string{"sign", "--alg", "ES256", "--key", kSet, "--kid", "ed-1"}},
+		{"kid-nested-set", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", kSet}},
 		{"kid-encrypt-set", tEd, []string{"encrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", kSet}},
 
 		// --header.
@@ -138,5 +139,10 @@ func TestKidEncrypt(t *testing.T) {
 	}
 	if got := mustRun(t, tok, "decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", set); string(got) != "hi" {
 		t.Errorf("decrypted %q", got)
+	}
+	// The same for the JWE of a nested JWT, with --enc-kid.
+	tok = mustRun(t, nil, "jwt", "issue", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", set, "--enc-kid", "x-1")
+	if got := mustRun(t, tok, "jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", set); !strings.Contains(string(got), `"aud": "api"`) {
+		t.Errorf("nested: validated %s", got)
 	}
 }
