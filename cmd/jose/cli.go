@@ -192,7 +192,7 @@ func runWith(s *streams, args []string) int {
 // after the words that say what is malformed.
 func message(err error) string {
 	var parts []string
-	for _, p := range strings.Split(err.Error(), ": ") {
+	for _, p := range splitParts(err.Error()) {
 		if !pkgNames[p] && !isAPIName(p) {
 			parts = append(parts, p)
 		}
@@ -224,6 +224,26 @@ func refusal(msg string) string {
 }
 
 var notAllowed = regexp.MustCompile(`^(signature \d+ of \d+: )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
+
+// splitParts splits an error's text at each ": " outside double quotes,
+// so that quoted input (a kid of "a: jose: b") is kept whole.
+func splitParts(msg string) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(msg); i++ {
+		switch {
+		case msg[i] == '\\' && quoted:
+			i++
+		case msg[i] == '"':
+			quoted = !quoted
+		case !quoted && strings.HasPrefix(msg[i:], ": "):
+			parts = append(parts, msg[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(parts, msg[start:])
+}
 
 // pkgNames are the packages whose names prefix the library's errors.
 var pkgNames = map[string]bool{

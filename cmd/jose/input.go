@@ -75,6 +75,9 @@ func readToken(s *streams, name string) ([]byte, error) {
 	if !isStdin(name) {
 		if _, err := os.Stat(name); err != nil {
 			arg := bytes.TrimSpace([]byte(name))
+			if len(arg) > maxToken {
+				return nil, fmt.Errorf("%s: larger than %d bytes", argName(name), maxToken)
+			}
 			terr := checkToken(arg)
 			if terr == nil {
 				return arg, nil

@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -144,5 +145,22 @@ func TestKidEncrypt(t *testing.T) {
 	tok = mustRun(t, nil, "jwt", "issue", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", set, "--enc-kid", "x-1")
 	if got := mustRun(t, tok, "jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", set); !strings.Contains(string(got), `"aud": "api"`) {
 		t.Errorf("nested: validated %s", got)
+	}
+}
+
+// TestMessage: the library's chains are cut to the user's words, and
+// quoted input is kept as it was, whatever it holds.
+func TestMessage(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`jwt: jws: key: jose: key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`, `key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`},
+		{`jws: VerifyOptions: jose: JWK Set mixes keys: invalid key for algorithm`, `JWK Set mixes keys: invalid key for algorithm`},
+		{`jwk: jsonx: want object, have invalid JSON: malformed input`, `want object, have invalid JSON`},
+		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
+		{`malformed input`, `malformed input`},
+		{`a: b: a`, `a: b`},
+	} {
+		if got := message(errors.New(tt.in)); got != tt.want {
+			t.Errorf("message(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
