@@ -90,7 +90,8 @@ Run "jose help <command>" or "jose <command> -h" for its flags, and
 "jose --version" for the version of this build.
 Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 FILE means standard input; a TOKEN may also be the token itself, pasted.
-Data goes to standard output, messages to standard error. Exit status: 0 success, 1 failure, 2 usage error.
+Data goes to standard output, messages to standard error. Exit status: 0
+success, 1 failure, 2 usage error.
 `
 
 func writeMainUsage(w io.Writer) {
