@@ -102,8 +102,11 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 // the type and curve alg needs, and the key's own alg and use.
 func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string) (*jose.JWK, error) {
 	secret, err := f.secret(s, []jwa.SignatureAlgorithm{alg})
-	if err != nil || secret != nil {
-		return &jose.JWK{Key: secret}, err
+	if err != nil {
+		return nil, err
+	}
+	if secret != nil {
+		return &jose.JWK{Key: secret}, nil
 	}
 	kf, err := loadKeyFile(s, f.file)
 	if err != nil {
