@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+
+	"github.com/josebench/josebench/jose/internal/b64enc"
 )
 
 // b64 is the unpadded URL-safe alphabet of RFC 4648 §5, decoding strictly
@@ -13,10 +15,7 @@ import (
 // this one.
 var b64 = base64.RawURLEncoding.Strict()
 
-const b64Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-// b64Pair maps 12 bits to their two characters, the first in the low byte.
-var b64Pair [4096]uint16
+const b64Alphabet = b64enc.Alphabet
 
 // b64Quad[k][c] is the 6-bit value of character c shifted to position k of
 // a group of four characters (by 18, 12, 6 or 0 bits), or b64Bad for a
@@ -26,9 +25,6 @@ var b64Quad [4][256]uint32
 const b64Bad = 1 << 31
 
 func init() {
-	for i := range b64Pair {
-		b64Pair[i] = uint16(b64Alphabet[i>>6]) | uint16(b64Alphabet[i&63])<<8
-	}
 	for k := range b64Quad {
 		for c := range b64Quad[k] {
 			b64Quad[k][c] = b64Bad
@@ -48,72 +44,10 @@ func Base64URLEncode(src []byte) string { return string(AppendBase64URL(nil, src
 // AppendBase64URL appends the unpadded base64url encoding of src to dst.
 func AppendBase64URL(dst, src []byte) []byte {
 	n := len(dst)
-	m := b64EncodedLen(len(src))
+	m := b64enc.EncodedLen(len(src))
 	dst = slices.Grow(dst, m)[:n+m]
-	b64Encode(dst[n:], src)
+	b64enc.Encode(dst[n:], src)
 	return dst
-}
-
-// b64Encode writes the unpadded encoding of src to dst, which is exactly
-// b64EncodedLen(len(src)) bytes long.
-func b64Encode(dst, src []byte) {
-	// 6 bytes in, 8 characters out, reading 8 bytes.
-	for len(src) >= 8 && len(dst) >= 8 {
-		v := binary.BigEndian.Uint64(src)
-		w := uint64(b64Pair[v>>52]) | uint64(b64Pair[v>>40&0xfff])<<16 |
-			uint64(b64Pair[v>>28&0xfff])<<32 | uint64(b64Pair[v>>16&0xfff])<<48
-		binary.LittleEndian.PutUint64(dst, w)
-		src, dst = src[6:], dst[8:]
-	}
-	for len(src) >= 3 && len(dst) >= 4 {
-		v := uint(src[0])<<16 | uint(src[1])<<8 | uint(src[2])
-		binary.LittleEndian.PutUint32(dst, uint32(b64Pair[v>>12])|uint32(b64Pair[v&0xfff])<<16)
-		src, dst = src[3:], dst[4:]
-	}
-	switch {
-	case len(src) == 2 && len(dst) >= 3:
-		v := uint(src[0])<<16 | uint(src[1])<<8
-		binary.LittleEndian.PutUint16(dst, b64Pair[v>>12])
-		dst[2] = b64Alphabet[v>>6&63]
-	case len(src) == 1 && len(dst) >= 2:
-		binary.LittleEndian.PutUint16(dst, b64Pair[uint(src[0])<<4])
-	}
-}
-
-// EncodeBase64URLInPlace replaces the n bytes at the start of buf with
-// their unpadded base64url encoding and returns buf[:Base64URLEncodedLen(n)].
-// buf must be at least that long (it panics otherwise: a caller bug). It
-// lets a token's ciphertext be sealed where its encoding goes and encoded
-// there, without a second buffer: the encoding runs from the end, where it
-// writes only bytes already read.
-func EncodeBase64URLInPlace(buf []byte, n int) []byte {
-	m := b64EncodedLen(n)
-	buf = buf[:m]
-	g := n - n%3 // the bytes of the full groups
-	switch n - g {
-	case 2:
-		v := uint(buf[g])<<16 | uint(buf[g+1])<<8
-		binary.LittleEndian.PutUint16(buf[g/3*4:], b64Pair[v>>12])
-		buf[g/3*4+2] = b64Alphabet[v>>6&63]
-	case 1:
-		binary.LittleEndian.PutUint16(buf[g/3*4:], b64Pair[uint(buf[g])<<4])
-	}
-	i, j := g, g/3*4 // the next group ends at i; its characters at j
-	// 6 bytes in, 8 characters out, reading 8 bytes (the last two, past
-	// the group, may already be overwritten: they are shifted out).
-	for i >= 6 && i+2 <= m {
-		i, j = i-6, j-8
-		v := binary.BigEndian.Uint64(buf[i : i+8])
-		w := uint64(b64Pair[v>>52]) | uint64(b64Pair[v>>40&0xfff])<<16 |
-			uint64(b64Pair[v>>28&0xfff])<<32 | uint64(b64Pair[v>>16&0xfff])<<48
-		binary.LittleEndian.PutUint64(buf[j:j+8], w)
-	}
-	for i >= 3 {
-		i -= 3
-		v := uint(buf[i])<<16 | uint(buf[i+1])<<8 | uint(buf[i+2])
-		binary.LittleEndian.PutUint32(buf[i/3*4:], uint32(b64Pair[v>>12])|uint32(b64Pair[v&0xfff])<<16)
-	}
-	return buf
 }
 
 // Base64URLDecode decodes s strictly as RFC 7515 §2 requires: no padding, no
@@ -186,10 +120,7 @@ func Base64URLDecodedLen(n int) int { return n/4*3 + n%4*6/8 }
 
 // Base64URLEncodedLen returns the length of the unpadded base64url
 // encoding of n bytes (RFC 7515 §2, RFC 4648 §5).
-func Base64URLEncodedLen(n int) int { return b64EncodedLen(n) }
-
-// b64EncodedLen returns the length of the unpadded encoding of n bytes.
-func b64EncodedLen(n int) int { return n/3*4 + (n%3*8+5)/6 }
+func Base64URLEncodedLen(n int) int { return b64enc.EncodedLen(n) }
 
 // base64URLError is the error for s, which is not strict base64url. It
 // runs only on the error path.

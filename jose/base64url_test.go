@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/b64enc"
 )
 
 // b64ref is the reference the table-driven codec is checked against:
@@ -114,7 +116,7 @@ func FuzzBase64URL(f *testing.F) {
 		// The in-place encoding equals the appending one.
 		buf := make([]byte, Base64URLEncodedLen(len(s)))
 		copy(buf, s)
-		if got, want := EncodeBase64URLInPlace(buf, len(s)), AppendBase64URL(nil, s); !bytes.Equal(got, want) {
+		if got, want := b64enc.EncodeInPlace(buf, len(s)), AppendBase64URL(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("in place %q, want %q", got, want)
 		}
 	})
@@ -147,16 +149,16 @@ func TestBase64URLLen(t *testing.T) {
 		if got, want := Base64URLDecodedLen(n), base64.RawURLEncoding.DecodedLen(n); got != want {
 			t.Fatalf("Base64URLDecodedLen(%d) = %d, want %d", n, got, want)
 		}
-		if got, want := b64EncodedLen(n), base64.RawURLEncoding.EncodedLen(n); got != want {
-			t.Fatalf("b64EncodedLen(%d) = %d, want %d", n, got, want)
+		if got, want := b64enc.EncodedLen(n), base64.RawURLEncoding.EncodedLen(n); got != want {
+			t.Fatalf("b64enc.EncodedLen(%d) = %d, want %d", n, got, want)
 		}
 	}
 }
 
-// TestEncodeBase64URLInPlace: the in-place encoding equals
+// TestEncodeInPlace: the in-place encoding equals
 // AppendBase64URL's for every length up to 300 and random bytes, and
 // touches nothing past its result.
-func TestEncodeBase64URLInPlace(t *testing.T) {
+func TestEncodeInPlace(t *testing.T) {
 	for n := range 300 {
 		src := make([]byte, n)
 		rand.Read(src)
@@ -164,7 +166,7 @@ func TestEncodeBase64URLInPlace(t *testing.T) {
 		buf := make([]byte, len(want)+3)
 		copy(buf, src)
 		buf[len(want)], buf[len(want)+1], buf[len(want)+2] = 1, 2, 3
-		got := EncodeBase64URLInPlace(buf, n)
+		got := b64enc.EncodeInPlace(buf, n)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("n=%d:\n got %s\nwant %s", n, got, want)
 		}

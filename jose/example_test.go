@@ -79,3 +79,28 @@ func ExampleJWK_Public() {
 	// Output:
 	// true {"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","kid":"ed","key_ops":["verify"]}
 }
+
+// Make a JWK Set of two keys, to verify tokens with or to publish.
+func ExampleNewSet() {
+	k1, err := jose.GenerateEC(jose.CurveP256)
+	if err != nil {
+		log.Fatal(err)
+	}
+	k1.KeyID, k1.Algorithm = "2026-12", "ES256"
+	k2, err := jose.GenerateOKP(jose.CurveEd25519)
+	if err != nil {
+		log.Fatal(err)
+	}
+	k2.KeyID, k2.Algorithm = "2027-01", "EdDSA"
+	set, err := jose.NewSet(k1.Public(), k2.Public())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(set.Keys), set.LookupKeyID("2027-01")[0].KeyType())
+	// A private key beside the public ones is refused.
+	_, err = jose.NewSet(k1.Public(), k2)
+	fmt.Println(err)
+	// Output:
+	// 2 OKP
+	// jose: NewSet: the keys mix secret or private keys with public keys: invalid key for algorithm
+}

@@ -102,16 +102,10 @@ func headerMemberError(name string, err error) error {
 // the offending member.
 func ParseHeader(data []byte, lim Limits) (*Header, error) {
 	h := new(Header)
-	if err := ParseHeaderInto(h, data, lim); err != nil {
+	if err := AnyHeader.ParseInto(h, data, lim); err != nil {
 		return nil, err
 	}
 	return h, nil
-}
-
-// ParseHeaderInto is [ParseHeader] into *h, which it overwrites (on error
-// *h holds partial results).
-func ParseHeaderInto(h *Header, data []byte, lim Limits) error {
-	return AnyHeader.ParseInto(h, data, lim)
 }
 
 // A HeaderUse is the kind of token a JOSE Header is read for, which decides

@@ -1,7 +1,6 @@
 package jose
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -71,31 +70,6 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, ErrInvalidKey)
 	}
 	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
-}
-
-// CheckKeySource checks the key source of a verifier or decrypter
-// (jws.VerifyOptions, jwe.DecryptOptions): exactly one of key, set and a
-// key function (funcs counts those given: KeyFunc, KeyFuncContext) is
-// given; a single key can serve one of algs,
-// asking op(alg) of it ([CheckKeyFits], [ErrInvalidKey]); a set does not
-// mix secret and public keys ([SetCheck.Check], [ErrInvalidKey]), and
-// checked, if not nil, remembers it for [Select].
-func CheckKeySource[A Algorithm](algs []A, key any, set *Set, funcs int, op func(A) KeyOp, checked *SetCheck) error {
-	n := funcs
-	for _, given := range []bool{key != nil, set != nil} {
-		if given {
-			n++
-		}
-	}
-	switch {
-	case n != 1:
-		return errors.New("jose: exactly one of Key, Keys, KeyFunc and KeyFuncContext must be set")
-	case key != nil:
-		return CheckKeyFits(algs, key, op)
-	case set != nil:
-		return checked.Check(set)
-	}
-	return nil
 }
 
 // Select returns the keys of s that may be tried, in order, for a token

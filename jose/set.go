@@ -2,6 +2,7 @@ package jose
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -19,6 +20,37 @@ type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 
 	extra []jwkMember // members other than "keys", in order
+}
+
+// NewSet returns a JWK Set (RFC 7517 §5) of keys, in order, for the Keys
+// of jws.VerifyOptions and jwe.DecryptOptions or to publish with
+// [Set.MarshalJSON]; make each key with [NewJWK], [ParseKey] or the
+// Generate functions. It refuses, with an error wrapping [ErrInvalidKey],
+// a nil key, an unusable one ([JWK.Err]), and a set that mixes secret keys
+// (symmetric or private) with public keys, which every verifier and
+// decrypter refuses ([Set.CheckMixed]). Two keys may share a kid (one for
+// signing, one for encryption, say): a token naming a kid that more than
+// one key could serve is refused then, not the set.
+//
+// The set holds the keys, not copies; as with any set given to jws or
+// jwe, neither the set nor its keys may be modified once in use.
+func NewSet(keys ...*JWK) (*Set, error) {
+	for i, k := range keys {
+		if k == nil {
+			return nil, fmt.Errorf("jose: NewSet: key %d is nil: %w", i, ErrInvalidKey)
+		}
+		if err := k.Err(); err != nil {
+			return nil, fmt.Errorf("jose: NewSet: key %d: %w", i, err)
+		}
+	}
+	s := &Set{Keys: slices.Clone(keys)}
+	if s.Keys == nil {
+		s.Keys = []*JWK{}
+	}
+	if err := s.CheckMixed(); err != nil {
+		return nil, fmt.Errorf("jose: NewSet: the keys mix secret or private keys with public keys: %w", ErrInvalidKey)
+	}
+	return s, nil
 }
 
 // ParseSet parses a JWK Set with the default limits: at most

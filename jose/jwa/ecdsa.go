@@ -111,7 +111,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*ecdsa.PublicKey)
 		if !ok {
-			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
+			return nil, sigSignerError(alg, key, k.Public())
 		}
 		if _, err := ecdsaCheckPublic(alg, pub); err != nil {
 			return nil, err

@@ -15,6 +15,32 @@
 //
 // Errors that an attacker can cause are returned, never panicked; signature and
 // decryption failures are the opaque [ErrVerification] and [ErrDecryption].
+//
+// # Algorithms
+//
+// The identifiers, each with its JOSE name where the two differ (a Go name
+// cannot hold "-" or "+"):
+//
+//   - JWS signatures and MACs, [SignatureAlgorithm] (RFC 7518 §3.1, RFC 8037
+//     §3.1, RFC 9864 §2.2, RFC 9964 §2; ML-DSA needs Go 1.27): [HS256],
+//     [HS384], [HS512], [RS256], [RS384], [RS512], [ES256], [ES384],
+//     [ES512], [PS256], [PS384], [PS512], [EdDSA], [Ed25519], [MLDSA44]
+//     (ML-DSA-44), [MLDSA65] (ML-DSA-65), [MLDSA87] (ML-DSA-87).
+//   - JWE key management, [KeyAlgorithm] (RFC 7518 §4.1; HPKE of
+//     draft-ietf-jose-hpke-encrypt-20): [RSA1_5], [RSAOAEP] (RSA-OAEP),
+//     [RSAOAEP256] (RSA-OAEP-256), [A128KW], [A192KW], [A256KW], [Direct]
+//     (dir), [ECDHES] (ECDH-ES), [ECDHESA128KW] (ECDH-ES+A128KW),
+//     [ECDHESA192KW] (ECDH-ES+A192KW), [ECDHESA256KW] (ECDH-ES+A256KW),
+//     [A128GCMKW], [A192GCMKW], [A256GCMKW], [PBES2HS256A128KW]
+//     (PBES2-HS256+A128KW), [PBES2HS384A192KW] (PBES2-HS384+A192KW),
+//     [PBES2HS512A256KW] (PBES2-HS512+A256KW), [HPKE0KE] (HPKE-0-KE),
+//     [HPKE1KE] (HPKE-1-KE), [HPKE2KE] (HPKE-2-KE), [HPKE3KE] (HPKE-3-KE),
+//     [HPKE4KE] (HPKE-4-KE), [HPKE7KE] (HPKE-7-KE), [HPKE0] (HPKE-0),
+//     [HPKE1] (HPKE-1), [HPKE2] (HPKE-2), [HPKE3] (HPKE-3), [HPKE4]
+//     (HPKE-4), [HPKE7] (HPKE-7).
+//   - JWE content encryption, [ContentEncryption] (RFC 7518 §5.1):
+//     [A128CBCHS256] (A128CBC-HS256), [A192CBCHS384] (A192CBC-HS384),
+//     [A256CBCHS512] (A256CBC-HS512), [A128GCM], [A192GCM], [A256GCM].
 package jwa
 
 import "errors"

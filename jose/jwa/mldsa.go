@@ -75,7 +75,7 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 	case crypto.Signer:
 		p, ok := k.Public().(*mldsa.PublicKey)
 		if !ok || p == nil {
-			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
+			return nil, sigSignerError(alg, key, k.Public())
 		}
 		s.signer, pub = k, p
 	default:
@@ -163,6 +163,12 @@ func mldsaNilKey(key any) bool {
 		return k == nil
 	}
 	return false
+}
+
+// mldsaIsPublic reports whether key is an ML-DSA public key.
+func mldsaIsPublic(key any) bool {
+	_, ok := key.(*mldsa.PublicKey)
+	return ok
 }
 
 // mldsaFitsKey reports whether key (or its public half) is an ML-DSA key of

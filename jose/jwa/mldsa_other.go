@@ -21,3 +21,6 @@ func mldsaNilKey(any) bool { return false }
 
 // mldsaFitsKey reports false: there are no ML-DSA keys before Go 1.27.
 func mldsaFitsKey(SignatureAlgorithm, any) bool { return false }
+
+// mldsaIsPublic reports false: there are no ML-DSA key types before Go 1.27.
+func mldsaIsPublic(any) bool { return false }

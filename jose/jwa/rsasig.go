@@ -86,7 +86,7 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*rsa.PublicKey)
 		if !ok {
-			return nil, fmt.Errorf("jwa: %s cannot use a crypto.Signer (%T) with a public key of type %T: %w", alg, key, k.Public(), ErrInvalidKey)
+			return nil, sigSignerError(alg, key, k.Public())
 		}
 		if err := rsaSigCheckPublic(alg, pub); err != nil {
 			return nil, err

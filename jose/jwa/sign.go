@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -225,15 +226,66 @@ func sigDigest(h crypto.Hash, in []byte, buf *[sha512.Size]byte) []byte {
 	panic("jwa: internal error: unexpected hash " + h.String())
 }
 
-// sigKeyTypeError reports a key of a type that alg cannot use.
+// sigKeyTypeError reports a key of a type that alg cannot use, in the
+// words of what alg needs: a public key that alg verifies with, given to
+// sign, is told to be the wrong half.
 func sigKeyTypeError(alg SignatureAlgorithm, key any) error {
-	return fmt.Errorf("jwa: %s cannot use a key of type %T: %w", alg, key, ErrInvalidKey)
+	if sigIsPublic(key) && alg.FitsKey(key) {
+		return fmt.Errorf("jwa: %s signs with a private key; %T is a public key: %w", alg, key, ErrInvalidKey)
+	}
+	return fmt.Errorf("jwa: %s needs %s, not %T: %w", alg, sigKeyNeed(alg), key, ErrInvalidKey)
+}
+
+// sigSignerError reports a crypto.Signer whose public key alg cannot use.
+// A key of the standard library is named by its own type ("not
+// *ecdsa.PrivateKey"); another signer (a KMS, an HSM) also by the public
+// key it holds.
+func sigSignerError(alg SignatureAlgorithm, key any, pub crypto.PublicKey) error {
+	switch key.(type) {
+	case *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ed25519.PrivateKey:
+		return sigKeyTypeError(alg, key)
+	}
+	return fmt.Errorf("jwa: %s needs %s; the crypto.Signer %T holds a %T: %w", alg, sigKeyNeed(alg), key, pub, ErrInvalidKey)
+}
+
+// sigIsPublic reports whether key is the public half of a key pair.
+func sigIsPublic(key any) bool {
+	switch key.(type) {
+	case *rsa.PublicKey, *ecdsa.PublicKey, ed25519.PublicKey, *ecdh.PublicKey:
+		return true
+	}
+	return mldsaIsPublic(key)
+}
+
+// sigKeyNeed names the keys alg takes, for errors.
+func sigKeyNeed(alg SignatureAlgorithm) string {
+	switch alg {
+	case HS256, HS384, HS512:
+		return "a secret key ([]byte)"
+	case RS256, RS384, RS512, PS256, PS384, PS512:
+		return "an RSA key"
+	case ES256:
+		return "an ECDSA key on P-256"
+	case ES384:
+		return "an ECDSA key on P-384"
+	case ES512:
+		return "an ECDSA key on P-521"
+	case EdDSA, Ed25519:
+		return "an Ed25519 key"
+	case MLDSA44, MLDSA65, MLDSA87:
+		return "an " + string(alg) + " key"
+	}
+	return "a key of its own type"
 }
 
 // sigUnsupportedError reports an algorithm NewSigner and NewVerifier do not
 // implement. The name, which may come from a token, is quoted and cut by
 // untrusted.Quote.
 func sigUnsupportedError(alg SignatureAlgorithm) error {
+	switch alg {
+	case MLDSA44, MLDSA65, MLDSA87:
+		return fmt.Errorf("jwa: %s needs a build with Go 1.27 or later (crypto/mldsa); this one is %s: %w", alg, runtime.Version(), ErrUnsupportedAlgorithm)
+	}
 	return fmt.Errorf("jwa: signature algorithm %s: %w", untrusted.Quote(alg), ErrUnsupportedAlgorithm)
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 )
 
 // Compact encrypts plaintext and returns the JWE Compact Serialization
@@ -42,7 +43,7 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 // header hdr and appends the compact token, whose encrypted key is ek.
 //
 // The ciphertext is sealed straight into the token, where its encoding
-// goes, and encoded there in place (jose.EncodeBase64URLInPlace): the token
+// goes, and encoded there in place (b64enc.EncodeInPlace): the token
 // is the only buffer, one allocation of its size unless dst has room, and
 // the plaintext is read once by the AEAD and the ciphertext once by the
 // encoder, the floor of a compact JWE.
@@ -74,7 +75,7 @@ func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, h
 	raw := aead.Seal(out[p:p:end], iv, plaintext, hdr)
 	ctLen := len(raw) - tagSize
 	copy(tag, raw[ctLen:]) // the encoding of the ciphertext overwrites it
-	out = out[:p+len(jose.EncodeBase64URLInPlace(out[p:end], ctLen))]
+	out = out[:p+len(b64enc.EncodeInPlace(out[p:end], ctLen))]
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, tag) // before end: the tag is not overwritten
 	clear(scratch)

@@ -11,6 +11,7 @@ import (
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
+	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/internal/keycache"
 	"github.com/josebench/josebench/jose/internal/keysource"
@@ -189,7 +190,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		}
 	}
 	d := new(Decrypter)
-	if err := jose.CheckKeySource(opts.KeyAlgorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), decryptOp, &d.setCheck); err != nil {
+	if err := keysource.Check(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, decryptOp, &d.setCheck); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	if err := checkDecryptionKey(opts.KeyAlgorithms, opts.ContentEncryptions, opts.Key, opts.Keys); err != nil {
@@ -494,7 +495,7 @@ func (d *Decrypter) errKeyAttempts(deviceErr error) error {
 // check that needs no key: alg and enc present and allowed, zip, crit and
 // the PBES2 iteration count (RFC 7516 §5.2 steps 5-8).
 func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa.KeyAlgorithm, jwa.ContentEncryption, error) {
-	if err := jose.CheckCritical(t.protected, d.crit, t.shared, rh); err != nil {
+	if err := headers.CheckCritical(t.protected, d.crit, t.shared, rh); err != nil {
 		return nil, "", "", fmt.Errorf("jwe: JOSE header: %w", err)
 	}
 	h := t.protected
@@ -542,7 +543,7 @@ func (d *Decrypter) checkRecipient(t *token, rh *jose.Header) (*jose.Header, jwa
 
 // checkUnprotectedHeader refuses "zip" (RFC 7516 §4.1.3), which must be
 // integrity protected, in an unprotected header; "crit" is checked by
-// jose.CheckCritical.
+// headers.CheckCritical.
 func (d *Decrypter) checkUnprotectedHeader(h *jose.Header) error {
 	if h.Compression != "" || h.Has("zip") {
 		return fmt.Errorf(`jwe: "zip" in an unprotected header: %w`, jose.ErrMalformed)

@@ -32,8 +32,8 @@ type EncrypterOptions struct {
 	// each marshalled with encoding/json and set with [jose.Header.Set] (a
 	// registered name must have its registered type). The members the
 	// encrypter writes itself (alg, enc, zip, kid, typ, cty, b64, epk, apu,
-	// apv, iv, tag, p2s, p2c) and "crit" are refused
-	// ([jose.Header.SetExtensions]).
+	// apv, iv, tag, p2s, p2c) and "crit" are refused with
+	// [jose.ErrMalformed].
 	Extra map[string]any
 	// Critical names members of Extra that are critical extensions; they
 	// are listed in "crit" (RFC 7516 §4.1.13, RFC 7515 §4.1.11), as

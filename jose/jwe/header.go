@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -59,16 +60,16 @@ var encrypterOwned = []string{"alg", "enc", "zip", "kid", "typ", "cty", "b64", "
 // "kid", without the per-message key management members, and returns its
 // encoding, checked as every
 // Decrypter with the default limits will read it
-// ([jose.Header.EncodeProtected]).
+// (headers.EncodeProtected).
 func protectedHeader(h *jose.Header, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, kid string, opts *EncrypterOptions) ([]byte, error) {
 	*h = jose.Header{Algorithm: string(alg), Encryption: string(enc), KeyID: kid, Type: opts.Type, ContentType: opts.ContentType}
 	if opts.Compress {
 		h.Compression = "DEF"
 	}
-	if err := h.SetExtensions(opts.Extra, opts.Critical, encrypterOwned...); err != nil {
+	if err := headers.SetExtensions(h, opts.Extra, opts.Critical, encrypterOwned...); err != nil {
 		return nil, fmt.Errorf("jwe: EncrypterOptions: %w", err)
 	}
-	encoded, _, err := h.EncodeProtected()
+	encoded, _, err := headers.EncodeProtected(h)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 // TestCritNamesAgreeWithJose: a registered JOSE header name (RFC 7515
 // §4.1.11 forbids them in "crit"), JWE ones included, is refused as a
 // critical extension by NewSigner and NewVerifier alike, as
-// jose.CheckCritical refuses it in every token: NewSigner must not make
+// headers.CheckCritical refuses it in every token: NewSigner must not make
 // tokens no Verifier accepts.
 func TestCritNamesAgreeWithJose(t *testing.T) {
 	key := make([]byte, 32)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -21,7 +22,8 @@ type SignerOptions struct {
 	// a field above), each marshalled with encoding/json once and set with
 	// [jose.Header.Set] (a registered name must have its registered type);
 	// the header is written by [jose.Header.AppendJSON]. It may not hold
-	// alg, kid, typ, cty, b64 or crit ([jose.Header.SetExtensions]).
+	// alg, kid, typ, cty, b64 or crit: NewSigner refuses them with
+	// [jose.ErrMalformed].
 	Extra map[string]any
 	// Critical names members of Extra that are critical extensions; they
 	// are listed in "crit" (RFC 7515 §4.1.11) after "b64".
@@ -73,7 +75,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrInvalidKey)
 		}
 		if err := jwk.Permits(string(alg), jose.OpSign); err != nil {
-			return nil, fmt.Errorf("jws: key: %w", err)
+			return nil, fmt.Errorf("jws: NewSigner: %w", err)
 		}
 		if kid == "" {
 			kid = jwk.KeyID
@@ -82,7 +84,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	}
 	js, err := jwa.NewSigner(alg, key)
 	if err != nil {
-		return nil, fmt.Errorf("jws: key: %w", err)
+		return nil, fmt.Errorf("jws: NewSigner: %w", err)
 	}
 	s := &Signer{alg: alg, signer: js, unencoded: opts.Unencoded, sigSize: signatureSize(alg, key)}
 	h := &s.hdr
@@ -90,10 +92,10 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	if opts.Unencoded {
 		h.B64, h.Critical = new(bool), []string{"b64"}
 	}
-	if err := h.SetExtensions(opts.Extra, opts.Critical, signerOwned...); err != nil {
+	if err := headers.SetExtensions(h, opts.Extra, opts.Critical, signerOwned...); err != nil {
 		return nil, fmt.Errorf("jws: SignerOptions: %w", err)
 	}
-	if s.protB64, s.protected, err = h.EncodeProtected(); err != nil {
+	if s.protB64, s.protected, err = headers.EncodeProtected(h); err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
 	if opts.Header != nil {

@@ -5,11 +5,13 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
+	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -192,15 +194,18 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: alg %q cannot be allowed: unsecured JWS are never accepted: %w", a, jose.ErrAlgorithmNotAllowed)
 		}
 		if !slices.Contains(supported, a) {
+			if isMLDSA(a) {
+				return nil, fmt.Errorf("jws: alg %q needs a build with Go 1.27 or later (crypto/mldsa); this one is %s: %w", a, runtime.Version(), jose.ErrUnsupportedAlgorithm)
+			}
 			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
 		}
 	}
 	v := new(Verifier)
-	if err := jose.CheckKeySource(opts.Algorithms, opts.Key, opts.Keys, keysource.Count(opts.KeyFunc, opts.KeyFuncContext), verifyOp, &v.setCheck); err != nil {
+	if err := keysource.Check(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, verifyOp, &v.setCheck); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
-		if c != "b64" && jose.IsRegisteredHeader(c) { // the names jose.CheckCritical refuses in crit
+		if c != "b64" && jose.IsRegisteredHeader(c) { // the names headers.CheckCritical refuses in crit
 			return nil, fmt.Errorf("jws: registered header %q cannot be a critical extension", c)
 		}
 	}
@@ -352,7 +357,7 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 	if u != nil && u.Has("b64") {
 		return fmt.Errorf("jws: b64 in an unprotected header (RFC 7797 §3): %w", jose.ErrMalformed)
 	}
-	if err := jose.CheckCritical(p, v.crit, u); err != nil {
+	if err := headers.CheckCritical(p, v.crit, u); err != nil {
 		return fmt.Errorf("jws: protected header: %w", err)
 	}
 	if p == nil {
@@ -381,4 +386,10 @@ func verifyWith(cands *candidates, input, sig []byte, budget *int) error {
 		}
 	}
 	return fmt.Errorf("jws: %w", jose.ErrVerificationFailed)
+}
+
+// isMLDSA reports whether a names an ML-DSA algorithm (RFC 9964 §2), which
+// builds before Go 1.27 do not implement.
+func isMLDSA(a jwa.SignatureAlgorithm) bool {
+	return a == jwa.MLDSA44 || a == jwa.MLDSA65 || a == jwa.MLDSA87
 }

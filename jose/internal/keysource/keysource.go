@@ -52,17 +52,32 @@ func New(pkg string, plain func(h *jose.Header) (any, error), withCtx Func, lim 
 // Set reports whether s has a key function.
 func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
 
-// Count returns how many key functions were given (1 for a valid Source),
-// for jose.CheckKeySource.
-func Count(plain func(h *jose.Header) (any, error), withCtx Func) int {
+// Check checks the key source of a verifier or decrypter
+// (jws.VerifyOptions, jwe.DecryptOptions) when it is made: exactly one of
+// key, set, plain (KeyFunc) and withCtx (KeyFuncContext) is given; a single
+// key can serve one of algs, asking op(alg) of it ([jose.CheckKeyFits],
+// [jose.ErrInvalidKey]); a set does not mix secret and public keys
+// ([jose.SetCheck.Check], [jose.ErrInvalidKey]), and checked, if not nil,
+// remembers it for [jose.Select].
+func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp, checked *jose.SetCheck) error {
 	n := 0
-	if plain != nil {
-		n++
+	for _, given := range [...]bool{key != nil, set != nil, plain != nil, withCtx != nil} {
+		if given {
+			n++
+		}
 	}
-	if withCtx != nil {
-		n++
+	switch {
+	case n != 1:
+		return errors.New("jose: exactly one of Key, Keys, KeyFunc and KeyFuncContext must be set")
+	case key != nil:
+		if _, ok := key.(*jose.Set); ok {
+			return fmt.Errorf("jose: Key holds a *jose.Set: a JWK Set goes in Keys: %w", jose.ErrInvalidKey)
+		}
+		return jose.CheckKeyFits(algs, key, op)
+	case set != nil:
+		return checked.Check(set)
 	}
-	return n
+	return nil
 }
 
 // Spent returns the error of a token that has cost used calls when that
