@@ -246,6 +246,9 @@ func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
 		}
 		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
 	}
+	if k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)) {
+		return fmt.Errorf("%s: the key is for %s, not for signatures: give a signature key", kf.name, argName(k.Algorithm))
+	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.SignatureAlgorithm(k.Algorithm)) {
 		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
@@ -270,6 +273,9 @@ func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
 	}
 	if !k.IsPrivate() {
 		return fmt.Errorf("%s holds a public key; decrypting needs the private key", kf.name)
+	}
+	if k.Algorithm != "" && !slices.Contains(keyAlgs, jwa.KeyAlgorithm(k.Algorithm)) {
+		return fmt.Errorf("%s: the key is for %s, not for encryption: give an encryption key", kf.name, argName(k.Algorithm))
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.KeyAlgorithm(k.Algorithm)) {
 		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))

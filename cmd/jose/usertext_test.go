@@ -106,6 +106,17 @@ func TestUserTextGolden(t *testing.T) {
 		{"key-not-json", "", []string{"key", "public", "testdata/tokens/payload.txt"}},
 		{"key-bad-json", "", []string{"key", "public", "testdata/tokens/ed-flat.json"}},
 		{"decrypt-public-key", tECDHFlat, []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", "testdata/keys/x25519-pub.jwk"}},
+		{"verify-misfit-all", tEd, []string{"verify", "--alg", "HS256,ES256", "--key", kEd}},
+		{"verify-enc-key", tHS256, []string{"verify", "--alg", "HS256", "--key", "testdata/keys/oct-enc.jwk"}},
+		{"sign-enc-key", tEd, []string{"sign", "--alg", "HS256", "--key", "testdata/keys/oct-enc.jwk"}},
+		{"encrypt-key-alg", tEd, []string{"encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--key", kHS256}},
+		{"encrypt-sig-key", tEd, []string{"encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--key", kHS256Any}},
+		{"decrypt-misfit", tA128KW, []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kEd}},
+		{"decrypt-misfit-all", tA128KW, []string{"decrypt", "--alg", "A128KW,ECDH-ES", "--enc", "A128GCM", "--key", kHS256}},
+		{"decrypt-key-alg", tA128KW, []string{"decrypt", "--alg", "A256KW", "--enc", "A128GCM", "--key", kHS256}},
+		{"decrypt-key-alg-other", tA128KW, []string{"decrypt", "--alg", "dir", "--enc", "A128GCM", "--key", kA128KW}},
+		{"decrypt-sig-key", tA128KW, []string{"decrypt", "--alg", "A256KW", "--enc", "A128GCM", "--key", kHS256Any}},
+		{"secret-file-missing", "", []string{"sign", "--alg", "HS256", "--secret-file", "testdata/keys/nope.txt", "testdata/tokens/payload.txt"}},
 		{"generate-size-unbound", "", []string{"key", "generate", "--kty", "oct", "--size", "136"}},
 		{"generate-ed-enc", "", []string{"key", "generate", "--kty", "OKP", "--crv", "Ed25519", "--use", "enc"}},
 	} {
@@ -162,5 +173,14 @@ func TestMessage(t *testing.T) {
 		if got := message(errors.New(tt.in)); got != tt.want {
 			t.Errorf("message(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestTokenArgBound: a TOKEN argument is bounded as a token file is.
+func TestTokenArgBound(t *testing.T) {
+	huge := strings.Repeat("a", maxToken+1) + ".e30.x"
+	code, out, stderr := runCLI(t, nil, "inspect", huge)
+	if code != exitFailure || out != "" || !strings.Contains(stderr, "larger than") || len(stderr) > 1<<10 {
+		t.Errorf("exit %d, stdout %q, stderr %.300q", code, out, stderr)
 	}
 }
