@@ -83,7 +83,7 @@ func readToken(s *streams, name string) ([]byte, error) {
 				return arg, nil
 			}
 			if looksLikeToken(arg) {
-				return nil, fmt.Errorf("%s: no such file, and %v (%s)", argName(name), terr, tokenArgHelp)
+				return nil, fmt.Errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
 			}
 			return nil, fmt.Errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
 		}
