@@ -5,8 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/josebench/josebench/internal/version"
+	"github.com/josebench/josebench/jose"
 )
 
 // Exit statuses.
@@ -81,10 +86,12 @@ Usage:
 Commands:
 
 %s
-Run "jose help <command>" or "jose <command> -h" for its flags.
+Run "jose help <command>" or "jose <command> -h" for its flags, and
+"jose --version" for the version of this build.
 Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
-FILE means standard input. Data goes to standard output, messages to
-standard error. Exit status: 0 success, 1 failure, 2 usage error.
+FILE means standard input; a TOKEN may also be the token itself, pasted.
+Data goes to standard output, messages to standard error. Exit status: 0
+success, 1 failure, 2 usage error.
 `
 
 func writeMainUsage(w io.Writer) {
@@ -134,6 +141,9 @@ func runWith(s *streams, args []string) int {
 		return help(stdout, stderr, args[1:])
 	case "-h", "-help", "--help":
 		return help(stdout, stderr, nil)
+	case "--version", "-version":
+		fmt.Fprintln(stdout, version.Line("jose"))
+		return exitOK
 	}
 	c, path, rest, err := resolve(args)
 	if err != nil {
@@ -165,7 +175,7 @@ func runWith(s *streams, args []string) int {
 		return exitUsage
 	}
 	if err := act(s, fs.Args()); err != nil {
-		fmt.Fprintf(stderr, "jose: %s: %s\n", path, message(err))
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, refusal(message(err)))
 		var ue *usageError
 		if errors.As(err, &ue) {
 			return exitUsage
@@ -175,10 +185,92 @@ func runWith(s *streams, args []string) int {
 	return exitOK
 }
 
-// message is err's text without the "jose: " prefix of the library's key
-// errors, which would repeat the command's own.
+// message is err's text in the user's words: the library's chains name
+// the packages and option types an error passed through ("jose: jwt
+// issue: jwt: jws: key: jose: key ..."), which mean nothing to a user of
+// the command. It drops those names, a label the next part repeats ("key:
+// key \"ec-1\" ..."), a part said twice, and a final "malformed input"
+// after the words that say what is malformed.
 func message(err error) string {
-	return strings.TrimPrefix(err.Error(), "jose: ")
+	var parts []string
+	for _, p := range splitParts(err.Error()) {
+		if !pkgNames[p] && !isAPIName(p) {
+			parts = append(parts, p)
+		}
+	}
+	var out []string
+	for i, p := range parts {
+		if i+1 < len(parts) && strings.HasPrefix(parts[i+1], p+" ") || slices.Contains(out, p) {
+			continue
+		}
+		out = append(out, p)
+	}
+	if n := len(out); n > 1 && out[n-1] == jose.ErrMalformed.Error() {
+		out = out[:n-1]
+	}
+	return strings.Join(out, ": ")
+}
+
+// refusal words the library's refusals of a token as the command's user
+// gives them: an alg or enc outside --alg or --enc, a signature that does
+// not verify.
+func refusal(msg string) string {
+	if m := notAllowed.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%sthe token's %s %s is not allowed by --%s", m[1], m[2], m[3], m[2])
+	}
+	if msg == jose.ErrVerificationFailed.Error() {
+		return msg + ": the token was not signed with this key, or was changed"
+	}
+	return msg
+}
+
+var notAllowed = regexp.MustCompile(`^(signature \d+ of \d+: )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
+
+// splitParts splits an error's text at each ": " outside double quotes,
+// so that quoted input (a kid of "a: jose: b") is kept whole.
+func splitParts(msg string) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i < len(msg); i++ {
+		switch {
+		case msg[i] == '\\' && quoted:
+			i++
+		case msg[i] == '"':
+			quoted = !quoted
+		case !quoted && strings.HasPrefix(msg[i:], ": "):
+			parts = append(parts, msg[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(parts, msg[start:])
+}
+
+// pkgNames are the packages whose names prefix the library's errors.
+var pkgNames = map[string]bool{
+	"jose": true, "jws": true, "jwe": true, "jwt": true, "jwa": true, "jwk": true, "jwks": true,
+	"jsonx": true, "base64url": true, "header": true,
+}
+
+// isAPIName reports whether p is a Go type or function name, such as
+// VerifyOptions: one word in mixed case, an upper-case letter first.
+func isAPIName(p string) bool {
+	if p == "" || p[0] < 'A' || p[0] > 'Z' || strings.ContainsAny(p, " \"'") {
+		return false
+	}
+	lower, upper := false, false
+	for _, c := range p[1:] {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = lower
+		case c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return lower && upper
 }
 
 func isHelpFlag(s string) bool {

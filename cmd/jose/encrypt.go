@@ -10,19 +10,25 @@ import (
 var encryptCommand = &command{
 	name:    "encrypt",
 	summary: "encrypt a plaintext (JWE)",
-	usage: `Usage: jose encrypt --alg ALG --enc ENC --key FILE [--kid KID] [--typ TYP] [--cty CTY] [--zip] [--p2c N] [--json] [PLAINTEXT]
+	usage: `Usage: jose encrypt --alg ALG --enc ENC --key FILE [--kid KID] [--typ TYP] [--cty CTY] [--header NAME=VALUE]... [--zip] [--p2c N] [--json] [PLAINTEXT]
 
 Encrypt the plaintext (the file PLAINTEXT, or standard input) to the key in
 FILE (a JWK or PEM: the recipient's public key, or for dir, AES key wrap
-and PBES2 an oct key, whose bytes are the PBES2 password) and print the JWE
-(RFC 7516): compact, or with --json the flattened JSON serialization.
+and PBES2 an oct key, whose bytes are the PBES2 password; or a JWK Set and
+--kid to pick the key) and print the JWE (RFC 7516): compact, or with
+--json the flattened JSON serialization. --header adds protected members
+as "jose sign --header" does; the members the encrypter writes itself
+(alg, enc, zip, kid, typ, cty, p2c, p2s, epk, apu, apv, iv, tag, b64,
+crit) are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {
 		alg := fs.String("alg", "", "key management `algorithm` (required)")
 		enc := fs.String("enc", "", "content encryption `algorithm` (required)")
-		keyFile := fs.String("key", "", "the recipient's key `file`, JWK or PEM (required)")
-		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's)")
+		keyFile := fs.String("key", "", "the recipient's key `file`: a JWK, a JWK Set (with --kid) or PEM (required)")
+		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's); with a JWK Set, the kid of the key to encrypt to")
+		var extra headerFlag
+		fs.Var(&extra, "header", "a protected header member `name=value`, repeatable: value is JSON if it parses, else a string")
 		typ := fs.String("typ", "", "the header's \"typ\"")
 		cty := fs.String("cty", "", "the header's \"cty\"")
 		zip := fs.Bool("zip", false, "compress the plaintext with DEFLATE (\"zip\":\"DEF\", RFC 7516 §4.1.3)")
@@ -44,13 +50,18 @@ and PBES2 an oct key, whose bytes are the PBES2 password) and print the JWE
 			if err := needKey(*keyFile, input); err != nil {
 				return err
 			}
-			k, err := loadKey(s, *keyFile)
+			members, err := extra.members(jweHeaderNames)
+			if err != nil {
+				return err
+			}
+			k, err := encryptionKey(s, *keyFile, a, "--kid", *kid)
 			if err != nil {
 				return err
 			}
 			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
-				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c,
+				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c, Extra: members,
 			})
+			err = headerError(err, members)
 			if err != nil {
 				return err
 			}
@@ -78,7 +89,8 @@ var decryptCommand = &command{
 	summary: "decrypt a JWE and print its plaintext",
 	usage: `Usage: jose decrypt --alg ALG[,ALG...] --enc ENC[,ENC...] --key FILE|SETFILE [TOKEN]
 
-Decrypt the JWE in the file TOKEN (or standard input), compact or JSON,
+Decrypt the JWE TOKEN (a file, - for standard input, or the token itself;
+default standard input), compact or JSON,
 with the key or JWK Set in FILE, accepting only the algorithms of --alg and
 --enc. Print the plaintext only when it decrypted; any failure is one
 opaque error and exit status 1.
@@ -117,7 +129,7 @@ opaque error and exit status 1.
 				m, err = d.DecryptCompact(tok)
 			}
 			if err != nil {
-				return err
+				return keyNotFound(err, *keyFile)
 			}
 			_, err = s.stdout.Write(m.Plaintext)
 			return err
@@ -130,6 +142,9 @@ opaque error and exit status 1.
 func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) (*jwe.Decrypter, error) {
 	kf, err := loadKeyFile(s, keyFile)
 	if err != nil {
+		return nil, err
+	}
+	if err := kf.checkDecrypting(algs); err != nil {
 		return nil, err
 	}
 	opts := jwe.DecryptOptions{KeyAlgorithms: algs, ContentEncryptions: encs}

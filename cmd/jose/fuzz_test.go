@@ -51,3 +51,34 @@ func FuzzInspect(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTokenArg feeds arbitrary TOKEN arguments to "jose inspect" and
+// "jose verify": an argument that names no file is taken as the token when
+// it is one, and refused in one line of at most 1 KiB otherwise; never a
+// panic.
+func FuzzTokenArg(f *testing.F) {
+	for _, name := range []string{tHS256, tEdFlat, tA128KW} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Add("not.a.token")
+	f.Add("{}")
+	f.Add(" e30.e30. ")
+	f.Fuzz(func(t *testing.T, arg string) {
+		if strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, "/\\") {
+			return // a flag, or a path outside the test's directory
+		}
+		for _, args := range [][]string{{"inspect", arg}, {"verify", "--alg", "HS256", "--key", kHS256, arg}} {
+			code, out, stderr := runCLI(t, nil, args...)
+			if code == exitOK {
+				continue
+			}
+			if out != "" || strings.Count(stderr, "\n") != 1 || len(stderr) > 1<<10 {
+				t.Fatalf("%s: exit %d, stdout %q, stderr %.300q (%d bytes)", args[0], code, out, stderr, len(stderr))
+			}
+		}
+	})
+}

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -58,9 +61,33 @@ func readInput(s *streams, name string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// tokenArgHelp ends the message for a TOKEN argument that is neither a
+// file nor a token.
+const tokenArgHelp = "want a file, - for standard input, or the token itself"
+
 // readToken reads a compact or JSON token, without the white space around
-// it.
+// it, from name: standard input for "" and "-", the file name, or when no
+// file of that name exists and name is a well-formed JWS or JWE, name
+// itself (a pasted token). The token's form is checked as "jose inspect"
+// checks it, so that a malformed one is reported in the user's words
+// before any key is tried.
 func readToken(s *streams, name string) ([]byte, error) {
+	if !isStdin(name) {
+		if _, err := os.Stat(name); err != nil {
+			arg := bytes.TrimSpace([]byte(name))
+			if len(arg) > maxToken {
+				return nil, fmt.Errorf("%s: larger than %d bytes", argName(name), maxToken)
+			}
+			terr := checkToken(arg)
+			if terr == nil {
+				return arg, nil
+			}
+			if looksLikeToken(arg) {
+				return nil, fmt.Errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
+			}
+			return nil, fmt.Errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
+		}
+	}
 	data, err := readInput(s, name, maxToken)
 	if err != nil {
 		return nil, err
@@ -69,7 +96,41 @@ func readToken(s *streams, name string) ([]byte, error) {
 	if len(data) == 0 {
 		return nil, fmt.Errorf("%s: no token", displayName(name))
 	}
+	if err := checkToken(data); err != nil {
+		return nil, fmt.Errorf("%s: %v", displayName(name), err)
+	}
 	return data, nil
+}
+
+// argName is how messages name a file argument: as given, or quoted and
+// cut when it is long or not printable (a broken pasted token).
+func argName(name string) string {
+	if len(name) > 64 || strconv.Quote(name) != `"`+name+`"` {
+		return untrusted.Quote(name)
+	}
+	return name
+}
+
+// looksLikeToken reports whether arg was meant as a token rather than a
+// file name: a JSON object, or text with the dots of a compact one.
+func looksLikeToken(arg []byte) bool {
+	n := bytes.Count(arg, []byte("."))
+	return bytes.HasPrefix(arg, []byte("{")) || (n == 2 || n == 4) && !bytes.ContainsAny(arg, "/\\ ")
+}
+
+// checkToken checks that tok is a well-formed JWS or JWE, compact or JSON,
+// and says what is wrong in the user's words.
+func checkToken(tok []byte) error {
+	var err error
+	if isJSON(tok) {
+		_, err = inspectJSON(tok)
+	} else {
+		_, err = inspectCompact(tok)
+	}
+	if err != nil {
+		return fmt.Errorf("not a JWS or JWE: %s", message(err))
+	}
+	return nil
 }
 
 // keyFile is what a key file holds: one key, or a JWK Set.
@@ -95,6 +156,8 @@ func loadKeyFile(s *streams, name string) (*keyFile, error) {
 	case bytes.HasPrefix(trimmed, []byte("-----BEGIN")):
 		kf.pem = true
 		kf.key, err = jose.ParseKeyPEM(trimmed)
+	case trimmed[0] != '{':
+		return nil, fmt.Errorf("%s: not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)", kf.name)
 	case isSet(trimmed):
 		kf.set, err = jose.ParseSet(trimmed)
 	default:
@@ -181,9 +244,18 @@ func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
 		return "", usagef("--%s none: unsecured tokens are never made or accepted", flagName)
 	}
 	if !slices.Contains(known, A(value)) {
+		if needsGo127(value) {
+			return "", usagef("--%s %s: ML-DSA needs a build with Go 1.27 or later (this one is %s)", flagName, value, runtime.Version())
+		}
 		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
 	}
 	return A(value), nil
+}
+
+// needsGo127 reports whether alg is an algorithm this module implements
+// with Go 1.27 only, and this build is older.
+func needsGo127(alg string) bool {
+	return !jwa.MLDSASupported() && slices.Contains([]jwa.SignatureAlgorithm{jwa.MLDSA44, jwa.MLDSA65, jwa.MLDSA87}, jwa.SignatureAlgorithm(alg))
 }
 
 // parseAlgs is parseAlg for an allow-list: at least one value, each known.

@@ -18,7 +18,8 @@ var inspectCommand = &command{
 	summary: "print the headers and payload of a token, unverified",
 	usage: `Usage: jose inspect [TOKEN]
 
-Print the headers of the JWS or JWE in the file TOKEN (or standard input),
+Print the headers of the JWS or JWE TOKEN (a file, - for standard input, or
+the token itself; default standard input),
 compact or JSON, and for a JWS its payload, as JSON. Nothing is verified or
 decrypted: the output says "verified": false, and nothing in it may be
 trusted. Headers must still be well-formed JOSE headers (RFC 7515 §4,
@@ -75,7 +76,7 @@ type headers struct {
 	Header    json.RawMessage `json:"header,omitempty"`
 }
 
-var errNotToken = fmt.Errorf("not a JWS or JWE: want a compact token of 3 (JWS) or 5 (JWE) parts, or a JSON object: %w", jose.ErrMalformed)
+var errNotToken = fmt.Errorf("want 3 parts separated by dots (JWS), 5 (JWE), or a JSON object: %w", jose.ErrMalformed)
 
 func inspectCompact(tok []byte) (*inspection, error) {
 	var in inspection
@@ -116,15 +117,18 @@ func inspectCompact(tok []byte) (*inspection, error) {
 // returns it and its JSON text.
 func decodeProtected(use jose.HeaderUse, b64 []byte) (*jose.Header, json.RawMessage, error) {
 	if len(b64) == 0 {
-		return nil, nil, fmt.Errorf("empty protected header: %w", jose.ErrMalformed)
+		return nil, nil, fmt.Errorf("the protected header is empty: %w", jose.ErrMalformed)
 	}
 	raw, err := jose.Base64URLDecode(b64)
 	if err != nil {
-		return nil, nil, fmt.Errorf("protected header: %w", err)
+		return nil, nil, fmt.Errorf("the protected header is not base64url (RFC 7515 §2): %w", jose.ErrMalformed)
+	}
+	if !json.Valid(raw) || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		return nil, nil, fmt.Errorf("the protected header is not a JSON object: %w", jose.ErrMalformed)
 	}
 	h, err := use.Parse(raw, jose.Limits{})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("the protected header: %w", err)
 	}
 	return h, raw, nil
 }
@@ -144,7 +148,7 @@ func (in *inspection) setPayload(payload []byte, hs ...*jose.Header) error {
 	if !unencoded(hs...) {
 		var err error
 		if p, err = jose.Base64URLDecode(payload); err != nil {
-			return fmt.Errorf("payload: %w", err)
+			return fmt.Errorf("the payload is not base64url: %w", err)
 		}
 	}
 	t := bytes.TrimSpace(p)

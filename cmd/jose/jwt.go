@@ -33,9 +33,11 @@ var registeredFlags = []string{"iss", "sub", "aud", "exp", "nbf", "iat", "jti"}
 var jwtIssueCommand = &command{
 	name:    "issue",
 	summary: "issue a signed JWT",
-	usage: `Usage: jose jwt issue --alg ALG --key FILE [--kid KID] [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE]
+	usage: `Usage: jose jwt issue --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--header NAME=VALUE]... [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE [--enc-kid KID]]
 
-Sign a JWT Claims Set with the key in FILE (a JWK or PEM) and print the JWT,
+Sign a JWT Claims Set with the key in FILE (a JWK, PEM, or a JWK Set and
+--kid to pick the key; for HMAC, or a raw secret as in "jose sign") and
+print the JWT,
 a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1) unless --typ
 names an explicit type (RFC 8725 §3.11), such as at+jwt. With --enc-alg,
 --enc and --enc-key, the signed JWT is then encrypted to the recipient's
@@ -49,9 +51,12 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 `,
 	flags: func(fs *flag.FlagSet) action {
 		alg := fs.String("alg", "", "signature `algorithm` (required)")
-		keyFile := fs.String("key", "", "the signing key `file`, JWK or PEM (required)")
-		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's)")
+		var key keyFlags
+		key.register(fs, "the signing key `file`: a JWK, a JWK Set (with --kid) or PEM")
+		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's); with a JWK Set, the kid of the key to sign with")
 		typ := fs.String("typ", "", "the header's \"typ\" (default JWT)")
+		var extraHeader headerFlag
+		fs.Var(&extraHeader, "header", "a protected header member `name=value`, repeatable: value is JSON if it parses, else a string")
 		iss := fs.String("iss", "", "the \"iss\" (issuer) claim")
 		sub := fs.String("sub", "", "the \"sub\" (subject) claim")
 		var aud listFlag
@@ -63,16 +68,21 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 		extra := fs.String("claims", "", "more claims: a JSON `object`, such as '{\"scope\":\"read\"}'")
 		var n nestFlags
 		n.register(fs, "the key management `algorithm` of a nested JWT", "the content encryption `algorithm` of a nested JWT",
-			"the recipient's key `file` of a nested JWT, JWK or PEM")
+			"the recipient's key `file` of a nested JWT: a JWK, a JWK Set (with --enc-kid) or PEM")
+		encKid := fs.String("enc-kid", "", "with an --enc-key JWK Set, the `kid` of the recipient's key")
 		return func(s *streams, _ []string) error {
 			a, err := parseAlg("alg", *alg, signatureAlgs)
 			if err != nil {
 				return err
 			}
-			if *keyFile == "" {
-				return usagef("--key is required")
+			if err := key.check(""); err != nil {
+				return err
 			}
-			if err := n.check(*keyFile, ""); err != nil {
+			if err := n.check(key.fromStdin(), ""); err != nil {
+				return err
+			}
+			members, err := extraHeader.members(jwsHeaderNames)
+			if err != nil {
 				return err
 			}
 			set := map[string]bool{}
@@ -99,11 +109,12 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 					return err
 				}
 			}
-			k, err := loadKey(s, *keyFile)
+			k, err := key.signingKey(s, a, *kid)
 			if err != nil {
 				return err
 			}
-			signer, err := jwt.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ})
+			signer, err := jwt.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, Extra: members})
+			err = headerError(err, members)
 			if err != nil {
 				return err
 			}
@@ -111,12 +122,15 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			var tok []byte
 			if n.nested() {
 				var e *jwt.Encrypter
-				if e, err = n.encrypter(s, signer); err != nil {
+				if e, err = n.encrypter(s, signer, *encKid); err != nil {
 					return err
 				}
 				tok, err = e.Encrypt(claims)
 			} else {
 				tok, err = signer.Sign(claims)
+			}
+			if errors.Is(err, jwt.ErrInvalidClaims) {
+				return fmt.Errorf("the claims would not validate: %s", strings.TrimPrefix(message(err), "claims that no Validator would accept: "))
 			}
 			if err != nil {
 				return err
@@ -146,13 +160,13 @@ func (n *nestFlags) nested() bool { return len(n.algs) > 0 || len(n.encs) > 0 ||
 // check checks that the flags are given all three or none, and that the
 // key file of the JWE and the signature key (or the token input, when not
 // empty) do not both come from standard input.
-func (n *nestFlags) check(keyFile, input string) error {
+func (n *nestFlags) check(keyStdin bool, input string) error {
 	switch {
 	case !n.nested():
 		return nil
 	case len(n.algs) == 0 || len(n.encs) == 0 || n.keyFile == "":
 		return usagef("a nested JWT needs --enc-alg, --enc and --enc-key")
-	case isStdin(n.keyFile) && (isStdin(keyFile) || input != "" && isStdin(input)):
+	case isStdin(n.keyFile) && (keyStdin || input != "" && isStdin(input)):
 		return usagef("--enc-key - and the other key or the token cannot both come from standard input")
 	}
 	return nil
@@ -160,7 +174,7 @@ func (n *nestFlags) check(keyFile, input string) error {
 
 // encrypter returns the encrypter of nested JWTs signed by signer: exactly
 // one algorithm and one encryption are allowed.
-func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer) (*jwt.Encrypter, error) {
+func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer, kid string) (*jwt.Encrypter, error) {
 	if len(n.algs) != 1 || len(n.encs) != 1 {
 		return nil, usagef("--enc-alg and --enc take one algorithm each")
 	}
@@ -172,7 +186,7 @@ func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer) (*jwt.Encrypter, e
 	if err != nil {
 		return nil, err
 	}
-	k, err := loadKey(s, n.keyFile)
+	k, err := encryptionKey(s, n.keyFile, a, "--enc-kid", kid)
 	if err != nil {
 		return nil, err
 	}
@@ -245,10 +259,11 @@ func mergeClaims(a, b []byte) []byte {
 var jwtValidateCommand = &command{
 	name:    "validate",
 	summary: "validate a JWT and print its claims",
-	usage: `Usage: jose jwt validate --alg ALG[,ALG...] --key FILE|SETFILE (--aud AUD,... | --any-audience) [--iss ISS,...] [--sub SUB] [--typ TYP] [--leeway DURATION] [--max-age DURATION] [--require CLAIM,...] [--no-exp] [--enc-alg ALG,... --enc ENC,... --enc-key FILE|SETFILE] [TOKEN]
+	usage: `Usage: jose jwt validate --alg ALG[,ALG...] (--key FILE|SETFILE | --secret-file FILE | --secret-env NAME) (--aud AUD,... | --any-audience) [--iss ISS,...] [--sub SUB] [--typ TYP] [--leeway DURATION] [--max-age DURATION] [--require CLAIM,...] [--no-exp] [--enc-alg ALG,... --enc ENC,... --enc-key FILE|SETFILE] [TOKEN]
 
-Validate the signed JWT in the file TOKEN (or standard input) with the key
-or JWK Set in FILE, accepting only the algorithms of --alg ("none" never),
+Validate the signed JWT TOKEN (a file, - for standard input, or the token
+itself; default standard input) with the key or JWK Set in FILE or a raw
+HMAC secret (as in "jose sign"), accepting only the algorithms of --alg ("none" never),
 as RFC 7519 §7.2 says: the signature first, then "typ" (absent or JWT
 unless --typ names the expected type), then the claims. "exp" is required
 unless --no-exp, and an audience decision is: --aud, the values that name
@@ -265,7 +280,8 @@ signature.
 	flags: func(fs *flag.FlagSet) action {
 		var algs, iss, aud, required listFlag
 		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")
-		keyFile := fs.String("key", "", "the key or JWK Set `file` (required)")
+		var key keyFlags
+		key.register(fs, "the key or JWK Set `file`")
 		fs.Var(&iss, "iss", "the accepted issuers: `values`, comma-separated or repeated (\"iss\" is then required)")
 		fs.Var(&aud, "aud", "this recipient's audience `values`, comma-separated or repeated: \"aud\" must hold one")
 		anyAud := fs.Bool("any-audience", false, "accept every \"aud\", present or not")
@@ -295,13 +311,13 @@ signature.
 				return usagef("--max-age must not be negative")
 			}
 			input := argOrStdin(args)
-			if err := needKey(*keyFile, input); err != nil {
+			if err := key.check(input); err != nil {
 				return err
 			}
-			if err := n.check(*keyFile, input); err != nil {
+			if err := n.check(key.fromStdin(), input); err != nil {
 				return err
 			}
-			verifier, err := newVerifier(s, *keyFile, allowed)
+			verifier, err := newVerifier(s, &key, allowed)
 			if err != nil {
 				return err
 			}
@@ -342,7 +358,7 @@ signature.
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {
-				return validateError(err)
+				return keyNotFound(validateError(err), key.file)
 			}
 			return writeJSON(s.stdout, t.Payload)
 		}

@@ -246,16 +246,16 @@ func TestJWTRoundTrip(t *testing.T) {
 			msg  string // how stderr starts after "jose: jwt validate: "
 			kind string // how its line ends
 		}{
-			{"expired", time.Hour, tok, checks, `jwt: "exp": `, ": token has expired"},
-			{"long expired", 48 * time.Hour, tok, checks, `jwt: "exp": `, ": token has expired"},
-			{"not yet valid", -time.Hour - 2*time.Minute, tok, checks, `jwt: "nbf": `, ": token is not valid yet"},
-			{"wrong audience", 0, tok, []string{"--aud", "mail", "--iss", "https://issuer.example"}, `jwt: "aud": `, ": unexpected audience"},
-			{"wrong issuer", 0, tok, []string{"--aud", "api", "--iss", "https://evil.example"}, `jwt: "iss": `, ": unexpected issuer"},
-			{"wrong subject", 0, tok, []string{"--any-audience", "--sub", "bob"}, `jwt: "sub": `, ": unexpected subject"},
-			{"missing claim", 0, tok, []string{"--any-audience", "--require", "email"}, `jwt: "email": `, ": missing required claim"},
-			{"tampered signature", 0, string(tamper(t, []byte(tok), 2)), checks, "jws: ", ": verification failed"},
-			{"tampered claims", 0, string(tamper(t, []byte(tok), 1)), checks, "jws: ", ": verification failed"},
-			{"tampered header", 0, string(tamper(t, []byte(tok), 0)), checks, "jws: ", ""},
+			{"expired", time.Hour, tok, checks, `"exp": `, ": token has expired"},
+			{"long expired", 48 * time.Hour, tok, checks, `"exp": `, ": token has expired"},
+			{"not yet valid", -time.Hour - 2*time.Minute, tok, checks, `"nbf": `, ": token is not valid yet"},
+			{"wrong audience", 0, tok, []string{"--aud", "mail", "--iss", "https://issuer.example"}, `"aud": `, ": unexpected audience"},
+			{"wrong issuer", 0, tok, []string{"--aud", "api", "--iss", "https://evil.example"}, `"iss": `, ": unexpected issuer"},
+			{"wrong subject", 0, tok, []string{"--any-audience", "--sub", "bob"}, `"sub": `, ": unexpected subject"},
+			{"missing claim", 0, tok, []string{"--any-audience", "--require", "email"}, `"email": `, ": missing required claim"},
+			{"tampered signature", 0, string(tamper(t, []byte(tok), 2)), checks, "verification failed", ": the token was not signed with this key, or was changed"},
+			{"tampered claims", 0, string(tamper(t, []byte(tok), 1)), checks, "verification failed", ": the token was not signed with this key, or was changed"},
+			{"tampered header", 0, string(tamper(t, []byte(tok), 0)), checks, "standard input: not a JWS or JWE: the protected header", ""},
 		} {
 			code, out, stderr := runCLIAt(t, testTime.Add(r.at), []byte(r.tok), append(base[:len(base):len(base)], r.args...)...)
 			if code != exitFailure || out != "" || !strings.HasPrefix(stderr, "jose: jwt validate: "+r.msg) || !strings.HasSuffix(stderr, r.kind+"\n") || strings.Count(stderr, "\n") != 1 {
@@ -271,13 +271,13 @@ func TestJWTValidateRefuses(t *testing.T) {
 	validate := []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience"}
 	// An unsecured JWT is refused whatever --alg says.
 	none := jose.Base64URLEncode([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + jose.Base64URLEncode([]byte(`{"sub":"root","exp":1896126400}`)) + "."
-	if code, out, stderr := runCLI(t, []byte(none), validate...); code != exitFailure || out != "" || !strings.Contains(stderr, "jws: ") {
+	if code, out, stderr := runCLI(t, []byte(none), validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `alg "none"`) {
 		t.Errorf("alg none: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	// A JWT signed with the same key for another purpose (an explicit type)
 	// is refused unless that type is expected.
 	tok := mustRun(t, nil, "jwt", "issue", "--alg", "HS256", "--key", kHS256, "--typ", "secevent+jwt")
-	if code, out, stderr := runCLI(t, tok, validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `jwt: "typ": `) || !strings.HasSuffix(stderr, ": unexpected token type\n") {
+	if code, out, stderr := runCLI(t, tok, validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `"typ": `) || !strings.HasSuffix(stderr, ": unexpected token type\n") {
 		t.Errorf("explicit type: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	if got := mustRun(t, tok, append(validate, "--typ", "application/secevent+jwt")...); !bytes.Contains(got, []byte(`"exp": 1796130000`)) {
@@ -327,7 +327,7 @@ func TestJWTNestedRoundTrip(t *testing.T) {
 		}
 		for _, part := range []int{3, 4} {
 			code, out, stderr := runCLI(t, tamper(t, tok, part), validate...)
-			if code != exitFailure || out != "" || !strings.HasPrefix(stderr, "jose: jwt validate: jwe: ") || !strings.Contains(stderr, "decryption failed") || strings.Count(stderr, "\n") != 1 {
+			if code != exitFailure || out != "" || stderr != "jose: jwt validate: decryption failed\n" {
 				t.Errorf("%s: part %d tampered: exit %d, stdout %q, stderr %q", name, part, code, out, stderr)
 			}
 		}

@@ -5,8 +5,10 @@ import (
 	_ "crypto/sha256" // thumbprint hashes
 	_ "crypto/sha512"
 	"encoding/pem"
+	"errors"
 	"flag"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -50,6 +52,8 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 	case g.alg == "":
 	case strings.EqualFold(g.alg, "none"):
 		return p, usagef("--alg none: unsecured tokens are never made or accepted")
+	case !sigAlg && !keyAlg && needsGo127(g.alg):
+		return p, usagef("--alg %s: ML-DSA needs a build with Go 1.27 or later (this one is %s)", g.alg, runtime.Version())
 	case !sigAlg && !keyAlg:
 		return p, usagef("--alg %s: unknown algorithm (want one of %s, or %s)", g.alg, joinAlgs(signatureAlgs), joinAlgs(keyAlgs))
 	}
@@ -80,6 +84,9 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 		}
 		if p.Curve == "" {
 			p.Curve = defaultCurve(g.kty, g.alg)
+			if g.kty == jose.KeyTypeOKP && g.alg == "" && g.use == jose.UseEncryption {
+				p.Curve = jose.CurveX25519
+			}
 		}
 	case jose.KeyTypeAKP: // RFC 9964 §4: the algorithm is part of the key
 		if g.size != 0 || g.crv != "" {
@@ -91,7 +98,86 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 	default:
 		return p, usagef("--kty %s: want oct, RSA, EC, OKP or AKP", g.kty)
 	}
+	if p.Algorithm == "" {
+		// A key without alg and use may be used for anything, which the
+		// analyzer rightly warns about: a generated key gets both.
+		alg, err := defaultAlg(p)
+		if err != nil {
+			return p, err
+		}
+		p.Algorithm = alg
+		if p.Use == "" {
+			p.Use = jose.UseSignature
+			if slices.Contains(keyAlgs, jwa.KeyAlgorithm(alg)) {
+				p.Use = jose.UseEncryption
+			}
+		}
+	}
 	return p, nil
+}
+
+// defaultAlg is the alg of a new key without --alg, by its type, size or
+// curve and use (signatures unless --use enc):
+//
+//	oct      HS256, HS384 from 384 bits, HS512 from 512; 128 and 192 bits,
+//	         or --use enc: A128KW, A192KW, A256KW
+//	RSA      RS256; --use enc: RSA-OAEP-256
+//	EC       ES256, ES384, ES512 for P-256, P-384, P-521; --use enc: ECDH-ES
+//	OKP      Ed25519 (RFC 9864 §2.2) for Ed25519, ECDH-ES for X25519
+func defaultAlg(p jose.GenerateParams) (string, error) {
+	enc := p.Use == jose.UseEncryption
+	switch p.KeyType {
+	case jose.KeyTypeOct:
+		kw := map[int]jwa.KeyAlgorithm{128: jwa.A128KW, 192: jwa.A192KW, 256: jwa.A256KW}[p.Bits]
+		switch {
+		case enc && kw != "":
+			return string(kw), nil
+		case enc:
+			return "", usagef("--size %d --use enc: AES key wrap keys are 128, 192 or 256 bits; give --alg for another algorithm", p.Bits)
+		case p.Bits >= 512:
+			return string(jwa.HS512), nil
+		case p.Bits >= 384:
+			return string(jwa.HS384), nil
+		case p.Bits >= 256:
+			return string(jwa.HS256), nil
+		case kw != "" && p.Use == "":
+			return string(kw), nil
+		}
+		return "", usagef("--size %d: HMAC keys have at least 256 bits (RFC 7518 §3.2), AES key wrap keys 128 or 192; give --alg for another algorithm", p.Bits)
+	case jose.KeyTypeRSA:
+		if enc {
+			return string(jwa.RSAOAEP256), nil
+		}
+		return string(jwa.RS256), nil
+	case jose.KeyTypeEC:
+		if enc {
+			return string(jwa.ECDHES), nil
+		}
+		switch p.Curve {
+		case jose.CurveP256:
+			return string(jwa.ES256), nil
+		case jose.CurveP384:
+			return string(jwa.ES384), nil
+		case jose.CurveP521:
+			return string(jwa.ES512), nil
+		case "secp256k1":
+			return "ES256K", nil // RFC 8812 §3.1
+		}
+	case jose.KeyTypeOKP:
+		switch p.Curve {
+		case jose.CurveEd25519:
+			if enc {
+				return "", usagef("--use enc: an Ed25519 key signs; use --crv X25519 for encryption")
+			}
+			return string(jwa.Ed25519), nil
+		case jose.CurveX25519:
+			if p.Use == jose.UseSignature {
+				return "", usagef("--use sig: an X25519 key encrypts; use --crv Ed25519 for signatures")
+			}
+			return string(jwa.ECDHES), nil
+		}
+	}
+	return "", nil // the library refuses the curve or type
 }
 
 // defaultBits is the size of an oct or RSA key for alg: the key size of
@@ -166,7 +252,16 @@ var keyGenerateCommand = &command{
 
 Generate a key from crypto/rand and print it as a JWK (RFC 7517), private
 members included. With --alg, the size or curve and the use follow from the
-algorithm unless given; a key unfit for its alg is refused.
+algorithm unless given; a key unfit for its alg is refused. Without --alg,
+the key gets the alg of its type, size or curve and use (signatures unless
+--use enc), so that it is bound to one algorithm:
+
+	oct  HS256, HS384 from 384 bits, HS512 from 512; 128 or 192 bits, or
+	     --use enc: A128KW, A192KW, A256KW
+	RSA  RS256; --use enc: RSA-OAEP-256
+	EC   ES256, ES384, ES512 for P-256, P-384, P-521; --use enc: ECDH-ES
+	OKP  Ed25519 (RFC 9864) for Ed25519; ECDH-ES for X25519 (--crv X25519,
+	     or --use enc)
 `,
 	flags: func(fs *flag.FlagSet) action {
 		var g genFlags
@@ -281,6 +376,7 @@ key without findings is not thereby proven safe.
 			}
 			weak := 0
 			for _, f := range findings {
+				f.Message = advice(f.Message)
 				if _, err := fmt.Fprintln(s.stdout, f); err != nil {
 					return err
 				}
@@ -297,6 +393,14 @@ key without findings is not thereby proven safe.
 			return fmt.Errorf("%d weaknesses found", weak)
 		}
 	},
+}
+
+// advice is the text of an analyzer finding in the command's terms: the
+// library names its own API ("JWK.Public") and packages where the user
+// has a command to run.
+func advice(msg string) string {
+	msg = strings.ReplaceAll(msg, "publish its public key (JWK.Public) instead", "publish the public key only (\"jose key public\", \"jose set public\")")
+	return message(errors.New(msg))
 }
 
 var keyConvertCommand = &command{

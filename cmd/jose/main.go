@@ -7,17 +7,22 @@
 //	jose key generate --kty oct|RSA|EC|OKP|AKP [--size BITS] [--crv CRV] [--alg ALG] [--use sig|enc] [--kid KID]
 //	jose key public|thumbprint|analyze|convert [flags] [FILE]
 //	jose set generate|add|remove|public|rotate [flags] [FILE]
-//	jose sign --alg ALG --key FILE [--kid KID] [--detached] [--json]
-//	jose verify --alg ALG[,ALG] --key FILE [--payload FILE]
-//	jose encrypt --alg ALG --enc ENC --key FILE [--zip] [--json]
+//	jose sign --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--header NAME=VALUE]... [--detached] [--json]
+//	jose verify --alg ALG[,ALG] (--key FILE | --secret-file FILE | --secret-env NAME) [--payload FILE] [TOKEN]
+//	jose encrypt --alg ALG --enc ENC --key FILE [--kid KID] [--header NAME=VALUE]... [--zip] [--json]
 //	jose decrypt --alg ALG[,ALG] --enc ENC[,ENC] --key FILE
 //	jose jwt issue --alg ALG --key FILE [--iss] [--sub] [--aud] [--exp WHEN] [--nbf WHEN] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE]
 //	jose jwt validate --alg ALG[,ALG] --key FILE (--aud AUD | --any-audience) [--iss] [--sub] [--typ] [--leeway D] [--require CLAIM,...] [--no-exp] [--enc-alg ... --enc ... --enc-key FILE]
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
+//	jose --version
 //
 // Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
-// file means standard input. Data goes to standard output; messages,
+// file means standard input. A TOKEN argument that names no file and is a
+// well-formed JWS or JWE is the token itself, as pasted. For HMAC, a raw
+// shared secret is read from a file (--secret-file) or an environment
+// variable (--secret-env), never from the command line. Errors name the
+// file or flag at fault and what to do, in one line. Data goes to standard output; messages,
 // prefixed "jose:", go to standard error. The exit status is 0 on success,
 // 1 on failure (a token that does not verify, a weakness found, bad input)
 // and 2 for a usage error.

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -294,4 +295,15 @@ func formatRun(in string, args []string, code int, stdout, stderr string) string
 		joinAlgs(keyAlgs), "$KEY_ALGORITHMS",
 		joinAlgs(contentEncs), "$CONTENT_ENCRYPTIONS",
 	).Replace(b.String())
+}
+
+// TestVersion: --version prints one line, "jose", the module version and
+// the toolchain (internal/version), on standard output.
+func TestVersion(t *testing.T) {
+	for _, flag := range []string{"--version", "-version"} {
+		code, out, errs := runCLI(t, nil, flag)
+		if code != exitOK || errs != "" || !strings.HasPrefix(out, "jose ") || !strings.HasSuffix(out, " "+runtime.Version()+"\n") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", flag, code, out, errs)
+		}
+	}
 }

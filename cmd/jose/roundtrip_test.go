@@ -69,22 +69,30 @@ func TestKeyGenerate(t *testing.T) {
 		use, kid      string
 		bits          int
 	}{
-		{[]string{"--kty", "oct"}, "oct", "", "", "", "", 256},
-		{[]string{"--kty", "oct", "--size", "136"}, "oct", "", "", "", "", 136},
+		// Without --alg, the key gets the alg and use of its type, size or
+		// curve (defaultAlg), so that "key analyze" has nothing to say.
+		{[]string{"--kty", "oct"}, "oct", "", "HS256", "sig", "", 256},
+		{[]string{"--kty", "oct", "--size", "400"}, "oct", "", "HS384", "sig", "", 400},
+		{[]string{"--kty", "oct", "--size", "1024"}, "oct", "", "HS512", "sig", "", 1024},
+		{[]string{"--kty", "oct", "--size", "128"}, "oct", "", "A128KW", "enc", "", 128},
+		{[]string{"--kty", "oct", "--use", "enc"}, "oct", "", "A256KW", "enc", "", 256},
+		{[]string{"--kty", "oct", "--size", "136", "--alg", "PBES2-HS256+A128KW"}, "oct", "", "PBES2-HS256+A128KW", "enc", "", 136},
 		{[]string{"--kty", "oct", "--alg", "HS384"}, "oct", "", "HS384", "sig", "", 384},
 		{[]string{"--kty", "oct", "--alg", "HS512", "--use", "sig"}, "oct", "", "HS512", "sig", "", 512},
 		{[]string{"--kty", "oct", "--alg", "A192KW"}, "oct", "", "A192KW", "enc", "", 192},
 		{[]string{"--kty", "oct", "--alg", "A128GCMKW", "--kid", "k1"}, "oct", "", "A128GCMKW", "enc", "k1", 128},
 		{[]string{"--kty", "oct", "--alg", "dir"}, "oct", "", "dir", "enc", "", 256},
-		{[]string{"--kty", "EC"}, "EC", "P-256", "", "", "", 0},
+		{[]string{"--kty", "EC"}, "EC", "P-256", "ES256", "sig", "", 0},
+		{[]string{"--kty", "EC", "--crv", "P-521"}, "EC", "P-521", "ES512", "sig", "", 0},
 		{[]string{"--kty", "EC", "--alg", "ES384"}, "EC", "P-384", "ES384", "sig", "", 0},
 		{[]string{"--kty", "EC", "--alg", "ES512"}, "EC", "P-521", "ES512", "sig", "", 0},
 		{[]string{"--kty", "EC", "--crv", "P-384", "--alg", "ECDH-ES+A256KW"}, "EC", "P-384", "ECDH-ES+A256KW", "enc", "", 0},
-		{[]string{"--kty", "EC", "--use", "enc"}, "EC", "P-256", "", "enc", "", 0},
-		{[]string{"--kty", "OKP"}, "OKP", "Ed25519", "", "", "", 0},
+		{[]string{"--kty", "EC", "--use", "enc"}, "EC", "P-256", "ECDH-ES", "enc", "", 0},
+		{[]string{"--kty", "OKP"}, "OKP", "Ed25519", "Ed25519", "sig", "", 0},
+		{[]string{"--kty", "OKP", "--use", "enc"}, "OKP", "X25519", "ECDH-ES", "enc", "", 0},
 		{[]string{"--kty", "OKP", "--alg", "Ed25519"}, "OKP", "Ed25519", "Ed25519", "sig", "", 0},
 		{[]string{"--kty", "OKP", "--alg", "ECDH-ES"}, "OKP", "X25519", "ECDH-ES", "enc", "", 0},
-		{[]string{"--kty", "OKP", "--crv", "X25519"}, "OKP", "X25519", "", "", "", 0},
+		{[]string{"--kty", "OKP", "--crv", "X25519"}, "OKP", "X25519", "ECDH-ES", "enc", "", 0},
 	} {
 		name := strings.Join(tt.args, " ")
 		k := parseKey(t, mustRun(t, nil, append([]string{"key", "generate"}, tt.args...)...))
@@ -103,6 +111,11 @@ func TestKeyGenerate(t *testing.T) {
 		}
 		if got := octBits(k); got != tt.bits {
 			t.Errorf("%s: %d bits, want %d", name, got, tt.bits)
+		}
+		if tt.alg != "" && k.KeyType() != "RSA" {
+			if code, out, errs := runCLI(t, mustRun(t, nil, append([]string{"key", "generate"}, tt.args...)...), "key", "analyze"); code != exitOK || out != "" || errs != "" {
+				t.Errorf("%s: key analyze: exit %d, stdout %q, stderr %q", name, code, out, errs)
+			}
 		}
 	}
 }

@@ -14,20 +14,30 @@ import (
 var signCommand = &command{
 	name:    "sign",
 	summary: "sign a payload (JWS)",
-	usage: `Usage: jose sign --alg ALG --key FILE [--kid KID] [--typ TYP] [--cty CTY] [--detached] [--json] [PAYLOAD]
+	usage: `Usage: jose sign --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--typ TYP] [--cty CTY] [--header NAME=VALUE]... [--detached] [--json] [PAYLOAD]
 
 Sign the payload (the file PAYLOAD, or standard input) with the key in FILE
-(a JWK or PEM) and print the JWS (RFC 7515): compact, or with --json the
-flattened JSON serialization. The key's kid goes into the header unless
---kid is given. A key unfit for ALG is refused.
+(a JWK, PEM, or a JWK Set and --kid to pick the key) and print the JWS
+(RFC 7515): compact, or with --json the flattened JSON serialization. The
+key's kid goes into the header unless --kid is given. A key unfit for ALG
+is refused. For HMAC, the raw shared secret may be read instead from a
+file (--secret-file, its bytes as they are) or an environment variable
+(--secret-env); it must be at least as long as the hash (32 bytes for
+HS256, RFC 7518 §3.2). --header adds protected members: the value is JSON
+if it parses as JSON (5, true, {"a":1}, "quoted"), else the string as
+given; the members the command sets itself (alg, kid, typ, cty, b64,
+crit) are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {
 		alg := fs.String("alg", "", "signature `algorithm` (required)")
-		keyFile := fs.String("key", "", "the signing key `file`, JWK or PEM (required)")
-		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's)")
+		var key keyFlags
+		key.register(fs, "the signing key `file`: a JWK, a JWK Set (with --kid) or PEM")
+		kid := fs.String("kid", "", "the header's \"kid\" (default: the key's); with a JWK Set, the kid of the key to sign with")
 		typ := fs.String("typ", "", "the header's \"typ\"")
 		cty := fs.String("cty", "", "the header's \"cty\"")
+		var extra headerFlag
+		fs.Var(&extra, "header", "a protected header member `name=value`, repeatable: value is JSON if it parses, else a string")
 		detached := fs.Bool("detached", false, "leave the payload out of the token (RFC 7515 Appendix F); verify it with \"jose verify --payload\"")
 		asJSON := fs.Bool("json", false, "print the flattened JSON serialization (RFC 7515 §7.2.2)")
 		return func(s *streams, args []string) error {
@@ -36,14 +46,19 @@ flattened JSON serialization. The key's kid goes into the header unless
 				return err
 			}
 			input := argOrStdin(args)
-			if err := needKey(*keyFile, input); err != nil {
+			if err := key.check(input); err != nil {
 				return err
 			}
-			k, err := loadKey(s, *keyFile)
+			members, err := extra.members(jwsHeaderNames)
 			if err != nil {
 				return err
 			}
-			signer, err := jws.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, ContentType: *cty})
+			k, err := key.signingKey(s, a, *kid)
+			if err != nil {
+				return err
+			}
+			signer, err := jws.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, ContentType: *cty, Extra: members})
+			err = headerError(err, members)
 			if err != nil {
 				return err
 			}
@@ -97,10 +112,11 @@ func withoutMember(obj []byte, name string) ([]byte, error) {
 var verifyCommand = &command{
 	name:    "verify",
 	summary: "verify a JWS and print its payload",
-	usage: `Usage: jose verify --alg ALG[,ALG...] --key FILE|SETFILE [--payload FILE] [TOKEN]
+	usage: `Usage: jose verify --alg ALG[,ALG...] (--key FILE|SETFILE | --secret-file FILE | --secret-env NAME) [--payload FILE] [TOKEN]
 
-Verify the JWS in the file TOKEN (or standard input), compact or JSON,
-with the key or JWK Set in FILE, accepting only the algorithms of --alg
+Verify the JWS TOKEN (a file, - for standard input, or the token itself;
+default standard input), compact or JSON, with the key or JWK Set in FILE
+or, for HMAC, a raw shared secret (see "jose sign"), accepting only the algorithms of --alg
 ("none" never). Print the payload only when the token verified; otherwise
 exit with status 1 and the reason on standard error. A general JSON
 serialization verifies only when every signature does.
@@ -109,7 +125,8 @@ serialization verifies only when every signature does.
 	flags: func(fs *flag.FlagSet) action {
 		var algs listFlag
 		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")
-		keyFile := fs.String("key", "", "the key or JWK Set `file` (required)")
+		var key keyFlags
+		key.register(fs, "the key or JWK Set `file`")
 		payloadFile := fs.String("payload", "", "the detached payload's `file`, for a token without payload")
 		return func(s *streams, args []string) error {
 			allowed, err := parseAlgs("alg", algs, signatureAlgs)
@@ -117,13 +134,13 @@ serialization verifies only when every signature does.
 				return err
 			}
 			input := argOrStdin(args)
-			if err := needKey(*keyFile, input); err != nil {
+			if err := key.check(input); err != nil {
 				return err
 			}
-			if *payloadFile != "" && isStdin(*payloadFile) && (isStdin(input) || isStdin(*keyFile)) {
+			if *payloadFile != "" && isStdin(*payloadFile) && (isStdin(input) || key.fromStdin()) {
 				return usagef("--payload - and the token or key cannot both come from standard input")
 			}
-			v, err := newVerifier(s, *keyFile, allowed)
+			v, err := newVerifier(s, &key, allowed)
 			if err != nil {
 				return err
 			}
@@ -133,7 +150,7 @@ serialization verifies only when every signature does.
 			}
 			payload, err := verify(s, v, tok, *payloadFile)
 			if err != nil {
-				return err
+				return keyNotFound(err, key.file)
 			}
 			_, err = s.stdout.Write(payload)
 			return err
@@ -143,12 +160,26 @@ serialization verifies only when every signature does.
 
 // newVerifier returns a verifier of the algorithms allowed with the key or
 // JWK Set in the file keyFile.
-func newVerifier(s *streams, keyFile string, allowed []jwa.SignatureAlgorithm) (*jws.Verifier, error) {
-	kf, err := loadKeyFile(s, keyFile)
+func newVerifier(s *streams, key *keyFlags, allowed []jwa.SignatureAlgorithm) (*jws.Verifier, error) {
+	opts := jws.VerifyOptions{Algorithms: allowed}
+	secret, err := key.secret(s, allowed)
 	if err != nil {
 		return nil, err
 	}
-	opts := jws.VerifyOptions{Algorithms: allowed}
+	if secret != nil {
+		opts.Key = secret
+		return jws.NewVerifier(opts)
+	}
+	kf, err := loadKeyFile(s, key.file)
+	if err != nil {
+		return nil, err
+	}
+	if kf.set != nil && kf.set.CheckMixed() != nil {
+		return nil, fmt.Errorf("%s mixes private or secret keys with public ones: verify with the public set (\"jose set public\")", kf.name)
+	}
+	if err := kf.checkVerifying(allowed); err != nil {
+		return nil, err
+	}
 	opts.Key, opts.Keys = kf.source()
 	return jws.NewVerifier(opts)
 }
@@ -165,7 +196,11 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 		}
 		return m.Payload, nil
 	}
-	if !isJSON(tok) {
+	if isJSON(tok) {
+		if top, err := members(tok); err == nil && top["payload"] == nil {
+			return nil, usagef("the token's payload is detached: give it with --payload FILE")
+		}
+	} else {
 		if i := bytes.IndexByte(tok, '.'); i >= 0 && i+1 < len(tok) && tok[i+1] == '.' {
 			return nil, usagef("the token's payload is detached: give it with --payload FILE")
 		}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/josebench/josebench/internal/version"
 )
 
 // Exit statuses.
@@ -76,6 +78,9 @@ func run(stdout, stderr io.Writer, args []string) int {
 	}
 	name, rest := args[0], args[1:]
 	switch name {
+	case "--version", "-version":
+		fmt.Fprintln(stdout, version.Line("josebench"))
+		return exitOK
 	case "help", "-h", "-help", "--help":
 		if name == "help" && len(rest) > 0 {
 			c := lookup(rest[0])

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/josebench/josebench/internal/untrusted"
+)
+
+// headerFlag is --header NAME=VALUE, repeatable: members of the protected
+// header. VALUE is JSON when it parses as JSON (5, true, {"a":1},
+// "quoted"), else the string as given, so that --header ver=2 is a number
+// and --header org=acme a string; --header 'ver="2"' is the string "2".
+type headerFlag []string
+
+func (h *headerFlag) String() string { return strings.Join(*h, " ") }
+
+func (h *headerFlag) Set(v string) error {
+	if name, _, ok := strings.Cut(v, "="); !ok || name == "" {
+		return usagef("want NAME=VALUE, not %s", untrusted.Quote(v))
+	}
+	*h = append(*h, v)
+	return nil
+}
+
+// The header members a command sets itself, and the flag that sets each
+// ("" for those the command or the library alone writes): --header may not
+// give them.
+var (
+	jwsHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "--cty", "b64": "", "crit": ""}
+	jweHeaderNames = map[string]string{
+		"alg": "--alg", "enc": "--enc", "zip": "--zip", "kid": "--kid", "typ": "--typ", "cty": "--cty", "p2c": "--p2c",
+		"b64": "", "crit": "", "epk": "", "apu": "", "apv": "", "iv": "", "tag": "", "p2s": "",
+	}
+)
+
+// members returns the members of the flags, refusing the names of refused,
+// and a name given twice.
+func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
+	if len(h) == 0 {
+		return nil, nil
+	}
+	m := make(map[string]any, len(h))
+	for _, v := range h {
+		name, value, _ := strings.Cut(v, "=")
+		if f, ok := refused[name]; ok {
+			if f != "" {
+				return nil, usagef("--header %s: give %q with %s", untrusted.Quote(name), name, f)
+			}
+			return nil, usagef("--header %s: the command sets %q itself", untrusted.Quote(name), name)
+		}
+		if _, dup := m[name]; dup {
+			return nil, usagef("--header %s: given twice", untrusted.Quote(name))
+		}
+		if json.Valid([]byte(value)) {
+			m[name] = json.RawMessage(value)
+		} else {
+			m[name] = value
+		}
+	}
+	return m, nil
+}
+
+// headerError names --header in a refusal of one of its members by the
+// library (a registered name given a value of the wrong type).
+func headerError(err error, members map[string]any) error {
+	if err != nil && len(members) > 0 && strings.Contains(err.Error(), "header member") {
+		return usagef("--header %s", strings.TrimPrefix(message(err), "header member "))
+	}
+	return err
+}

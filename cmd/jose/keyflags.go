@@ -1,0 +1,298 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// keyFlags name the key of a command: --key FILE, or for HMAC a raw shared
+// secret read from --secret-file or --secret-env. The secret itself is
+// never a flag's value: the command line is seen by other users (ps) and
+// kept in the shell's history.
+type keyFlags struct {
+	file, secretFile, secretEnv string
+}
+
+func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
+	fs.StringVar(&f.file, "key", "", keyUsage)
+	fs.StringVar(&f.secretFile, "secret-file", "", "for HMAC (HS256, HS384, HS512), instead of --key: the `file` of the raw shared secret, all its bytes (a final line break is part of the secret)")
+	fs.StringVar(&f.secretEnv, "secret-env", "", "for HMAC, instead of --key: the `name` of the environment variable holding the raw shared secret")
+}
+
+// given is the flag that names the key, for messages.
+func (f *keyFlags) given() string {
+	switch {
+	case f.secretFile != "":
+		return "--secret-file " + f.secretFile
+	case f.secretEnv != "":
+		return "--secret-env " + f.secretEnv
+	}
+	return "--key " + f.file
+}
+
+// check checks that exactly one of the flags is given and that the key and
+// the input (when not empty) do not both come from standard input.
+func (f *keyFlags) check(input string) error {
+	n := 0
+	for _, v := range []string{f.file, f.secretFile, f.secretEnv} {
+		if v != "" {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return usagef("--key is required (or, for HMAC, --secret-file or --secret-env)")
+	case n > 1:
+		return usagef("give one of --key, --secret-file and --secret-env")
+	case input != "" && (f.file != "" && isStdin(f.file) || f.secretFile != "" && isStdin(f.secretFile)) && isStdin(input):
+		return usagef("%s and the input cannot both come from standard input (name the input file)", f.given())
+	}
+	return nil
+}
+
+// fromStdin reports whether the key is read from standard input.
+func (f *keyFlags) fromStdin() bool {
+	return f.file != "" && isStdin(f.file) || f.secretFile != "" && isStdin(f.secretFile)
+}
+
+// secret returns the raw secret of --secret-file or --secret-env, checked
+// against the HMAC algorithms algs: each must be HMAC, and the secret at
+// least as long as its hash output (RFC 7518 §3.2), as the library
+// requires. It returns nil when the key is --key.
+func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, error) {
+	var secret []byte
+	switch {
+	case f.secretFile != "":
+		data, err := readInput(s, f.secretFile, maxKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("--secret-file %v", err)
+		}
+		secret = data
+	case f.secretEnv != "":
+		v, ok := os.LookupEnv(f.secretEnv)
+		if !ok {
+			return nil, usagef("--secret-env %s: the environment variable is not set", f.secretEnv)
+		}
+		secret = []byte(v)
+	default:
+		return nil, nil
+	}
+	for _, a := range algs {
+		if a.KeyType() != jose.KeyTypeOct {
+			return nil, usagef("%s: a raw secret is for HMAC (HS256, HS384, HS512), not %s: give the key with --key", f.given(), a)
+		}
+		if n := a.Hash().Size(); len(secret) < n {
+			return nil, fmt.Errorf("%s: a secret of %d bytes is too short for %s, which needs at least %d (RFC 7518 §3.2)", f.given(), len(secret), a, n)
+		}
+	}
+	return secret, nil
+}
+
+// signingKey is the key to sign with alg: the raw secret, the key of the
+// file, or the key of a JWK Set whose kid is kid (the set's only key when
+// kid is empty). It checks the key as the user would: the private half,
+// the type and curve alg needs, and the key's own alg and use.
+func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string) (*jose.JWK, error) {
+	secret, err := f.secret(s, []jwa.SignatureAlgorithm{alg})
+	if err != nil {
+		return nil, err
+	}
+	if secret != nil {
+		return &jose.JWK{Key: secret}, nil
+	}
+	kf, err := loadKeyFile(s, f.file)
+	if err != nil {
+		return nil, err
+	}
+	k, where, err := kf.pick("--kid", kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !alg.FitsKey(k.Key):
+		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
+	case !k.IsPrivate():
+		return nil, fmt.Errorf("%s holds a public key; signing needs the private key", where)
+	case k.Algorithm != "" && k.Algorithm != string(alg):
+		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+	case k.Use == jose.UseEncryption:
+		return nil, fmt.Errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
+	}
+	return k, nil
+}
+
+// encryptionKey is the recipient's key for alg: the key of the file, or
+// of a JWK Set whose kid is kid (the value of the flag kidFlag), checked
+// as signingKey checks.
+func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid string) (*jose.JWK, error) {
+	kf, err := loadKeyFile(s, file)
+	if err != nil {
+		return nil, err
+	}
+	k, where, err := kf.pick(kidFlag, kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !alg.FitsKey(k.Key):
+		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
+	case k.Algorithm != "" && k.Algorithm != string(alg):
+		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+	case k.Use == jose.UseSignature:
+		return nil, fmt.Errorf("%s is for signatures (use \"sig\"): give an encryption key", where+": the key")
+	}
+	return k, nil
+}
+
+// pick returns the one key of kf, or for a set the key whose kid is kid,
+// the value of the flag kidFlag (one that fits, when several have that
+// kid), and how messages name it.
+func (kf *keyFile) pick(kidFlag, kid string, fits func(*jose.JWK) bool) (*jose.JWK, string, error) {
+	if kf.set == nil {
+		return kf.key, kf.name, nil
+	}
+	var kids []string
+	for _, k := range kf.set.Keys {
+		if k.Supported() {
+			kids = append(kids, k.KeyID)
+		}
+	}
+	if kid == "" {
+		if len(kids) == 1 {
+			return kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)], kf.name, nil
+		}
+		return nil, "", usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, strings.Join(quoteAll(kids), ", "))
+	}
+	ks := kf.set.LookupKeyID(kid)
+	if len(ks) == 0 {
+		return nil, "", usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), strings.Join(quoteAll(kids), ", "))
+	}
+	where := fmt.Sprintf("%s (kid %s)", kf.name, untrusted.Quote(kid))
+	for _, k := range ks {
+		if fits(k) {
+			return k, where, nil
+		}
+	}
+	return ks[0], where, nil
+}
+
+func quoteAll(vals []string) []string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = untrusted.Quote(v)
+	}
+	return out
+}
+
+// describeKey says what k is: "an EC P-256 key", "an oct key of 128 bits".
+func describeKey(k *jose.JWK) string {
+	kty := k.KeyType()
+	if kty == "" {
+		return "a key this module cannot use"
+	}
+	if crv := k.Curve(); crv != "" {
+		return "an " + kty + " " + crv + " key"
+	}
+	if b, ok := k.Key.([]byte); ok {
+		return fmt.Sprintf("an oct key of %d bits", 8*len(b))
+	}
+	return "an " + kty + " key"
+}
+
+// sigKeyWanted says what key alg needs: "an EC P-256 key".
+func sigKeyWanted(alg jwa.SignatureAlgorithm) string {
+	kty := alg.KeyType()
+	if crv := alg.Curve(); crv != "" {
+		return "an " + kty + " " + crv + " key"
+	}
+	if kty == jose.KeyTypeAKP {
+		return "an AKP key for " + string(alg)
+	}
+	return "an " + kty + " key"
+}
+
+// encKeyWanted says what key alg needs: "an oct key of 128 bits", "an EC
+// (P-256, P-384, P-521) or OKP X25519 key".
+func encKeyWanted(alg jwa.KeyAlgorithm) string {
+	switch kty := alg.KeyType(); {
+	case kty == jose.KeyTypeOct && alg.KeyWrapSize() != 0 && !alg.IsPBES2():
+		return fmt.Sprintf("an oct key of %d bits", 8*alg.KeyWrapSize())
+	case kty == jose.KeyTypeOct:
+		return "an oct key"
+	case kty != "":
+		return "an " + kty + " key"
+	}
+	return "an EC (P-256, P-384, P-521) or OKP X25519 key"
+}
+
+// checkVerifying checks the one key of kf (a set is the library's to
+// search) against the algorithms of --alg, as the user would.
+func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
+	if kf.set != nil {
+		return nil
+	}
+	k := kf.key
+	if !slices.ContainsFunc(allowed, func(a jwa.SignatureAlgorithm) bool { return a.FitsKey(k.Key) }) {
+		if len(allowed) == 1 {
+			return fmt.Errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], sigKeyWanted(allowed[0]))
+		}
+		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
+	}
+	if k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)) {
+		return fmt.Errorf("%s: the key is for %s, not for signatures: give a signature key", kf.name, argName(k.Algorithm))
+	}
+	if k.Algorithm != "" && !slices.Contains(allowed, jwa.SignatureAlgorithm(k.Algorithm)) {
+		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+	}
+	if k.Use == jose.UseEncryption {
+		return fmt.Errorf("%s: the key is for encryption (use \"enc\"): give a signature key", kf.name)
+	}
+	return nil
+}
+
+// checkDecrypting checks the one key of kf against the algorithms of
+// --alg.
+func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
+	if kf.set != nil {
+		return nil
+	}
+	k := kf.key
+	if !slices.ContainsFunc(allowed, func(a jwa.KeyAlgorithm) bool { return a.FitsKey(k.Key) }) {
+		if len(allowed) == 1 {
+			return fmt.Errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], encKeyWanted(allowed[0]))
+		}
+		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
+	}
+	if !k.IsPrivate() {
+		return fmt.Errorf("%s holds a public key; decrypting needs the private key", kf.name)
+	}
+	if k.Algorithm != "" && !slices.Contains(keyAlgs, jwa.KeyAlgorithm(k.Algorithm)) {
+		return fmt.Errorf("%s: the key is for %s, not for encryption: give an encryption key", kf.name, argName(k.Algorithm))
+	}
+	if k.Algorithm != "" && !slices.Contains(allowed, jwa.KeyAlgorithm(k.Algorithm)) {
+		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+	}
+	if k.Use == jose.UseSignature {
+		return fmt.Errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)
+	}
+	return nil
+}
+
+// keyNotFound names the key file in a refusal for want of a key: the set
+// of the file holds none for the token ("set.json: no key of kid
+// \"hs-1\"").
+func keyNotFound(err error, file string) error {
+	if !errors.Is(err, jose.ErrKeyNotFound) || file == "" {
+		return err
+	}
+	msg := strings.TrimSuffix(strings.TrimPrefix(message(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
+	return fmt.Errorf("%s: %s for the token", displayName(file), msg)
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/jose"
+)
+
+// The fixtures of the issue 23 cases: a raw HMAC secret of 32 bytes (no
+// line break), and the HS256 JWS of payload.txt made with it.
+const (
+	kSecret  = "testdata/keys/secret.txt"
+	tSecret  = "testdata/tokens/secret-hs256.jws"
+	tNotAJWS = "testdata/tokens/not-a-token.txt" // "not.a.token"
+
+	// secretEnv and shortEnv are environment variables the tests set:
+	// the secret of kSecret, and one too short for HS256.
+	secretEnv = "JOSE_TEST_SECRET"
+	shortEnv  = "JOSE_TEST_SHORT_SECRET"
+)
+
+// token is the token in the file name, without its line break, as a user
+// pastes it.
+func token(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// setSecrets sets the environment variables of the secret cases.
+func setSecrets(t *testing.T) {
+	t.Setenv(secretEnv, "correct horse battery staple 123")
+	t.Setenv(shortEnv, "hunter2")
+}
+
+// TestUserTextGolden pins what issue 23 asked the command to say and do:
+// tokens given on the command line, raw HMAC secrets, --kid picking a key
+// from a set, --header, and each error in the user's words (the file or
+// flag, and what to do).
+func TestUserTextGolden(t *testing.T) {
+	setSecrets(t)
+	hs := token(t, tHS256)
+	for _, tt := range []struct {
+		name string
+		in   string
+		args []string
+	}{
+		// A pasted token.
+		{"paste-verify", "", []string{"verify", "--alg", "HS256", "--key", kHS256, hs}},
+		{"paste-verify-json", "", []string{"verify", "--alg", "EdDSA", "--key", kEd, token(t, tEdFlat)}},
+		{"paste-decrypt", "", []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, token(t, tA128KW)}},
+		{"paste-inspect", "", []string{"inspect", hs}},
+		{"paste-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", "--no-exp", hs}},
+		{"paste-not-a-token", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "not.a.token"}},
+		{"paste-cut", "", []string{"inspect", strings.Repeat("A", 100) + ".e30.x"}},
+		{"paste-missing-file", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "token.jwt"}},
+		{"stdin-not-a-token", tNotAJWS, []string{"verify", "--alg", "HS256", "--key", kHS256}},
+		{"inspect-not-a-token", tNotAJWS, []string{"inspect"}},
+		{"jwt-validate-not-a-token", tNotAJWS, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience"}},
+
+		// Raw HMAC secrets.
+		{"secret-file-sign", "", []string{"sign", "--alg", "HS256", "--secret-file", kSecret, "testdata/tokens/payload.txt"}},
+		{"secret-env-verify", "", []string{"verify", "--alg", "HS256", "--secret-env", secretEnv, tSecret}},
+		{"secret-env-verify-wrong", "", []string{"verify", "--alg", "HS256", "--secret-env", secretEnv, tHS256}},
+		{"secret-jwt-issue", "", []string{"jwt", "issue", "--alg", "HS256", "--secret-env", secretEnv, "--sub", "alice", "--aud", "api"}},
+		{"secret-short", "", []string{"sign", "--alg", "HS256", "--secret-env", shortEnv, "testdata/tokens/payload.txt"}},
+		{"secret-short-hs512", "", []string{"verify", "--alg", "HS256,HS512", "--secret-file", kSecret, tSecret}},
+		{"secret-not-hmac", "", []string{"sign", "--alg", "ES256", "--secret-file", kSecret, "testdata/tokens/payload.txt"}},
+		{"secret-unset", "", []string{"sign", "--alg", "HS256", "--secret-env", "JOSE_TEST_UNSET", "testdata/tokens/payload.txt"}},
+		{"secret-and-key", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "--secret-env", secretEnv}},
+		{"secret-stdin-twice", "", []string{"sign", "--alg", "HS256", "--secret-file", "-"}},
+
+		// --kid picks the key of a set.
+		{"kid-sign-set", tEd, []string{"sign", "--alg", "EdDSA", "--key", kSet, "--kid", "ed-1"}},
+		{"kid-jwt-issue-set", "", []string{"jwt", "issue", "--alg", "EdDSA", "--key", kSet, "--kid", "ed-1", "--sub", "alice", "--aud", "api"}},
+		{"kid-unknown", tEd, []string{"sign", "--alg", "EdDSA", "--key", kSet, "--kid", "nope"}},
+		{"kid-misfit", tEd, []string{"sign", "--alg", "ES256", "--key", kSet, "--kid", "ed-1"}},
+		{"kid-nested-set", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", kSet}},
+		{"kid-encrypt-set", tEd, []string{"encrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", kSet}},
+
+		// --header.
+		{"header-sign", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "org=acme", "--header", "ver=2", "--header", `x={"a":[1,true]}`, "--header", `s="2"`}},
+		{"header-kid", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "kid=x"}},
+		{"header-crit", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", `crit=["x"]`}},
+		{"header-twice", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "a=1", "--header", "a=2"}},
+		{"header-no-value", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "org"}},
+		{"header-registered-type", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "x5u=5"}},
+		{"header-encrypt-enc", tEd, []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "--header", "enc=A256GCM"}},
+		{"header-jwt-issue", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--header", "typ=at+jwt"}},
+
+		// Errors in the user's words.
+		{"sign-public-key", tEd, []string{"sign", "--alg", "ES256", "--key", kECPubPEM}},
+		{"sign-public-set", tEd, []string{"sign", "--alg", "EdDSA", "--key", kSetPublic, "--kid", "ed-1"}},
+		{"sign-key-alg", tEd, []string{"sign", "--alg", "HS384", "--key", kHS256}},
+		{"jwt-issue-key-alg", "", []string{"jwt", "issue", "--alg", "HS512", "--key", kHS256}},
+		{"verify-detached-json", "", []string{"verify", "--alg", "EdDSA", "--key", kEd, "testdata/tokens/ed-detached.json"}},
+		{"key-not-json", "", []string{"key", "public", "testdata/tokens/payload.txt"}},
+		{"key-bad-json", "", []string{"key", "public", "testdata/tokens/ed-flat.json"}},
+		{"decrypt-public-key", tECDHFlat, []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", "testdata/keys/x25519-pub.jwk"}},
+		{"verify-misfit-all", tEd, []string{"verify", "--alg", "HS256,ES256", "--key", kEd}},
+		{"verify-enc-key", tHS256, []string{"verify", "--alg", "HS256", "--key", "testdata/keys/oct-enc.jwk"}},
+		{"sign-enc-key", tEd, []string{"sign", "--alg", "HS256", "--key", "testdata/keys/oct-enc.jwk"}},
+		{"encrypt-key-alg", tEd, []string{"encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--key", kHS256}},
+		{"encrypt-sig-key", tEd, []string{"encrypt", "--alg", "A256KW", "--enc", "A256GCM", "--key", kHS256Any}},
+		{"decrypt-misfit", tA128KW, []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kEd}},
+		{"decrypt-misfit-all", tA128KW, []string{"decrypt", "--alg", "A128KW,ECDH-ES", "--enc", "A128GCM", "--key", kHS256}},
+		{"decrypt-key-alg", tA128KW, []string{"decrypt", "--alg", "A256KW", "--enc", "A128GCM", "--key", kHS256}},
+		{"decrypt-key-alg-other", tA128KW, []string{"decrypt", "--alg", "dir", "--enc", "A128GCM", "--key", kA128KW}},
+		{"decrypt-sig-key", tA128KW, []string{"decrypt", "--alg", "A256KW", "--enc", "A128GCM", "--key", kHS256Any}},
+		{"secret-file-missing", "", []string{"sign", "--alg", "HS256", "--secret-file", "testdata/keys/nope.txt", "testdata/tokens/payload.txt"}},
+		{"generate-size-unbound", "", []string{"key", "generate", "--kty", "oct", "--size", "136"}},
+		{"generate-ed-enc", "", []string{"key", "generate", "--kty", "OKP", "--crv", "Ed25519", "--use", "enc"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			checkGolden(t, tt.name, tt.in, testTime, tt.args)
+		})
+	}
+}
+
+// TestSecretIsRaw: the secret of --secret-file is its bytes exactly, the
+// HMAC key of RFC 7518 §3.2, as another implementation computes it.
+func TestSecretIsRaw(t *testing.T) {
+	setSecrets(t)
+	secret := readFile(t, "keys", "secret.txt")
+	tok := strings.TrimSpace(string(mustRun(t, []byte("hello"), "sign", "--alg", "HS256", "--secret-env", secretEnv)))
+	i := strings.LastIndexByte(tok, '.')
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(tok[:i]))
+	if want := jose.Base64URLEncode(mac.Sum(nil)); tok[i+1:] != want {
+		t.Errorf("signature %s, want %s", tok[i+1:], want)
+	}
+}
+
+// TestKidEncrypt: --kid picks the recipient of a set, whose kid goes
+// into the header, and the token decrypts with the set.
+func TestKidEncrypt(t *testing.T) {
+	set := writeTemp(t, "set.json", []byte(`{"keys":[`+string(readFile(t, "keys", "a128kw.jwk"))+`,`+string(readFile(t, "keys", "x25519.jwk"))+`]}`))
+	tok := mustRun(t, []byte("hi"), "encrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", set, "--kid", "x-1", "--header", "org=acme")
+	var in struct{ Header map[string]any }
+	if err := json.Unmarshal(mustRun(t, tok, "inspect"), &in); err != nil || in.Header["kid"] != "x-1" || in.Header["org"] != "acme" {
+		t.Errorf("header %v (%v)", in.Header, err)
+	}
+	if got := mustRun(t, tok, "decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", set); string(got) != "hi" {
+		t.Errorf("decrypted %q", got)
+	}
+	// The same for the JWE of a nested JWT, with --enc-kid.
+	tok = mustRun(t, nil, "jwt", "issue", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", set, "--enc-kid", "x-1")
+	if got := mustRun(t, tok, "jwt", "validate", "--alg", "HS256", "--key", kHS256, "--aud", "api", "--enc-alg", "ECDH-ES", "--enc", "A256GCM", "--enc-key", set); !strings.Contains(string(got), `"aud": "api"`) {
+		t.Errorf("nested: validated %s", got)
+	}
+}
+
+// TestMessage: the library's chains are cut to the user's words, and
+// quoted input is kept as it was, whatever it holds.
+func TestMessage(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`jwt: jws: key: jose: key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`, `key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`},
+		{`jws: VerifyOptions: jose: JWK Set mixes keys: invalid key for algorithm`, `JWK Set mixes keys: invalid key for algorithm`},
+		{`jwk: jsonx: want object, have invalid JSON: malformed input`, `want object, have invalid JSON`},
+		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
+		{`malformed input`, `malformed input`},
+		{`a: b: a`, `a: b`},
+	} {
+		if got := message(errors.New(tt.in)); got != tt.want {
+			t.Errorf("message(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestTokenArgBound: a TOKEN argument is bounded as a token file is.
+func TestTokenArgBound(t *testing.T) {
+	huge := strings.Repeat("a", maxToken+1) + ".e30.x"
+	code, out, stderr := runCLI(t, nil, "inspect", huge)
+	if code != exitFailure || out != "" || !strings.Contains(stderr, "larger than") || len(stderr) > 1<<10 {
+		t.Errorf("exit %d, stdout %q, stderr %.300q", code, out, stderr)
+	}
+}
