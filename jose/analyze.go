@@ -272,12 +272,12 @@ func analyzeKey(k *JWK, idx int, now time.Time) []Finding {
 		add(SeverityWarning, "empty key_ops: the key allows no operation")
 	}
 	if k.Algorithm == "" {
-		add(SeverityWarning, "no alg: the key may be used with any algorithm that accepts a %s key", kty)
+		add(SeverityWarning, "no alg: the key may be used with any algorithm that accepts %s %s key", article(kty), kty)
 	} else if req, ok := algRequirements[k.Algorithm]; !ok {
 		add(SeverityWarning, "alg %s is not an algorithm this module implements", untrusted.Quote(k.Algorithm))
 	} else {
 		if !slices.Contains(strings.Split(req.kty, "|"), kty) {
-			add(SeverityCritical, "alg %q needs a %s key, not %s", k.Algorithm, strings.ReplaceAll(req.kty, "|", " or "), kty)
+			add(SeverityCritical, "alg %q needs %s %s key, not %s", k.Algorithm, article(req.kty), strings.ReplaceAll(req.kty, "|", " or "), kty)
 		} else if req.curves != nil && !slices.Contains(req.curves, crv) {
 			add(SeverityCritical, "alg %q cannot be used with curve %s", k.Algorithm, crv)
 		}
@@ -331,4 +331,17 @@ func analyzeRSA(key *rsa.PublicKey, add func(Severity, string, ...any)) {
 	case e < 65537:
 		add(SeverityWarning, "RSA public exponent %d is small; 65537 is the usual choice", e)
 	}
+}
+
+// article is the indefinite article of a key type's name as it is read
+// aloud ("an oct key", "an RSA key", "a foo key").
+func article(kty string) string {
+	if kty == "" {
+		return "a"
+	}
+	switch kty[0] {
+	case 'a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U', 'R', 'F', 'H', 'L', 'M', 'N', 'S', 'X':
+		return "an"
+	}
+	return "a"
 }

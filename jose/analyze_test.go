@@ -48,7 +48,7 @@ func TestAnalyzeKey(t *testing.T) {
 		{"use and key_ops disagree", &JWK{Key: key32, KeyID: "k", Use: "enc", KeyOps: []KeyOp{OpSign}, Algorithm: "A256KW"}, []string{`key_ops "sign" contradicts use "enc"`}},
 		{"empty key_ops", &JWK{Key: key32, KeyID: "k", KeyOps: []KeyOp{}, Algorithm: "HS256"}, []string{"empty key_ops"}},
 		{"unknown alg", &JWK{Key: key32, KeyID: "k", Use: "sig", Algorithm: "HS1"}, []string{`alg "HS1" is not an algorithm this module implements`}},
-		{"alg of another kty", &JWK{Key: key32, KeyID: "k", Use: "sig", Algorithm: "RS256"}, []string{"critical", `alg "RS256" needs a RSA key, not oct`}},
+		{"alg of another kty", &JWK{Key: key32, KeyID: "k", Use: "sig", Algorithm: "RS256"}, []string{"critical", `alg "RS256" needs an RSA key, not oct`}},
 		{"alg of another use", &JWK{Key: key32, KeyID: "k", Use: "enc", Algorithm: "HS256"}, []string{"critical", `alg "HS256" is for use "sig", but the key has use "enc"`}},
 		{"RSA 1024", rsa1024, []string{"critical: kid \"r\": RSA modulus of 1024 bits; use at least 2048"}},
 		{"RSA e=3", smallE, []string{"warning", "RSA public exponent 3 is small"}},

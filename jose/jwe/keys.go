@@ -273,7 +273,7 @@ func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 			return nil, "", fmt.Errorf("jwe: unsupported JWK: %w", jose.ErrInvalidKey)
 		}
 		if err := j.Permits(string(alg), keyOp(alg, false)); err != nil {
-			return nil, "", fmt.Errorf("jwe: key does not permit %s: %w", alg, err)
+			return nil, "", fmt.Errorf("jwe: %w", err)
 		}
 		kid, key = j.KeyID, j.Key
 	}

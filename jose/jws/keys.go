@@ -155,7 +155,7 @@ func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
 			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrKeyNotFound)
 		}
 		if err := jwk.Permits(string(alg), jose.OpVerify); err != nil {
-			return nil, fmt.Errorf("jws: key does not permit %s: %w", alg, errAlgNotAllowed(err))
+			return nil, fmt.Errorf("jws: %w", errAlgNotAllowed(err))
 		}
 		key = jwk.Key
 	}
