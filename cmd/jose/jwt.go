@@ -130,7 +130,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 				tok, err = signer.Sign(claims)
 			}
 			if errors.Is(err, jwt.ErrInvalidClaims) {
-				return fmt.Errorf("the claims would not validate: %s", strings.TrimPrefix(message(err), "claims that no Validator would accept: "))
+				return fmt.Errorf("the claims would not validate: %s", strings.TrimPrefix(message(err), "claims that would not validate: "))
 			}
 			if err != nil {
 				return err

@@ -94,11 +94,11 @@ func TestSentinelText(t *testing.T) {
 }
 
 // TestIssueErrorText: claims that Sign refuses read
-// "jwt: claims that no Validator would accept: ...: malformed claims", the
+// "jwt: claims that would not validate: ...: malformed claims", the
 // package named once, and unwrap to the *ClaimError.
 func TestIssueErrorText(t *testing.T) {
 	_, err := mustSigner(t, jwa.HS256, hsKey, nil).Sign(map[string]any{"exp": "tomorrow"})
-	const want = `jwt: claims that no Validator would accept: "exp": not a JSON number: malformed claims`
+	const want = `jwt: claims that would not validate: "exp": not a JSON number: malformed claims`
 	var ce *ClaimError
 	if err == nil || err.Error() != want || !errors.As(err, &ce) || ce.Claim != "exp" || !errors.Is(err, ErrMalformedClaims) || !errors.Is(err, jose.ErrMalformed) {
 		t.Errorf("got %v (%#v), want %s", err, ce, want)

@@ -244,7 +244,7 @@ func encodeClaims(dst []byte, claims any) ([]byte, error) {
 		if errors.As(err, &ce) {
 			return nil, unacceptableError{ce}
 		}
-		return nil, fmt.Errorf("jwt: claims that no Validator would accept: %w", err)
+		return nil, fmt.Errorf("jwt: claims that would not validate: %w", err)
 	}
 	return append(dst, raw...), nil
 }
@@ -292,12 +292,12 @@ func dateClaim(v reflect.Value, d NumericDate) string {
 }
 
 // unacceptableError refuses to issue claims that parseClaims refuses: it
-// reads "jwt: claims that no Validator would accept: " and the ClaimError
+// reads "jwt: claims that would not validate: " and the ClaimError
 // without its package name, and unwraps to it.
 type unacceptableError struct{ ce *ClaimError }
 
 func (e unacceptableError) Error() string {
-	return "jwt: claims that no Validator would accept: " + e.ce.text()
+	return "jwt: claims that would not validate: " + e.ce.text()
 }
 
 func (e unacceptableError) Unwrap() error { return e.ce }
