@@ -16,7 +16,7 @@ import (
 )
 
 // SignatureAlgorithms returns every JWS algorithm this package implements
-// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 9864 §2.2, and RFC 9964 §2 when built
+// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 8812 §3.2, RFC 9864 §2.2, and RFC 9964 §2 when built
 // with Go 1.27 or later), in a fixed order. The slice is new on each call;
 // the caller may modify it.
 func SignatureAlgorithms() []SignatureAlgorithm {
@@ -24,7 +24,7 @@ func SignatureAlgorithms() []SignatureAlgorithm {
 		HS256, HS384, HS512,
 		RS256, RS384, RS512,
 		PS256, PS384, PS512,
-		ES256, ES384, ES512,
+		ES256, ES384, ES512, ES256K,
 		EdDSA, Ed25519,
 	}, mldsaAlgorithms...)
 }
@@ -37,7 +37,7 @@ func (a SignatureAlgorithm) String() string { return string(a) }
 func (a SignatureAlgorithm) Known() bool {
 	switch a {
 	case HS256, HS384, HS512, RS256, RS384, RS512, PS256, PS384, PS512,
-		ES256, ES384, ES512, EdDSA, Ed25519:
+		ES256, ES384, ES512, ES256K, EdDSA, Ed25519:
 		return true
 	}
 	return slices.Contains(mldsaAlgorithms, a)
@@ -51,7 +51,7 @@ func (a SignatureAlgorithm) Known() bool {
 // an unknown algorithm.
 func (a SignatureAlgorithm) Hash() crypto.Hash {
 	switch a {
-	case HS256, RS256, PS256, ES256:
+	case HS256, RS256, PS256, ES256, ES256K:
 		return crypto.SHA256
 	case HS384, RS384, PS384, ES384:
 		return crypto.SHA384
@@ -71,6 +71,8 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 //     precomputed on a private copy, so the caller's key is not modified.
 //   - ES256, ES384, ES512: an *[ecdsa.PrivateKey] on P-256, P-384 or P-521
 //     respectively (RFC 7518 §3.4).
+//   - ES256K: a *[Secp256k1PrivateKey] (RFC 8812 §3.2). It signs with the
+//     deterministic nonces of RFC 6979.
 //   - EdDSA, Ed25519: an [ed25519.PrivateKey] (RFC 8037 §3.1, RFC 9864 §2.2);
 //     its public half must match its seed.
 //   - ML-DSA-44, ML-DSA-65, ML-DSA-87 (Go 1.27 and later): an
@@ -78,7 +80,7 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 //
 // For the asymmetric algorithms the key may also be any [crypto.Signer]
 // whose Public method returns an *[rsa.PublicKey], *[ecdsa.PublicKey],
-// [ed25519.PublicKey] or *mldsa.PublicKey of the right kind and size, such as a key held in a KMS
+// *[Secp256k1PublicKey], [ed25519.PublicKey] or *mldsa.PublicKey of the right kind and size, such as a key held in a KMS
 // or an HSM. Its signatures are converted to the JWS form where needed (the
 // DER of an ECDSA signature becomes R||S).
 //
@@ -104,6 +106,8 @@ func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 		return newRSASigner(alg, key)
 	case ES256, ES384, ES512:
 		return newECDSASigner(alg, key)
+	case ES256K:
+		return newES256KSigner(key)
 	case EdDSA, Ed25519:
 		return newEdDSASigner(alg, key)
 	case MLDSA44, MLDSA65, MLDSA87:
@@ -121,6 +125,7 @@ func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 //     least 2048 (and at most 16384) bits.
 //   - ES256, ES384, ES512: an *[ecdsa.PublicKey] on P-256, P-384 or P-521
 //     respectively.
+//   - ES256K: a *[Secp256k1PublicKey].
 //   - EdDSA, Ed25519: an [ed25519.PublicKey].
 //   - ML-DSA-44, ML-DSA-65, ML-DSA-87 (Go 1.27 and later): an
 //     *mldsa.PublicKey of that parameter set.
@@ -144,6 +149,8 @@ func NewVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 		return newRSAVerifier(alg, sigPublicKey(key))
 	case ES256, ES384, ES512:
 		return newECDSAVerifier(alg, sigPublicKey(key))
+	case ES256K:
+		return newES256KVerifier(sigPublicKey(key))
 	case EdDSA, Ed25519:
 		return newEdDSAVerifier(alg, sigPublicKey(key))
 	case MLDSA44, MLDSA65, MLDSA87:
@@ -171,6 +178,10 @@ func sigNilKey(key any) bool {
 	case *ecdh.PublicKey:
 		return k == nil
 	case *ed25519.PrivateKey:
+		return k == nil
+	case *Secp256k1PrivateKey:
+		return k == nil
+	case *Secp256k1PublicKey:
 		return k == nil
 	}
 	return mldsaNilKey(key)
