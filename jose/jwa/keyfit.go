@@ -75,7 +75,7 @@ func (a SignatureAlgorithm) FitsKey(key any) bool {
 	case *rsa.PublicKey:
 		return a.KeyType() == "RSA"
 	case *ecdsa.PublicKey:
-		return a.KeyType() == "EC" && k.Curve != nil && k.Curve.Params().Name == a.Curve()
+		return a.KeyType() == "EC" && a != ES256K && k.Curve != nil && k.Curve.Params().Name == a.Curve()
 	case *Secp256k1PublicKey:
 		return a == ES256K && k != nil
 	case ed25519.PublicKey:

@@ -3,9 +3,12 @@ package jwa
 import (
 	"crypto"
 	"crypto/subtle"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 )
 
 // This file holds the keys of ES256K (RFC 8812 §3): points and scalars of
@@ -21,6 +24,8 @@ type Secp256k1PublicKey struct {
 	k   secp256k1.PublicKey
 	raw [secp256k1.PubKeyBytesLenUncompressed]byte // 0x04 || X || Y
 }
+
+var _ crypto.Signer = (*Secp256k1PrivateKey)(nil)
 
 // Secp256k1PrivateKey is a secp256k1 private scalar d, 1 ≤ d < n, with its
 // public point. It is immutable and safe for concurrent use. ES256K signers
@@ -128,4 +133,17 @@ func (k *Secp256k1PrivateKey) Equal(x crypto.PrivateKey) bool {
 	clear(a[:])
 	clear(b[:])
 	return eq
+}
+
+// Sign signs digest, the output of opts.HashFunc(), with ECDSA over
+// secp256k1 and returns the ASN.1 DER ECDSA-Sig-Value (RFC 3279 §2.2.3),
+// as *[ecdsa.PrivateKey] does: it makes k a [crypto.Signer]. A digest
+// longer than 32 bytes is truncated to its leftmost 256 bits (SEC 1
+// §4.1.3). The nonce is the deterministic one of RFC 6979, so rand is not
+// used, and S is the low one of BIP 62.
+func (k *Secp256k1PrivateKey) Sign(_ io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
+	if h := opts.HashFunc(); h == 0 || len(digest) != h.Size() {
+		return nil, errors.New("jwa: secp256k1: Sign needs a digest of opts.HashFunc()")
+	}
+	return ecdsa.Sign(&k.d, digest).Serialize(), nil
 }
