@@ -11,6 +11,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // MarshalJSON returns the JWK as a JSON object (RFC 7517 §4), with its
@@ -73,6 +74,11 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 			return dst, jwkErrorf(ErrInvalidKey, "EC private key: %v", err)
 		}
 		b.b64("d", d)
+	case *jwa.Secp256k1PublicKey:
+		b.ecPoint(CurveSecp256k1, key.Bytes())
+	case *jwa.Secp256k1PrivateKey:
+		b.ecPoint(CurveSecp256k1, key.PublicKey().Bytes())
+		b.b64("d", key.Bytes())
 	case ed25519.PublicKey:
 		if len(key) != ed25519.PublicKeySize {
 			return dst, jwkErrorf(ErrInvalidKey, "Ed25519 public key of %d bytes", len(key))

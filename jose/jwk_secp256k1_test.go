@@ -1,0 +1,124 @@
+package jose
+
+import (
+	"crypto"
+	"crypto/sha256"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+// The public secp256k1 JWK of the Wycheproof ES256K vectors
+// (../testdata/wycheproof/ecdsa_secp256k1_sha256_p1363_test.json, first
+// group's publicKeyJwk, Apache-2.0), and a fixed private key of this test.
+const secp256k1TestPublic = `{"kty":"EC","crv":"secp256k1","x":"uDj_ROW8F3vyEYnQdmCC_J2EMiaIf8l2A3EQC37iCm8","y":"8MnXW_unsxpryhl0SW7rVt41cHGVXYPEsbraoLIYMuk"}`
+
+func secp256k1TestKey(t *testing.T) *jwa.Secp256k1PrivateKey {
+	t.Helper()
+	d := sha256.Sum256([]byte("josebench jose secp256k1"))
+	k, err := jwa.NewSecp256k1PrivateKey(d[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestSecp256k1JWK parses, marshals, thumbprints, analyzes and converts
+// secp256k1 JWKs (RFC 8812 §3.1), and refuses bad ones.
+func TestSecp256k1JWK(t *testing.T) {
+	k, err := ParseKey([]byte(secp256k1TestPublic))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := k.Key.(*jwa.Secp256k1PublicKey); !ok || k.KeyType() != "EC" || k.Curve() != "secp256k1" || k.IsPrivate() || !k.Supported() {
+		t.Fatalf("parsed %T kty %s crv %s", k.Key, k.KeyType(), k.Curve())
+	}
+	out, err := k.MarshalJSON()
+	if err != nil || string(out) != secp256k1TestPublic {
+		t.Errorf("MarshalJSON = %s, %v", out, err)
+	}
+	// RFC 7638 §3.2: the EC members crv, kty, x, y in that order.
+	in, err := k.thumbprintInput()
+	if want := `{"crv":"secp256k1","kty":"EC","x":"uDj_ROW8F3vyEYnQdmCC_J2EMiaIf8l2A3EQC37iCm8","y":"8MnXW_unsxpryhl0SW7rVt41cHGVXYPEsbraoLIYMuk"}`; err != nil || string(in) != want {
+		t.Errorf("thumbprint input %s, %v", in, err)
+	}
+	tp, _ := k.Thumbprint(crypto.SHA256)
+	if sum := sha256.Sum256(in); string(tp) != string(sum[:]) {
+		t.Error("thumbprint is not the SHA-256 of its input")
+	}
+
+	priv := secp256k1TestKey(t)
+	pk, err := NewJWK(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pk.Algorithm, pk.Use, pk.KeyID = "ES256K", "sig", "k1"
+	js, err := pk.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseKey(js)
+	if err != nil || !back.IsPrivate() || !back.Key.(*jwa.Secp256k1PrivateKey).Equal(priv) {
+		t.Fatalf("round trip of %s: %v", js, err)
+	}
+	if pub := back.Public(); pub == nil || !pub.Key.(*jwa.Secp256k1PublicKey).Equal(priv.PublicKey()) || strings.Contains(mustJSON(t, pub), `"d"`) {
+		t.Errorf("Public() = %+v", pub)
+	}
+	if f := AnalyzeKey(pk); len(f) != 0 {
+		t.Errorf("AnalyzeKey of a good ES256K key: %v", f)
+	}
+	pk.Algorithm = "ES256"
+	if f := AnalyzeKey(pk); len(f) == 0 || !strings.Contains(f[0].String(), "secp256k1") {
+		t.Errorf("AnalyzeKey of a secp256k1 key for ES256: %v", f)
+	}
+	pk.Algorithm = "ECDH-ES"
+	pk.Use = "enc"
+	if f := AnalyzeKey(pk); len(f) == 0 {
+		t.Error("AnalyzeKey of a secp256k1 key for ECDH-ES: no finding (ECDH with secp256k1 is not registered)")
+	}
+
+	wrongD := strings.Replace(string(js), `"d":"`, `"d":"A`, 1)
+	otherD := func() string {
+		o, _ := NewJWK(secp256k1Other(t))
+		b, _ := o.MarshalJSON()
+		i := strings.Index(string(b), `"d":`)
+		j := strings.Index(string(js), `"d":`)
+		return string(js[:j]) + string(b[i:])
+	}()
+	for name, c := range map[string]struct {
+		json string
+		err  error
+	}{
+		"off curve":        {strings.Replace(secp256k1TestPublic, `"y":"8`, `"y":"9`, 1), ErrInvalidKey},
+		"short x":          {strings.Replace(secp256k1TestPublic, `"x":"uD`, `"x":"`, 1), ErrMalformed},
+		"missing y":        {`{"kty":"EC","crv":"secp256k1","x":"uDj_ROW8F3vyEYnQdmCC_J2EMiaIf8l2A3EQC37iCm8"}`, ErrMalformed},
+		"d of 33 bytes":    {wrongD, ErrMalformed},
+		"d of another key": {otherD, ErrInvalidKey},
+		"d = 0":            {string(js[:strings.Index(string(js), `"d":`)]) + `"d":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`, ErrInvalidKey},
+		"crv Secp256k1":    {strings.Replace(secp256k1TestPublic, "secp256k1", "Secp256k1", 1), ErrUnsupportedAlgorithm},
+	} {
+		if _, err := ParseKey([]byte(c.json)); !errors.Is(err, c.err) {
+			t.Errorf("%s: %v, want %v", name, err, c.err)
+		}
+	}
+}
+
+func secp256k1Other(t *testing.T) *jwa.Secp256k1PrivateKey {
+	d := sha256.Sum256([]byte("josebench jose secp256k1 other"))
+	k, err := jwa.NewSecp256k1PrivateKey(d[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func mustJSON(t *testing.T, k *JWK) string {
+	t.Helper()
+	b, err := k.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
