@@ -122,3 +122,40 @@ func mustJSON(t *testing.T, k *JWK) string {
 	}
 	return string(b)
 }
+
+// TestSecp256k1PEM reads OpenSSL's three forms of one secp256k1 key
+// (../testdata/keys/secp256k1.*.pem) and the Wycheproof public key PEM,
+// and writes PEM that reads back to the same key.
+func TestSecp256k1PEM(t *testing.T) {
+	var priv *jwa.Secp256k1PrivateKey
+	for _, name := range []string{"secp256k1.sec1.pem", "secp256k1.pkcs8.pem"} {
+		k, err := ParseKeyPEM(jwkTRead(t, "../testdata/keys/"+name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p, ok := k.Key.(*jwa.Secp256k1PrivateKey)
+		if !ok || (priv != nil && !p.Equal(priv)) {
+			t.Fatalf("%s: %T, or another key", name, k.Key)
+		}
+		priv = p
+	}
+	pub, err := ParseKeyPEM(jwkTRead(t, "../testdata/keys/secp256k1.pub.pem"))
+	if err != nil || !pub.Key.(*jwa.Secp256k1PublicKey).Equal(priv.PublicKey()) {
+		t.Fatalf("public PEM: %v", err)
+	}
+	for _, k := range []*JWK{{Key: priv}, {Key: priv.PublicKey()}} {
+		out, err := k.MarshalPEM()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseKeyPEM(out)
+		if err != nil || !jwkTEqualKeys(k.Key, back.Key) {
+			t.Errorf("PEM round trip of %T: %v\n%s", k.Key, err, out)
+		}
+	}
+	wp, err := ParseKeyPEM([]byte("-----BEGIN PUBLIC KEY-----\nMFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAEuDj/ROW8F3vyEYnQdmCC/J2EMiaIf8l2\nA3EQC37iCm/wyddb+6ezGmvKGXRJbutW3jVwcZVdg8Sxutqgshgy6Q==\n-----END PUBLIC KEY-----\n"))
+	want, _ := ParseKey([]byte(secp256k1TestPublic))
+	if err != nil || !jwkTEqualKeys(wp.Key, want.Key) {
+		t.Errorf("Wycheproof public key PEM: %v", err)
+	}
+}
