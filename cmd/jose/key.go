@@ -127,6 +127,8 @@ func defaultCurve(kty, alg string) string {
 		return jose.CurveP384
 	case jwa.ES512:
 		return jose.CurveP521
+	case jwa.ES256K:
+		return jose.CurveSecp256k1
 	}
 	return jose.CurveP256
 }
