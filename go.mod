@@ -7,4 +7,4 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1 // indirect
+require github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1
