@@ -517,10 +517,16 @@ func NewJWK(key any) (*JWK, error) {
 		if key == nil {
 			break
 		}
+		if key.Bytes()[0] != 4 {
+			return nil, jwkErrorf(ErrInvalidKey, "secp256k1 public key not made by jwa.NewSecp256k1PublicKey")
+		}
 		return &JWK{Key: key}, nil
 	case *jwa.Secp256k1PrivateKey:
 		if key == nil {
 			break
+		}
+		if key.PublicKey().Bytes()[0] != 4 {
+			return nil, jwkErrorf(ErrInvalidKey, "secp256k1 private key not made by jwa.NewSecp256k1PrivateKey or GenerateSecp256k1Key")
 		}
 		return &JWK{Key: key}, nil
 	case ed25519.PublicKey:

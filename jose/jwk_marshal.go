@@ -75,9 +75,17 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 		}
 		b.b64("d", d)
 	case *jwa.Secp256k1PublicKey:
-		b.ecPoint(CurveSecp256k1, key.Bytes())
+		p := key.Bytes()
+		if p[0] != 4 {
+			return dst, jwkErrorf(ErrInvalidKey, "secp256k1 public key not made by jwa.NewSecp256k1PublicKey")
+		}
+		b.ecPoint(CurveSecp256k1, p)
 	case *jwa.Secp256k1PrivateKey:
-		b.ecPoint(CurveSecp256k1, key.PublicKey().Bytes())
+		p := key.PublicKey().Bytes()
+		if p[0] != 4 {
+			return dst, jwkErrorf(ErrInvalidKey, "secp256k1 private key not made by jwa.NewSecp256k1PrivateKey")
+		}
+		b.ecPoint(CurveSecp256k1, p)
 		b.b64("d", key.Bytes())
 	case ed25519.PublicKey:
 		if len(key) != ed25519.PublicKeySize {

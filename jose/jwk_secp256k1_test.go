@@ -79,6 +79,15 @@ func TestSecp256k1JWK(t *testing.T) {
 		t.Error("AnalyzeKey of a secp256k1 key for ECDH-ES: no finding (ECDH with secp256k1 is not registered)")
 	}
 
+	for _, z := range []any{new(jwa.Secp256k1PublicKey), new(jwa.Secp256k1PrivateKey)} {
+		if _, err := NewJWK(z); !errors.Is(err, ErrInvalidKey) {
+			t.Errorf("NewJWK(zero %T): %v", z, err)
+		}
+		if _, err := (&JWK{Key: z}).MarshalJSON(); !errors.Is(err, ErrInvalidKey) {
+			t.Errorf("MarshalJSON(zero %T): %v", z, err)
+		}
+	}
+
 	wrongD := strings.Replace(string(js), `"d":"`, `"d":"A`, 1)
 	otherD := func() string {
 		o, _ := NewJWK(secp256k1Other(t))

@@ -36,12 +36,19 @@ var (
 func newES256KSigner(key any) (*es256kSigner, error) {
 	switch k := key.(type) {
 	case *Secp256k1PrivateKey:
+		if !k.pub.valid() {
+			return nil, errSecp256k1ZeroKey(ES256K)
+		}
 		return &es256kSigner{priv: k}, nil
 	case ed25519.PrivateKey:
 		return nil, sigKeyTypeError(ES256K, key) // its Public method panics on a bad length
 	case crypto.Signer:
-		if _, ok := k.Public().(*Secp256k1PublicKey); !ok || sigNilKey(k.Public()) {
+		pub, ok := k.Public().(*Secp256k1PublicKey)
+		if !ok || pub == nil {
 			return nil, fmt.Errorf("jwa: ES256K cannot use a crypto.Signer (%T) with a public key of type %T: %w", key, k.Public(), ErrInvalidKey)
+		}
+		if !pub.valid() {
+			return nil, errSecp256k1ZeroKey(ES256K)
 		}
 		return &es256kSigner{signer: k}, nil
 	}
@@ -82,6 +89,9 @@ func newES256KVerifier(key any) (*es256kVerifier, error) {
 	k, ok := key.(*Secp256k1PublicKey)
 	if !ok {
 		return nil, sigKeyTypeError(ES256K, key)
+	}
+	if !k.valid() {
+		return nil, errSecp256k1ZeroKey(ES256K)
 	}
 	return &es256kVerifier{pub: k}, nil
 }

@@ -228,6 +228,13 @@ func TestSecp256k1Keys(t *testing.T) {
 	if !ES256K.FitsKey(a) || !ES256K.FitsKey(a.PublicKey()) || ES256K.FitsKey(sigKeys(t).p256) || ES256.FitsKey(a) {
 		t.Error("FitsKey")
 	}
+	// Zero values, declared rather than constructed, are refused.
+	if _, err := NewSigner(ES256K, new(Secp256k1PrivateKey)); !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("zero private key: %v", err)
+	}
+	if _, err := NewVerifier(ES256K, new(Secp256k1PublicKey)); !errors.Is(err, ErrInvalidKey) {
+		t.Errorf("zero public key: %v", err)
+	}
 	if ES256K.KeyType() != "EC" || ES256K.Curve() != "secp256k1" {
 		t.Error("KeyType, Curve")
 	}

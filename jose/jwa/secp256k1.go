@@ -53,6 +53,17 @@ func NewSecp256k1PublicKey(b []byte) (*Secp256k1PublicKey, error) {
 	return pub, nil
 }
 
+// valid reports whether k was made by a constructor of this file, not
+// declared as a zero value.
+func (k *Secp256k1PublicKey) valid() bool {
+	return k != nil && k.raw[0] == secp256k1.PubKeyFormatUncompressed
+}
+
+// errSecp256k1ZeroKey is the error for a key declared as a zero value.
+func errSecp256k1ZeroKey(alg SignatureAlgorithm) error {
+	return fmt.Errorf("jwa: %s with a secp256k1 key not made by NewSecp256k1PublicKey, NewSecp256k1PrivateKey or GenerateSecp256k1Key: %w", alg, ErrInvalidKey)
+}
+
 // Bytes returns the uncompressed SEC 1 encoding of k (SEC 1 §2.3.3): 0x04,
 // X, Y; 65 bytes. The slice is new on each call.
 func (k *Secp256k1PublicKey) Bytes() []byte {
