@@ -28,7 +28,7 @@ const (
 type GenerateParams struct {
 	KeyType string // "oct", "RSA", "EC", "OKP" or "AKP"
 	Bits    int    // size of an oct or RSA key, in bits
-	Curve   string // curve of an EC or OKP key: "P-256", "P-384", "P-521", "Ed25519" or "X25519"
+	Curve   string // curve of an EC or OKP key: "P-256", "P-384", "P-521", "secp256k1", "Ed25519" or "X25519"
 
 	// KeyID is the kid of the new key; if empty, it is the key's RFC 7638
 	// SHA-256 thumbprint, base64url-encoded.

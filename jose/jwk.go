@@ -171,7 +171,7 @@ func (k *JWK) KeyType() string {
 	return k.ext.kty
 }
 
-// Curve returns the key's "crv" (RFC 7518 §6.2.1.1, RFC 8037 §2) for EC and
+// Curve returns the key's "crv" (RFC 7518 §6.2.1.1, RFC 8812 §3.1, RFC 8037 §2) for EC and
 // OKP keys, and "" for other keys.
 func (k *JWK) Curve() string {
 	if k == nil {
