@@ -3,6 +3,8 @@ package jose
 import (
 	"crypto"
 	"crypto/sha256"
+	"encoding/asn1"
+	"encoding/pem"
 	"errors"
 	"strings"
 	"testing"
@@ -166,5 +168,43 @@ func TestSecp256k1PEM(t *testing.T) {
 	want, _ := ParseKey([]byte(secp256k1TestPublic))
 	if err != nil || !jwkTEqualKeys(wp.Key, want.Key) {
 		t.Errorf("Wycheproof public key PEM: %v", err)
+	}
+}
+
+// TestSecp256k1PEMRefusals: a SEC 1 key whose public key is another
+// key's, a scalar of 0, a compressed public point, and trailing data are
+// refused, each with its sentinel.
+func TestSecp256k1PEMRefusals(t *testing.T) {
+	a, b := secp256k1TestKey(t), secp256k1Other(t)
+	sec1 := func(d, pub []byte) []byte {
+		der, err := asn1.Marshal(secp256k1ECPrivateKey{Version: 1, PrivateKey: d, Curve: oidSecp256k1, PublicKey: asn1.BitString{Bytes: pub, BitLength: 8 * len(pub)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der})
+	}
+	spki := func(point []byte, extra ...byte) []byte {
+		der, err := asn1.Marshal(secp256k1SPKI{secp256k1AlgID{oidECPublicKey, oidSecp256k1}, asn1.BitString{Bytes: point, BitLength: 8 * len(point)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: append(der, extra...)})
+	}
+	if _, err := ParseKeyPEM(sec1(a.Bytes(), a.PublicKey().Bytes())); err != nil {
+		t.Fatalf("control: %v", err)
+	}
+	compressed := append([]byte{2 + a.PublicKey().Bytes()[64]&1}, a.PublicKey().Bytes()[1:33]...)
+	for name, c := range map[string]struct {
+		pem []byte
+		err error
+	}{
+		"another key's public key": {sec1(a.Bytes(), b.PublicKey().Bytes()), ErrInvalidKey},
+		"zero scalar":              {sec1(make([]byte, 32), nil), ErrInvalidKey},
+		"compressed point":         {spki(compressed), ErrInvalidKey},
+		"trailing data":            {spki(a.PublicKey().Bytes(), 0), ErrMalformed},
+	} {
+		if _, err := ParseKeyPEM(c.pem); !errors.Is(err, c.err) {
+			t.Errorf("%s: %v, want %v", name, err, c.err)
+		}
 	}
 }
