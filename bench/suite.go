@@ -120,6 +120,7 @@ var Benchmarks = append([]Benchmark{
 	jwsBench(jwa.ES256, "ECDSA"),
 	jwsBench(jwa.ES384, "ECDSA"),
 	jwsBench(jwa.ES512, "ECDSA"),
+	jwsBench(jwa.ES256K, "ECDSA"),
 	{Name: "EdDSABench", Groups: []string{"JWS", "EdDSA", "Ed25519"}, Alg: string(jwa.EdDSA)},
 	jwsBench(jwa.RS256, "RSASign"),
 	jwsBench(jwa.RS384, "RSASign"),
@@ -143,6 +144,8 @@ var Benchmarks = append([]Benchmark{
 	jweBench("RSA1_5Bench", jwa.RSA1_5, "RSAEnc", "RSA1_5"),
 	jweBench("RSAOAEPBench", jwa.RSAOAEP, "RSAEnc", "RSA-OAEP"),
 	jweBench("RSAOAEP256Bench", jwa.RSAOAEP256, "RSAEnc", "RSA-OAEP-256"),
+	jweBench("RSAOAEP384Bench", jwa.RSAOAEP384, "RSAEnc", "RSA-OAEP-384"),
+	jweBench("RSAOAEP512Bench", jwa.RSAOAEP512, "RSAEnc", "RSA-OAEP-512"),
 	jweBench("DirBench", jwa.Direct, "dir"),
 }, slices.Concat(jwtBenchmarks, bearerBenchmarks, hpkeBenchmarks, mldsaBenchmarks)...)
 

@@ -262,6 +262,10 @@ func fzSentinel(err error) bool {
 	return false
 }
 
+// secp256k1TestPublicFuzz is the public JWK of the Wycheproof ES256K
+// vectors (testdata/wycheproof/ecdsa_secp256k1_sha256_p1363_test.json).
+const secp256k1TestPublicFuzz = `{"kty":"EC","crv":"secp256k1","x":"uDj_ROW8F3vyEYnQdmCC_J2EMiaIf8l2A3EQC37iCm8","y":"8MnXW_unsxpryhl0SW7rVt41cHGVXYPEsbraoLIYMuk"}`
+
 func FuzzParseKey(f *testing.F) {
 	for _, s := range []string{
 		`{"kty":"oct","k":""}`, `{"kty":"oct","k":"AAAA","k":"BBBB"}`, `{"kty":"EC","crv":"P-256","x":"","y":""}`,
@@ -269,6 +273,12 @@ func FuzzParseKey(f *testing.F) {
 		`{"kty":"AKP","alg":"ML-DSA-44","pub":"AA"}`, `{"kty":"AKP","pub":"AA","priv":"AA"}`, `{"kty":"AKP","alg":"ML-DSA-87","pub":"AA","priv":""}`,
 		`{"kty":"oct","k":"AAAA","` + fzLong + `":1,"` + fzLong + `":2}`, `{"kty":"` + fzLong + `"}`, `{"kty":"EC","crv":"` + fzLong + `"}`,
 		`{"kty":"oct","k":"AAAA","key_ops":["` + fzLong + `","` + fzLong + `"]}`, `{"kty":"AKP","alg":"` + fzLong + `","pub":"AA"}`,
+		// secp256k1 (RFC 8812 §3.1): a valid public key (Wycheproof), a
+		// private key, an off-curve point, a zero scalar.
+		secp256k1TestPublicFuzz,
+		`{"kty":"EC","crv":"secp256k1","x":"xJHatGf2XQq23RevCOEOzNA7yuwytt4iBaJnRZAmO2o","y":"8q-F-1UIuhRlHrqwBChA6YiqSwPEalrh9fLvl7ESGcw","d":"XH9jnb2TbpRrd4M74J_Kmc-x_QW33xkarZMn47B1GKU"}`,
+		`{"kty":"EC","crv":"secp256k1","x":"uDj_ROW8F3vyEYnQdmCC_J2EMiaIf8l2A3EQC37iCm8","y":"9MnXW_unsxpryhl0SW7rVt41cHGVXYPEsbraoLIYMuk"}`,
+		`{"kty":"EC","crv":"secp256k1","x":"xJHatGf2XQq23RevCOEOzNA7yuwytt4iBaJnRZAmO2o","y":"8q-F-1UIuhRlHrqwBChA6YiqSwPEalrh9fLvl7ESGcw","d":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -357,6 +367,26 @@ func FuzzParseSet(f *testing.F) {
 			if got := s.LookupKeyID(k.KeyID); k.KeyID != "" && !slices.Contains(got, k) {
 				t.Fatalf("LookupKeyID(%q) misses key %d", k.KeyID, i)
 			}
+		}
+	})
+}
+
+// FuzzParseKeyPEM feeds PEM blocks, secp256k1 ones (read by this module,
+// not crypto/x509) among them, to ParseKeyPEM: no panic, checked error
+// texts, and a key that writes back to PEM.
+func FuzzParseKeyPEM(f *testing.F) {
+	for _, b := range fzVectorFiles(f, 1<<13, "keys/secp256k1*.pem") {
+		f.Add(b)
+	}
+	f.Add([]byte("-----BEGIN EC PRIVATE KEY-----\nMAA=\n-----END EC PRIVATE KEY-----\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		k, err := jose.ParseKeyPEM(data)
+		vectortest.CheckErrorText(t, err)
+		if err != nil {
+			return
+		}
+		if _, err := k.MarshalPEM(); err != nil {
+			t.Fatalf("parsed key does not write back: %v", err)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // Bounds on generated keys.
@@ -27,7 +28,7 @@ const (
 type GenerateParams struct {
 	KeyType string // "oct", "RSA", "EC", "OKP" or "AKP"
 	Bits    int    // size of an oct or RSA key, in bits
-	Curve   string // curve of an EC or OKP key: "P-256", "P-384", "P-521", "Ed25519" or "X25519"
+	Curve   string // curve of an EC or OKP key: "P-256", "P-384", "P-521", "secp256k1", "Ed25519" or "X25519"
 
 	// KeyID is the kid of the new key; if empty, it is the key's RFC 7638
 	// SHA-256 thumbprint, base64url-encoded.
@@ -90,7 +91,7 @@ func GenerateRSA(bits int) (*JWK, error) {
 }
 
 // GenerateEC generates an EC private key on crv: "P-256", "P-384" or
-// "P-521" (RFC 7518 §6.2). Its kid is its SHA-256 thumbprint.
+// "P-521" (RFC 7518 §6.2), or "secp256k1" (RFC 8812 §3.1). Its kid is its SHA-256 thumbprint.
 func GenerateEC(crv string) (*JWK, error) {
 	return GenerateKey(GenerateParams{KeyType: KeyTypeEC, Curve: crv})
 }
@@ -121,7 +122,14 @@ func generateRSA(bits int) (*rsa.PrivateKey, error) {
 	return key, nil
 }
 
-func generateEC(crv string) (*ecdsa.PrivateKey, error) {
+func generateEC(crv string) (any, error) {
+	if crv == CurveSecp256k1 {
+		key, err := jwa.GenerateSecp256k1Key()
+		if err != nil {
+			return nil, fmt.Errorf("jose: generate: %w", err)
+		}
+		return key, nil
+	}
 	curve, _ := ecCurve(crv)
 	if curve == nil {
 		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: EC curve %s", untrusted.Quote(crv))

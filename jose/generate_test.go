@@ -8,6 +8,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // TestGenerate generates every kind of key except RSA (too slow for tests:
@@ -26,6 +28,7 @@ func TestGenerate(t *testing.T) {
 		{"P-256", func() (*JWK, error) { return GenerateEC("P-256") }, "EC", "P-256", 0},
 		{"P-384", func() (*JWK, error) { return GenerateEC("P-384") }, "EC", "P-384", 0},
 		{"P-521", func() (*JWK, error) { return GenerateEC("P-521") }, "EC", "P-521", 0},
+		{"secp256k1", func() (*JWK, error) { return GenerateEC("secp256k1") }, "EC", "secp256k1", 0},
 		{"Ed25519", func() (*JWK, error) { return GenerateOKP("Ed25519") }, "OKP", "Ed25519", 0},
 		{"X25519", func() (*JWK, error) { return GenerateOKP("X25519") }, "OKP", "X25519", 0},
 	}
@@ -46,7 +49,7 @@ func TestGenerate(t *testing.T) {
 				t.Errorf("oct key of %d bytes", len(k.Key.([]byte)))
 			}
 			switch key := k.Key.(type) {
-			case *ecdsa.PrivateKey, ed25519.PrivateKey:
+			case *ecdsa.PrivateKey, ed25519.PrivateKey, *jwa.Secp256k1PrivateKey:
 			case *ecdh.PrivateKey:
 				if key.Curve() != ecdh.X25519() {
 					t.Errorf("curve %v", key.Curve())

@@ -10,12 +10,15 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // JWK is a JSON Web Key (RFC 7517 §4).
 //
 // Key holds the Go key: []byte for "oct"; *rsa.PublicKey or *rsa.PrivateKey
-// for "RSA"; *ecdsa.PublicKey or *ecdsa.PrivateKey for "EC"; ed25519.PublicKey
+// for "RSA"; *ecdsa.PublicKey or *ecdsa.PrivateKey for "EC" on P-256, P-384
+// and P-521; *[jwa.Secp256k1PublicKey] or *[jwa.Secp256k1PrivateKey] for "EC"
+// on secp256k1 (RFC 8812 §3.1); ed25519.PublicKey
 // or ed25519.PrivateKey for "OKP" Ed25519; *ecdh.PublicKey or *ecdh.PrivateKey
 // (X25519) for "OKP" X25519; *mldsa.PublicKey or *mldsa.PrivateKey for
 // "AKP" ML-DSA (RFC 9964 §4, Go 1.27 and later). Key is nil for an entry of a JWK Set whose kty or
@@ -87,6 +90,9 @@ const (
 	CurveP521    = "P-521"
 	CurveEd25519 = "Ed25519"
 	CurveX25519  = "X25519"
+	// CurveSecp256k1 is the curve of ES256K (RFC 8812 §3.1); its keys are
+	// a *jwa.Secp256k1PublicKey or *jwa.Secp256k1PrivateKey.
+	CurveSecp256k1 = "secp256k1"
 )
 
 // Bounds on what one JWK may hold, checked while parsing.
@@ -165,7 +171,7 @@ func (k *JWK) KeyType() string {
 	return k.ext.kty
 }
 
-// Curve returns the key's "crv" (RFC 7518 §6.2.1.1, RFC 8037 §2) for EC and
+// Curve returns the key's "crv" (RFC 7518 §6.2.1.1, RFC 8812 §3.1, RFC 8037 §2) for EC and
 // OKP keys, and "" for other keys.
 func (k *JWK) Curve() string {
 	if k == nil {
@@ -176,6 +182,8 @@ func (k *JWK) Curve() string {
 		return ecCurveName(key.Curve)
 	case *ecdsa.PrivateKey:
 		return ecCurveName(key.Curve)
+	case *jwa.Secp256k1PublicKey, *jwa.Secp256k1PrivateKey:
+		return CurveSecp256k1
 	case ed25519.PublicKey, ed25519.PrivateKey:
 		return CurveEd25519
 	case *ecdh.PublicKey:
@@ -200,7 +208,7 @@ func (k *JWK) IsPrivate() bool {
 		return false
 	}
 	switch k.Key.(type) {
-	case []byte, *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ecdh.PrivateKey:
+	case []byte, *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ecdh.PrivateKey, *jwa.Secp256k1PrivateKey:
 		return true
 	}
 	return akpIsPrivate(k.Key)

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // octFromParams builds a symmetric key (RFC 7518 §6.4).
@@ -242,13 +243,16 @@ func ecCurveName(c elliptic.Curve) string {
 	return ""
 }
 
-// ecFromParams builds an EC key (RFC 7518 §6.2).
+// ecFromParams builds an EC key (RFC 7518 §6.2, RFC 8812 §3.1).
 func ecFromParams(crv string, kp *keyParams) (any, error) {
 	if crv == "" {
 		return nil, jwkErrorf(ErrMalformed, "missing member \"crv\"")
 	}
 	curve, size := ecCurve(crv)
-	if curve == nil {
+	if crv == CurveSecp256k1 {
+		size = 32
+	}
+	if curve == nil && crv != CurveSecp256k1 {
 		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"crv\": unsupported curve %s", untrusted.Quote(crv))
 	}
 	if kp.x == nil {
@@ -268,6 +272,9 @@ func ecFromParams(crv string, kp *keyParams) (any, error) {
 	}
 	point := make([]byte, 0, 1+2*size)
 	point = append(append(append(point, 4), kp.x...), kp.y...)
+	if crv == CurveSecp256k1 {
+		return secp256k1FromParams(point, kp.d)
+	}
 	pub, err := ecdsa.ParseUncompressedPublicKey(curve, point)
 	if err != nil {
 		return nil, jwkErrorf(ErrInvalidKey, "members \"x\" and \"y\": not a point on %s", crv)
@@ -280,6 +287,27 @@ func ecFromParams(crv string, kp *keyParams) (any, error) {
 		return nil, jwkErrorf(ErrInvalidKey, "member \"d\": not a valid %s private key", crv)
 	}
 	if !priv.PublicKey.Equal(pub) {
+		return nil, jwkErrorf(ErrInvalidKey, "member \"d\": does not match \"x\" and \"y\"")
+	}
+	return priv, nil
+}
+
+// secp256k1FromParams builds a secp256k1 key (RFC 8812 §3.1) from its
+// uncompressed point and, for a private key, its scalar d, both of the
+// right sizes already.
+func secp256k1FromParams(point, d []byte) (any, error) {
+	pub, err := jwa.NewSecp256k1PublicKey(point)
+	if err != nil {
+		return nil, jwkErrorf(ErrInvalidKey, "members \"x\" and \"y\": not a point on secp256k1")
+	}
+	if d == nil {
+		return pub, nil
+	}
+	priv, err := jwa.NewSecp256k1PrivateKey(d)
+	if err != nil {
+		return nil, jwkErrorf(ErrInvalidKey, "member \"d\": not a valid secp256k1 private key")
+	}
+	if !priv.PublicKey().Equal(pub) {
 		return nil, jwkErrorf(ErrInvalidKey, "member \"d\": does not match \"x\" and \"y\"")
 	}
 	return priv, nil
@@ -342,6 +370,10 @@ func publicKeyOf(key any) crypto.PublicKey {
 		return &key.PublicKey
 	case *ecdsa.PublicKey:
 		return key
+	case *jwa.Secp256k1PrivateKey:
+		return key.PublicKey()
+	case *jwa.Secp256k1PublicKey:
+		return key
 	case ed25519.PrivateKey:
 		return key.Public()
 	case ed25519.PublicKey:
@@ -377,6 +409,14 @@ func keyTypeOf(key any) string {
 		if key != nil && ecCurveName(key.Curve) != "" {
 			return KeyTypeEC
 		}
+	case *jwa.Secp256k1PublicKey:
+		if key != nil {
+			return KeyTypeEC
+		}
+	case *jwa.Secp256k1PrivateKey:
+		if key != nil {
+			return KeyTypeEC
+		}
 	case ed25519.PublicKey:
 		if len(key) == ed25519.PublicKeySize {
 			return KeyTypeOKP
@@ -400,7 +440,8 @@ func keyTypeOf(key any) string {
 // NewJWK returns a JWK holding key, checked as [ParseKey] checks a parsed
 // key. key is one of: []byte (oct; copied), *rsa.PublicKey, *rsa.PrivateKey
 // (two primes), *ecdsa.PublicKey, *ecdsa.PrivateKey (P-256, P-384, P-521),
-// ed25519.PublicKey, ed25519.PrivateKey, *ecdh.PublicKey or
+// *[jwa.Secp256k1PublicKey], *[jwa.Secp256k1PrivateKey] (secp256k1, checked by
+// their constructors), ed25519.PublicKey, ed25519.PrivateKey, *ecdh.PublicKey or
 // *ecdh.PrivateKey. An X25519 ecdh key becomes an "OKP" JWK; an ecdh key on
 // a NIST curve becomes an "EC" JWK holding the equivalent ecdsa key. With
 // Go 1.27 and later, key may also be an *mldsa.PublicKey or
@@ -470,6 +511,22 @@ func NewJWK(key any) (*JWK, error) {
 		check, err := ecdsa.ParseRawPrivateKey(key.Curve, d)
 		if err != nil || !check.PublicKey.Equal(&key.PublicKey) {
 			return nil, jwkErrorf(ErrInvalidKey, "EC private key does not match its public key")
+		}
+		return &JWK{Key: key}, nil
+	case *jwa.Secp256k1PublicKey:
+		if key == nil {
+			break
+		}
+		if key.Bytes()[0] != 4 {
+			return nil, jwkErrorf(ErrInvalidKey, "secp256k1 public key not made by jwa.NewSecp256k1PublicKey")
+		}
+		return &JWK{Key: key}, nil
+	case *jwa.Secp256k1PrivateKey:
+		if key == nil {
+			break
+		}
+		if key.PublicKey().Bytes()[0] != 4 {
+			return nil, jwkErrorf(ErrInvalidKey, "secp256k1 private key not made by jwa.NewSecp256k1PrivateKey or GenerateSecp256k1Key")
 		}
 		return &JWK{Key: key}, nil
 	case ed25519.PublicKey:

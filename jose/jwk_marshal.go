@@ -11,6 +11,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // MarshalJSON returns the JWK as a JSON object (RFC 7517 §4), with its
@@ -73,6 +74,19 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 			return dst, jwkErrorf(ErrInvalidKey, "EC private key: %v", err)
 		}
 		b.b64("d", d)
+	case *jwa.Secp256k1PublicKey:
+		p := key.Bytes()
+		if p[0] != 4 {
+			return dst, jwkErrorf(ErrInvalidKey, "secp256k1 public key not made by jwa.NewSecp256k1PublicKey")
+		}
+		b.ecPoint(CurveSecp256k1, p)
+	case *jwa.Secp256k1PrivateKey:
+		p := key.PublicKey().Bytes()
+		if p[0] != 4 {
+			return dst, jwkErrorf(ErrInvalidKey, "secp256k1 private key not made by jwa.NewSecp256k1PrivateKey")
+		}
+		b.ecPoint(CurveSecp256k1, p)
+		b.b64("d", key.Bytes())
 	case ed25519.PublicKey:
 		if len(key) != ed25519.PublicKeySize {
 			return dst, jwkErrorf(ErrInvalidKey, "Ed25519 public key of %d bytes", len(key))

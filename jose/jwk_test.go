@@ -324,7 +324,8 @@ func TestParseKeyRefusals(t *testing.T) {
 
 		{"EC missing crv", ec(func(m map[string]any) { delete(m, "crv") }), ErrMalformed, `"crv"`},
 		{"EC crv number", ec(func(m map[string]any) { m["crv"] = 256 }), ErrMalformed, `"crv"`},
-		{"EC unsupported crv", ec(func(m map[string]any) { m["crv"] = "secp256k1" }), ErrUnsupportedAlgorithm, `"crv"`},
+		{"EC unsupported crv", ec(func(m map[string]any) { m["crv"] = "brainpoolP256r1" }), ErrUnsupportedAlgorithm, `"crv"`},
+		{"EC P-256 point as secp256k1", ec(func(m map[string]any) { m["crv"] = "secp256k1" }), ErrInvalidKey, `"x"`},
 		{"EC wrong crv", ec(func(m map[string]any) { m["crv"] = "P-384" }), ErrMalformed, `"x"`},
 		{"EC missing x", ec(func(m map[string]any) { delete(m, "x") }), ErrMalformed, `"x"`},
 		{"EC missing y", ec(func(m map[string]any) { delete(m, "y") }), ErrMalformed, `"y"`},

@@ -3,6 +3,7 @@ package jose
 import (
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,8 @@ import (
 // ParseKeyPEM returns the JWK of the first key or certificate in data, a
 // PEM file (RFC 7468). It reads these blocks:
 //
-//   - "PRIVATE KEY": PKCS #8 (RFC 5208), RSA, EC, Ed25519 or X25519;
+//   - "PRIVATE KEY": PKCS #8 (RFC 5208), RSA, EC (P-256, P-384, P-521,
+//     and secp256k1 with its OID 1.3.132.0.10), Ed25519 or X25519;
 //   - "RSA PRIVATE KEY": PKCS #1 (RFC 8017 Appendix A.1.2);
 //   - "EC PRIVATE KEY": SEC 1 (RFC 5915), after an optional
 //     "EC PARAMETERS" block, which is skipped;
@@ -78,6 +80,17 @@ func ParseKeyPEM(data []byte) (*JWK, error) {
 		return nil, keyErrorf(ErrUnsupportedAlgorithm, "pem: unsupported block type %s", untrusted.Quote(block.Type))
 	}
 	if err != nil {
+		// crypto/x509 does not know secp256k1 (RFC 8812): such keys are
+		// read by pem_secp256k1.go.
+		k1, err1 := parseSecp256k1PEM(block.Type, block.Bytes)
+		switch {
+		case err1 == nil:
+			key, err = k1, nil
+		case !errors.Is(err1, errNotSecp256k1):
+			return nil, err1
+		}
+	}
+	if err != nil {
 		return nil, keyErrorf(ErrMalformed, "pem: %v", untrusted.Error(err))
 	}
 	k, err := NewJWK(key)
@@ -104,6 +117,17 @@ func (k *JWK) MarshalPEM() ([]byte, error) {
 	}
 	var block pem.Block
 	var err error
+	if der, ok, err := marshalSecp256k1(k.Key); ok {
+		if err != nil {
+			return nil, keyErrorf(ErrInvalidKey, "pem: %v", err)
+		}
+		block.Type = "PUBLIC KEY"
+		if k.IsPrivate() {
+			block.Type = "PRIVATE KEY"
+		}
+		block.Bytes = der
+		return pem.EncodeToMemory(&block), nil
+	}
 	if k.IsPrivate() {
 		block.Type = "PRIVATE KEY"
 		block.Bytes, err = x509.MarshalPKCS8PrivateKey(k.Key)

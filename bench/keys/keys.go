@@ -4,8 +4,9 @@
 // the others generated once by this project).
 //
 // The keys are stored as JWKs (RFC 7517 §4, RFC 7518 §6) and decoded here
-// with the standard library only, so that the harness does not depend on the
-// JWK parser it may be used to measure.
+// with the standard library only (and jwa's secp256k1 key type, which the
+// standard library lacks), so that the harness does not depend on the JWK
+// parser it may be used to measure.
 package keys
 
 import (
@@ -19,6 +20,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 //go:embed *.json pbes2-password.txt
@@ -237,4 +240,42 @@ func PBES2Password() []byte {
 // [PBES2Password]'s.
 func OtherPBES2Password() []byte {
 	return []byte("Thus drew Sauron, the Dark Lord, the password of another")
+}
+
+// Secp256k1 returns the suite's secp256k1 private key (RFC 8812 §3.1), the
+// key of ES256K.
+func Secp256k1() (*jwa.Secp256k1PrivateKey, error) { return secp256k1Key("secp256k1.json") }
+
+// OtherSecp256k1 returns a second secp256k1 private key, distinct from
+// [Secp256k1]'s.
+func OtherSecp256k1() (*jwa.Secp256k1PrivateKey, error) {
+	return secp256k1Key("other-secp256k1.json")
+}
+
+func secp256k1Key(name string) (*jwa.Secp256k1PrivateKey, error) {
+	k, err := load(name)
+	if err != nil {
+		return nil, err
+	}
+	d, err := b64(name, "d", k.D)
+	if err != nil {
+		return nil, err
+	}
+	x, err := b64(name, "x", k.X)
+	if err != nil {
+		return nil, err
+	}
+	y, err := b64(name, "y", k.Y)
+	if err != nil {
+		return nil, err
+	}
+	key, err := jwa.NewSecp256k1PrivateKey(d)
+	if err != nil {
+		return nil, fmt.Errorf("keys: %s: %w", name, err)
+	}
+	pub := key.PublicKey().Bytes()
+	if k.Crv != "secp256k1" || string(pub[1:33]) != string(x) || string(pub[33:]) != string(y) {
+		return nil, fmt.Errorf("keys: %s: public key does not match d", name)
+	}
+	return key, nil
 }

@@ -277,6 +277,16 @@ func signatureKey(v *bench.Variant, other bool) (priv, pub any, err error) {
 			return nil, nil, err
 		}
 		return k, &k.PublicKey, nil
+	case alg == string(jwa.ES256K):
+		load := keys.Secp256k1
+		if other {
+			load = keys.OtherSecp256k1
+		}
+		k, err := cached(prefix(other)+"secp256k1", func() (any, error) { return load() })
+		if err != nil {
+			return nil, nil, err
+		}
+		return k, k.(*jwa.Secp256k1PrivateKey).PublicKey(), nil
 	case strings.HasPrefix(alg, "ES"):
 		crv := map[string]string{"ES256": "P-256", "ES384": "P-384", "ES512": "P-521"}[alg]
 		k, err := ecKey(crv, other)

@@ -37,7 +37,7 @@ type genFlags struct {
 func (g *genFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.kty, "kty", "", "key `type`: oct, RSA, EC, OKP or AKP (required; AKP: ML-DSA, Go 1.27 builds, with --alg)")
 	fs.IntVar(&g.size, "size", 0, "key size in `bits` for oct (default from --alg, else 256) and RSA (default 2048)")
-	fs.StringVar(&g.crv, "crv", "", "`curve` for EC (P-256, P-384, P-521; default from --alg, else P-256) and OKP (Ed25519, X25519; default from --alg, else Ed25519)")
+	fs.StringVar(&g.crv, "crv", "", "`curve` for EC (P-256, P-384, P-521, secp256k1; default from --alg, else P-256) and OKP (Ed25519, X25519; default from --alg, else Ed25519)")
 	fs.StringVar(&g.alg, "alg", "", "the key's \"alg\": the one `algorithm` it may be used with")
 	fs.StringVar(&g.use, "use", "", "the key's \"use\": sig or enc (default from --alg)")
 	fs.StringVar(&g.kid, "kid", "", "the key's \"kid\" (default: its RFC 7638 SHA-256 thumbprint)")
@@ -213,6 +213,8 @@ func defaultCurve(kty, alg string) string {
 		return jose.CurveP384
 	case jwa.ES512:
 		return jose.CurveP521
+	case jwa.ES256K:
+		return jose.CurveSecp256k1
 	}
 	return jose.CurveP256
 }

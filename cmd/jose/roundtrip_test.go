@@ -86,6 +86,8 @@ func TestKeyGenerate(t *testing.T) {
 		{[]string{"--kty", "EC", "--crv", "P-521"}, "EC", "P-521", "ES512", "sig", "", 0},
 		{[]string{"--kty", "EC", "--alg", "ES384"}, "EC", "P-384", "ES384", "sig", "", 0},
 		{[]string{"--kty", "EC", "--alg", "ES512"}, "EC", "P-521", "ES512", "sig", "", 0},
+		{[]string{"--kty", "EC", "--alg", "ES256K"}, "EC", "secp256k1", "ES256K", "sig", "", 0},
+		{[]string{"--kty", "EC", "--crv", "secp256k1"}, "EC", "secp256k1", "ES256K", "sig", "", 0},
 		{[]string{"--kty", "EC", "--crv", "P-384", "--alg", "ECDH-ES+A256KW"}, "EC", "P-384", "ECDH-ES+A256KW", "enc", "", 0},
 		{[]string{"--kty", "EC", "--use", "enc"}, "EC", "P-256", "ECDH-ES", "enc", "", 0},
 		{[]string{"--kty", "OKP"}, "OKP", "Ed25519", "Ed25519", "sig", "", 0},

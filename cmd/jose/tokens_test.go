@@ -53,6 +53,7 @@ func TestSignVerifyRoundTrip(t *testing.T) {
 		{"HS384", newKeyPair(t, "--kty", "oct", "--size", "384")},
 		{"HS512", newKeyPair(t, "--kty", "oct", "--alg", "HS512")},
 		{"ES256", newKeyPair(t, "--kty", "EC", "--alg", "ES256")},
+		{"ES256K", newKeyPair(t, "--kty", "EC", "--alg", "ES256K")},
 		{"ES384", newKeyPair(t, "--kty", "EC", "--alg", "ES384")},
 		{"ES512", newKeyPair(t, "--kty", "EC", "--alg", "ES512")},
 		{"EdDSA", newKeyPair(t, "--kty", "OKP", "--alg", "EdDSA")},
@@ -166,6 +167,8 @@ func TestEncryptDecryptRoundTrip(t *testing.T) {
 		{"ECDH-ES+A128KW", "A128GCM", newKeyPair(t, "--kty", "EC", "--alg", "ECDH-ES+A128KW")},
 		{"ECDH-ES+A256KW", "A256GCM", newKeyPair(t, "--kty", "EC", "--crv", "P-521", "--alg", "ECDH-ES+A256KW")},
 		{"RSA-OAEP-256", "A256GCM", keyPair{kRSA, rsaPub}},
+		{"RSA-OAEP-384", "A192CBC-HS384", keyPair{kRSA, rsaPub}},
+		{"RSA-OAEP-512", "A256CBC-HS512", keyPair{kRSA, rsaPub}},
 		{"RSA-OAEP", "A128CBC-HS256", keyPair{kRSAPKCS1, kRSA}},
 		{"PBES2-HS256+A128KW", "A128GCM", keyPair{password, password}},
 	} {

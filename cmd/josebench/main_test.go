@@ -293,7 +293,13 @@ func TestList(t *testing.T) {
 		t.Errorf("%d lines, first %q", len(lines), lines[0])
 	}
 	code, out, _ = runCLI(t, "list")
-	if code != 0 || !strings.Contains(out, "\nKW ") || !strings.Contains(out, "756 variants") { // JWE: 630 of the PHP suite and dir, 126 of HPKE
+	if code != 0 || !strings.Contains(out, "\nKW ") || !strings.Contains(out, "864 variants") { // JWE: 630 of the PHP suite and dir, 108 of RSA-OAEP-384 and -512, 126 of HPKE
 		t.Errorf("list:\n%s", out)
+	}
+	// The groups of issue 22, in their families.
+	for _, want := range []string{"\nES256K ", "\nRSA-OAEP-384 ", "\nRSA-OAEP-512 ", "ES512Bench ES256KBench", "RSAOAEP256Bench RSAOAEP384Bench RSAOAEP512Bench"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("list does not show %q", want)
+		}
 	}
 }

@@ -22,13 +22,15 @@
 // cannot hold "-" or "+"):
 //
 //   - JWS signatures and MACs, [SignatureAlgorithm] (RFC 7518 §3.1, RFC 8037
-//     §3.1, RFC 9864 §2.2, RFC 9964 §2; ML-DSA needs Go 1.27): [HS256],
-//     [HS384], [HS512], [RS256], [RS384], [RS512], [ES256], [ES384],
-//     [ES512], [PS256], [PS384], [PS512], [EdDSA], [Ed25519], [MLDSA44]
-//     (ML-DSA-44), [MLDSA65] (ML-DSA-65), [MLDSA87] (ML-DSA-87).
+//     §3.1, RFC 8812 §3.2, RFC 9864 §2.2, RFC 9964 §2; ML-DSA needs Go
+//     1.27): [HS256], [HS384], [HS512], [RS256], [RS384], [RS512], [ES256],
+//     [ES384], [ES512], [ES256K], [PS256], [PS384], [PS512], [EdDSA],
+//     [Ed25519], [MLDSA44] (ML-DSA-44), [MLDSA65] (ML-DSA-65), [MLDSA87]
+//     (ML-DSA-87).
 //   - JWE key management, [KeyAlgorithm] (RFC 7518 §4.1; HPKE of
 //     draft-ietf-jose-hpke-encrypt-20): [RSA1_5], [RSAOAEP] (RSA-OAEP),
-//     [RSAOAEP256] (RSA-OAEP-256), [A128KW], [A192KW], [A256KW], [Direct]
+//     [RSAOAEP256] (RSA-OAEP-256), [RSAOAEP384] (RSA-OAEP-384), [RSAOAEP512]
+//     (RSA-OAEP-512), [A128KW], [A192KW], [A256KW], [Direct]
 //     (dir), [ECDHES] (ECDH-ES), [ECDHESA128KW] (ECDH-ES+A128KW),
 //     [ECDHESA192KW] (ECDH-ES+A192KW), [ECDHESA256KW] (ECDH-ES+A256KW),
 //     [A128GCMKW], [A192GCMKW], [A256GCMKW], [PBES2HS256A128KW]
@@ -66,6 +68,7 @@ const (
 	PS512   SignatureAlgorithm = "PS512"   // RSASSA-PSS using SHA-512 and MGF1 with SHA-512 (RFC 7518 §3.5)
 	EdDSA   SignatureAlgorithm = "EdDSA"   // EdDSA; this module supports it with Ed25519 keys only (RFC 8037 §3.1)
 	Ed25519 SignatureAlgorithm = "Ed25519" // EdDSA using the Ed25519 parameter set (RFC 9864 §2.2)
+	ES256K  SignatureAlgorithm = "ES256K"  // ECDSA using secp256k1 and SHA-256 (RFC 8812 §3.2)
 )
 
 // KeyAlgorithm is a JWE "alg" value: a key management algorithm
@@ -77,6 +80,8 @@ const (
 	RSA1_5           KeyAlgorithm = "RSA1_5"             // RSAES-PKCS1-v1_5 (RFC 7518 §4.2)
 	RSAOAEP          KeyAlgorithm = "RSA-OAEP"           // RSAES OAEP using default parameters (RFC 7518 §4.3)
 	RSAOAEP256       KeyAlgorithm = "RSA-OAEP-256"       // RSAES OAEP using SHA-256 and MGF1 with SHA-256 (RFC 7518 §4.3)
+	RSAOAEP384       KeyAlgorithm = "RSA-OAEP-384"       // RSAES OAEP using SHA-384 and MGF1 with SHA-384 (IANA JOSE registry; RFC 8017 §7.1)
+	RSAOAEP512       KeyAlgorithm = "RSA-OAEP-512"       // RSAES OAEP using SHA-512 and MGF1 with SHA-512 (IANA JOSE registry; RFC 8017 §7.1)
 	A128KW           KeyAlgorithm = "A128KW"             // AES Key Wrap with a 128-bit key (RFC 7518 §4.4)
 	A192KW           KeyAlgorithm = "A192KW"             // AES Key Wrap with a 192-bit key (RFC 7518 §4.4)
 	A256KW           KeyAlgorithm = "A256KW"             // AES Key Wrap with a 256-bit key (RFC 7518 §4.4)

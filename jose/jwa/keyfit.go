@@ -17,14 +17,14 @@ import (
 // KeyType returns the JWK "kty" of a's keys: "oct" for HMAC (RFC 7518
 // §6.4), "RSA" for RS* and PS* (§6.3), "EC" for ES* (§6.2), "OKP" for EdDSA
 // and Ed25519 (RFC 8037 §2), "AKP" for ML-DSA (RFC 9964 §4); "" for an
-// unknown algorithm.
+// unknown algorithm. ES256K's keys are "EC" (RFC 8812 §3.1).
 func (a SignatureAlgorithm) KeyType() string {
 	switch a {
 	case HS256, HS384, HS512:
 		return "oct"
 	case RS256, RS384, RS512, PS256, PS384, PS512:
 		return "RSA"
-	case ES256, ES384, ES512:
+	case ES256, ES384, ES512, ES256K:
 		return "EC"
 	case EdDSA, Ed25519:
 		return "OKP"
@@ -35,7 +35,8 @@ func (a SignatureAlgorithm) KeyType() string {
 }
 
 // Curve returns the JWK "crv" of a's keys: "P-256", "P-384" and "P-521"
-// for ES256, ES384 and ES512 (RFC 7518 §3.4), "Ed25519" for EdDSA (as this
+// for ES256, ES384 and ES512 (RFC 7518 §3.4), "secp256k1" for ES256K
+// (RFC 8812 §3.1), "Ed25519" for EdDSA (as this
 // module supports it) and Ed25519 (RFC 8037 §3.1, RFC 9864 §2.2); "" for
 // algorithms whose keys have no curve.
 func (a SignatureAlgorithm) Curve() string {
@@ -46,6 +47,8 @@ func (a SignatureAlgorithm) Curve() string {
 		return "P-384"
 	case ES512:
 		return "P-521"
+	case ES256K:
+		return "secp256k1"
 	case EdDSA, Ed25519:
 		return "Ed25519"
 	}
@@ -54,7 +57,8 @@ func (a SignatureAlgorithm) Curve() string {
 
 // FitsKey reports whether key is a Go key of the type and curve a needs, as
 // [NewVerifier] accepts them: []byte for HMAC, an RSA key for RS* and PS*,
-// an ECDSA key on a's curve for ES*, an Ed25519 key for EdDSA and Ed25519,
+// an ECDSA key on a's curve for ES256, ES384 and ES512, a secp256k1 key
+// for ES256K, an Ed25519 key for EdDSA and Ed25519,
 // an ML-DSA key of a's parameter set for ML-DSA-* (Go 1.27 builds).
 // Private keys, and values with a Public method (a [crypto.Signer]), fit as
 // their public half does. It says nothing of size or strength: a key that
@@ -71,7 +75,9 @@ func (a SignatureAlgorithm) FitsKey(key any) bool {
 	case *rsa.PublicKey:
 		return a.KeyType() == "RSA"
 	case *ecdsa.PublicKey:
-		return a.KeyType() == "EC" && k.Curve != nil && k.Curve.Params().Name == a.Curve()
+		return a.KeyType() == "EC" && a != ES256K && k.Curve != nil && k.Curve.Params().Name == a.Curve()
+	case *Secp256k1PublicKey:
+		return a == ES256K && k != nil
 	case ed25519.PublicKey:
 		return a.KeyType() == "OKP" && len(k) == ed25519.PublicKeySize
 	}

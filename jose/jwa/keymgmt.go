@@ -12,7 +12,7 @@ import (
 // implements (RFC 7518 §4.1), in the order of that table.
 func KeyAlgorithms() []KeyAlgorithm {
 	return []KeyAlgorithm{
-		RSA1_5, RSAOAEP, RSAOAEP256,
+		RSA1_5, RSAOAEP, RSAOAEP256, RSAOAEP384, RSAOAEP512,
 		A128KW, A192KW, A256KW,
 		Direct,
 		ECDHES, ECDHESA128KW, ECDHESA192KW, ECDHESA256KW,
@@ -28,7 +28,7 @@ func (a KeyAlgorithm) String() string { return string(a) }
 // this package implements, or one of [HPKEKeyAlgorithms] (a draft).
 func (a KeyAlgorithm) Known() bool {
 	switch a {
-	case RSA1_5, RSAOAEP, RSAOAEP256, Direct, ECDHES:
+	case RSA1_5, RSAOAEP, RSAOAEP256, RSAOAEP384, RSAOAEP512, Direct, ECDHES:
 		return true
 	}
 	return a.KeyWrapSize() != 0 || a.IsHPKE() || a.IsHPKEIntegrated()
@@ -51,9 +51,16 @@ func (a KeyAlgorithm) IsECDH() bool {
 	return a == ECDHES || a == ECDHESA128KW || a == ECDHESA192KW || a == ECDHESA256KW
 }
 
-// IsRSA reports whether a is an RSA key encryption algorithm (RFC 7518
-// §4.2, §4.3).
-func (a KeyAlgorithm) IsRSA() bool { return a == RSA1_5 || a == RSAOAEP || a == RSAOAEP256 }
+// IsRSA reports whether a is an RSA key encryption algorithm: RSA1_5 and
+// RSA-OAEP* (RFC 7518 §4.2, §4.3, and RSA-OAEP-384 and RSA-OAEP-512 of the
+// IANA JOSE registry).
+func (a KeyAlgorithm) IsRSA() bool {
+	switch a {
+	case RSA1_5, RSAOAEP, RSAOAEP256, RSAOAEP384, RSAOAEP512:
+		return true
+	}
+	return false
+}
 
 // IsAESKW reports whether a is AES Key Wrap with a shared key (RFC 7518
 // §4.4).
@@ -84,7 +91,7 @@ func (a KeyAlgorithm) KeyWrapSize() int {
 // key (RFC 7516 §5.1 steps 1-5). The key must suit alg exactly, else
 // [ErrInvalidKey]:
 //
-//   - RSA1_5, RSA-OAEP, RSA-OAEP-256: *rsa.PublicKey (or *rsa.PrivateKey,
+//   - RSA1_5, RSA-OAEP, RSA-OAEP-256, RSA-OAEP-384, RSA-OAEP-512: *rsa.PublicKey (or *rsa.PrivateKey,
 //     for its public part) of at least 2048 bits (RFC 7518 §4.2, §4.3);
 //   - A128KW, A192KW, A256KW, A128GCMKW, A192GCMKW, A256GCMKW: []byte of
 //     exactly 16, 24 or 32 bytes (§4.4, §4.7);
@@ -132,7 +139,7 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 // private or shared key (RFC 7516 §5.2 steps 9-10). The key must suit alg
 // exactly, else [ErrInvalidKey]:
 //
-//   - RSA1_5, RSA-OAEP, RSA-OAEP-256: *rsa.PrivateKey of at least 2048 bits,
+//   - RSA1_5, RSA-OAEP, RSA-OAEP-256, RSA-OAEP-384, RSA-OAEP-512: *rsa.PrivateKey of at least 2048 bits,
 //     or a [crypto.Decrypter] whose Public method returns such an
 //     *rsa.PublicKey: a key held in a KMS or an HSM;
 //   - AxxxKW, AxxxGCMKW: []byte of exactly the algorithm's key size;

@@ -332,7 +332,7 @@ func TestKeyManagementRefusedKeys(t *testing.T) {
 			t.Errorf("NewKeyDecrypter(%s, %T len %v): %v", tt.alg, tt.key, kmLen(tt.key), errD)
 		}
 	}
-	for _, alg := range []KeyAlgorithm{"none", "", "RSA-OAEP-384", "a128kw", "ECDH-ES+A128GCMKW", "PBES2-HS256"} {
+	for _, alg := range []KeyAlgorithm{"none", "", "RSA-OAEP-1", "RSA-OAEP-224", "a128kw", "ECDH-ES+A128GCMKW", "PBES2-HS256"} {
 		if _, err := NewKeyEncrypter(alg, []byte("0123456789abcdef")); !errors.Is(err, ErrUnsupportedAlgorithm) {
 			t.Errorf("NewKeyEncrypter(%q): %v", alg, err)
 		}
@@ -452,7 +452,7 @@ func TestKeyAlgorithmMethods(t *testing.T) {
 		wrap                                   int
 	}
 	want := map[KeyAlgorithm]props{
-		RSA1_5: {rsa: true}, RSAOAEP: {rsa: true}, RSAOAEP256: {rsa: true},
+		RSA1_5: {rsa: true}, RSAOAEP: {rsa: true}, RSAOAEP256: {rsa: true}, RSAOAEP384: {rsa: true}, RSAOAEP512: {rsa: true},
 		A128KW: {aeskw: true, wrap: 16}, A192KW: {aeskw: true, wrap: 24}, A256KW: {aeskw: true, wrap: 32},
 		Direct: {direct: true},
 		ECDHES: {direct: true, ecdh: true}, ECDHESA128KW: {ecdh: true, wrap: 16},

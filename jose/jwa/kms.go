@@ -33,10 +33,16 @@ func newRSAOpaqueDecrypter(alg KeyAlgorithm, dec crypto.Decrypter) (*rsaDecrypte
 
 // rsaOAEPCryptoHash returns the OAEP hash of alg as a crypto.Hash, for
 // rsa.OAEPOptions: SHA-1 for RSA-OAEP, SHA-256 for RSA-OAEP-256
-// (RFC 7518 §4.3); MGF1 uses the same hash.
+// (RFC 7518 §4.3), SHA-384 and SHA-512 for RSA-OAEP-384 and RSA-OAEP-512;
+// MGF1 uses the same hash.
 func rsaOAEPCryptoHash(alg KeyAlgorithm) crypto.Hash {
-	if alg == RSAOAEP {
+	switch alg {
+	case RSAOAEP:
 		return crypto.SHA1
+	case RSAOAEP384:
+		return crypto.SHA384
+	case RSAOAEP512:
+		return crypto.SHA512
 	}
 	return crypto.SHA256
 }
@@ -51,7 +57,7 @@ func rsaOAEPCryptoHash(alg KeyAlgorithm) crypto.Hash {
 // call succeeded with exactly ks bytes. An error, a wrong length or a
 // padding failure all return the random CEK and no error.
 //
-// RSA-OAEP and RSA-OAEP-256 map every failure, the device's own errors
+// RSA-OAEP* map every failure, the device's own errors
 // included, to ErrDecryption.
 func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error) {
 	if d.alg == RSA1_5 {

@@ -52,12 +52,12 @@ var (
 )
 
 // TestKMSRSA decrypts CEKs encrypted to a local public key with the same
-// key behind crypto.Decrypter, for RSA1_5, RSA-OAEP and RSA-OAEP-256, and
+// key behind crypto.Decrypter, for RSA1_5 and every RSA-OAEP*, and
 // checks the refusals: a bad encrypted key, another key, a failing device.
 func TestKMSRSA(t *testing.T) {
 	key := vectortest.RSAKey(t, 2048)
 	other := &kmsRSA{key: vectortest.RSAKey(t, 3072)}
-	for _, alg := range []KeyAlgorithm{RSA1_5, RSAOAEP, RSAOAEP256} {
+	for _, alg := range []KeyAlgorithm{RSA1_5, RSAOAEP, RSAOAEP256, RSAOAEP384, RSAOAEP512} {
 		e, err := NewKeyEncrypter(alg, &key.PublicKey)
 		if err != nil {
 			t.Fatal(err)

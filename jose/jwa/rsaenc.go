@@ -6,6 +6,7 @@ import (
 	"crypto/rsa"
 	"crypto/sha1"
 	"crypto/sha256"
+	"crypto/sha512"
 	"fmt"
 	"hash"
 )
@@ -25,17 +26,24 @@ func rsaKeyCheck(alg KeyAlgorithm, pub *rsa.PublicKey) error {
 	return nil
 }
 
-// rsaOAEPHash returns the OAEP hash of alg: SHA-1 for RSA-OAEP (RFC 7518
-// §4.3, "default parameters"), SHA-256 for RSA-OAEP-256.
+// rsaOAEPHash returns the OAEP hash of alg, which MGF1 uses too: SHA-1 for
+// RSA-OAEP (RFC 7518 §4.3, "default parameters"), SHA-256 for RSA-OAEP-256,
+// SHA-384 and SHA-512 for RSA-OAEP-384 and RSA-OAEP-512 (IANA JOSE
+// registry, after the W3C Web Cryptography API).
 func rsaOAEPHash(alg KeyAlgorithm) hash.Hash {
-	if alg == RSAOAEP {
+	switch alg {
+	case RSAOAEP:
 		return sha1.New()
+	case RSAOAEP384:
+		return sha512.New384()
+	case RSAOAEP512:
+		return sha512.New()
 	}
 	return sha256.New()
 }
 
-// rsaEncrypter is RSA1_5, RSA-OAEP and RSA-OAEP-256 key encryption
-// (RFC 7518 §4.2, §4.3).
+// rsaEncrypter is RSA1_5 and RSA-OAEP* key encryption (RFC 7518 §4.2,
+// §4.3; RSA-OAEP-384 and RSA-OAEP-512 alike with their hashes).
 type rsaEncrypter struct {
 	alg KeyAlgorithm
 	pub *rsa.PublicKey
@@ -83,8 +91,8 @@ func (e *rsaEncrypter) EncryptKey(cek []byte, enc ContentEncryption, _ *KeyParam
 	return cekOut, ek, nil
 }
 
-// rsaDecrypter is RSA1_5, RSA-OAEP and RSA-OAEP-256 key decryption
-// (RFC 7518 §4.2, §4.3).
+// rsaDecrypter is RSA1_5 and RSA-OAEP* key decryption (RFC 7518 §4.2,
+// §4.3; RSA-OAEP-384 and RSA-OAEP-512 alike with their hashes).
 type rsaDecrypter struct {
 	alg  KeyAlgorithm
 	priv *rsa.PrivateKey
@@ -120,7 +128,7 @@ func (d *rsaDecrypter) Algorithm() KeyAlgorithm { return d.alg }
 // random CEK and no error, and shows only as the later content
 // authentication failure, with no timing difference.
 //
-// For RSA-OAEP and RSA-OAEP-256 any failure, including a decrypted key that
+// For RSA-OAEP, RSA-OAEP-256, RSA-OAEP-384 and RSA-OAEP-512 any failure, including a decrypted key that
 // is not enc's size, is [ErrDecryption].
 func (d *rsaDecrypter) DecryptKey(encryptedKey []byte, enc ContentEncryption, _ *KeyParams) ([]byte, error) {
 	ks := enc.KeySize()

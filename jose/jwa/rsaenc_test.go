@@ -58,7 +58,8 @@ func TestRSA1_5Countermeasure(t *testing.T) {
 // TestRSAOAEPWrongSize: a CEK of the wrong size for enc is a failure.
 func TestRSAOAEPWrongSize(t *testing.T) {
 	key := vectortest.RSAKey(t, 2048)
-	for _, alg := range []KeyAlgorithm{RSAOAEP, RSAOAEP256} {
+	oaep := []KeyAlgorithm{RSAOAEP, RSAOAEP256, RSAOAEP384, RSAOAEP512}
+	for i, alg := range oaep {
 		e, _ := NewKeyEncrypter(alg, &key.PublicKey)
 		d, _ := NewKeyDecrypter(alg, key)
 		_, ek, err := e.EncryptKey(nil, A128GCM, nil)
@@ -68,14 +69,15 @@ func TestRSAOAEPWrongSize(t *testing.T) {
 		if _, err := d.DecryptKey(ek, A256GCM, nil); !errors.Is(err, ErrDecryption) {
 			t.Errorf("%s: 16-byte CEK for A256GCM: %v", alg, err)
 		}
-		// The two OAEP hashes are not interchangeable.
-		other := RSAOAEP256
-		if alg == RSAOAEP256 {
-			other = RSAOAEP
-		}
-		d2, _ := NewKeyDecrypter(other, key)
-		if _, err := d2.DecryptKey(ek, A128GCM, nil); !errors.Is(err, ErrDecryption) {
-			t.Errorf("%s token decrypted as %s: %v", alg, other, err)
+		// The OAEP hashes are not interchangeable.
+		for j, other := range oaep {
+			if i == j {
+				continue
+			}
+			d2, _ := NewKeyDecrypter(other, key)
+			if _, err := d2.DecryptKey(ek, A128GCM, nil); !errors.Is(err, ErrDecryption) {
+				t.Errorf("%s token decrypted as %s: %v", alg, other, err)
+			}
 		}
 	}
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // SignatureAlgorithms returns every JWS algorithm this package implements
-// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 9864 §2.2, and RFC 9964 §2 when built
+// (RFC 7518 §3.1, RFC 8037 §3.1, RFC 8812 §3.2, RFC 9864 §2.2, and RFC 9964 §2 when built
 // with Go 1.27 or later), in a fixed order. The slice is new on each call;
 // the caller may modify it.
 func SignatureAlgorithms() []SignatureAlgorithm {
@@ -25,7 +25,7 @@ func SignatureAlgorithms() []SignatureAlgorithm {
 		HS256, HS384, HS512,
 		RS256, RS384, RS512,
 		PS256, PS384, PS512,
-		ES256, ES384, ES512,
+		ES256, ES384, ES512, ES256K,
 		EdDSA, Ed25519,
 	}, mldsaAlgorithms...)
 }
@@ -38,7 +38,7 @@ func (a SignatureAlgorithm) String() string { return string(a) }
 func (a SignatureAlgorithm) Known() bool {
 	switch a {
 	case HS256, HS384, HS512, RS256, RS384, RS512, PS256, PS384, PS512,
-		ES256, ES384, ES512, EdDSA, Ed25519:
+		ES256, ES384, ES512, ES256K, EdDSA, Ed25519:
 		return true
 	}
 	return slices.Contains(mldsaAlgorithms, a)
@@ -52,7 +52,7 @@ func (a SignatureAlgorithm) Known() bool {
 // an unknown algorithm.
 func (a SignatureAlgorithm) Hash() crypto.Hash {
 	switch a {
-	case HS256, RS256, PS256, ES256:
+	case HS256, RS256, PS256, ES256, ES256K:
 		return crypto.SHA256
 	case HS384, RS384, PS384, ES384:
 		return crypto.SHA384
@@ -72,6 +72,8 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 //     precomputed on a private copy, so the caller's key is not modified.
 //   - ES256, ES384, ES512: an *[ecdsa.PrivateKey] on P-256, P-384 or P-521
 //     respectively (RFC 7518 §3.4).
+//   - ES256K: a *[Secp256k1PrivateKey] (RFC 8812 §3.2). It signs with the
+//     deterministic nonces of RFC 6979.
 //   - EdDSA, Ed25519: an [ed25519.PrivateKey] (RFC 8037 §3.1, RFC 9864 §2.2);
 //     its public half must match its seed.
 //   - ML-DSA-44, ML-DSA-65, ML-DSA-87 (Go 1.27 and later): an
@@ -79,7 +81,7 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 //
 // For the asymmetric algorithms the key may also be any [crypto.Signer]
 // whose Public method returns an *[rsa.PublicKey], *[ecdsa.PublicKey],
-// [ed25519.PublicKey] or *mldsa.PublicKey of the right kind and size, such as a key held in a KMS
+// *[Secp256k1PublicKey], [ed25519.PublicKey] or *mldsa.PublicKey of the right kind and size, such as a key held in a KMS
 // or an HSM. Its signatures are converted to the JWS form where needed (the
 // DER of an ECDSA signature becomes R||S).
 //
@@ -105,6 +107,8 @@ func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 		return newRSASigner(alg, key)
 	case ES256, ES384, ES512:
 		return newECDSASigner(alg, key)
+	case ES256K:
+		return newES256KSigner(key)
 	case EdDSA, Ed25519:
 		return newEdDSASigner(alg, key)
 	case MLDSA44, MLDSA65, MLDSA87:
@@ -122,6 +126,7 @@ func NewSigner(alg SignatureAlgorithm, key any) (Signer, error) {
 //     least 2048 (and at most 16384) bits.
 //   - ES256, ES384, ES512: an *[ecdsa.PublicKey] on P-256, P-384 or P-521
 //     respectively.
+//   - ES256K: a *[Secp256k1PublicKey].
 //   - EdDSA, Ed25519: an [ed25519.PublicKey].
 //   - ML-DSA-44, ML-DSA-65, ML-DSA-87 (Go 1.27 and later): an
 //     *mldsa.PublicKey of that parameter set.
@@ -145,6 +150,8 @@ func NewVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 		return newRSAVerifier(alg, sigPublicKey(key))
 	case ES256, ES384, ES512:
 		return newECDSAVerifier(alg, sigPublicKey(key))
+	case ES256K:
+		return newES256KVerifier(sigPublicKey(key))
 	case EdDSA, Ed25519:
 		return newEdDSAVerifier(alg, sigPublicKey(key))
 	case MLDSA44, MLDSA65, MLDSA87:
@@ -172,6 +179,10 @@ func sigNilKey(key any) bool {
 	case *ecdh.PublicKey:
 		return k == nil
 	case *ed25519.PrivateKey:
+		return k == nil
+	case *Secp256k1PrivateKey:
+		return k == nil
+	case *Secp256k1PublicKey:
 		return k == nil
 	}
 	return mldsaNilKey(key)
@@ -242,7 +253,7 @@ func sigKeyTypeError(alg SignatureAlgorithm, key any) error {
 // key it holds.
 func sigSignerError(alg SignatureAlgorithm, key any, pub crypto.PublicKey) error {
 	switch key.(type) {
-	case *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ed25519.PrivateKey:
+	case *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ed25519.PrivateKey, *Secp256k1PrivateKey:
 		return sigKeyTypeError(alg, key)
 	}
 	return fmt.Errorf("jwa: %s needs %s; the crypto.Signer %T holds a %T: %w", alg, sigKeyNeed(alg), key, pub, ErrInvalidKey)
@@ -251,7 +262,7 @@ func sigSignerError(alg SignatureAlgorithm, key any, pub crypto.PublicKey) error
 // sigIsPublic reports whether key is the public half of a key pair.
 func sigIsPublic(key any) bool {
 	switch key.(type) {
-	case *rsa.PublicKey, *ecdsa.PublicKey, ed25519.PublicKey, *ecdh.PublicKey:
+	case *rsa.PublicKey, *ecdsa.PublicKey, ed25519.PublicKey, *ecdh.PublicKey, *Secp256k1PublicKey:
 		return true
 	}
 	return mldsaIsPublic(key)
@@ -270,6 +281,8 @@ func sigKeyNeed(alg SignatureAlgorithm) string {
 		return "an ECDSA key on P-384"
 	case ES512:
 		return "an ECDSA key on P-521"
+	case ES256K:
+		return "an ECDSA key on secp256k1"
 	case EdDSA, Ed25519:
 		return "an Ed25519 key"
 	case MLDSA44, MLDSA65, MLDSA87:

@@ -7,15 +7,20 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/sha512"
 	"testing"
+
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+	dcrecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 )
 
 // The signature benchmarks sign and verify the JWS Signing Input of
 // RFC 7520 §4.1 (the 167-byte payload with a protected header), with this
 // package (BenchmarkSign, BenchmarkVerify) and with the bare primitive of
-// the standard library (BenchmarkBareSign, BenchmarkBareVerify), so one run
-// shows the cost of the jwa layer:
+// the standard library, or of decred's secp256k1 for ES256K
+// (BenchmarkBareSign, BenchmarkBareVerify), so one run shows the cost of
+// the jwa layer:
 //
 //	go test -run '^$' -bench 'Sign|Verify' -benchtime 200ms ./jose/jwa
 
@@ -89,7 +94,31 @@ func sigBenchCases(b *testing.B) []sigBenchCase {
 		{EdDSA, k.ed,
 			func(input []byte) []byte { return ed25519.Sign(k.ed, input) },
 			func(input, sig []byte) bool { return ed25519.Verify(k.ed.Public().(ed25519.PublicKey), input, sig) }},
+		es256kBareCase(sigSecp256k1(b, "a")),
 	}
+}
+
+// es256kBareCase is ES256K against the bare calls of
+// github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa: Sign and Verify, with
+// the SHA-256 digest and the R||S bytes that any caller needs.
+func es256kBareCase(key *Secp256k1PrivateKey) sigBenchCase {
+	return sigBenchCase{ES256K, key,
+		func(input []byte) []byte {
+			d := sha256.Sum256(input)
+			sig := dcrecdsa.Sign(&key.d, d[:])
+			var rs [64]byte
+			r, s := sig.R(), sig.S()
+			r.PutBytesUnchecked(rs[:32])
+			s.PutBytesUnchecked(rs[32:])
+			return rs[:]
+		},
+		func(input, sig []byte) bool {
+			d := sha256.Sum256(input)
+			var r, s secp256k1.ModNScalar
+			r.SetByteSlice(sig[:32])
+			s.SetByteSlice(sig[32:])
+			return dcrecdsa.NewSignature(&r, &s).Verify(d[:], &key.pub.k)
+		}}
 }
 
 func BenchmarkSign(b *testing.B) {

@@ -8,6 +8,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/json"
@@ -198,7 +199,19 @@ func sigCases(t testing.TB) []sigCase {
 		{ES512, k.p521, p521b, 132},
 		{EdDSA, k.ed, ed25519.NewKeyFromSeed(make([]byte, 32)), 64},
 		{Ed25519, k.ed, ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32)), 64},
+		{ES256K, sigSecp256k1(t, "a"), sigSecp256k1(t, "b"), 64},
 	}, sigMLDSACases(t)...) // none before Go 1.27
+}
+
+// sigSecp256k1 derives a fixed secp256k1 key from label.
+func sigSecp256k1(t testing.TB, label string) *Secp256k1PrivateKey {
+	t.Helper()
+	d := sha256.Sum256([]byte("josebench jwa secp256k1 " + label))
+	k, err := NewSecp256k1PrivateKey(d[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
 }
 
 // sigOtherEC derives a second fixed key on curve (ECDSA key generation is
@@ -221,7 +234,7 @@ func sigTestInput(t testing.TB) []byte {
 
 func TestSignatureAlgorithmsList(t *testing.T) {
 	algs := SignatureAlgorithms()
-	if want := 14 + len(sigMLDSACases(t)); len(algs) != want {
+	if want := 15 + len(sigMLDSACases(t)); len(algs) != want {
 		t.Fatalf("SignatureAlgorithms() has %d entries, want %d", len(algs), want)
 	}
 	seen := map[SignatureAlgorithm]bool{}
@@ -248,7 +261,7 @@ func TestSignatureAlgorithmsList(t *testing.T) {
 	if SignatureAlgorithms()[0] != HS256 {
 		t.Error("SignatureAlgorithms returns a shared slice")
 	}
-	for _, a := range []SignatureAlgorithm{"none", "", "hs256", "HS257", "ES256K", "Ed448", "RS1"} {
+	for _, a := range []SignatureAlgorithm{"none", "", "hs256", "HS257", "ES256k", "Ed448", "RS1"} {
 		if a.Known() || a.Hash() != 0 {
 			t.Errorf("%q: Known() = %v, Hash() = %v", a, a.Known(), a.Hash())
 		}
@@ -256,7 +269,7 @@ func TestSignatureAlgorithmsList(t *testing.T) {
 	for a, want := range map[SignatureAlgorithm]crypto.Hash{
 		HS256: crypto.SHA256, RS384: crypto.SHA384, PS512: crypto.SHA512,
 		ES256: crypto.SHA256, ES384: crypto.SHA384, ES512: crypto.SHA512,
-		EdDSA: crypto.SHA512, Ed25519: crypto.SHA512,
+		EdDSA: crypto.SHA512, Ed25519: crypto.SHA512, ES256K: crypto.SHA256,
 	} {
 		if a.Hash() != want {
 			t.Errorf("%s.Hash() = %v, want %v", a, a.Hash(), want)
@@ -267,7 +280,7 @@ func TestSignatureAlgorithmsList(t *testing.T) {
 func TestSignUnsupportedAlgorithm(t *testing.T) {
 	k := sigKeys(t)
 	long := SignatureAlgorithm(strings.Repeat("A", 1000))
-	for _, alg := range []SignatureAlgorithm{"none", "None", "", "hs256", "HS1", "ES256K", "Ed448", "RSA-OAEP", "A128GCM", long} {
+	for _, alg := range []SignatureAlgorithm{"none", "None", "", "hs256", "HS1", "ES256k", "ES256KK", "Ed448", "RSA-OAEP", "A128GCM", long} {
 		for _, key := range []any{k.hmac, k.rsa2048, k.p256, k.ed, nil} {
 			if _, err := NewSigner(alg, key); !errors.Is(err, ErrUnsupportedAlgorithm) {
 				t.Errorf("NewSigner(%.10q, %T) = %v, want ErrUnsupportedAlgorithm", alg, key, err)

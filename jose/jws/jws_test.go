@@ -51,12 +51,17 @@ func rtAllKeys(t testing.TB) []rtKey {
 		r := vectortest.RSAKey(t, 2048)
 		p256, p384, p521 := rtEC(t, elliptic.P256()), rtEC(t, elliptic.P384()), rtEC(t, elliptic.P521())
 		ed := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32))
+		k1, err := jwa.NewSecp256k1PrivateKey(bytes.Repeat([]byte{7}, 32))
+		if err != nil {
+			t.Fatal(err)
+		}
 		rtKeys = []rtKey{
 			{jwa.HS256, hk(32), hk(32)}, {jwa.HS384, hk(48), hk(48)}, {jwa.HS512, hk(64), hk(64)},
 			{jwa.RS256, r, &r.PublicKey}, {jwa.RS384, r, &r.PublicKey}, {jwa.RS512, r, &r.PublicKey},
 			{jwa.PS256, r, &r.PublicKey}, {jwa.PS384, r, &r.PublicKey}, {jwa.PS512, r, &r.PublicKey},
 			{jwa.ES256, p256, &p256.PublicKey}, {jwa.ES384, p384, &p384.PublicKey}, {jwa.ES512, p521, &p521.PublicKey},
 			{jwa.EdDSA, ed, ed.Public()}, {jwa.Ed25519, ed, ed.Public()},
+			{jwa.ES256K, k1, k1.PublicKey()},
 		}
 		rtKeys = append(rtKeys, rtMLDSAKeys(t)...) // none before Go 1.27
 	})

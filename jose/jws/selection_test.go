@@ -52,6 +52,33 @@ func TestSelectionPolicy(t *testing.T) {
 			t.Fatalf("ES256 after %d P-384 keys: %v", jws.MaxKeyCandidates, err)
 		}
 	})
+	t.Run("secp256k1 beside P-256", func(t *testing.T) {
+		// ES256K selects the secp256k1 key (RFC 8812 §3.1) and ES256 the
+		// P-256 one, from one set without kids; an ES256K token signed
+		// with another secp256k1 key is refused.
+		k1, err := jwa.GenerateSecp256k1Key()
+		if err != nil {
+			t.Fatal(err)
+		}
+		k2, _ := jwa.GenerateSecp256k1Key()
+		set := &jose.Set{Keys: []*jose.JWK{{Key: &ec.PublicKey}, {Key: k1.PublicKey()}}}
+		v := rvVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256, jwa.ES256K}, Keys: set})
+		for _, c := range []struct {
+			alg jwa.SignatureAlgorithm
+			key any
+		}{{jwa.ES256K, k1}, {jwa.ES256, ec}} {
+			if _, err := v.VerifyCompact(sign(c.alg, c.key, "")); err != nil {
+				t.Errorf("%s: %v", c.alg, err)
+			}
+		}
+		if _, err := v.VerifyCompact(sign(jwa.ES256K, k2, "")); !errors.Is(err, jose.ErrVerificationFailed) {
+			t.Errorf("ES256K by another key: %v, want ErrVerificationFailed", err)
+		}
+		only := rvVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}, Keys: set})
+		if _, err := only.VerifyCompact(sign(jwa.ES256K, k1, "")); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+			t.Errorf("ES256K not allowed: %v", err)
+		}
+	})
 	t.Run("kid selects one key", func(t *testing.T) {
 		set := &jose.Set{Keys: octs(2, "k")}
 		tok := sign(jwa.HS256, set.Keys[1].Key, "k")

@@ -150,7 +150,7 @@ func signatureSize(alg jwa.SignatureAlgorithm, key any) int {
 		return 48
 	case jwa.HS512:
 		return 64
-	case jwa.ES256, jwa.EdDSA, jwa.Ed25519:
+	case jwa.ES256, jwa.ES256K, jwa.EdDSA, jwa.Ed25519:
 		return 64
 	case jwa.ES384:
 		return 96
