@@ -13,7 +13,9 @@
 // cost once the set is cached.
 //
 //	keys, err := jwks.New("https://provider.example/.well-known/jwks.json", jwks.Options{})
-//	...
+//	if err != nil {
+//		return err
+//	}
 //	defer keys.Close()
 //	v, err := jws.NewVerifier(jws.VerifyOptions{
 //		Algorithms: []jwa.SignatureAlgorithm{jwa.RS256},
