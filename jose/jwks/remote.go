@@ -28,7 +28,8 @@ const (
 
 // ErrFetch reports that the JWK Set could not be fetched: a transport
 // error, an HTTP status other than 200 or 304, or a body that is too large,
-// not a JWK Set or holds keys a published set must not hold. The error
+// not a JWK Set, holds keys a published set must not hold, or holds no key
+// usable here (see [Options.MaxStale]). The error
 // returned wraps ErrFetch and, where there is one, the cause (a jose
 // sentinel such as [jose.ErrLimitExceeded] or [jose.ErrMalformed], or the
 // transport's error); its text names the URL and the HTTP status.
@@ -100,6 +101,22 @@ type Options struct {
 	// [DefaultMaxStale], 6 h, longer than most provider outages, short
 	// enough that a set nobody can refresh stops being trusted the same
 	// day. Negative: a set is never used past its freshness lifetime.
+	//
+	// An answer of status 200 whose set holds no key usable here (no key
+	// at all, only key types or curves this module does not support, only
+	// entries that fail the checks of [jose.ParseKey]: see [jose.Set]) is
+	// a failed fetch too: the set in use stays, until MaxStale, and
+	// [Remote.Status] reports the error. The other libraries we know
+	// replace their set with any set that parses; we do not, because such
+	// a set verifies no token: a publishing mistake of the provider (an
+	// empty set during a migration, keys in a form this module refuses)
+	// would become an outage at once, with nothing in the fetch's status
+	// to say why. The cost is that a provider emptying its set to revoke
+	// every key is obeyed only after MaxStale; a set with one usable key
+	// replaces the set in use at once. With no set held yet, such an
+	// answer is also a failed fetch (every call then fails with it,
+	// wrapping [ErrFetch], rather than each token with
+	// [jose.ErrKeyNotFound]), retried as any other.
 	MaxStale time.Duration
 	// AllowSecretKeys allows a set holding symmetric ("oct") or private
 	// keys; by default a set with any secret or private key is refused, as
