@@ -84,16 +84,27 @@ type Options struct {
 	// the provider removed is still accepted).
 	MinRefreshInterval time.Duration
 	MaxRefreshInterval time.Duration
-	// RefreshCooldown bounds the fetches the traffic can cause: a token
-	// whose kid is not in the set fetches the set again only if the last
-	// fetch started at least this long ago, and after a failed fetch the
-	// next one waits this long (the other fetches, when a set's lifetime
-	// ends, are bounded by MinRefreshInterval). Inside the
-	// cooldown an unknown kid is [jose.ErrKeyNotFound] at once, so tokens
-	// with made-up kids cannot make the service hammer the provider.
-	// Default [DefaultRefreshCooldown], 30 s: at most two requests a
-	// minute, whatever the traffic, and a rotated key is picked up within
-	// half a minute of its first token.
+	// RefreshCooldown bounds the fetches the traffic can cause, counted
+	// from the end of a fetch (so that a provider answering slowly is not
+	// asked back to back):
+	//
+	//   - a token whose kid is not in the set fetches the set again at
+	//     once, unless a fetch for an unknown kid ended less than this long
+	//     ago; inside that cooldown an unknown kid is [jose.ErrKeyNotFound]
+	//     at once, so tokens with made-up kids cause at most one request
+	//     per cooldown, whatever the traffic. Only those fetches start
+	//     it: the first fetch, [Remote.Refresh], [Remote.Run] and the
+	//     fetches at the end of a set's lifetime do not, so that a key a
+	//     provider signs with as soon as it publishes it (as OpenID
+	//     Connect Core 1.0 §10.1.1 allows) is fetched with its first
+	//     token, even just after one of them;
+	//   - after a failed fetch, of any kind, no verification starts one
+	//     for this long (Refresh does).
+	//
+	// The fetches at the end of a set's lifetime are bounded by
+	// MinRefreshInterval. Default [DefaultRefreshCooldown], 30 s: at most
+	// two requests a minute for unknown kids, and a key rotated twice in
+	// a row is picked up within half a minute of its first token.
 	RefreshCooldown time.Duration
 	// MaxStale is how long past the end of its freshness lifetime the last
 	// good set is still used while fetches fail (stale-if-error, RFC 5861
@@ -226,8 +237,10 @@ type Remote struct {
 	mu          sync.Mutex
 	flight      *flight // the fetch in progress, if any
 	closed      bool
-	lastAttempt time.Time
-	lastFetch   time.Time
+	lastAttempt time.Time // when the last fetch started
+	lastEnd     time.Time // when the last fetch ended
+	lastKidEnd  time.Time // when the last fetch for an unknown kid ended
+	lastFetch   time.Time // when the set in use was fetched or revalidated
 	lastErr     error
 	requests    int64
 	validators  validators // of the set in use
@@ -249,8 +262,9 @@ type snapshot struct {
 // flight is a fetch in progress, in a goroutine of its own; waiters block
 // on done, then read err.
 type flight struct {
-	done chan struct{}
-	err  error
+	done   chan struct{}
+	err    error
+	forKid bool // started for a kid not in the set in use: starts the cooldown
 }
 
 // New returns a Remote for the JWK Set at rawURL, without fetching it:
@@ -320,8 +334,10 @@ func (r *Remote) URL() string { return r.shownURL }
 //   - h has a kid that is in the cached set, or no kid, and the set is
 //     fresh: the cached set, at once, without locking or allocating.
 //   - h has a kid that is not in the set: the set is fetched again, once for
-//     all the goroutines asking meanwhile, unless a fetch started less than
-//     RefreshCooldown ago; if the kid is still missing the error wraps
+//     all the goroutines asking meanwhile, unless a fetch for an unknown
+//     kid, or a failed fetch, ended less than RefreshCooldown ago (a call
+//     that joined another fetch, such as Run's, and still misses its kid
+//     may then start one); if the kid is still missing the error wraps
 //     [jose.ErrKeyNotFound].
 //   - h has no kid: the set is never fetched for it beyond the cases
 //     below; the Verifier tries the keys that fit the token's alg, at most
@@ -398,9 +414,14 @@ func hasKeyID(set *jose.Set, kid string) bool {
 	return false
 }
 
+// maxWaits is the most fetches one call of get waits for: one it joined
+// that was not for an unknown kid (a first fetch, Refresh, Run, the end
+// of a lifetime) and did not bring the kid, then one for the kid.
+const maxWaits = 2
+
 // get is the slow path of KeyFunc and Get.
 func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
-	for waited := false; ; {
+	for waits := 0; ; {
 		r.mu.Lock()
 		if r.closed {
 			r.mu.Unlock()
@@ -411,12 +432,15 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 		fresh := s != nil && now.Before(s.fresh)
 		usable := s != nil && now.Before(s.usable)
 		known := s != nil && hasKeyID(s.set, kid)
-		// A fetch may start unless one is in progress or this call has
-		// waited for one, and, within RefreshCooldown of the last, only
-		// to replace a set whose lifetime ended after a successful fetch
-		// (MinRefreshInterval bounds those).
-		canStart := !waited && r.flight == nil &&
-			(!r.coolingDown(now) || s != nil && !fresh && r.lastErr == nil)
+		// A fetch may start unless one is in progress, this call has
+		// waited for all it may, or a fetch failed less than
+		// RefreshCooldown ago; for a kid not in a fresh set, only if no
+		// fetch for an unknown kid ended less than RefreshCooldown ago.
+		// The other fetches (no usable set, the end of a lifetime) are
+		// bounded by MinRefreshInterval.
+		forKid := usable && !known
+		canStart := waits < maxWaits && r.flight == nil && !r.failing(now) &&
+			!(fresh && forKid && r.within(r.lastKidEnd, now))
 		switch {
 		case fresh && known:
 			r.mu.Unlock()
@@ -426,11 +450,11 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			// this call, or by another), or after a fetch just
 			// tried; nobody waits for the fetch.
 			if canStart && ctx.Err() == nil {
-				r.start(now)
+				r.start(now, false)
 			}
 			r.mu.Unlock()
 			return s.set, nil
-		case !canStart && r.flight == nil, waited:
+		case !canStart && (r.flight == nil || waits == maxWaits):
 			err := r.unavailable(usable, kid)
 			r.mu.Unlock()
 			return nil, err
@@ -439,14 +463,19 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			return nil, r.waitError(ctx)
 		}
 		f := r.flight
-		if canStart {
-			f = r.start(now)
+		if f == nil {
+			f = r.start(now, forKid)
 		}
 		r.mu.Unlock()
 		if err := r.wait(ctx, f); err != nil {
 			return nil, err
 		}
-		waited = true
+		waits++
+		if f.forKid || f.err != nil {
+			// The fetch for an unknown kid, or a failure: what it
+			// left is the answer.
+			waits = maxWaits
+		}
 	}
 }
 
@@ -472,10 +501,16 @@ func (r *Remote) waitError(ctx context.Context) error {
 	return r.fetchErrorf("waiting for the set: %w", context.Cause(ctx))
 }
 
-// coolingDown reports whether a fetch started less than RefreshCooldown
-// before now. r.mu is held.
-func (r *Remote) coolingDown(now time.Time) bool {
-	return !r.lastAttempt.IsZero() && now.Sub(r.lastAttempt) < r.opts.RefreshCooldown
+// within reports whether t, the end of a fetch, is less than
+// RefreshCooldown before now (false for the zero time).
+func (r *Remote) within(t, now time.Time) bool {
+	return !t.IsZero() && now.Sub(t) < r.opts.RefreshCooldown
+}
+
+// failing reports whether the last fetch failed less than RefreshCooldown
+// before now, counted from its end. r.mu is held.
+func (r *Remote) failing(now time.Time) bool {
+	return r.lastErr != nil && r.within(r.lastEnd, now)
 }
 
 // unavailable is the error of get when it cannot return a set: the kid is
@@ -494,9 +529,11 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 }
 
 // start starts a new fetch in a goroutine of its own, which ends with the
-// fetch (within Timeout, or at Close). r.mu is held and r is not closed.
-func (r *Remote) start(now time.Time) *flight {
-	f := &flight{done: make(chan struct{})}
+// fetch (within Timeout, or at Close); forKid marks a fetch for a kid not
+// in the set in use, whose end starts the cooldown of unknown kids. r.mu
+// is held and r is not closed.
+func (r *Remote) start(now time.Time, forKid bool) *flight {
+	f := &flight{done: make(chan struct{}), forKid: forKid}
 	r.flight, r.lastAttempt = f, now
 	r.requests++
 	r.fetches.Add(1)
@@ -534,11 +571,14 @@ func (r *Remote) run(f *flight) {
 		f.err = ErrClosed
 		return
 	}
-	r.lastErr = err
+	now := r.now()
+	r.lastErr, r.lastEnd = err, now
+	if f.forKid {
+		r.lastKidEnd = now
+	}
 	if err != nil {
 		return
 	}
-	now := r.now()
 	r.lastFetch = now
 	if res.set != nil {
 		r.validators, r.bodySum, r.lifetime = res.validators, res.sum, res.lifetime
@@ -577,7 +617,7 @@ func (r *Remote) Refresh(ctx context.Context) error {
 	}
 	f := r.flight
 	if f == nil {
-		f = r.start(r.now())
+		f = r.start(r.now(), false)
 	}
 	r.mu.Unlock()
 	if err := r.wait(ctx, f); err != nil {
@@ -626,7 +666,7 @@ func (r *Remote) untilNext() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	next := r.lastAttempt.Add(r.opts.RefreshCooldown) // after a failure
+	next := r.lastEnd.Add(r.opts.RefreshCooldown) // after a failure, from its end
 	if s := r.cur.Load(); s != nil && r.lastErr == nil {
 		// Ahead of the end of the lifetime, by the time a fetch may
 		// take, at most a tenth of the lifetime.
