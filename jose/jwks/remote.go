@@ -46,7 +46,9 @@ type Options struct {
 	// which reads at most 1 MiB of response headers and follows at most
 	// 10 redirects, none from https to http.
 	// Whatever the client, a response whose final URL is http is refused
-	// unless AllowHTTP is set.
+	// unless AllowHTTP is set. The Remote makes its requests with a copy
+	// of Client whose Transport counts them, for [Status].Requests; Client
+	// itself is not modified.
 	Client *http.Client
 	// AllowHTTP allows an http URL. A set fetched over plain HTTP can be
 	// replaced by anyone on the path, so this is for tests on the loopback
@@ -226,7 +228,8 @@ type Remote struct {
 	// replace it along with now.
 	afterFunc func(d time.Duration, f func()) (stop func() bool)
 
-	cur atomic.Pointer[snapshot] // nil: no set yet, or closed
+	cur      atomic.Pointer[snapshot] // nil: no set yet, or closed
+	requests atomic.Int64             // HTTP requests, counted by the client's transport
 
 	ctx      context.Context // cancelled by Close
 	cancel   context.CancelFunc
@@ -242,7 +245,6 @@ type Remote struct {
 	lastKidEnd  time.Time // when the last fetch for an unknown kid ended
 	lastFetch   time.Time // when the set in use was fetched or revalidated
 	lastErr     error
-	requests    int64
 	validators  validators // of the set in use
 	lifetime    time.Duration
 	bodySum     [32]byte    // SHA-256 of the body of the set in use
@@ -291,6 +293,9 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	if r.client == nil {
 		r.client, r.ownClient = newClient(o), true
 	}
+	c := *r.client // the caller's client is left as it is
+	c.Transport = countingTransport{c.Transport, &r.requests}
+	r.client = &c
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.released = make(chan struct{})
 	return r, nil
@@ -320,6 +325,29 @@ func newClient(o Options) *http.Client {
 			}
 			return nil
 		},
+	}
+}
+
+// countingTransport counts the requests of a client, redirects included,
+// for Status.Requests.
+type countingTransport struct {
+	base http.RoundTripper // nil: http.DefaultTransport
+	n    *atomic.Int64
+}
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.n.Add(1)
+	if t.base == nil {
+		return http.DefaultTransport.RoundTrip(req)
+	}
+	return t.base.RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of the transport
+// counted, as [http.Client.CloseIdleConnections] does.
+func (t countingTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
 	}
 }
 
@@ -535,7 +563,6 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 func (r *Remote) start(now time.Time, forKid bool) *flight {
 	f := &flight{done: make(chan struct{}), forKid: forKid}
 	r.flight, r.lastAttempt = f, now
-	r.requests++
 	r.fetches.Add(1)
 	go r.run(f)
 	return f
@@ -722,7 +749,9 @@ type Status struct {
 	// FreshUntil is when the set in use stops being fresh, StaleUntil
 	// when it stops being used if it cannot be fetched (zero: no set).
 	FreshUntil, StaleUntil time.Time
-	// Requests is the number of HTTP requests made.
+	// Requests is the number of HTTP requests sent or attempted, each
+	// redirect one (counted by the client's transport): a fetch that
+	// follows a redirect loop of 10 counts 10.
 	Requests int64
 	// Fetching reports whether a fetch is in progress.
 	Fetching bool
@@ -738,7 +767,7 @@ func (r *Remote) Status() Status {
 		LastFetch:   r.lastFetch,
 		LastAttempt: r.lastAttempt,
 		LastError:   r.lastErr,
-		Requests:    r.requests,
+		Requests:    r.requests.Load(),
 		Fetching:    r.flight != nil,
 	}
 	if s := r.cur.Load(); s != nil {
