@@ -119,9 +119,11 @@ func CheckKeySource[A Algorithm](algs []A, key any, set *Set, funcs int, op func
 //     "use" or "key_ops" forbid alg or op ([JWK.Permits]). Only the rest
 //     count as candidates.
 //   - With a kid, the result is exactly one key: the one fitting key with
-//     that kid. None is [ErrKeyNotFound] when no entry has that kid, and
-//     [ErrAlgorithmNotAllowed] when entries with that kid exist but none
-//     can serve alg. Two fitting keys with that kid, or a fitting key and
+//     that kid. None is [ErrKeyNotFound] when no entry has that kid, or
+//     when the entries with that kid are unusable or include an unusable
+//     entry of alg's "kty" (the error says why the first is unusable,
+//     [JWK.Err]), and [ErrAlgorithmNotAllowed] when usable keys with that
+//     kid exist but none can serve alg. Two fitting keys with that kid, or a fitting key and
 //     an unusable entry with that kid whose "kty" is alg's (whose key
 //     cannot be trusted to differ), are ambiguous: [ErrKeyNotFound].
 //   - Without a kid, the result is the first max fitting keys in set
@@ -138,18 +140,23 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 	}
 	n := len(dst)
 	kty := alg.KeyType()
-	named, unusable := false, 0
+	named, usable, unusable := false, false, 0
+	var bad *JWK // the first unusable entry of kid
 	for _, k := range s.Keys {
 		if k == nil || (kid != "" && k.KeyID != kid) {
 			continue
 		}
 		named = true
 		if !k.Supported() {
+			if kid != "" && bad == nil {
+				bad = k
+			}
 			if kid != "" && (kty == "" || k.KeyType() == kty || k.KeyType() == "") {
 				unusable++
 			}
 			continue
 		}
+		usable = true
 		if !alg.FitsKey(k.Key) || (fits != nil && !fits(k.Key)) || !k.permits(string(alg), op) {
 			continue
 		}
@@ -170,6 +177,8 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 		return dst[:n], fmt.Errorf("jose: no key of kid %s: %w", untrusted.Quote(kid), ErrKeyNotFound)
 	case len(dst) > n && unusable > 0:
 		return dst[:n], fmt.Errorf("jose: kid %s names a key for %s and an unusable entry of its type: %w", untrusted.Quote(kid), string(alg), ErrKeyNotFound)
+	case len(dst) == n && bad != nil && (unusable > 0 || !usable):
+		return dst, fmt.Errorf("jose: the entry of kid %s is unusable (%v): %w", untrusted.Quote(kid), untrusted.Error(bad.Err()), ErrKeyNotFound)
 	case len(dst) == n && kid != "":
 		return dst, fmt.Errorf("jose: no key of kid %s can serve %s: %w", untrusted.Quote(kid), string(alg), ErrAlgorithmNotAllowed)
 	case len(dst) == n:

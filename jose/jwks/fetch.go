@@ -209,6 +209,27 @@ func checkUsable(set *jose.Set) error {
 	return fmt.Errorf("jwks: no key usable here: none of the %d entries is usable (%s)", len(set.Keys), describeEntry(0, set.Keys[0]))
 }
 
+// maxUnusableListed is the most unusable entries Status lists.
+const maxUnusableListed = 16
+
+// unusableEntries returns Status.Unusable for set.
+func unusableEntries(set *jose.Set) []string {
+	var out []string
+	n := 0
+	for i, k := range set.Keys {
+		if k.Supported() {
+			continue
+		}
+		if n++; n <= maxUnusableListed {
+			out = append(out, describeEntry(i, k))
+		}
+	}
+	if n > maxUnusableListed {
+		out = append(out, fmt.Sprintf("and %d more unusable entries", n-maxUnusableListed))
+	}
+	return out
+}
+
 // describeEntry describes the unusable entry i of a set, k, and why it is
 // unusable, in bounded text: its kid is quoted and cut
 // ([untrusted.Quote]), its error cut ([untrusted.Error]).

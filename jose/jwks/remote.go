@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -255,10 +256,11 @@ type Remote struct {
 // by a timer when fresh has passed, so that the fast path of KeyFunc reads
 // no clock (time.Now costs as much as a tenth of an HS256 verification).
 type snapshot struct {
-	set     *jose.Set
-	fresh   time.Time // used without fetching until then
-	usable  time.Time // used while fetches fail until then (fresh + MaxStale)
-	expired atomic.Bool
+	set      *jose.Set
+	unusable []string  // Status.Unusable
+	fresh    time.Time // used without fetching until then
+	usable   time.Time // used while fetches fail until then (fresh + MaxStale)
+	expired  atomic.Bool
 }
 
 // flight is a fetch in progress, in a goroutine of its own; waiters block
@@ -618,6 +620,11 @@ func (r *Remote) run(f *flight) {
 	}
 	fresh := now.Add(r.lifetime)
 	ns := &snapshot{set: res.set, fresh: fresh, usable: fresh.Add(r.opts.MaxStale)}
+	if prev != nil && prev.set == res.set {
+		ns.unusable = prev.unusable
+	} else {
+		ns.unusable = unusableEntries(res.set)
+	}
 	if r.stopTimer != nil {
 		r.stopTimer()
 	}
@@ -738,6 +745,15 @@ type Status struct {
 	// Keys is the number of entries of the set in use (0: none), usable
 	// or not (see [jose.Set]).
 	Keys int
+	// Unusable describes the entries of the set in use that no token can
+	// select (see [jose.Set]), in set order, one line each: its index, its
+	// kid and why it is unusable ([jose.JWK.Err]), as in
+	// `entry 2, kid "2024-01": jose: jwk: member "x": ...`; the kid is
+	// quoted and cut to 64 bytes, the reason to 256 bytes. At most
+	// 16 entries are listed, then a line "and N more unusable entries".
+	// A token whose kid names such an entry fails with an error saying
+	// so, wrapping [jose.ErrKeyNotFound], without a fetch.
+	Unusable []string
 	// LastFetch is when the set in use was last fetched or revalidated
 	// (zero: never).
 	LastFetch time.Time
@@ -772,6 +788,7 @@ func (r *Remote) Status() Status {
 	}
 	if s := r.cur.Load(); s != nil {
 		st.Keys, st.FreshUntil, st.StaleUntil = len(s.set.Keys), s.fresh, s.usable
+		st.Unusable = slices.Clone(s.unusable)
 	}
 	return st
 }

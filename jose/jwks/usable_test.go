@@ -3,6 +3,7 @@ package jwks
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -82,5 +83,52 @@ func TestNoUsableKey(t *testing.T) {
 	p := newProvider(t, false, serveSet(body))
 	if err := newRemote(t, p, newClock(), Options{}).Refresh(t.Context()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnusableEntriesReported: Status lists the unusable entries of the
+// set in use with their reason, in bounded text, and a token whose kid
+// names one is told it is unusable and why (issue 18, finding 8d).
+func TestUnusableEntriesReported(t *testing.T) {
+	k1, k2 := newECKey(t, "k1"), newECKey(t, "k2")
+	long := strings.Repeat(`\u001b`, 2000) // ESC, escaped in JSON
+	bad := padded(t, k2)
+	body := []byte(`{"keys":[` + string(bad[len(`{"keys":[`):len(bad)-2]) + `,{"kty":"XYZ","kid":"` + long + `"},` +
+		string(setJSON(t, k1)[len(`{"keys":[`):]))
+	p := newProvider(t, false, serveSet(body))
+	r := newRemote(t, p, newClock(), Options{})
+	v := verifier(t, r)
+	if _, err := v.VerifyCompact(k1.token(t, false)); err != nil {
+		t.Fatal(err)
+	}
+	st := r.Status()
+	if st.Keys != 3 || len(st.Unusable) != 2 ||
+		!strings.HasPrefix(st.Unusable[0], `entry 0, kid "k2": `) || !strings.Contains(st.Unusable[0], `member "x"`) ||
+		!strings.HasPrefix(st.Unusable[1], `entry 1, kid "\x1b\x1b`) || !strings.Contains(st.Unusable[1], "(2000 bytes)") || len(st.Unusable[1]) > 1<<10 {
+		t.Fatalf("status %+v", st)
+	}
+	_, err := v.VerifyCompact(k2.token(t, false))
+	if !errors.Is(err, jose.ErrKeyNotFound) || errors.Is(err, jose.ErrAlgorithmNotAllowed) ||
+		!strings.Contains(err.Error(), "unusable") || !strings.Contains(err.Error(), `member "x"`) {
+		t.Fatalf("token of the unusable entry: %v", err)
+	}
+	if n := p.requests.Load(); n != 1 {
+		t.Fatalf("%d requests", n) // the kid is in the set: no fetch
+	}
+
+	// Many unusable entries: a bounded list.
+	var many strings.Builder
+	many.WriteString(`{"keys":[`)
+	for i := range 100 {
+		fmt.Fprintf(&many, `{"kty":"XYZ","kid":"%d"},`, i)
+	}
+	many.WriteString(string(setJSON(t, k1)[len(`{"keys":[`):]))
+	p.set(serveSet([]byte(many.String())))
+	if err := r.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	st = r.Status()
+	if n := len(st.Unusable); n != maxUnusableListed+1 || st.Unusable[n-1] != "and 84 more unusable entries" {
+		t.Fatalf("%d lines, last %q", n, st.Unusable[n-1])
 	}
 }
