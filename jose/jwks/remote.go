@@ -283,13 +283,13 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("jwks: URL: %w", err)
+		return nil, fmt.Errorf("jwks: URL: %w", untrusted.Error(err))
 	}
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("jwks: URL %q is not an absolute http(s) URL", rawURL)
+		return nil, fmt.Errorf("jwks: URL %s is not an absolute http(s) URL", untrusted.Quote(u.Redacted()))
 	}
 	if u.Scheme == "http" && !o.AllowHTTP {
-		return nil, fmt.Errorf("jwks: URL %q is http: https is required unless Options.AllowHTTP is set", rawURL)
+		return nil, fmt.Errorf("jwks: URL %s is http: https is required unless Options.AllowHTTP is set", untrusted.Quote(u.Redacted()))
 	}
 	r := &Remote{url: u.String(), shownURL: u.Redacted(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
 	if r.client == nil {

@@ -834,3 +834,15 @@ func TestRunSchedule(t *testing.T) {
 		t.Fatalf("after a failure: %v", d)
 	}
 }
+
+// TestNewErrorText: New quotes and cuts the URL it refuses, without its
+// password, as every other error of the package does.
+func TestNewErrorText(t *testing.T) {
+	long := strings.Repeat("a", 10000)
+	for _, u := range []string{"ftp://user:secret@provider.test/" + long, "http://user:secret@provider.test/" + long, "https://provider.test/%zz" + long} {
+		_, err := New(u, Options{})
+		if err == nil || len(err.Error()) > 1<<10 || strings.Contains(err.Error(), "secret") {
+			t.Errorf("error of %d bytes: %.200v", len(err.Error()), err)
+		}
+	}
+}
