@@ -142,9 +142,10 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 	kty := alg.KeyType()
 	named, usable, unusable := false, false, 0
 	var bad *JWK // the first unusable entry of kid
-	for _, k := range s.Keys {
-		if k == nil || (kid != "" && k.KeyID != kid) {
-			continue
+	for it := s.entries(kid); ; { // by the index of kid, if s has one
+		k := it.next()
+		if k == nil {
+			break
 		}
 		named = true
 		if !k.Supported() {

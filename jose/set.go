@@ -15,10 +15,24 @@ import (
 // by [Set.MarshalJSON] as it was read) but is not [JWK.Supported], its
 // [JWK.Err] says why, and [Set.LookupKeyID] and [Set.Filter] never select
 // it. Members of the set object other than "keys" are kept too.
+//
+// A set read by [ParseSet], [ParseSetWithLimits],
+// [ParsePublicSetWithLimits] or [Set.UnmarshalJSON] is indexed by kid
+// when it has 16 entries or more, so that finding the key of a token's
+// kid ([Select], [Set.LookupKeyID], [Set.HasKeyID]) costs the same in a set
+// of a thousand keys as in a set of one; a set built in code is searched
+// entry by entry. The index holds for the Keys slice the parser made: a
+// set whose Keys is assigned another slice, appended to or cut is searched
+// entry by entry again, and entries reordered in place are still found.
+// Giving an entry in place a kid it did not have (assigning Keys[i] a key
+// of another kid, or changing a KeyID) is not seen by the index: do that
+// on a copy, s.Keys = slices.Clone(s.Keys), or not at all once the set is
+// in use (jws and jwe require that a set they use is not modified).
 type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 
 	extra []jwkMember // members other than "keys", in order
+	index *kidIndex   // by kid, built by the parsers; see kidIndex
 }
 
 // ParseSet parses a JWK Set with the default limits: at most
@@ -110,6 +124,7 @@ func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
 	for _, e := range elems {
 		s.Keys = append(s.Keys, parseSetEntry(e, lim))
 	}
+	s.buildIndex()
 	return nil
 }
 
@@ -214,12 +229,28 @@ func (s *Set) LookupKeyID(kid string) []*JWK {
 		return nil
 	}
 	var out []*JWK
-	for _, k := range s.Keys {
+	for it := s.entries(kid); ; {
+		k := it.next()
+		if k == nil {
+			return out
+		}
 		if k.Supported() && k.KeyID == kid {
 			out = append(out, k)
 		}
 	}
-	return out
+}
+
+// HasKeyID reports whether an entry of s, usable or not, has the kid kid;
+// false if s is nil. In a set read by [ParseSet], it costs the same
+// whatever the number of entries (see [Set]).
+func (s *Set) HasKeyID(kid string) bool {
+	it := s.entries(kid)
+	for k := it.next(); k != nil; k = it.next() {
+		if k.KeyID == kid {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyFilter selects keys of a [Set]; an empty field selects any value.
