@@ -141,7 +141,7 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 	n := len(dst)
 	kty := alg.KeyType()
 	named, usable, unusable := false, false, 0
-	var bad *JWK // the first unusable entry of kid
+	var bad *JWK                  // the first unusable entry of kid
 	for it := s.entries(kid); ; { // by the index of kid, if s has one
 		k := it.next()
 		if k == nil {
