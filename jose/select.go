@@ -141,11 +141,12 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 	n := len(dst)
 	kty := alg.KeyType()
 	named, usable, unusable := false, false, 0
-	var bad *JWK                  // the first unusable entry of kid
-	for it := s.entries(kid); ; { // by the index of kid, if s has one
-		k := it.next()
-		if k == nil {
-			break
+	var bad *JWK // the first unusable entry of kid
+	// By the index of kid, if s has one, else entry by entry.
+	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
+		k := s.Keys[i]
+		if k == nil || (kid != "" && k.KeyID != kid) {
+			continue
 		}
 		named = true
 		if !k.Supported() {

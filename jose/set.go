@@ -229,24 +229,27 @@ func (s *Set) LookupKeyID(kid string) []*JWK {
 		return nil
 	}
 	var out []*JWK
-	for it := s.entries(kid); ; {
-		k := it.next()
-		if k == nil {
-			return out
-		}
-		if k.Supported() && k.KeyID == kid {
+	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
+		if k := s.Keys[i]; k.Supported() && k.KeyID == kid {
 			out = append(out, k)
 		}
 	}
+	return out
 }
 
 // HasKeyID reports whether an entry of s, usable or not, has the kid kid;
 // false if s is nil. In a set read by [ParseSet], it costs the same
 // whatever the number of entries (see [Set]).
 func (s *Set) HasKeyID(kid string) bool {
-	it := s.entries(kid)
-	for k := it.next(); k != nil; k = it.next() {
-		if k.KeyID == kid {
+	if s == nil {
+		return false
+	}
+	i, links := s.start(kid)
+	if links != nil || i < 0 {
+		return i >= 0 // by the index
+	}
+	for _, k := range s.Keys {
+		if k != nil && k.KeyID == kid {
 			return true
 		}
 	}

@@ -45,59 +45,37 @@ func (s *Set) buildIndex() {
 	s.index = ix
 }
 
-// keyIDIter walks the entries of a set with a given kid (all non-nil
-// entries for the kid ""), in set order: by the index when it describes
-// the set, else entry by entry.
-type keyIDIter struct {
-	keys    []*JWK
-	kid     string
-	i       int32
-	indexed bool
-	links   []int32 // kidIndex.next, when indexed
-}
-
-// entries returns an iterator over the entries of s whose kid is kid; s
-// may be nil.
-func (s *Set) entries(kid string) keyIDIter {
-	if s == nil {
-		return keyIDIter{}
-	}
-	it := keyIDIter{keys: s.Keys, kid: kid}
+// start returns where a walk of the entries of s whose kid is kid begins,
+// and how it goes on: with links, from entry i to entry links[i] (the
+// index of kid, when it describes s), ending at -1; without, from entry i
+// to entry i+1, the walk skipping the entries of another kid (every
+// entry, if kid is ""). [Select] walks so, as do [Set.LookupKeyID] and
+// [Set.HasKeyID]:
+//
+//	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
+func (s *Set) start(kid string) (int, []int32) {
 	ix := s.index
 	if kid == "" || ix == nil || ix.n != len(s.Keys) || &s.Keys[0] != ix.base {
-		return it
+		return 0, nil
 	}
 	first, ok := ix.first[kid]
 	if !ok {
-		first = -1
+		return -1, nil
 	}
 	// The entries the index names must still have the kid; if one does
 	// not, the set was changed in place: walk it whole.
 	for j := first; j >= 0; j = ix.next[j] {
 		if k := s.Keys[j]; k == nil || k.KeyID != kid {
-			return it
+			return 0, nil
 		}
 	}
-	it.i, it.indexed, it.links = first, true, ix.next
-	return it
+	return int(first), ix.next
 }
 
-// next returns the next entry of the iterator's kid, or nil at the end.
-func (it *keyIDIter) next() *JWK {
-	if it.indexed {
-		if it.i < 0 {
-			return nil
-		}
-		k := it.keys[it.i]
-		it.i = it.links[it.i]
-		return k
+// step returns the entry after i in a walk begun by [Set.start].
+func step(i int, links []int32) int {
+	if links != nil {
+		return int(links[i])
 	}
-	for int(it.i) < len(it.keys) {
-		k := it.keys[it.i]
-		it.i++
-		if k != nil && (it.kid == "" || k.KeyID == it.kid) {
-			return k
-		}
-	}
-	return nil
+	return i + 1
 }

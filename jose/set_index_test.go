@@ -54,12 +54,15 @@ func want(s *Set, kid string) []*JWK {
 // walk returns the entries of s of kid as the index (or the walk it falls
 // back to) finds them, and whether the index was used.
 func walk(s *Set, kid string) ([]*JWK, bool) {
-	it := s.entries(kid)
 	var out []*JWK
-	for k := it.next(); k != nil; k = it.next() {
-		out = append(out, k)
+	i, links := s.start(kid)
+	indexed := links != nil || i < 0
+	for ; i >= 0 && i < len(s.Keys); i = step(i, links) {
+		if k := s.Keys[i]; k != nil && (kid == "" || k.KeyID == kid) {
+			out = append(out, k)
+		}
 	}
-	return out, it.indexed
+	return out, indexed
 }
 
 // TestSetIndex: a parsed set of a thousand entries is looked up by its
