@@ -146,6 +146,10 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
 		k := s.Keys[i]
 		if k == nil || (kid != "" && k.KeyID != kid) {
+			if links != nil { // the set was changed in place: walk it whole
+				dst, named, usable, unusable, bad = dst[:n], false, false, 0, nil
+				links, i = nil, -1
+			}
 			continue
 		}
 		named = true

@@ -230,7 +230,14 @@ func (s *Set) LookupKeyID(kid string) []*JWK {
 	}
 	var out []*JWK
 	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
-		if k := s.Keys[i]; k.Supported() && k.KeyID == kid {
+		k := s.Keys[i]
+		if k == nil || k.KeyID != kid {
+			if links != nil { // changed in place: walk it whole
+				out, links, i = out[:0], nil, -1
+			}
+			continue
+		}
+		if k.Supported() {
 			out = append(out, k)
 		}
 	}
@@ -245,8 +252,13 @@ func (s *Set) HasKeyID(kid string) bool {
 		return false
 	}
 	i, links := s.start(kid)
-	if links != nil || i < 0 {
-		return i >= 0 // by the index
+	switch {
+	case i < 0:
+		return false // by the index
+	case links != nil:
+		if k := s.Keys[i]; k != nil && k.KeyID == kid {
+			return true
+		}
 	}
 	for _, k := range s.Keys {
 		if k != nil && k.KeyID == kid {

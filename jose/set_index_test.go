@@ -58,9 +58,14 @@ func walk(s *Set, kid string) ([]*JWK, bool) {
 	i, links := s.start(kid)
 	indexed := links != nil || i < 0
 	for ; i >= 0 && i < len(s.Keys); i = step(i, links) {
-		if k := s.Keys[i]; k != nil && (kid == "" || k.KeyID == kid) {
-			out = append(out, k)
+		k := s.Keys[i]
+		if k == nil || (kid != "" && k.KeyID != kid) {
+			if links != nil {
+				out, links, i, indexed = out[:0], nil, -1, false
+			}
+			continue
 		}
+		out = append(out, k)
 	}
 	return out, indexed
 }
