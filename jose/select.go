@@ -93,9 +93,11 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 //     "use" or "key_ops" forbid alg or op ([JWK.Permits]). Only the rest
 //     count as candidates.
 //   - With a kid, the result is exactly one key: the one fitting key with
-//     that kid. None is [ErrKeyNotFound] when no entry has that kid, and
-//     [ErrAlgorithmNotAllowed] when entries with that kid exist but none
-//     can serve alg. Two fitting keys with that kid, or a fitting key and
+//     that kid. None is [ErrKeyNotFound] when no entry has that kid, or
+//     when the entries with that kid are unusable or include an unusable
+//     entry of alg's "kty" (the error says why the first is unusable,
+//     [JWK.Err]), and [ErrAlgorithmNotAllowed] when usable keys with that
+//     kid exist but none can serve alg. Two fitting keys with that kid, or a fitting key and
 //     an unusable entry with that kid whose "kty" is alg's (whose key
 //     cannot be trusted to differ), are ambiguous: [ErrKeyNotFound].
 //   - Without a kid, the result is the first max fitting keys in set
@@ -112,18 +114,29 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 	}
 	n := len(dst)
 	kty := alg.KeyType()
-	named, unusable := false, 0
-	for _, k := range s.Keys {
+	named, usable, unusable := false, false, 0
+	var bad *JWK // the first unusable entry of kid
+	// By the index of kid, if s has one, else entry by entry.
+	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
+		k := s.Keys[i]
 		if k == nil || (kid != "" && k.KeyID != kid) {
+			if links != nil { // the set was changed in place: walk it whole
+				dst, named, usable, unusable, bad = dst[:n], false, false, 0, nil
+				links, i = nil, -1
+			}
 			continue
 		}
 		named = true
 		if !k.Supported() {
+			if kid != "" && bad == nil {
+				bad = k
+			}
 			if kid != "" && (kty == "" || k.KeyType() == kty || k.KeyType() == "") {
 				unusable++
 			}
 			continue
 		}
+		usable = true
 		if !alg.FitsKey(k.Key) || (fits != nil && !fits(k.Key)) || !k.permits(string(alg), op) {
 			continue
 		}
@@ -144,6 +157,8 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 		return dst[:n], fmt.Errorf("jose: no key of kid %s: %w", untrusted.Quote(kid), ErrKeyNotFound)
 	case len(dst) > n && unusable > 0:
 		return dst[:n], fmt.Errorf("jose: kid %s names a key for %s and an unusable entry of its type: %w", untrusted.Quote(kid), string(alg), ErrKeyNotFound)
+	case len(dst) == n && bad != nil && (unusable > 0 || !usable):
+		return dst, fmt.Errorf("jose: the entry of kid %s is unusable (%v): %w", untrusted.Quote(kid), untrusted.Error(bad.Err()), ErrKeyNotFound)
 	case len(dst) == n && kid != "":
 		return dst, fmt.Errorf("jose: no key of kid %s can serve %s: %w", untrusted.Quote(kid), string(alg), ErrAlgorithmNotAllowed)
 	case len(dst) == n:

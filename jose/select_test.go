@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -68,6 +69,40 @@ func TestSelect(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("Select allocates %v times", n)
+	}
+}
+
+// TestSelectUnusableEntry: a token whose kid names only an unusable entry
+// is told that the entry is unusable and why (with the kid cut), not that
+// its algorithm is not allowed (issue 18, finding 8d).
+func TestSelectUnusableEntry(t *testing.T) {
+	long := strings.Repeat("k", 1000)
+	set, err := jose.ParseSet([]byte(`{"keys":[{"kty":"oct","kid":"u","k":""},{"kty":"XYZ","kid":"x"},` +
+		`{"kty":"oct","kid":"` + long + `","k":"AAA="},{"kty":"oct","kid":"o","k":"` + strings.Repeat("A", 43) + `"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		alg  jwa.SignatureAlgorithm
+		kid  string
+		text string
+	}{
+		{jwa.HS256, "u", `kid "u"`},
+		{jwa.ES256, "u", `kid "u"`}, // another kty than alg's: still the reason
+		{jwa.HS256, "x", `"XYZ"`},
+		{jwa.HS256, long, `(1000 bytes)`},
+	} {
+		var buf [2]*jose.JWK
+		_, err := jose.Select(buf[:0], set, nil, c.alg, c.kid, jose.OpVerify, len(buf), nil)
+		if !errors.Is(err, jose.ErrKeyNotFound) || errors.Is(err, jose.ErrAlgorithmNotAllowed) ||
+			!strings.Contains(err.Error(), "unusable") || !strings.Contains(err.Error(), c.text) || len(err.Error()) > 1<<10 {
+			t.Errorf("%s, kid %.10q: %v", c.alg, c.kid, err)
+		}
+	}
+	// A usable key of that kid that cannot serve alg is still that.
+	var buf [2]*jose.JWK
+	if _, err := jose.Select(buf[:0], set, nil, jwa.ES256, "o", jose.OpVerify, len(buf), nil); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+		t.Errorf("usable key of another type: %v", err)
 	}
 }
 

@@ -16,10 +16,24 @@ import (
 // by [Set.MarshalJSON] as it was read) but is not [JWK.Supported], its
 // [JWK.Err] says why, and [Set.LookupKeyID] and [Set.Filter] never select
 // it. Members of the set object other than "keys" are kept too.
+//
+// A set read by [ParseSet], [ParseSetWithLimits],
+// [ParsePublicSetWithLimits] or [Set.UnmarshalJSON] is indexed by kid
+// when it has 16 entries or more, so that finding the key of a token's
+// kid ([Select], [Set.LookupKeyID], [Set.HasKeyID]) costs the same in a set
+// of a thousand keys as in a set of one; a set built in code is searched
+// entry by entry. The index holds for the Keys slice the parser made: a
+// set whose Keys is assigned another slice, appended to or cut is searched
+// entry by entry again, and entries reordered in place are still found.
+// Giving an entry in place a kid it did not have (assigning Keys[i] a key
+// of another kid, or changing a KeyID) is not seen by the index: do that
+// on a copy, s.Keys = slices.Clone(s.Keys), or not at all once the set is
+// in use (jws and jwe require that a set they use is not modified).
 type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 
 	extra []jwkMember // members other than "keys", in order
+	index *kidIndex   // by kid, built by the parsers; see kidIndex
 }
 
 // NewSet returns a JWK Set (RFC 7517 §5) of keys, in order, for the Keys
@@ -142,6 +156,7 @@ func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
 	for _, e := range elems {
 		s.Keys = append(s.Keys, parseSetEntry(e, lim))
 	}
+	s.buildIndex()
 	return nil
 }
 
@@ -246,12 +261,43 @@ func (s *Set) LookupKeyID(kid string) []*JWK {
 		return nil
 	}
 	var out []*JWK
-	for _, k := range s.Keys {
-		if k.Supported() && k.KeyID == kid {
+	for i, links := s.start(kid); i >= 0 && i < len(s.Keys); i = step(i, links) {
+		k := s.Keys[i]
+		if k == nil || k.KeyID != kid {
+			if links != nil { // changed in place: walk it whole
+				out, links, i = out[:0], nil, -1
+			}
+			continue
+		}
+		if k.Supported() {
 			out = append(out, k)
 		}
 	}
 	return out
+}
+
+// HasKeyID reports whether an entry of s, usable or not, has the kid kid;
+// false if s is nil. In a set read by [ParseSet], it costs the same
+// whatever the number of entries (see [Set]).
+func (s *Set) HasKeyID(kid string) bool {
+	if s == nil {
+		return false
+	}
+	i, links := s.start(kid)
+	switch {
+	case i < 0:
+		return false // by the index
+	case links != nil:
+		if k := s.Keys[i]; k != nil && k.KeyID == kid {
+			return true
+		}
+	}
+	for _, k := range s.Keys {
+		if k != nil && k.KeyID == kid {
+			return true
+		}
+	}
+	return false
 }
 
 // KeyFilter selects keys of a [Set]; an empty field selects any value.

@@ -3,9 +3,10 @@
 // Discovery 1.0 §3): a [Remote] fetches the set over HTTPS, caches it as
 // the response's Cache-Control or Expires allow within the caller's bounds,
 // revalidates it with If-None-Match and If-Modified-Since, fetches it again
-// when a token names a kid it does not hold (at most once per cooldown, one
-// request for all the goroutines waiting), and keeps the last good set for
-// a bounded time when the provider fails.
+// when a token names a kid it does not hold (at once, then at most once per
+// cooldown, one request for all the goroutines waiting), and keeps the
+// last good set for a bounded time when the provider fails or publishes a
+// set with no key usable here.
 //
 // A Remote is a key source for jws and jwe: its [Remote.KeyFunc] is the
 // KeyFunc of jws.VerifyOptions or jwe.DecryptOptions, which select the key
@@ -13,7 +14,9 @@
 // cost once the set is cached.
 //
 //	keys, err := jwks.New("https://provider.example/.well-known/jwks.json", jwks.Options{})
-//	...
+//	if err != nil {
+//		return err
+//	}
 //	defer keys.Close()
 //	v, err := jws.NewVerifier(jws.VerifyOptions{
 //		Algorithms: []jwa.SignatureAlgorithm{jwa.RS256},

@@ -116,6 +116,9 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 	if err := r.checkKeys(set); err != nil {
 		return res, r.fetchErrorf("status %s: %w", status(resp), err)
 	}
+	if err := checkUsable(set); err != nil {
+		return res, r.fetchErrorf("status %s: %w", status(resp), err)
+	}
 	reuseKeys(set, old)
 	res.set = set
 	return res, nil
@@ -186,6 +189,56 @@ func (r *Remote) checkKeys(set *jose.Set) error {
 		return fmt.Errorf("jwks: %w", err)
 	}
 	return nil
+}
+
+// checkUsable refuses a set of which no entry is usable here: no entry
+// at all, or only entries of key types or curves this module does not
+// support, or that fail the checks of [jose.ParseKey]. Such an answer is
+// a publishing mistake of the provider (or a set meant for other
+// software), and taking it would refuse every token at once; see
+// [Options.MaxStale] for why it counts as a failed fetch.
+func checkUsable(set *jose.Set) error {
+	for _, k := range set.Keys {
+		if k.Supported() {
+			return nil
+		}
+	}
+	if len(set.Keys) == 0 {
+		return errors.New("jwks: no key usable here: the set holds no key")
+	}
+	return fmt.Errorf("jwks: no key usable here: none of the %d entries is usable (%s)", len(set.Keys), describeEntry(0, set.Keys[0]))
+}
+
+// maxUnusableListed is the most unusable entries Status lists.
+const maxUnusableListed = 16
+
+// unusableEntries returns Status.Unusable for set.
+func unusableEntries(set *jose.Set) []string {
+	var out []string
+	n := 0
+	for i, k := range set.Keys {
+		if k.Supported() {
+			continue
+		}
+		if n++; n <= maxUnusableListed {
+			out = append(out, describeEntry(i, k))
+		}
+	}
+	if n > maxUnusableListed {
+		out = append(out, fmt.Sprintf("and %d more unusable entries", n-maxUnusableListed))
+	}
+	return out
+}
+
+// describeEntry describes the unusable entry i of a set, k, and why it is
+// unusable, in bounded text: its kid is quoted and cut
+// ([untrusted.Quote]), its error cut ([untrusted.Error]).
+func describeEntry(i int, k *jose.JWK) string {
+	var kid string
+	if k != nil && k.KeyID != "" {
+		kid = ", kid " + untrusted.Quote(k.KeyID)
+	}
+	return fmt.Sprintf("entry %d%s: %v", i, kid, untrusted.Error(k.Err()))
 }
 
 // reuseKeys replaces each key of set whose JSON is that of a key of old

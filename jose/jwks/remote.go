@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,7 +29,8 @@ const (
 
 // ErrFetch reports that the JWK Set could not be fetched: a transport
 // error, an HTTP status other than 200 or 304, or a body that is too large,
-// not a JWK Set or holds keys a published set must not hold. The error
+// not a JWK Set, holds keys a published set must not hold, or holds no key
+// usable here (see [Options.MaxStale]). The error
 // returned wraps ErrFetch and, where there is one, the cause (a jose
 // sentinel such as [jose.ErrLimitExceeded] or [jose.ErrMalformed], or the
 // transport's error); its text names the URL and the HTTP status.
@@ -45,7 +47,9 @@ type Options struct {
 	// which reads at most 1 MiB of response headers and follows at most
 	// 10 redirects, none from https to http.
 	// Whatever the client, a response whose final URL is http is refused
-	// unless AllowHTTP is set.
+	// unless AllowHTTP is set. The Remote makes its requests with a copy
+	// of Client whose Transport counts them, for [Status].Requests; Client
+	// itself is not modified.
 	Client *http.Client
 	// AllowHTTP allows an http URL. A set fetched over plain HTTP can be
 	// replaced by anyone on the path, so this is for tests on the loopback
@@ -83,16 +87,27 @@ type Options struct {
 	// the provider removed is still accepted).
 	MinRefreshInterval time.Duration
 	MaxRefreshInterval time.Duration
-	// RefreshCooldown bounds the fetches the traffic can cause: a token
-	// whose kid is not in the set fetches the set again only if the last
-	// fetch started at least this long ago, and after a failed fetch the
-	// next one waits this long (the other fetches, when a set's lifetime
-	// ends, are bounded by MinRefreshInterval). Inside the
-	// cooldown an unknown kid is [jose.ErrKeyNotFound] at once, so tokens
-	// with made-up kids cannot make the service hammer the provider.
-	// Default [DefaultRefreshCooldown], 30 s: at most two requests a
-	// minute, whatever the traffic, and a rotated key is picked up within
-	// half a minute of its first token.
+	// RefreshCooldown bounds the fetches the traffic can cause, counted
+	// from the end of a fetch (so that a provider answering slowly is not
+	// asked back to back):
+	//
+	//   - a token whose kid is not in the set fetches the set again at
+	//     once, unless a fetch for an unknown kid ended less than this long
+	//     ago; inside that cooldown an unknown kid is [jose.ErrKeyNotFound]
+	//     at once, so tokens with made-up kids cause at most one request
+	//     per cooldown, whatever the traffic. Only those fetches start
+	//     it: the first fetch, [Remote.Refresh], [Remote.Run] and the
+	//     fetches at the end of a set's lifetime do not, so that a key a
+	//     provider signs with as soon as it publishes it (as OpenID
+	//     Connect Core 1.0 §10.1.1 allows) is fetched with its first
+	//     token, even just after one of them;
+	//   - after a failed fetch, of any kind, no verification starts one
+	//     for this long (Refresh does).
+	//
+	// The fetches at the end of a set's lifetime are bounded by
+	// MinRefreshInterval. Default [DefaultRefreshCooldown], 30 s: at most
+	// two requests a minute for unknown kids, and a key rotated twice in
+	// a row is picked up within half a minute of its first token.
 	RefreshCooldown time.Duration
 	// MaxStale is how long past the end of its freshness lifetime the last
 	// good set is still used while fetches fail (stale-if-error, RFC 5861
@@ -100,6 +115,22 @@ type Options struct {
 	// [DefaultMaxStale], 6 h, longer than most provider outages, short
 	// enough that a set nobody can refresh stops being trusted the same
 	// day. Negative: a set is never used past its freshness lifetime.
+	//
+	// An answer of status 200 whose set holds no key usable here (no key
+	// at all, only key types or curves this module does not support, only
+	// entries that fail the checks of [jose.ParseKey]: see [jose.Set]) is
+	// a failed fetch too: the set in use stays, until MaxStale, and
+	// [Remote.Status] reports the error. The other libraries we know
+	// replace their set with any set that parses; we do not, because such
+	// a set verifies no token: a publishing mistake of the provider (an
+	// empty set during a migration, keys in a form this module refuses)
+	// would become an outage at once, with nothing in the fetch's status
+	// to say why. The cost is that a provider emptying its set to revoke
+	// every key is obeyed only after MaxStale; a set with one usable key
+	// replaces the set in use at once. With no set held yet, such an
+	// answer is also a failed fetch (every call then fails with it,
+	// wrapping [ErrFetch], rather than each token with
+	// [jose.ErrKeyNotFound]), retried as any other.
 	MaxStale time.Duration
 	// AllowSecretKeys allows a set holding symmetric ("oct") or private
 	// keys; by default a set with any secret or private key is refused, as
@@ -198,7 +229,8 @@ type Remote struct {
 	// replace it along with now.
 	afterFunc func(d time.Duration, f func()) (stop func() bool)
 
-	cur atomic.Pointer[snapshot] // nil: no set yet, or closed
+	cur      atomic.Pointer[snapshot] // nil: no set yet, or closed
+	requests atomic.Int64             // HTTP requests, counted by the client's transport
 
 	ctx      context.Context // cancelled by Close
 	cancel   context.CancelFunc
@@ -209,10 +241,11 @@ type Remote struct {
 	mu          sync.Mutex
 	flight      *flight // the fetch in progress, if any
 	closed      bool
-	lastAttempt time.Time
-	lastFetch   time.Time
+	lastAttempt time.Time // when the last fetch started
+	lastEnd     time.Time // when the last fetch ended
+	lastKidEnd  time.Time // when the last fetch for an unknown kid ended
+	lastFetch   time.Time // when the set in use was fetched or revalidated
 	lastErr     error
-	requests    int64
 	validators  validators // of the set in use
 	lifetime    time.Duration
 	bodySum     [32]byte    // SHA-256 of the body of the set in use
@@ -223,17 +256,19 @@ type Remote struct {
 // by a timer when fresh has passed, so that the fast path of KeyFunc reads
 // no clock (time.Now costs as much as a tenth of an HS256 verification).
 type snapshot struct {
-	set     *jose.Set
-	fresh   time.Time // used without fetching until then
-	usable  time.Time // used while fetches fail until then (fresh + MaxStale)
-	expired atomic.Bool
+	set      *jose.Set
+	unusable []string  // Status.Unusable
+	fresh    time.Time // used without fetching until then
+	usable   time.Time // used while fetches fail until then (fresh + MaxStale)
+	expired  atomic.Bool
 }
 
 // flight is a fetch in progress, in a goroutine of its own; waiters block
 // on done, then read err.
 type flight struct {
-	done chan struct{}
-	err  error
+	done   chan struct{}
+	err    error
+	forKid bool // started for a kid not in the set in use: starts the cooldown
 }
 
 // New returns a Remote for the JWK Set at rawURL, without fetching it:
@@ -248,18 +283,21 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("jwks: URL: %w", err)
+		return nil, fmt.Errorf("jwks: URL: %w", untrusted.Error(err))
 	}
 	if u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return nil, fmt.Errorf("jwks: URL %q is not an absolute http(s) URL", rawURL)
+		return nil, fmt.Errorf("jwks: URL %s is not an absolute http(s) URL", untrusted.Quote(u.Redacted()))
 	}
 	if u.Scheme == "http" && !o.AllowHTTP {
-		return nil, fmt.Errorf("jwks: URL %q is http: https is required unless Options.AllowHTTP is set", rawURL)
+		return nil, fmt.Errorf("jwks: URL %s is http: https is required unless Options.AllowHTTP is set", untrusted.Quote(u.Redacted()))
 	}
 	r := &Remote{url: u.String(), shownURL: u.Redacted(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
 	if r.client == nil {
 		r.client, r.ownClient = newClient(o), true
 	}
+	c := *r.client // the caller's client is left as it is
+	c.Transport = countingTransport{c.Transport, &r.requests}
+	r.client = &c
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.released = make(chan struct{})
 	return r, nil
@@ -292,6 +330,29 @@ func newClient(o Options) *http.Client {
 	}
 }
 
+// countingTransport counts the requests of a client, redirects included,
+// for Status.Requests.
+type countingTransport struct {
+	base http.RoundTripper // nil: http.DefaultTransport
+	n    *atomic.Int64
+}
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.n.Add(1)
+	if t.base == nil {
+		return http.DefaultTransport.RoundTrip(req)
+	}
+	return t.base.RoundTrip(req)
+}
+
+// CloseIdleConnections closes the idle connections of the transport
+// counted, as [http.Client.CloseIdleConnections] does.
+func (t countingTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 // URL returns the URL the set is fetched from, with its password, if any,
 // replaced by "xxxxx" ([url.URL.Redacted]), as in every error and Status.
 func (r *Remote) URL() string { return r.shownURL }
@@ -303,8 +364,10 @@ func (r *Remote) URL() string { return r.shownURL }
 //   - h has a kid that is in the cached set, or no kid, and the set is
 //     fresh: the cached set, at once, without locking or allocating.
 //   - h has a kid that is not in the set: the set is fetched again, once for
-//     all the goroutines asking meanwhile, unless a fetch started less than
-//     RefreshCooldown ago; if the kid is still missing the error wraps
+//     all the goroutines asking meanwhile, unless a fetch for an unknown
+//     kid, or a failed fetch, ended less than RefreshCooldown ago (a call
+//     that joined another fetch, such as Run's, and still misses its kid
+//     may then start one); if the kid is still missing the error wraps
 //     [jose.ErrKeyNotFound].
 //   - h has no kid: the set is never fetched for it beyond the cases
 //     below; the Verifier tries the keys that fit the token's alg, at most
@@ -368,22 +431,20 @@ func (r *Remote) Get(ctx context.Context, kid string) (*jose.Set, error) {
 }
 
 // hasKeyID reports whether set has an entry (usable or not) of kid, or
-// kid is "".
+// kid is "", at the same cost whatever the size of the set (by the index
+// of [jose.Set]).
 func hasKeyID(set *jose.Set, kid string) bool {
-	if kid == "" {
-		return true
-	}
-	for _, k := range set.Keys {
-		if k != nil && k.KeyID == kid {
-			return true
-		}
-	}
-	return false
+	return kid == "" || set.HasKeyID(kid)
 }
+
+// maxWaits is the most fetches one call of get waits for: one it joined
+// that was not for an unknown kid (a first fetch, Refresh, Run, the end
+// of a lifetime) and did not bring the kid, then one for the kid.
+const maxWaits = 2
 
 // get is the slow path of KeyFunc and Get.
 func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
-	for waited := false; ; {
+	for waits := 0; ; {
 		r.mu.Lock()
 		if r.closed {
 			r.mu.Unlock()
@@ -394,12 +455,15 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 		fresh := s != nil && now.Before(s.fresh)
 		usable := s != nil && now.Before(s.usable)
 		known := s != nil && hasKeyID(s.set, kid)
-		// A fetch may start unless one is in progress or this call has
-		// waited for one, and, within RefreshCooldown of the last, only
-		// to replace a set whose lifetime ended after a successful fetch
-		// (MinRefreshInterval bounds those).
-		canStart := !waited && r.flight == nil &&
-			(!r.coolingDown(now) || s != nil && !fresh && r.lastErr == nil)
+		// A fetch may start unless one is in progress, this call has
+		// waited for all it may, or a fetch failed less than
+		// RefreshCooldown ago; for a kid not in a fresh set, only if no
+		// fetch for an unknown kid ended less than RefreshCooldown ago.
+		// The other fetches (no usable set, the end of a lifetime) are
+		// bounded by MinRefreshInterval.
+		forKid := usable && !known
+		canStart := waits < maxWaits && r.flight == nil && !r.failing(now) &&
+			!(fresh && forKid && r.within(r.lastKidEnd, now))
 		switch {
 		case fresh && known:
 			r.mu.Unlock()
@@ -409,11 +473,11 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			// this call, or by another), or after a fetch just
 			// tried; nobody waits for the fetch.
 			if canStart && ctx.Err() == nil {
-				r.start(now)
+				r.start(now, false)
 			}
 			r.mu.Unlock()
 			return s.set, nil
-		case !canStart && r.flight == nil, waited:
+		case !canStart && (r.flight == nil || waits == maxWaits):
 			err := r.unavailable(usable, kid)
 			r.mu.Unlock()
 			return nil, err
@@ -422,14 +486,19 @@ func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
 			return nil, r.waitError(ctx)
 		}
 		f := r.flight
-		if canStart {
-			f = r.start(now)
+		if f == nil {
+			f = r.start(now, forKid)
 		}
 		r.mu.Unlock()
 		if err := r.wait(ctx, f); err != nil {
 			return nil, err
 		}
-		waited = true
+		waits++
+		if f.forKid || f.err != nil {
+			// The fetch for an unknown kid, or a failure: what it
+			// left is the answer.
+			waits = maxWaits
+		}
 	}
 }
 
@@ -455,10 +524,16 @@ func (r *Remote) waitError(ctx context.Context) error {
 	return r.fetchErrorf("waiting for the set: %w", context.Cause(ctx))
 }
 
-// coolingDown reports whether a fetch started less than RefreshCooldown
-// before now. r.mu is held.
-func (r *Remote) coolingDown(now time.Time) bool {
-	return !r.lastAttempt.IsZero() && now.Sub(r.lastAttempt) < r.opts.RefreshCooldown
+// within reports whether t, the end of a fetch, is less than
+// RefreshCooldown before now (false for the zero time).
+func (r *Remote) within(t, now time.Time) bool {
+	return !t.IsZero() && now.Sub(t) < r.opts.RefreshCooldown
+}
+
+// failing reports whether the last fetch failed less than RefreshCooldown
+// before now, counted from its end. r.mu is held.
+func (r *Remote) failing(now time.Time) bool {
+	return r.lastErr != nil && r.within(r.lastEnd, now)
 }
 
 // unavailable is the error of get when it cannot return a set: the kid is
@@ -477,11 +552,12 @@ func (r *Remote) unavailable(usable bool, kid string) error {
 }
 
 // start starts a new fetch in a goroutine of its own, which ends with the
-// fetch (within Timeout, or at Close). r.mu is held and r is not closed.
-func (r *Remote) start(now time.Time) *flight {
-	f := &flight{done: make(chan struct{})}
+// fetch (within Timeout, or at Close); forKid marks a fetch for a kid not
+// in the set in use, whose end starts the cooldown of unknown kids. r.mu
+// is held and r is not closed.
+func (r *Remote) start(now time.Time, forKid bool) *flight {
+	f := &flight{done: make(chan struct{}), forKid: forKid}
 	r.flight, r.lastAttempt = f, now
-	r.requests++
 	r.fetches.Add(1)
 	go r.run(f)
 	return f
@@ -517,11 +593,14 @@ func (r *Remote) run(f *flight) {
 		f.err = ErrClosed
 		return
 	}
-	r.lastErr = err
+	now := r.now()
+	r.lastErr, r.lastEnd = err, now
+	if f.forKid {
+		r.lastKidEnd = now
+	}
 	if err != nil {
 		return
 	}
-	now := r.now()
 	r.lastFetch = now
 	if res.set != nil {
 		r.validators, r.bodySum, r.lifetime = res.validators, res.sum, res.lifetime
@@ -534,6 +613,11 @@ func (r *Remote) run(f *flight) {
 	}
 	fresh := now.Add(r.lifetime)
 	ns := &snapshot{set: res.set, fresh: fresh, usable: fresh.Add(r.opts.MaxStale)}
+	if prev != nil && prev.set == res.set {
+		ns.unusable = prev.unusable
+	} else {
+		ns.unusable = unusableEntries(res.set)
+	}
 	if r.stopTimer != nil {
 		r.stopTimer()
 	}
@@ -560,7 +644,7 @@ func (r *Remote) Refresh(ctx context.Context) error {
 	}
 	f := r.flight
 	if f == nil {
-		f = r.start(r.now())
+		f = r.start(r.now(), false)
 	}
 	r.mu.Unlock()
 	if err := r.wait(ctx, f); err != nil {
@@ -609,7 +693,7 @@ func (r *Remote) untilNext() time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := r.now()
-	next := r.lastAttempt.Add(r.opts.RefreshCooldown) // after a failure
+	next := r.lastEnd.Add(r.opts.RefreshCooldown) // after a failure, from its end
 	if s := r.cur.Load(); s != nil && r.lastErr == nil {
 		// Ahead of the end of the lifetime, by the time a fetch may
 		// take, at most a tenth of the lifetime.
@@ -654,6 +738,15 @@ type Status struct {
 	// Keys is the number of entries of the set in use (0: none), usable
 	// or not (see [jose.Set]).
 	Keys int
+	// Unusable describes the entries of the set in use that no token can
+	// select (see [jose.Set]), in set order, one line each: its index, its
+	// kid and why it is unusable ([jose.JWK.Err]), as in
+	// `entry 2, kid "2024-01": jose: jwk: member "x": ...`; the kid is
+	// quoted and cut to 64 bytes, the reason to 256 bytes. At most
+	// 16 entries are listed, then a line "and N more unusable entries".
+	// A token whose kid names such an entry fails with an error saying
+	// so, wrapping [jose.ErrKeyNotFound], without a fetch.
+	Unusable []string
 	// LastFetch is when the set in use was last fetched or revalidated
 	// (zero: never).
 	LastFetch time.Time
@@ -665,7 +758,9 @@ type Status struct {
 	// FreshUntil is when the set in use stops being fresh, StaleUntil
 	// when it stops being used if it cannot be fetched (zero: no set).
 	FreshUntil, StaleUntil time.Time
-	// Requests is the number of HTTP requests made.
+	// Requests is the number of HTTP requests sent or attempted, each
+	// redirect one (counted by the client's transport): a fetch that
+	// follows a redirect loop of 10 counts 10.
 	Requests int64
 	// Fetching reports whether a fetch is in progress.
 	Fetching bool
@@ -681,11 +776,12 @@ func (r *Remote) Status() Status {
 		LastFetch:   r.lastFetch,
 		LastAttempt: r.lastAttempt,
 		LastError:   r.lastErr,
-		Requests:    r.requests,
+		Requests:    r.requests.Load(),
 		Fetching:    r.flight != nil,
 	}
 	if s := r.cur.Load(); s != nil {
 		st.Keys, st.FreshUntil, st.StaleUntil = len(s.set.Keys), s.fresh, s.usable
+		st.Unusable = slices.Clone(s.unusable)
 	}
 	return st
 }

@@ -103,10 +103,12 @@ func TestVerify(t *testing.T) {
 }
 
 // TestRotation: the provider replaces k1 by k2; a token of k2 fetches the
-// set again (after the cooldown of the first fetch), a token of k1 is then
-// an unknown kid; inside the cooldown no request is made.
+// set again at once (the first fetch was not for an unknown kid), which
+// starts the cooldown: the provider then replaces k2 by k3, and inside the
+// cooldown a token of k3 is refused without a request; after it, it
+// fetches, and a token of k1 is then an unknown kid.
 func TestRotation(t *testing.T) {
-	k1, k2 := newECKey(t, "k1"), newECKey(t, "k2")
+	k1, k2, k3 := newECKey(t, "k1"), newECKey(t, "k2"), newECKey(t, "k3")
 	p := newProvider(t, false, serveSet(setJSON(t, k1), "Cache-Control", "max-age=3600"))
 	c := newClock()
 	r := newRemote(t, p, c, Options{})
@@ -115,24 +117,28 @@ func TestRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.set(serveSet(setJSON(t, k2), "Cache-Control", "max-age=3600"))
+	if _, err := v.VerifyCompact(k2.token(t, false)); err != nil {
+		t.Fatalf("new key right after the first fetch: %v", err)
+	}
+	p.set(serveSet(setJSON(t, k3), "Cache-Control", "max-age=3600"))
 
-	// Inside the cooldown of the first fetch: ErrKeyNotFound at once.
+	// Inside the cooldown of the fetch for k2: ErrKeyNotFound at once.
 	c.add(DefaultRefreshCooldown - time.Second)
 	for range 100 {
-		_, err := v.VerifyCompact(k2.token(t, false))
-		if !errors.Is(err, jose.ErrKeyNotFound) || !strings.Contains(err.Error(), `"k2"`) {
+		_, err := v.VerifyCompact(k3.token(t, false))
+		if !errors.Is(err, jose.ErrKeyNotFound) || !strings.Contains(err.Error(), `"k3"`) {
 			t.Fatalf("unknown kid in the cooldown: %v", err)
 		}
 	}
-	if n := p.requests.Load(); n != 1 {
+	if n := p.requests.Load(); n != 2 {
 		t.Fatalf("%d requests inside the cooldown", n)
 	}
 	c.add(time.Second)
-	if _, err := v.VerifyCompact(k2.token(t, false)); err != nil {
+	if _, err := v.VerifyCompact(k3.token(t, false)); err != nil {
 		t.Fatalf("new key after the cooldown: %v", err)
 	}
-	if n := p.requests.Load(); n != 2 {
-		t.Fatalf("%d requests, want 2", n)
+	if n := p.requests.Load(); n != 3 {
+		t.Fatalf("%d requests, want 3", n)
 	}
 	// k1 is gone: its tokens fail, with or without kid, without fetching.
 	if _, err := v.VerifyCompact(k1.token(t, false)); !errors.Is(err, jose.ErrKeyNotFound) {
@@ -147,8 +153,8 @@ func TestRotation(t *testing.T) {
 	if _, err := v.VerifyCompact(k1.token(t, false)); !errors.Is(err, jose.ErrKeyNotFound) {
 		t.Fatalf("removed key after the cooldown: %v", err)
 	}
-	if n := p.requests.Load(); n != 3 {
-		t.Fatalf("%d requests, want 3", n)
+	if n := p.requests.Load(); n != 4 {
+		t.Fatalf("%d requests, want 4", n)
 	}
 	// Tokens without kid never fetch while the set is fresh.
 	c.add(DefaultRefreshCooldown)
@@ -157,7 +163,7 @@ func TestRotation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := p.requests.Load(); n != 3 {
+	if n := p.requests.Load(); n != 4 {
 		t.Fatalf("%d requests for tokens without kid", n)
 	}
 }
@@ -826,5 +832,17 @@ func TestRunSchedule(t *testing.T) {
 	}
 	if d := r.untilNext(); d != DefaultRefreshCooldown {
 		t.Fatalf("after a failure: %v", d)
+	}
+}
+
+// TestNewErrorText: New quotes and cuts the URL it refuses, without its
+// password, as every other error of the package does.
+func TestNewErrorText(t *testing.T) {
+	long := strings.Repeat("a", 10000)
+	for _, u := range []string{"ftp://user:secret@provider.test/" + long, "http://user:secret@provider.test/" + long, "https://provider.test/%zz" + long} {
+		_, err := New(u, Options{})
+		if err == nil || len(err.Error()) > 1<<10 || strings.Contains(err.Error(), "secret") {
+			t.Errorf("error of %d bytes: %.200v", len(err.Error()), err)
+		}
 	}
 }
