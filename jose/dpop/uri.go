@@ -28,6 +28,15 @@ import (
 // (non-ASCII, space, ...) or a malformed percent-encoding is refused. The
 // work is linear in len(s).
 func NormalizeURI(s string) (string, error) {
+	n, err := normalizeURI(s)
+	if err != nil {
+		return "", errors.New("dpop: " + err.Error())
+	}
+	return n, nil
+}
+
+// normalizeURI is NormalizeURI, its errors without the package prefix.
+func normalizeURI(s string) (string, error) {
 	rest := s
 	if i := strings.IndexAny(rest, "?#"); i >= 0 {
 		rest = rest[:i]
@@ -182,7 +191,7 @@ func removeDotSegments(in string) string {
 }
 
 func uriError(what, s string) error {
-	return errors.New("dpop: URI " + untrusted.Quote(s) + ": " + what)
+	return errors.New("URI " + untrusted.Quote(s) + ": " + what)
 }
 
 func isUnreserved(c byte) bool {

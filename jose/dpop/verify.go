@@ -235,9 +235,9 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 	if len(proof) > v.maxSize {
 		return nil, proofError(ErrProofTooLarge, strconv.Itoa(len(proof))+" bytes, limit "+strconv.Itoa(v.maxSize), nil)
 	}
-	want, err := NormalizeURI(uri)
+	want, err := normalizeURI(uri)
 	if err != nil {
-		return nil, fmt.Errorf("dpop: the request's URI: %w", err)
+		return nil, fmt.Errorf("dpop: the request's %w", err)
 	}
 	var c proofClaims
 	tok, err := v.validator.ValidateContext(ctx, []byte(proof), &c)
@@ -269,9 +269,9 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 	if c.HTM != method {
 		return nil, proofError(ErrMethod, "\"htm\" "+untrusted.Quote(c.HTM)+", request "+untrusted.Quote(method), nil)
 	}
-	got, err := NormalizeURI(c.HTU)
+	got, err := normalizeURI(c.HTU)
 	if err != nil {
-		return nil, proofError(ErrURI, "\"htu\"", err)
+		return nil, proofError(ErrURI, "\"htu\": "+err.Error(), nil)
 	}
 	if got != want {
 		return nil, proofError(ErrURI, "\"htu\" "+untrusted.Quote(got)+", request "+untrusted.Quote(want), nil)
@@ -361,7 +361,7 @@ func (v *Verifier) headerKey(_ context.Context, h *jose.Header) (any, error) {
 		return nil, proofError(ErrKey, "\"jwk\" is a "+strconv.Itoa(pub.N.BitLen())+"-bit RSA key, limit "+strconv.Itoa(v.maxRSA), nil)
 	}
 	if !jwa.SignatureAlgorithm(h.Algorithm).FitsKey(k.Key) {
-		return nil, proofError(ErrKey, fmt.Sprintf("a %s \"jwk\" cannot verify %s", k.KeyType(), h.Algorithm), nil)
+		return nil, proofError(ErrKey, fmt.Sprintf("\"jwk\" of kty %s cannot verify %s", k.KeyType(), h.Algorithm), nil)
 	}
 	return k.Key, nil
 }
