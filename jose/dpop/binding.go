@@ -3,6 +3,7 @@ package dpop
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -44,6 +45,9 @@ func TokenBinding(claims []byte) (string, error) {
 		})
 	})
 	if err != nil {
+		if !errors.Is(err, jose.ErrMalformed) {
+			err = fmt.Errorf("dpop: access token claims: %w: %w", err, jose.ErrMalformed)
+		}
 		return "", err
 	}
 	return jkt, nil
