@@ -68,6 +68,7 @@ func init() {
 		decryptCommand,
 		inspectCommand,
 		jwtCommand,
+		dpopCommand,
 	}
 }
 
