@@ -308,7 +308,7 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 				return err
 			}
 			if k.IsPrivate() {
-				return errSecretInHeader
+				return ErrSecretInHeader
 			}
 			*field(h) = k
 			return nil
@@ -316,7 +316,7 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 		value: func(dst []byte, h *Header) ([]byte, error) {
 			k := *field(h)
 			if k.IsPrivate() {
-				return dst, errSecretInHeader
+				return dst, ErrSecretInHeader
 			}
 			n := len(dst)
 			dst, err := k.AppendJSON(dst)
@@ -338,21 +338,23 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 func checkNoSecretMembers(raw []byte) error {
 	return jsonx.ScanObject(raw, jsonx.Limits{}, func(name, value []byte) error {
 		if slices.Contains(privateMembers, string(name)) {
-			return errSecretInHeader
+			return ErrSecretInHeader
 		}
 		if string(name) == "kty" && jsonx.KindOf(value) == jsonx.KindString {
 			if kty, err := jsonx.StringBytes(value); err == nil && string(kty) == KeyTypeOct {
-				return errSecretInHeader
+				return ErrSecretInHeader
 			}
 		}
 		return nil
 	})
 }
 
-// errSecretInHeader refuses a private or symmetric key as "jwk" or "epk":
+// ErrSecretInHeader refuses a private or symmetric key as "jwk" or "epk":
 // both carry public keys only (RFC 7515 §4.1.3, RFC 7518 §4.6.1.1), and
-// writing one would publish the secret.
-var errSecretInHeader = errors.New("secret key material in a header (only public keys belong there)")
+// writing one would publish the secret. ParseHeader's error for such a
+// member wraps it as well as ErrMalformed, so that a caller that reads the
+// key from "jwk" (a DPoP proof, RFC 9449 §4.3 check 7) can tell it apart.
+var ErrSecretInHeader = errors.New("secret key material in a header (only public keys belong there)")
 
 // internHeaderValue returns b as a string, without allocating for the
 // values tokens carry most: the algorithm names jwa implements (asked of

@@ -73,6 +73,7 @@ func init() {
 		decryptCommand,
 		inspectCommand,
 		jwtCommand,
+		dpopCommand,
 	}
 }
 

@@ -13,6 +13,8 @@
 //	jose decrypt --alg ALG[,ALG] --enc ENC[,ENC] --key FILE
 //	jose jwt issue --alg ALG --key FILE [--iss] [--sub] [--aud] [--exp WHEN] [--nbf WHEN] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE]
 //	jose jwt validate --alg ALG[,ALG] --key FILE (--aud AUD | --any-audience) [--iss] [--sub] [--typ] [--leeway D] [--require CLAIM,...] [--no-exp] [--enc-alg ... --enc ... --enc-key FILE]
+//	jose dpop proof --key FILE --method METHOD --url URL [--alg ALG] [--access-token FILE] [--nonce NONCE]
+//	jose dpop thumbprint --key FILE
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
 //	jose --version

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"flag"
+	"fmt"
+
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/dpop"
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+var dpopCommand = &command{
+	name:    "dpop",
+	summary: "make DPoP proofs and print a key's jkt",
+	usage: `Usage: jose dpop <command> [flags]
+
+Make the DPoP proof of one HTTP request (RFC 9449 §4.2), for a request such
+as curl -H "DPoP: $(jose dpop proof ...)", or print the thumbprint of a
+key, the "jkt" access tokens are bound to (RFC 9449 §6.1), as package
+jose/dpop does.
+`,
+	sub: []*command{dpopProofCommand, dpopThumbprintCommand},
+}
+
+var dpopProofCommand = &command{
+	name:    "proof",
+	summary: "print the DPoP proof of one request",
+	usage: `Usage: jose dpop proof --key FILE --method METHOD --url URL [--alg ALG] [--access-token FILE] [--nonce NONCE]
+
+Sign a DPoP proof (RFC 9449 §4.2) with the private key in FILE (a JWK or
+PEM) and print it: header "typ": "dpop+jwt", "alg" and the public "jwk";
+claims a random "jti", "htm" (METHOD), "htu" (URL without its query and
+fragment) and "iat" (now), with "ath" (the hash of the access token read
+from --access-token) and "nonce" (a server's DPoP-Nonce) when given. The
+algorithm is the key's "alg", or ES256, ES384 or ES512 for an EC key of
+P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
+`,
+	flags: func(fs *flag.FlagSet) action {
+		keyFile := fs.String("key", "", "the private key `file`, JWK or PEM (required)")
+		alg := fs.String("alg", "", "signature `algorithm` (default: from the key)")
+		method := fs.String("method", "", "the request's HTTP `method` (required)")
+		url := fs.String("url", "", "the request's absolute `URL` (required)")
+		tokenFile := fs.String("access-token", "", "a `file` holding the access token the request presents (\"-\": standard input)")
+		nonce := fs.String("nonce", "", "the server's `nonce` (its DPoP-Nonce header)")
+		return func(s *streams, _ []string) error {
+			switch {
+			case *keyFile == "":
+				return usagef("--key is required")
+			case *method == "":
+				return usagef("--method is required")
+			case *url == "":
+				return usagef("--url is required")
+			case isStdin(*keyFile) && *tokenFile == "-":
+				return usagef("--key and --access-token cannot both be standard input")
+			}
+			k, err := loadKey(s, *keyFile)
+			if err != nil {
+				return err
+			}
+			a, err := dpopAlg(*alg, k)
+			if err != nil {
+				return err
+			}
+			p, err := dpop.NewProver(a, k)
+			if err != nil {
+				return err
+			}
+			opts := &dpop.ProofOptions{Nonce: *nonce, IssuedAt: s.now()}
+			if *tokenFile != "" {
+				// An access token may be opaque (RFC 9449 §4.2 hashes
+				// whatever the client presents): read as it is, not as a
+				// JWS or JWE.
+				tok, err := readInput(s, *tokenFile, maxToken)
+				if err != nil {
+					return err
+				}
+				if tok = bytes.TrimSpace(tok); len(tok) == 0 {
+					return fmt.Errorf("%s: no access token", displayName(*tokenFile))
+				}
+				opts.AccessToken = string(tok)
+			}
+			proof, err := p.Proof(*method, *url, opts)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(s.stdout, proof)
+			return err
+		}
+	},
+}
+
+// dpopAlg is the algorithm of --alg, or the one the key implies.
+func dpopAlg(flagValue string, k *jose.JWK) (jwa.SignatureAlgorithm, error) {
+	if flagValue != "" {
+		return parseAlg("alg", flagValue, signatureAlgs)
+	}
+	if k.Algorithm != "" {
+		return jwa.SignatureAlgorithm(k.Algorithm), nil
+	}
+	switch key := k.Key.(type) {
+	case *ecdsa.PrivateKey:
+		switch key.Curve.Params().BitSize {
+		case 256:
+			return jwa.ES256, nil
+		case 384:
+			return jwa.ES384, nil
+		case 521:
+			return jwa.ES512, nil
+		}
+	case ed25519.PrivateKey:
+		return jwa.EdDSA, nil
+	}
+	return "", usagef("--alg is required for a %s key", k.KeyType())
+}
+
+var dpopThumbprintCommand = &command{
+	name:    "thumbprint",
+	summary: "print the jkt of a key",
+	usage: `Usage: jose dpop thumbprint --key FILE
+
+Print the JWK SHA-256 Thumbprint (RFC 7638) of the key in FILE, base64url:
+the "jkt" of RFC 9449 §6.1, which an authorization server binds access
+tokens to and a client sends as "dpop_jkt" (RFC 9449 §10). The thumbprint
+of a private key is that of its public key.
+`,
+	flags: func(fs *flag.FlagSet) action {
+		keyFile := fs.String("key", "", "the key `file`, JWK or PEM (required; \"-\": standard input)")
+		return func(s *streams, _ []string) error {
+			if *keyFile == "" {
+				return usagef("--key is required")
+			}
+			k, err := loadKey(s, *keyFile)
+			if err != nil {
+				return err
+			}
+			jkt, err := dpop.Thumbprint(k)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(s.stdout, jkt)
+			return err
+		}
+	},
+}

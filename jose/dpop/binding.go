@@ -1,0 +1,81 @@
+package dpop
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+
+	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/jsonx"
+)
+
+// AccessTokenHash returns the "ath" of an access token (RFC 9449 §4.2):
+// the base64url encoding of the SHA-256 hash of its ASCII text.
+func AccessTokenHash(accessToken string) string {
+	h := sha256.Sum256([]byte(accessToken))
+	return jose.Base64URLEncode(h[:])
+}
+
+// TokenBinding returns the "jkt" member of the "cnf" claim (RFC 9449
+// §6.1, RFC 7800 §3.1) of claims, a JWT Claims Set that has already been
+// validated (jwt.Token.Payload): the thumbprint of the key the access
+// token is bound to, or "" when the token is not bound. A "cnf" that is
+// not an object, or a "jkt" that is not a string, is an error.
+func TokenBinding(claims []byte) (string, error) {
+	var jkt string
+	err := jsonx.ScanObject(claims, jsonx.Limits{}, func(name, value []byte) error {
+		if string(name) != "cnf" {
+			return nil
+		}
+		if jsonx.KindOf(value) != jsonx.KindObject {
+			return fmt.Errorf("dpop: claim \"cnf\" is not an object: %w", jose.ErrMalformed)
+		}
+		return jsonx.ScanObject(value, jsonx.Limits{}, func(name, value []byte) error {
+			if string(name) != "jkt" {
+				return nil
+			}
+			s, err := jsonx.String(value)
+			if err != nil {
+				return fmt.Errorf("dpop: claim \"cnf\" member \"jkt\": %w: %w", err, jose.ErrMalformed)
+			}
+			jkt = s
+			return nil
+		})
+	})
+	if err != nil {
+		if !errors.Is(err, jose.ErrMalformed) {
+			err = fmt.Errorf("dpop: access token claims: %w: %w", err, jose.ErrMalformed)
+		}
+		return "", err
+	}
+	return jkt, nil
+}
+
+// CheckBinding checks that an access token presented with the DPoP scheme
+// is bound to the key of its proof (RFC 9449 §4.3 check 12, §6.1, §7.1):
+// jkt, the token's "cnf" "jkt" (TokenBinding, or a token introspection
+// response's), must equal p.Thumbprint. An unbound token (jkt empty) or
+// another key's is refused with an *Error of Code [CodeInvalidToken]
+// wrapping [ErrBinding].
+func CheckBinding(jkt string, p *Proof) error {
+	if jkt == "" {
+		return &Error{Code: CodeInvalidToken, Err: ErrBinding, Detail: "the access token has no cnf.jkt"}
+	}
+	if p == nil || subtle.ConstantTimeCompare([]byte(jkt), []byte(p.Thumbprint)) != 1 {
+		return &Error{Code: CodeInvalidToken, Err: ErrBinding, Detail: "cnf.jkt " + untrusted.Quote(jkt) + " is not the proof key's thumbprint"}
+	}
+	return nil
+}
+
+// CheckBearer refuses an access token bound to a key, jkt its "cnf"
+// "jkt", presented with the Bearer scheme (RFC 9449 §7.2): only its proof
+// makes it usable. It returns nil when jkt is empty (a bearer token), an
+// *Error of Code [CodeInvalidToken] wrapping [ErrBoundBearer] otherwise.
+func CheckBearer(jkt string) error {
+	if jkt == "" {
+		return nil
+	}
+	return &Error{Code: CodeInvalidToken, Err: ErrBoundBearer, Detail: "the access token has cnf.jkt"}
+}

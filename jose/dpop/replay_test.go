@@ -1,0 +1,137 @@
+package dpop
+
+import (
+	"context"
+	"crypto/sha256"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/josebench/josebench/jose/jwa"
+)
+
+func key32(i int) [32]byte { return sha256.Sum256([]byte(itoa(i))) }
+
+// TestMemoryStore checks replay detection, expiry and eviction when full.
+func TestMemoryStore(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemoryStore(2)
+	t0 := testNow
+	exp := t0.Add(time.Minute)
+	remember := func(k int, now time.Time, want bool) {
+		t.Helper()
+		seen, err := m.Remember(ctx, key32(k), now, exp)
+		if err != nil || seen != want {
+			t.Errorf("Remember(%d, %v) = %v, %v; want %v", k, now, seen, err, want)
+		}
+	}
+	remember(1, t0, false)
+	remember(1, t0, true)
+	remember(1, exp, true) // the last instant of its window
+	remember(2, t0, false)
+	if m.Len() != 2 || m.Evicted() != 0 {
+		t.Errorf("Len %d, Evicted %d", m.Len(), m.Evicted())
+	}
+	remember(3, t0, false) // full: evicts 1, unexpired
+	if m.Len() != 2 || m.Evicted() != 1 {
+		t.Errorf("Len %d, Evicted %d after eviction", m.Len(), m.Evicted())
+	}
+	remember(1, t0, false) // evicted: accepted again, as documented
+	remember(3, t0, true)
+	later := exp.Add(time.Nanosecond)
+	remember(3, later, false) // expired: recorded anew
+	exp = later.Add(time.Minute)
+	remember(3, later, false) // its first recording anew was until exp then
+	remember(3, later, true)
+	// Expired entries evicted are not counted.
+	m2 := NewMemoryStore(1)
+	m2.Remember(ctx, key32(1), t0, t0)
+	m2.Remember(ctx, key32(2), later, later)
+	if m2.Evicted() != 0 || m2.Len() != 1 {
+		t.Errorf("expired eviction counted: Evicted %d, Len %d", m2.Evicted(), m2.Len())
+	}
+	if NewMemoryStore(0).cap != DefaultReplayCapacity {
+		t.Error("capacity 0 is not DefaultReplayCapacity")
+	}
+}
+
+// TestMemoryStoreBounded fills a store far past its capacity and checks
+// that it keeps capacity entries, and measures their memory.
+func TestMemoryStoreBounded(t *testing.T) {
+	const capacity = 1 << 14
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m := NewMemoryStore(capacity)
+	for i := range 4 * capacity {
+		m.Remember(context.Background(), key32(i), testNow, testNow.Add(time.Minute))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if m.Len() != capacity || len(m.order) != capacity {
+		t.Errorf("Len %d, order %d, want %d", m.Len(), len(m.order), capacity)
+	}
+	if m.Evicted() != 3*capacity {
+		t.Errorf("Evicted %d, want %d", m.Evicted(), 3*capacity)
+	}
+	per := float64(after.HeapAlloc-before.HeapAlloc) / capacity
+	t.Logf("%.0f bytes an entry", per)
+	if per > 160 {
+		t.Errorf("%.0f bytes an entry, documented as about 130", per)
+	}
+	runtime.KeepAlive(m)
+}
+
+// TestMemoryStoreConcurrent runs proofs of many goroutines through one
+// Verifier and its store (run with -race): every proof is accepted once.
+func TestMemoryStoreConcurrent(t *testing.T) {
+	key := ecKey(t)
+	p := newProver(t, jwa.ES256, key)
+	v := newVerifier(t, VerifierOptions{Replay: NewMemoryStore(64)})
+	const n = 16
+	proofs := make([]string, n)
+	for i := range proofs {
+		var err error
+		if proofs[i], err = p.Proof("GET", testURI, &ProofOptions{IssuedAt: testNow}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	accepted := make(map[int]int)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range proofs {
+				j := (i + g*3) % n
+				if _, err := v.Check(context.Background(), proofs[j:j+1], "GET", testURI, ""); err == nil {
+					mu.Lock()
+					accepted[j]++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range proofs {
+		if accepted[i] != 1 {
+			t.Errorf("proof %d accepted %d times", i, accepted[i])
+		}
+	}
+}
+
+// TestReplayKeyedByKey checks that two keys may use the same jti.
+func TestReplayKeyedByKey(t *testing.T) {
+	v := newVerifier(t, VerifierOptions{})
+	for range 2 {
+		k := ecKey(t)
+		if _, err := v.Check(context.Background(), []string{forge(t, jwa.ES256, k, goodHeader(t, k, "ES256"), goodClaims("same"))}, "GET", testURI, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if replayKey("a", "bc") == replayKey("ab", "c") {
+		t.Error("replay keys collide")
+	}
+}

@@ -1,0 +1,394 @@
+package dpop
+
+import (
+	"context"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
+	"github.com/josebench/josebench/jose/jwt"
+)
+
+// Defaults of VerifierOptions.
+const (
+	// DefaultMaxAge is how old a proof's "iat" may be: 60 seconds, a
+	// "relatively brief period" (RFC 9449 §11.1) that covers a request's
+	// round trip and retries, and bounds the replay store's window.
+	DefaultMaxAge = 60 * time.Second
+	// DefaultLeeway is the clock skew tolerated between client and
+	// server, on both sides of the window: 5 seconds. Clients whose clock
+	// is further off need server nonces (RFC 9449 §8) or NTP.
+	DefaultLeeway = 5 * time.Second
+	// DefaultMaxProofSize bounds the DPoP header's value: 8 KiB, room for
+	// an RSA-4096 "jwk" and signature (2.1 KB) beside an "htu" and a
+	// "nonce" of 2 KB each. It is checked before any of the proof is read.
+	DefaultMaxProofSize = 8 << 10
+	// DefaultMaxRSABits bounds the RSA keys of a proof's "jwk": 4096 bits.
+	// The proof chooses its key, and an RSA verification costs the
+	// square of the modulus size: 16384 bits, which jose accepts
+	// elsewhere, would cost 16 times a 4096-bit key's.
+	DefaultMaxRSABits = 4096
+)
+
+// VerifierOptions configure a Verifier. Algorithms is required; every
+// other field has a documented default.
+type VerifierOptions struct {
+	// Algorithms is the allow-list of the proofs' "alg" (RFC 9449 §4.3
+	// check 5), asymmetric signature algorithms only: NewVerifier refuses
+	// "none", MACs and algorithms jwa does not implement. A resource
+	// server lists them in its challenge's "algs" (§7.1), an
+	// authorization server in "dpop_signing_alg_values_supported" (§5.1).
+	Algorithms []jwa.SignatureAlgorithm
+	// MaxAge is how far in the past a proof's "iat" may be (RFC 9449 §4.3
+	// check 11, §11.1); DefaultMaxAge when 0.
+	MaxAge time.Duration
+	// Leeway is the clock skew tolerated: "iat" may be up to Leeway in the
+	// future, or MaxAge plus Leeway in the past; DefaultLeeway when 0,
+	// none when negative.
+	Leeway time.Duration
+	// Nonces, when set, requires a server-provided nonce in every proof
+	// (RFC 9449 §8, §9).
+	Nonces NonceSource
+	// Replay remembers accepted proofs; a new MemoryStore of
+	// DefaultReplayCapacity when nil.
+	Replay ReplayStore
+	// MaxProofSize bounds the proof's bytes, checked before parsing;
+	// DefaultMaxProofSize when 0. It is also the token size limit of the
+	// JWS parse, every other jose.Limits at its default.
+	MaxProofSize int
+	// MaxRSABits bounds the size of an RSA "jwk", checked before its
+	// signature is verified; DefaultMaxRSABits when 0.
+	MaxRSABits int
+	// Now returns the current time; time.Now when nil.
+	Now func() time.Time
+}
+
+// Verifier checks DPoP proofs as RFC 9449 §4.3 says, and remembers those
+// it accepts so that each is accepted once (§11.1). It is built once by
+// NewVerifier and is safe for concurrent use.
+//
+// Cost: a refused proof costs at most one signature verification plus the
+// parsing of at most MaxProofSize bytes (the strict JWS and JWT parse of
+// packages jws and jwt, under the default jose.Limits): the size is
+// checked first, then the header (alg in the allow-list, typ, a public jwk
+// that fits alg, an RSA key within MaxRSABits), all before the signature;
+// the claims are read only once it verifies, and the replay store is
+// written only for a proof that passed every check, so forged proofs
+// never fill it.
+type Verifier struct {
+	algs      []jwa.SignatureAlgorithm
+	validator *jwt.Validator
+	maxAge    time.Duration
+	leeway    time.Duration
+	nonces    NonceSource
+	replay    ReplayStore
+	maxSize   int
+	maxRSA    int
+	now       func() time.Time
+}
+
+// NewVerifier returns a Verifier for opts, or an error if the allow-list
+// is empty or holds an algorithm that is not an asymmetric signature jwa
+// implements, or a duration or bound is negative.
+func NewVerifier(opts VerifierOptions) (*Verifier, error) {
+	if len(opts.Algorithms) == 0 {
+		return nil, errors.New("dpop: VerifierOptions.Algorithms is empty")
+	}
+	for _, a := range opts.Algorithms {
+		if err := checkAsymmetric(a); err != nil {
+			return nil, err
+		}
+	}
+	if opts.MaxAge < 0 || opts.MaxProofSize < 0 || opts.MaxRSABits < 0 {
+		return nil, errors.New("dpop: VerifierOptions.MaxAge, MaxProofSize and MaxRSABits cannot be negative")
+	}
+	v := &Verifier{
+		algs:    slices.Clone(opts.Algorithms),
+		maxAge:  cmpOr(opts.MaxAge, DefaultMaxAge),
+		leeway:  cmpOr(opts.Leeway, DefaultLeeway),
+		nonces:  opts.Nonces,
+		replay:  opts.Replay,
+		maxSize: cmpOr(opts.MaxProofSize, DefaultMaxProofSize),
+		maxRSA:  cmpOr(opts.MaxRSABits, DefaultMaxRSABits),
+		now:     opts.Now,
+	}
+	if v.leeway < 0 {
+		v.leeway = 0
+	}
+	if v.replay == nil {
+		v.replay = NewMemoryStore(0)
+	}
+	if v.now == nil {
+		v.now = time.Now
+	}
+	jv, err := jws.NewVerifier(jws.VerifyOptions{
+		Algorithms:     v.algs,
+		KeyFuncContext: v.headerKey,
+		Limits:         jose.Limits{MaxTokenSize: v.maxSize},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dpop: %w", err)
+	}
+	v.validator, err = jwt.NewValidator(jwt.ValidatorOptions{
+		Verifier:       jv,
+		Type:           Type,
+		AnyAudience:    true, // a proof has no audience: htm and htu say where it goes
+		ExpiryOptional: true,
+		Required:       []string{"jti", "htm", "htu", "iat"},
+		Leeway:         v.leeway,
+		Now:            v.now,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dpop: %w", err)
+	}
+	return v, nil
+}
+
+func cmpOr[T int | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Algorithms returns the allow-list, for the "algs" of a challenge
+// (RFC 9449 §7.1). The caller must not modify it.
+func (v *Verifier) Algorithms() []jwa.SignatureAlgorithm { return v.algs }
+
+// Nonce returns the nonce proofs must carry now, for a DPoP-Nonce header
+// (RFC 9449 §8.1, §9), or "" when the Verifier requires none.
+func (v *Verifier) Nonce(ctx context.Context) (string, error) {
+	if v.nonces == nil {
+		return "", nil
+	}
+	return v.nonces.Nonce(ctx)
+}
+
+// Proof is a DPoP proof that passed every check of a Verifier.
+type Proof struct {
+	// Thumbprint is the JWK SHA-256 Thumbprint of Key (RFC 7638), in
+	// base64url: the "jkt" an access token must be bound to (RFC 9449
+	// §6.1); see CheckBinding.
+	Thumbprint string
+	// Key is the public key of the header's "jwk".
+	Key *jose.JWK
+	// Algorithm is the header's "alg".
+	Algorithm jwa.SignatureAlgorithm
+	// ID, Method, URI, IssuedAt, AccessTokenHash and Nonce are the claims
+	// "jti", "htm", "htu" (as sent), "iat", "ath" and "nonce" (RFC 9449
+	// §4.2); the last two are empty when absent.
+	ID, Method, URI string
+	IssuedAt        time.Time
+	AccessTokenHash string
+	Nonce           string
+	// Claims is the proof's JWT Claims Set, for claims of other
+	// specifications.
+	Claims []byte
+}
+
+// proofClaims are the claims of RFC 9449 §4.2, decoded by jwt without
+// reflection (plain string fields).
+type proofClaims struct {
+	jwt.Claims
+	HTM   string `json:"htm"`
+	HTU   string `json:"htu"`
+	ATH   string `json:"ath"`
+	Nonce string `json:"nonce"`
+}
+
+// Check checks the DPoP proof of an HTTP request (RFC 9449 §4.3): proofs
+// are the values of its DPoP header fields (http.Header.Values("DPoP")),
+// method its method and uri its target URI, absolute (scheme, host and
+// path as the client addressed them: behind a proxy, the public ones);
+// accessToken is the access token the request presents with the DPoP
+// scheme, or "" (a token request). On success it returns the proof; the
+// access token's binding is then checked with CheckBinding.
+//
+// The checks run in this order, each refused with an *Error wrapping its
+// own sentinel: exactly one proof (ErrNoProof, ErrMultipleProofs); its
+// size (ErrProofTooLarge); the JWS and its header, before the signature:
+// well-formed (ErrMalformedProof), "alg" (ErrAlgorithm), "typ" (ErrType),
+// "jwk" present (ErrMissingClaim) and acceptable (ErrKey); the signature
+// (ErrSignature); the claims: well-formed (ErrMalformedProof), present
+// (ErrMissingClaim), "iat" in the window (ErrIssuedAt), "htm" (ErrMethod),
+// "htu" (ErrURI), "ath" (ErrMissingClaim, ErrAccessTokenHash), "nonce"
+// (ErrNonce, Code CodeUseNonce); last the replay store (ErrReplay). An
+// error that is not an *Error (a done ctx, a failing replay store or nonce
+// source) is the server's, not the client's.
+func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, accessToken string) (*Proof, error) {
+	switch {
+	case len(proofs) == 0:
+		return nil, proofError(ErrNoProof, "", nil)
+	case len(proofs) > 1:
+		return nil, proofError(ErrMultipleProofs, strconv.Itoa(len(proofs))+" DPoP headers", nil)
+	}
+	proof := proofs[0]
+	if len(proof) > v.maxSize {
+		return nil, proofError(ErrProofTooLarge, strconv.Itoa(len(proof))+" bytes, limit "+strconv.Itoa(v.maxSize), nil)
+	}
+	want, err := normalizeURI(uri)
+	if err != nil {
+		return nil, fmt.Errorf("dpop: the request's %w", err)
+	}
+	var c proofClaims
+	tok, err := v.validator.ValidateContext(ctx, []byte(proof), &c)
+	if err != nil {
+		return nil, v.refusal(ctx, err)
+	}
+	p := &Proof{
+		Key:             tok.Header.JWK,
+		Algorithm:       jwa.SignatureAlgorithm(tok.Header.Algorithm),
+		ID:              c.ID,
+		Method:          c.HTM,
+		URI:             c.HTU,
+		IssuedAt:        c.IssuedAt.Time(),
+		AccessTokenHash: c.ATH,
+		Nonce:           c.Nonce,
+		Claims:          tok.Payload,
+	}
+	now := v.now()
+	if c.HTM == "" || c.HTU == "" {
+		name := "htm"
+		if c.HTM != "" {
+			name = "htu"
+		}
+		return nil, proofError(ErrMissingClaim, strconv.Quote(name)+" is empty", nil)
+	}
+	if oldest := now.Add(-v.maxAge - v.leeway); p.IssuedAt.Before(oldest) {
+		return nil, proofError(ErrIssuedAt, "\"iat\" "+c.IssuedAt.String()+", now "+now.UTC().Format(time.RFC3339)+", max age "+v.maxAge.String()+" and leeway "+v.leeway.String(), nil)
+	}
+	if c.HTM != method {
+		return nil, proofError(ErrMethod, "\"htm\" "+untrusted.Quote(c.HTM)+", request "+untrusted.Quote(method), nil)
+	}
+	got, err := normalizeURI(c.HTU)
+	if err != nil {
+		return nil, proofError(ErrURI, "\"htu\": "+err.Error(), nil)
+	}
+	if got != want {
+		return nil, proofError(ErrURI, "\"htu\" "+untrusted.Quote(got)+", request "+untrusted.Quote(want), nil)
+	}
+	if accessToken != "" {
+		if c.ATH == "" {
+			return nil, proofError(ErrMissingClaim, "\"ath\" is absent and the request presents an access token", nil)
+		}
+		h := AccessTokenHash(accessToken)
+		if subtle.ConstantTimeCompare([]byte(h), []byte(c.ATH)) != 1 {
+			return nil, proofError(ErrAccessTokenHash, "", nil)
+		}
+	}
+	if v.nonces != nil {
+		if err := v.checkNonce(ctx, c.Nonce); err != nil {
+			return nil, err
+		}
+	}
+	if p.Thumbprint, err = Thumbprint(p.Key); err != nil {
+		return nil, err
+	}
+	key := replayKey(p.Thumbprint, c.ID)
+	seen, err := v.replay.Remember(ctx, key, now, p.IssuedAt.Add(v.maxAge+v.leeway))
+	if err != nil {
+		return nil, fmt.Errorf("dpop: replay store: %w", err)
+	}
+	if seen {
+		return nil, proofError(ErrReplay, "\"jti\" "+untrusted.Quote(c.ID), nil)
+	}
+	return p, nil
+}
+
+// checkNonce refuses a proof without a nonce the source accepts, with
+// the source's current nonce for the client to use.
+func (v *Verifier) checkNonce(ctx context.Context, nonce string) error {
+	detail := "the server requires a nonce"
+	if nonce != "" {
+		ok, err := v.nonces.Valid(ctx, nonce)
+		if err != nil {
+			return fmt.Errorf("dpop: nonce source: %w", err)
+		}
+		if ok {
+			return nil
+		}
+		detail = "\"nonce\" " + untrusted.Quote(nonce) + " is not current"
+	}
+	n, err := v.nonces.Nonce(ctx)
+	if err != nil {
+		return fmt.Errorf("dpop: nonce source: %w", err)
+	}
+	return &Error{Code: CodeUseNonce, Err: ErrNonce, Detail: detail, Nonce: n}
+}
+
+// replayKey is the ReplayStore key of a proof: SHA-256 of its key's
+// thumbprint and its jti, the thumbprint being of fixed length.
+func replayKey(jkt, jti string) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(jkt))
+	h.Write([]byte{0})
+	h.Write([]byte(jti))
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// headerKey is the Verifier's key function: it runs the header checks of
+// RFC 9449 §4.3 before the signature (the alg is already in the
+// allow-list, the header well-formed, its jwk public: jws and jose check
+// them) and returns the header's key as a Go key, so that jws prepares it
+// for this proof only and caches nothing an attacker chose.
+func (v *Verifier) headerKey(_ context.Context, h *jose.Header) (any, error) {
+	if !jwt.SameType(h.Type, Type) {
+		d := "\"typ\" is absent"
+		if h.Type != "" {
+			d = "\"typ\" " + untrusted.Quote(h.Type)
+		}
+		return nil, proofError(ErrType, d, nil)
+	}
+	k := h.JWK
+	if k == nil {
+		return nil, proofError(ErrMissingClaim, "the header has no \"jwk\"", nil)
+	}
+	if err := k.Permits(h.Algorithm, jose.OpVerify); err != nil {
+		return nil, proofError(ErrKey, "\"jwk\"", err)
+	}
+	if pub, ok := k.Key.(*rsa.PublicKey); ok && pub.N.BitLen() > v.maxRSA {
+		return nil, proofError(ErrKey, "\"jwk\" is a "+strconv.Itoa(pub.N.BitLen())+"-bit RSA key, limit "+strconv.Itoa(v.maxRSA), nil)
+	}
+	if !jwa.SignatureAlgorithm(h.Algorithm).FitsKey(k.Key) {
+		return nil, proofError(ErrKey, fmt.Sprintf("\"jwk\" of kty %s cannot verify %s", k.KeyType(), h.Algorithm), nil)
+	}
+	return k.Key, nil
+}
+
+// refusal maps an error of the JWT validation to the *Error of its check.
+func (v *Verifier) refusal(ctx context.Context, err error) error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return err
+	case errors.Is(err, jose.ErrSecretInHeader):
+		return proofError(ErrKey, "\"jwk\" holds secret key material", err)
+	case errors.Is(err, jose.ErrVerificationFailed):
+		return proofError(ErrSignature, "", nil)
+	case errors.Is(err, jose.ErrAlgorithmNotAllowed), errors.Is(err, jose.ErrUnsupportedAlgorithm):
+		return proofError(ErrAlgorithm, "", err)
+	case errors.Is(err, jose.ErrInvalidKey):
+		return proofError(ErrKey, "", err)
+	case errors.Is(err, jwt.ErrInvalidType):
+		return proofError(ErrType, "", err)
+	case errors.Is(err, jwt.ErrMissingClaim):
+		return proofError(ErrMissingClaim, "", err)
+	case errors.Is(err, jwt.ErrIssuedInTheFuture), errors.Is(err, jwt.ErrExpired), errors.Is(err, jwt.ErrNotYetValid):
+		return proofError(ErrIssuedAt, "", err)
+	default:
+		return proofError(ErrMalformedProof, "", err)
+	}
+}
