@@ -266,7 +266,7 @@ func TestRunnerInterrupt(t *testing.T) {
 			}
 		}
 	}
-	if out.Calibration == nil || len(out.Calibration.Iterations) != 1 {
+	if out.Calibration == nil || len(out.Calibration.Iterations) != calibrationIterations {
 		t.Errorf("calibration %+v", out.Calibration)
 	}
 

@@ -386,7 +386,7 @@ type change struct {
 func (t *Table) changes() []change {
 	var cs []change
 	for i, d := range Compare(t.Run, t.ref, t.metric, 0) {
-		if !d.Found {
+		if !d.Found || d.NotComparable != "" {
 			continue
 		}
 		r := &t.Run.Results[i]

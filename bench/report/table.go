@@ -221,21 +221,22 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 		case !d.Found:
 			t.Rows[i] = append(t.Rows[i], none, Cell{kind: missing, s: "new"}, none)
 			continue
+		case d.NotComparable != "":
+			t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMeanOf(refs[d.ID], d, m)}, Cell{kind: missing, s: "not comparable"}, none)
+			continue
 		}
 		diff := Cell{kind: signed, f: d.Percent}
 		if d.Noise {
 			diff.s = "~"
 		}
-		refMean := d.Ref
-		if r := refs[d.ID]; r != nil && m != MetricCPU {
-			refMean = r.Stats.Mean
-		} else if r != nil {
-			refMean = r.CPU
-		}
-		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMean}, diff, Cell{kind: percentSpan, f: d.Lo(), g: d.Hi()})
+		t.Rows[i] = append(t.Rows[i], Cell{kind: timeNS, f: refMeanOf(refs[d.ID], d, m)}, diff, Cell{kind: percentSpan, f: d.Lo(), g: d.Hi()})
 	}
-	t.Notes = append(t.Notes,
-		fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
+	if t.Run.Against == ref {
+		t.Notes = append(t.Notes,
+			fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
+	} else {
+		t.Notes = append(t.Notes, driftNote(MachineDrift(t.Run, ref, m, alpha), diffCol, what, side, alpha))
+	}
 	few := math.MaxInt
 	for _, d := range deltas {
 		if d.TooFew {
@@ -245,6 +246,36 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 	if few < math.MaxInt {
 		t.Notes = append(t.Notes, fmt.Sprintf("Too few rounds paired: with %d pairs no interval reaches %.0f%% (%d pairs are needed), so those changes are marked ~ and --fail-slower ignores them; diff_interval is the whole range of the ratios.", few, (1-alpha)*100, minRounds))
 	}
+}
+
+// refMeanOf is the reference's mean of the metric compared, for the
+// ref_mean column.
+func refMeanOf(r *bench.Result, d Delta, m Metric) float64 {
+	switch {
+	case r == nil:
+		return d.Ref
+	case m == MetricCPU:
+		return r.CPU
+	}
+	return r.Stats.Mean
+}
+
+// driftNote explains the diff of a comparison between stored runs: what
+// was divided out, and the drift included in the interval, or why the
+// runs are not comparable.
+func driftNote(dr Drift, diffCol, what, side string, alpha float64) string {
+	if dr.NotComparable != "" {
+		return fmt.Sprintf("%s: not comparable with %s: %s; compare builds in the same rounds with run --against instead", diffCol, side, dr.NotComparable)
+	}
+	common := "the median of the ratios of the variants compared"
+	if !dr.FromVariants {
+		common = "the calibration workload's ratio"
+	}
+	cal := "no calibration workload"
+	if dr.Calibrated && dr.Calibration.Found {
+		cal = fmt.Sprintf("the calibration workload %+.1f%%", dr.Calibration.Percent)
+	}
+	return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s; %s): a change every variant shares is not claimed; diff_interval: its %.0f%% confidence interval (sign test), widened by the run-to-run drift of %.1f%% (standard deviation) left between the variants; ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, cal, (1-alpha)*100, math.Hypot(dr.Spread, dr.Level)*100)
 }
 
 // addThroughput appends, when the run measured throughput (run

@@ -62,8 +62,9 @@ func TestRunAgainst(t *testing.T) {
 	}
 }
 
-// --ref warns when the calibration workload says the machine changed.
-func TestWarnCalibration(t *testing.T) {
+// --ref warns when the variants moved together (the machine changed)
+// or the runs cannot be compared.
+func TestWarnDrift(t *testing.T) {
 	cal := func(scale float64) *bench.Result {
 		r := &bench.Result{Variant: bench.CalibrationVariant(), Revs: 512}
 		for i, x := range []float64{100, 101, 99, 100, 102, 98} {
@@ -71,19 +72,30 @@ func TestWarnCalibration(t *testing.T) {
 		}
 		return r
 	}
+	variant := func(scale float64) bench.Result {
+		r := bench.Result{Variant: bench.Variant{Benchmark: "HS256Bench", Subject: "benchSignature", Groups: []string{"HS256"}}, Revs: 10}
+		for i, x := range []float64{100, 101, 99, 100, 102, 98} {
+			r.Iterations = append(r.Iterations, bench.Iteration{Round: i, Time: x * scale})
+		}
+		return r
+	}
 	for _, tt := range []struct {
 		run, ref *bench.Result
+		scale    float64
 		pct      float64
 		want     string
 	}{
-		{cal(1.3), cal(1), 0, "josebench: warning: the machine changed: the calibration workload takes +30.0% [+30.0%, +30.0%] against run REF, beyond 10%"},
-		{cal(1.3), cal(1), 40, ""},
-		{cal(0.8), cal(1), 10, "takes -20.0%"},
-		{cal(1.05), cal(1), 0, ""},
-		{cal(1), nil, 0, "josebench: warning: run REF has no calibration workload"},
+		{cal(1.2), cal(1), 1.2, 0, "josebench: warning: the machine changed: the variants moved together by +20.0% against run REF (the calibration workload +20.0% [+20.0%, +20.0%]), beyond 10%"},
+		{cal(1.2), cal(1), 1.2, 40, ""},
+		{cal(0.85), cal(1), 0.85, 10, "moved together by -15.0%"},
+		{cal(1.05), cal(1), 1.05, 0, ""},
+		{cal(1.5), cal(1), 1.5, 0, "josebench: warning: not comparable with run REF: the machine changed: the calibration workload takes +50.0%"},
+		{cal(1), nil, 1, 0, "josebench: warning: not comparable with run REF: no calibration workload in run REF"},
 	} {
 		var b strings.Builder
-		warnCalibration(&b, &bench.Run{Calibration: tt.run}, &bench.Run{ID: "REF", Calibration: tt.ref}, tt.pct)
+		run := &bench.Run{Calibration: tt.run, Results: []bench.Result{variant(tt.scale)}}
+		ref := &bench.Run{ID: "REF", Calibration: tt.ref, Results: []bench.Result{variant(1)}}
+		warnDrift(&b, run, ref, "", tt.pct)
 		if got := b.String(); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("%v against %v at %g%%: %q, want %q", tt.run.Iterations[0].Time, tt.ref, tt.pct, got, tt.want)
 		}

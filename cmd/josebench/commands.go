@@ -375,7 +375,7 @@ Examples:
 				ref = r.Against
 			}
 			if ref != nil && r.Against == nil {
-				warnCalibration(stderr, r, ref, of.failSlower)
+				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			}
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
 				return err
@@ -473,7 +473,7 @@ Examples:
 				if ref, err = store.Load(of.ref); err != nil {
 					return err
 				}
-				warnCalibration(stderr, r, ref, of.failSlower)
+				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			case r.Against != nil:
 				ref, of.against = r.Against, true
 			}
@@ -622,20 +622,25 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 	return err
 }
 
-// warnCalibration warns on stderr when the calibration workload of run and
-// ref differ by more than pct percent (10 when 0): the machine changed, and
-// the comparison includes that.
-func warnCalibration(stderr io.Writer, run, ref *bench.Run, pct float64) {
+// warnDrift warns on stderr when the comparison of run with the stored
+// run ref cannot be made (the machine moved more than can be corrected:
+// report.Compare), or when the variants moved together by more than pct
+// percent (10 when 0): that change is taken for the machine's, and a
+// change of the code that every variant shares would be missed.
+func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float64) {
 	if pct <= 0 {
 		pct = 10
 	}
-	d, ok := report.CompareCalibration(run, ref, 0)
-	if !ok {
-		fmt.Fprintf(stderr, "josebench: warning: run %s has no calibration workload: a change of the machine cannot be told from a change of the code\n", ref.ID)
-		return
+	d := report.MachineDrift(run, ref, m, 0)
+	cal := "no calibration workload"
+	if d.Calibrated && d.Calibration.Found {
+		cal = fmt.Sprintf("the calibration workload %+.1f%% [%+.1f%%, %+.1f%%]", d.Calibration.Percent, d.Calibration.Lo(), d.Calibration.Hi())
 	}
-	if math.Abs(d.Percent) > pct {
-		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the calibration workload takes %+.1f%% [%+.1f%%, %+.1f%%] against run %s, beyond %g%%; the differences include that (compare builds with --against instead)\n", d.Percent, d.Lo(), d.Hi(), ref.ID, pct)
+	switch {
+	case d.NotComparable != "":
+		fmt.Fprintf(stderr, "josebench: warning: not comparable with run %s: %s; no variant is compared and --fail-slower counts none (compare builds with --against instead)\n", ref.ID, d.NotComparable)
+	case math.Abs(d.Common-1)*100 > pct:
+		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the variants moved together by %+.1f%% against run %s (%s), beyond %g%%; that change is divided out, so one every variant shares is not seen (compare builds with --against instead)\n", (d.Common-1)*100, ref.ID, cal, pct)
 	}
 }
 
