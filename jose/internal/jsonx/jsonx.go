@@ -33,6 +33,7 @@ package jsonx
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
@@ -211,19 +212,7 @@ func quoteByte(c byte) string {
 	return "0x" + strconv.FormatUint(uint64(c), 16)
 }
 
-func (s *scanner) skipWS() {
-	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
-		return // the common case of compact JSON: no white space
-	}
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) skipWS() { s.pos = skipWS(s.data, s.pos) }
 
 // end checks that only whitespace is left.
 func (s *scanner) end() error {
@@ -280,8 +269,7 @@ func (s *scanner) number() error {
 	case i < len(d) && d[i] == '0':
 		i++
 	case i < len(d) && '1' <= d[i] && d[i] <= '9':
-		for i++; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
-		}
+		i = skipDigits(d, i+1)
 	default:
 		return s.syntax(i, "invalid number")
 	}
@@ -290,8 +278,7 @@ func (s *scanner) number() error {
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
 			return s.syntax(i, "invalid number: no digit after the decimal point")
 		}
-		for ; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
-		}
+		i = skipDigits(d, i+1)
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
@@ -301,11 +288,45 @@ func (s *scanner) number() error {
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
 			return s.syntax(i, "invalid number: no digit in the exponent")
 		}
-		for ; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
-		}
+		i = skipDigits(d, i+1)
 	}
 	s.pos = i
 	return nil
+}
+
+// skipDigits returns the offset of the first byte at or after d[i] that
+// is not an ASCII digit, or len(d); eight bytes at a time.
+func skipDigits(d []byte, i int) int {
+	for i+8 <= len(d) {
+		if m := nonDigit8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// The word-at-a-time tests below look at the eight bytes of a
+// little-endian word at once. Each adds at most 0x7f to a byte's low
+// seven bits, so no carry ever crosses into the next byte: the result is
+// exact for every byte, whatever its neighbours (plain8_test.go checks
+// every byte value at every position).
+const (
+	lsb = 0x0101010101010101 // the low bit of each byte
+	msb = 0x8080808080808080 // the high bit of each byte
+	low = 0x7f7f7f7f7f7f7f7f // the seven low bits of each byte
+)
+
+// nonDigit8 returns x with 0x80 in each byte that is not an ASCII digit
+// and 0 in the others.
+func nonDigit8(x uint64) uint64 {
+	l := x & low
+	ge0 := l + lsb*(0x80-'0')     // high bit set: l >= '0'
+	gt9 := l + lsb*(0x80-('9'+1)) // high bit set: l > '9'
+	return (x | ^ge0 | gt9) & msb
 }
 
 // plain marks the bytes that stand for themselves in a string: printable
@@ -317,14 +338,32 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// plain8 reports whether the eight bytes of x are all plain (see plain):
-// none is a control character, '"', '\\' or a non-ASCII byte. The tests
-// below have false positives (a borrow crossing bytes), never false
-// negatives, so a false result only sends the bytes to the byte loop.
-func plain8(x uint64) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	q, bs := x^(lo*'"'), x^(lo*'\\')
-	return ((x-lo*0x20)&^x|(q-lo)&^q|(bs-lo)&^bs|x)&hi == 0
+// special8 returns x with 0x80 in each byte that is not plain (see
+// plain: a control character, '"', '\\' or a non-ASCII byte) and 0 in the
+// others, so that the first such byte is at bits.TrailingZeros64/8.
+func special8(x uint64) uint64 {
+	l := x & low
+	ctl := ^(l + lsb*(0x80-0x20)) // high bit set: l < 0x20
+	q := l ^ lsb*'"'
+	bs := l ^ lsb*'\\'
+	// q+low has the high bit set unless q is 0, that is, the byte is '"'.
+	return (x | ctl | ^(q + low) | ^(bs + low)) & msb
+}
+
+// plainRun returns the offset of the first byte at or after d[i] that is
+// not plain (see plain), looking at whole words only: where fewer than
+// eight bytes are left, it returns the offset of the first unchecked byte.
+// Either way, every byte from d[i] to the offset is plain, so that a quote
+// there ends a string of plain bytes: the common case of JOSE names and
+// values, which the object scanner handles inline, leaving every other
+// case to str.
+func plainRun(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	return i
 }
 
 // str scans a string (RFC 8259 §7) starting at the opening quote at s.pos
@@ -333,15 +372,31 @@ func (s *scanner) str() (escaped bool, err error) {
 	d := s.data
 	i := s.pos + 1
 	for i < len(d) {
-		// Runs of plain bytes, eight at a time, then one at a time.
-		for i+8 <= len(d) && plain8(binary.LittleEndian.Uint64(d[i:])) {
-			i += 8
-		}
-		for i < len(d) && plain[d[i]] {
-			i++
-		}
-		if i >= len(d) {
-			break
+		// Runs of plain bytes, eight at a time: a word with a byte that
+		// is not plain gives its offset exactly. The last bytes of d,
+		// fewer than eight, are the last word of d shifted.
+		switch {
+		case i+8 <= len(d):
+			m := special8(binary.LittleEndian.Uint64(d[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		case len(d) >= 8:
+			m := special8(binary.LittleEndian.Uint64(d[len(d)-8:])) >> (8 * (i + 8 - len(d)))
+			if m == 0 {
+				i = len(d)
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		default:
+			for i < len(d) && plain[d[i]] {
+				i++
+			}
+			if i >= len(d) {
+				continue
+			}
 		}
 		c := d[i]
 		switch {
@@ -357,8 +412,6 @@ func (s *scanner) str() (escaped bool, err error) {
 			i += n
 		case c < 0x20:
 			return false, s.syntax(i, "control character "+quoteByte(c)+" in string")
-		case c < utf8.RuneSelf:
-			i++
 		default:
 			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size == 1 {
@@ -426,45 +479,61 @@ func hex4(d []byte, i int) (rune, bool) {
 }
 
 // object scans an object at s.pos, at the given depth, calling fn (if not
-// nil) for each member.
+// nil) for each member. It works on a local offset i, stored to s.pos
+// around the calls that read it.
 func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 	if depth > s.lim.MaxDepth {
 		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
 	}
 	d := s.data
-	s.pos++ // '{'
-	s.skipWS()
-	if s.pos < len(d) && d[s.pos] == '}' {
-		s.pos++
+	i := skipWS(d, s.pos+1) // after '{'
+	if i < len(d) && d[i] == '}' {
+		s.pos = i + 1
 		return nil
 	}
 	var small [smallObject][]byte
+	var seen uint64
 	var names map[string]struct{}
 	for n := 1; ; n++ {
-		if s.pos >= len(d) || d[s.pos] != '"' {
-			if s.pos < len(d) {
-				return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" looking for a member name")
+		if i >= len(d) || d[i] != '"' {
+			s.pos = i
+			if i < len(d) {
+				return s.syntax(i, "invalid character "+quoteByte(d[i])+" looking for a member name")
 			}
 			return s.unexpected()
 		}
-		start := s.pos
-		escaped, err := s.str()
-		if err != nil {
-			return err
+		start := i
+		escaped := false
+		if end := plainRun(d, i+1); end < len(d) && d[end] == '"' {
+			i = end + 1
+		} else {
+			s.pos = i
+			var err error
+			if escaped, err = s.str(); err != nil {
+				return err
+			}
+			i = s.pos
 		}
 		if n > s.lim.MaxMembers {
 			return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
 		}
-		name := d[start+1 : s.pos-1]
+		name := d[start+1 : i-1]
 		if escaped {
 			name = appendUnescaped(nil, name)
 		}
 		if names == nil && n <= smallObject {
-			for _, prev := range small[:n-1] {
-				if len(prev) == len(name) && (len(name) == 0 || prev[0] == name[0] && string(prev) == string(name)) {
-					return &DuplicateError{Name: string(name), Offset: start}
+			// seen has a bit for the first and last bytes and the
+			// length of each name so far: only a name whose bit is
+			// set may be a duplicate.
+			bit := uint64(1) << (nameHash(name) % 64)
+			if seen&bit != 0 {
+				for _, prev := range small[:n-1] {
+					if string(prev) == string(name) {
+						return &DuplicateError{Name: string(name), Offset: start}
+					}
 				}
 			}
+			seen |= bit
 			small[n-1] = name
 		} else {
 			if names == nil {
@@ -478,39 +547,73 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			}
 			names[string(name)] = struct{}{}
 		}
-		s.skipWS()
-		if s.pos >= len(d) || d[s.pos] != ':' {
-			if s.pos < len(d) {
-				return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" after a member name")
+		i = skipWS(d, i)
+		if i >= len(d) || d[i] != ':' {
+			s.pos = i
+			if i < len(d) {
+				return s.syntax(i, "invalid character "+quoteByte(d[i])+" after a member name")
 			}
 			return s.unexpected()
 		}
-		s.pos++
-		s.skipWS()
-		vstart := s.pos
-		if err := s.value(depth); err != nil {
-			return err
+		i = skipWS(d, i+1)
+		vstart := i
+		if end := 0; i < len(d) && d[i] == '"' {
+			if end = plainRun(d, i+1); end < len(d) && d[end] == '"' {
+				i = end + 1
+			} else {
+				s.pos = i
+				if _, err := s.str(); err != nil {
+					return err
+				}
+				i = s.pos
+			}
+		} else {
+			s.pos = i
+			if err := s.value(depth); err != nil {
+				return err
+			}
+			i = s.pos
 		}
 		if fn != nil {
-			if err := fn(name, d[vstart:s.pos]); err != nil {
+			if err := fn(name, d[vstart:i]); err != nil {
 				return err
 			}
 		}
-		s.skipWS()
-		if s.pos >= len(d) {
+		i = skipWS(d, i)
+		if i >= len(d) {
+			s.pos = i
 			return s.unexpected()
 		}
-		switch d[s.pos] {
+		switch d[i] {
 		case ',':
-			s.pos++
-			s.skipWS()
+			i = skipWS(d, i+1)
 		case '}':
-			s.pos++
+			s.pos = i + 1
 			return nil
 		default:
-			return s.syntax(s.pos, "invalid character "+quoteByte(d[s.pos])+" after an object member")
+			return s.syntax(i, "invalid character "+quoteByte(d[i])+" after an object member")
 		}
 	}
+}
+
+// skipWS returns the offset of the first byte at or after d[i] that is not
+// white space (RFC 8259 §2), or len(d).
+func skipWS(d []byte, i int) int {
+	if i < len(d) && d[i] > ' ' {
+		return i // the common case of compact JSON: no white space
+	}
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// nameHash mixes the first and last bytes and the length of name.
+func nameHash(name []byte) uint {
+	if len(name) == 0 {
+		return 0
+	}
+	return uint(name[0])<<1 ^ uint(name[len(name)-1])*3 ^ uint(len(name))*11
 }
 
 // array scans an array at s.pos, at the given depth, calling fn (if not

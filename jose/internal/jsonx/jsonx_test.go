@@ -510,6 +510,29 @@ func BenchmarkScanObject(b *testing.B) {
 	}
 }
 
+// jsonxClaims is the claims set of a typical access token, as jwt's
+// benchmarks sign it: seven registered claims and two private ones.
+var jsonxClaims = []byte(`{"iss":"https://issuer.example","sub":"user-1234","aud":"https://api.example","exp":1796130000,"nbf":1796126340,"iat":1796126340,"jti":"b9c1f3c2-5a4e-4f7e-9d0a-1c2b3d4e5f60","scope":"read write","client_id":"client-42"}`)
+
+// BenchmarkValid is the bare strict scan, without decoding, of a small
+// header and of a typical claims set.
+func BenchmarkValid(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"header", jsonxHeader}, {"claims", jsonxClaims}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				if err := Valid(c.data, Limits{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkParseObject(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(jsonxHeader)))

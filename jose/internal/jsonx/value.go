@@ -202,7 +202,7 @@ func AppendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plain8(load64(s, i)) {
+		if i+8 <= len(s) && special8(load64(s, i)) == 0 {
 			i += 8
 			continue
 		}
