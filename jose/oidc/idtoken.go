@@ -41,7 +41,8 @@ var (
 	// several audiences and no "azp", or an audience the verifier does
 	// not trust (§3.1.3.7 steps 3-5).
 	ErrAuthorizedParty error = &sentinel{"unexpected authorized party or audience"}
-	// ErrAuthTime: the caller sent a max_age and "auth_time" is absent, or
+	// ErrAuthTime: "auth_time" is in the future (beyond the leeway), or
+	// the caller sent a max_age and "auth_time" is absent, or
 	// too far in the past (§3.1.3.7 step 13).
 	ErrAuthTime error = &sentinel{"authentication is too old"}
 	// ErrNotIDToken: the token is an access token or another kind of JWT,
@@ -74,7 +75,9 @@ type VerifierOptions struct {
 	// token for several audiences is refused.
 	TrustedAudiences []string
 	// Algorithms is the allow-list of the ID token's "alg" (default
-	// RS256, which every provider must support, Core §15.1). A token is
+	// RS256, which every provider must support, Core §15.1). HS256, HS384
+	// and HS512 are refused: their key is the client_secret (Core §10.1),
+	// which this verifier does not take. A token is
 	// also refused, before its signature is checked, when its alg is not
 	// in the provider's id_token_signing_alg_values_supported (when the
 	// document has that member): the accepted algorithms are the
@@ -113,6 +116,11 @@ func NewIDTokenVerifier(p *Provider, opts VerifierOptions) (*IDTokenVerifier, er
 	algs := opts.Algorithms
 	if len(algs) == 0 {
 		algs = []jwa.SignatureAlgorithm{jwa.RS256}
+	}
+	for _, a := range algs {
+		if a == jwa.HS256 || a == jwa.HS384 || a == jwa.HS512 {
+			return nil, fmt.Errorf("oidc: VerifierOptions.Algorithms lists %s: an ID token MACed with it is keyed by the client_secret (OpenID Connect Core 1.0 §10.1), not by the provider's JWK Set, and this verifier takes none: %w", a, jose.ErrAlgorithmNotAllowed)
+		}
 	}
 	if s := p.cur.Load(); s != nil && !slices.ContainsFunc(algs, func(a jwa.SignatureAlgorithm) bool { return s.meta.supports(string(a)) }) {
 		return nil, fmt.Errorf("oidc: none of VerifierOptions.Algorithms %q is in the provider's id_token_signing_alg_values_supported %s", algs, untrusted.QuoteList(s.meta.IDTokenSigningAlgValuesSupported))
@@ -280,6 +288,11 @@ func (v *IDTokenVerifier) Verify(ctx context.Context, token []byte, want Expect)
 			detail = "absent"
 		}
 		return nil, claimError("nonce", detail, ErrNonce)
+	}
+	if !id.AuthTime.IsZero() {
+		if now := v.now(); id.AuthTime.Time().After(now.Add(v.leeway)) {
+			return nil, claimError("auth_time", fmt.Sprintf("%s is in the future, now %s, leeway %v", id.AuthTime, now.UTC().Format(time.RFC3339Nano), v.leeway), ErrAuthTime)
+		}
 	}
 	if want.MaxAge > 0 {
 		if id.AuthTime.IsZero() {

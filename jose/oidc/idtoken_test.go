@@ -79,6 +79,8 @@ func TestVerify(t *testing.T) {
 		{"max_age within leeway", rs(fmt.Sprintf(`,"auth_time":%d`, testNow.Add(-time.Hour-time.Minute).Unix())), Expect{MaxAge: time.Hour}, VerifierOptions{}, nil, ""},
 		{"max_age exceeded", rs(fmt.Sprintf(`,"auth_time":%d`, testNow.Add(-time.Hour-time.Minute-time.Second).Unix())), Expect{MaxAge: time.Hour}, VerifierOptions{}, ErrAuthTime, "max_age 1h0m0s"},
 		{"max_age without auth_time", rs(""), Expect{MaxAge: time.Hour}, VerifierOptions{}, ErrAuthTime, "absent"},
+		{"auth_time in the future", rs(fmt.Sprintf(`,"auth_time":%d`, testNow.Add(time.Minute+time.Second).Unix())), Expect{}, VerifierOptions{}, ErrAuthTime, "in the future"},
+		{"auth_time ahead within leeway", rs(fmt.Sprintf(`,"auth_time":%d`, testNow.Add(time.Minute).Unix())), Expect{}, VerifierOptions{}, nil, ""},
 		{"auth_time malformed", rs(`,"auth_time":"yesterday"`), Expect{}, VerifierOptions{}, jwt.ErrMalformedClaims, `"auth_time"`},
 		{"amr", rs(`,"amr":["pwd","otp"],"acr":"urn:mace:incommon:iap:silver"`), Expect{}, VerifierOptions{}, nil, ""},
 		{"amr not strings", rs(`,"amr":"pwd"`), Expect{}, VerifierOptions{}, jwt.ErrMalformedClaims, `"amr"`},
@@ -193,6 +195,12 @@ func TestNewIDTokenVerifier(t *testing.T) {
 	}
 	if _, err := NewIDTokenVerifier(p, VerifierOptions{ClientID: "c", Algorithms: []jwa.SignatureAlgorithm{"none"}}); err == nil {
 		t.Error("alg none accepted")
+	}
+	// A MAC's key is the client_secret (Core §10.1), never the set's.
+	for _, a := range []jwa.SignatureAlgorithm{jwa.HS256, jwa.HS384, jwa.HS512} {
+		if _, err := NewIDTokenVerifier(p, VerifierOptions{ClientID: "c", Algorithms: []jwa.SignatureAlgorithm{jwa.RS256, a}}); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+			t.Errorf("%s accepted: %v", a, err)
+		}
 	}
 	// Before the document is fetched, any allow-list; after, one that
 	// meets the provider's.
