@@ -8,11 +8,11 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/httpfetch"
 )
 
 // accept is the Accept header of every request: the JWK Set media type
@@ -85,17 +85,17 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 	case http.StatusOK:
 	case http.StatusNotModified:
 		if old == nil || v == (validators{}) {
-			return res, r.fetchErrorf("status %s to an unconditional request", status(resp))
+			return res, r.fetchErrorf("status %s to an unconditional request", httpfetch.Status(resp))
 		}
 		return res, nil
 	default:
 		// Read a little of the body, so that the connection can be reused.
 		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
-		return res, r.fetchErrorf("status %s", status(resp))
+		return res, r.fetchErrorf("status %s", httpfetch.Status(resp))
 	}
-	body, err := readBody(resp, r.opts.MaxResponseSize)
+	body, err := httpfetch.ReadBody(resp, r.opts.MaxResponseSize)
 	if err != nil {
-		return res, r.fetchErrorf("status %s: %w", status(resp), err)
+		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
 	}
 	res.sum = sha256.Sum256(body)
 	if old != nil && res.sum == oldSum {
@@ -111,27 +111,17 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 		err = fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", err)
 	}
 	if err != nil {
-		return res, r.fetchErrorf("status %s: %w", status(resp), err)
+		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
 	}
 	if err := r.checkKeys(set); err != nil {
-		return res, r.fetchErrorf("status %s: %w", status(resp), err)
+		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
 	}
 	if err := checkUsable(set); err != nil {
-		return res, r.fetchErrorf("status %s: %w", status(resp), err)
+		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
 	}
 	reuseKeys(set, old)
 	res.set = set
 	return res, nil
-}
-
-// status is the status line of resp for an error: "200 OK", or, when the
-// server sent another reason phrase than the standard one, its text
-// quoted and cut (it may be up to maxHeaderBytes long).
-func status(resp *http.Response) string {
-	if std := strconv.Itoa(resp.StatusCode) + " " + http.StatusText(resp.StatusCode); resp.Status == std {
-		return std
-	}
-	return untrusted.Quote(resp.Status)
 }
 
 // fetchError is a failed fetch: its text is err's, and it wraps both
@@ -145,40 +135,6 @@ func (e fetchError) Unwrap() []error { return []error{ErrFetch, e.err} }
 // followed by format, formatted as fmt.Errorf does.
 func (r *Remote) fetchErrorf(format string, args ...any) error {
 	return fetchError{fmt.Errorf("jwks: GET %s: "+format, append([]any{r.shownURL}, args...)...)}
-}
-
-// readBody reads the body of resp, refusing one longer than max bytes: by
-// its Content-Length before reading, or at byte max+1 while reading. The
-// buffer never exceeds max+1 bytes.
-func readBody(resp *http.Response, max int64) ([]byte, error) {
-	if resp.ContentLength > max {
-		return nil, fmt.Errorf("content length %d exceeds %d bytes: %w", resp.ContentLength, max, jose.ErrLimitExceeded)
-	}
-	size := int64(4 << 10)
-	if resp.ContentLength >= 0 {
-		size = resp.ContentLength + 1 // room to see the end of the body
-	}
-	buf := make([]byte, 0, min(size, max+1))
-	for {
-		n, err := resp.Body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if int64(len(buf)) > max {
-			return nil, fmt.Errorf("body exceeds %d bytes: %w", max, jose.ErrLimitExceeded)
-		}
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			// net/http's may repeat what the server sent (a
-			// malformed trailer line): bounded.
-			return nil, fmt.Errorf("reading the body: %w", untrusted.Error(err))
-		}
-		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(2*int64(cap(buf)), max+1))
-			copy(grown, buf)
-			buf = grown
-		}
-	}
 }
 
 // checkKeys refuses a set mixing secret or private keys with public ones,
