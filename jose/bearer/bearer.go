@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwks"
 	"github.com/josebench/josebench/jose/jwt"
 )
@@ -73,6 +74,28 @@ type Options struct {
 	// message holds no token text) and must write the status, e.Status,
 	// and a body. Default WriteError.
 	OnError func(w http.ResponseWriter, r *http.Request, e *Error)
+
+	// DPoP, when set, also accepts access tokens bound to a key, sent with
+	// the DPoP scheme (RFC 9449 §7.1): "Authorization: DPoP <token>" with
+	// exactly one DPoP header, the proof, which DPoP checks (every check
+	// of §4.3, its "ath" against the token) before the Validator runs;
+	// the token's "cnf" "jkt" must then be the proof key's thumbprint
+	// (§6.1). With DPoP set, a token bound to a key is refused with the
+	// Bearer scheme (§7.2), which costs a scan of every bearer token's
+	// claims for "cnf". Refusals of the DPoP scheme are answered with
+	// WWW-Authenticate: DPoP algs="...", error="invalid_dpop_proof",
+	// "use_dpop_nonce" (with a DPoP-Nonce header, §8) or "invalid_token";
+	// a request without a token gets both challenges.
+	DPoP *dpop.Verifier
+	// DPoPOnly accepts only the DPoP scheme: a bearer token is treated as
+	// no token. It needs DPoP, and excludes AllowForm and AllowQuery.
+	DPoPOnly bool
+	// DPoPURI returns the target URI of a request, which a proof's "htu"
+	// must match (RFC 9449 §4.3 check 9): by default the scheme of the
+	// connection (https with TLS), the Host header and the path. Behind a
+	// proxy that terminates TLS or rewrites paths, return the URI the
+	// client addressed.
+	DPoPURI func(r *http.Request) string
 }
 
 // Middleware authenticates requests with bearer tokens (RFC 6750). It is
@@ -87,6 +110,11 @@ type Middleware struct {
 	onError    func(http.ResponseWriter, *http.Request, *Error)
 	challenges [numKinds]string
 	scope      string // Scopes, space-separated
+
+	dpop           *dpop.Verifier
+	dpopOnly       bool
+	dpopURI        func(*http.Request) string
+	dpopChallenges [numKinds]string
 }
 
 // New returns a Middleware for opts, or an error naming the option that is
@@ -133,6 +161,22 @@ func New(opts Options) (*Middleware, error) {
 	for k := range m.challenges {
 		m.challenges[k] = challenge(opts.Realm, kind(k), m.scope)
 	}
+	if opts.DPoPOnly && (opts.DPoP == nil || opts.AllowForm || opts.AllowQuery) {
+		return nil, errors.New("bearer: Options.DPoPOnly needs DPoP, and excludes AllowForm and AllowQuery")
+	}
+	if opts.DPoP != nil {
+		m.dpop, m.dpopOnly, m.dpopURI = opts.DPoP, opts.DPoPOnly, opts.DPoPURI
+		if m.dpopURI == nil {
+			m.dpopURI = requestURI
+		}
+		var algs []string
+		for _, a := range opts.DPoP.Algorithms() {
+			algs = append(algs, string(a))
+		}
+		for k := range m.dpopChallenges {
+			m.dpopChallenges[k] = schemeChallenge(dpopScheme, strings.Join(algs, " "), opts.Realm, kind(k), m.scope)
+		}
+	}
 	return m, nil
 }
 
@@ -157,18 +201,49 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := h.m
 	tok, from, k := m.credential(w, r)
 	if k != kindNone {
-		m.fail(w, r, k, nil)
+		m.fail(w, r, k, nil, from, "")
 		return
 	}
 	ctx := r.Context()
 	c := &claimsContext{Context: ctx}
+	if from == fromDPoP {
+		p, err := m.dpop.Check(ctx, r.Header.Values("DPoP"), r.Method, m.dpopURI(r), tok)
+		if err != nil {
+			k, nonce := kindUnavailable, ""
+			if e, ok := errors.AsType[*dpop.Error](err); ok {
+				k, nonce = kindDPoPProof, e.Nonce
+				if e.Code == dpop.CodeUseNonce {
+					k = kindDPoPNonce
+				}
+			}
+			m.fail(w, r, k, err, from, nonce)
+			return
+		}
+		c.proof = p
+	}
 	t, err := m.v.ValidateContext(ctx, []byte(tok), &c.claims)
 	if err != nil {
-		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err)
+		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err, from, "")
 		return
 	}
+	if m.dpop != nil {
+		jkt, err := dpop.TokenBinding(t.Payload)
+		switch {
+		case err != nil:
+			m.fail(w, r, kindInvalidToken, err, from, "")
+			return
+		case from == fromDPoP:
+			if err := dpop.CheckBinding(jkt, c.proof); err != nil {
+				m.fail(w, r, kindDPoPBinding, err, from, "")
+				return
+			}
+		case jkt != "":
+			m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
+			return
+		}
+	}
 	if !c.claims.hasScopes(m.scopes) {
-		m.fail(w, r, kindInsufficientScope, nil)
+		m.fail(w, r, kindInsufficientScope, nil, from, "")
 		return
 	}
 	c.token = t
@@ -191,16 +266,46 @@ func validationKind(err error) kind {
 	return kindInvalidToken
 }
 
-// fail answers r with the error of kind k, caused by cause (or nil).
-func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause error) {
+// fail answers r, whose token came from, with the error of kind k,
+// caused by cause (or nil); nonce is the DPoP-Nonce to send, or "". The
+// challenge is of the request's scheme; a request without a token gets
+// those of every scheme accepted (RFC 9449 §7.1).
+func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause error, from source, nonce string) {
 	e := &Error{Status: kinds[k].status, Code: kinds[k].code, Description: kinds[k].description, Err: cause, kind: k}
 	if k == kindInsufficientScope {
 		e.Scope = m.scope
 	}
-	if c := m.challenges[k]; c != "" {
-		w.Header().Set("WWW-Authenticate", c)
+	h := w.Header()
+	switch {
+	case m.dpop != nil && k == kindNoCredential:
+		if !m.dpopOnly {
+			h.Add("WWW-Authenticate", m.challenges[k])
+		}
+		h.Add("WWW-Authenticate", m.dpopChallenges[k])
+	case m.dpop != nil && from == fromDPoP:
+		if c := m.dpopChallenges[k]; c != "" {
+			h.Set("WWW-Authenticate", c)
+		}
+	default:
+		if c := m.challenges[k]; c != "" {
+			h.Set("WWW-Authenticate", c)
+		}
+	}
+	if nonce != "" {
+		h.Set("DPoP-Nonce", nonce)
 	}
 	m.onError(w, r, e)
+}
+
+// requestURI is the default Options.DPoPURI: the request's scheme (https
+// on a TLS connection), host and path, without the query (RFC 9449 §4.3
+// compares "htu" without it).
+func requestURI(r *http.Request) string {
+	sch := "http"
+	if r.TLS != nil {
+		sch = "https"
+	}
+	return sch + "://" + r.Host + r.URL.EscapedPath()
 }
 
 // printable reports whether s is printable ASCII, with spaces when space.

@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/josebench/josebench/jose/dpop"
 )
 
 // The error codes of RFC 6750 §3.1.
@@ -30,6 +32,10 @@ const (
 	kindInvalidToken                  // 401 invalid_token: any other refusal
 	kindInsufficientScope             // 403 insufficient_scope
 	kindUnavailable                   // 503: the key source did not answer in time
+	kindDPoPProof                     // 401 invalid_dpop_proof (RFC 9449 §7.1)
+	kindDPoPNonce                     // 401 use_dpop_nonce, with DPoP-Nonce (RFC 9449 §8)
+	kindDPoPBinding                   // 401 invalid_token: not bound to the proof's key (§6.1)
+	kindBoundBearer                   // 401 invalid_token: a DPoP-bound token sent as Bearer (§7.2)
 	numKinds
 )
 
@@ -49,6 +55,10 @@ var kinds = [numKinds]struct {
 	kindInvalidToken:      {http.StatusUnauthorized, CodeInvalidToken, "the access token is invalid"},
 	kindInsufficientScope: {http.StatusForbidden, CodeInsufficientScope, "the access token does not have the scope needed"},
 	kindUnavailable:       {http.StatusServiceUnavailable, "", "the keys to validate the access token are unavailable"},
+	kindDPoPProof:         {http.StatusUnauthorized, dpop.CodeInvalidProof, "the DPoP proof is missing or invalid"},
+	kindDPoPNonce:         {http.StatusUnauthorized, dpop.CodeUseNonce, "the DPoP proof must carry the server's nonce"},
+	kindDPoPBinding:       {http.StatusUnauthorized, CodeInvalidToken, "the access token is not bound to the DPoP proof's key"},
+	kindBoundBearer:       {http.StatusUnauthorized, CodeInvalidToken, "the access token is bound to a key: present it with the DPoP scheme"},
 }
 
 // Error is a refused request, as Options.OnError gets it. Its fields are
@@ -59,7 +69,8 @@ type Error struct {
 	// §3.1), or 503 when the key source did not answer in time.
 	Status int
 	// Code is the error code of the challenge (CodeInvalidRequest,
-	// CodeInvalidToken, CodeInsufficientScope), or "" for a request
+	// CodeInvalidToken, CodeInsufficientScope, and with Options.DPoP
+	// dpop.CodeInvalidProof or dpop.CodeUseNonce), or "" for a request
 	// without a bearer credential (RFC 6750 §3.1) and for a 503.
 	Code string
 	// Description is the error_description of the challenge, or "".
@@ -67,8 +78,9 @@ type Error struct {
 	// Scope is, for insufficient_scope, the scopes needed,
 	// space-separated (RFC 6750 §3).
 	Scope string
-	// Err is the Validator's error for a token it refused, nil for the
-	// other refusals. Unlike the fields above it may quote parts of the
+	// Err is the Validator's error for a token it refused (or the DPoP
+	// Verifier's, a *dpop.Error, for a proof or binding it refused), nil
+	// for the other refusals. Unlike the fields above it may quote parts of the
 	// token (a claim's value, a kid), each at most 64 bytes, quoted and
 	// with its length: log it, never send it.
 	Err error
@@ -104,11 +116,18 @@ func WriteError(w http.ResponseWriter, r *http.Request, e *Error) {
 // challenge returns the WWW-Authenticate value of the answer of kind k
 // (RFC 6750 §3), "" for the answers without one.
 func challenge(realm string, k kind, scope string) string {
+	return schemeChallenge(scheme, "", realm, k, scope)
+}
+
+// schemeChallenge is challenge for the scheme sch (Bearer or DPoP), with
+// algs, for DPoP, its "algs" attribute (RFC 9449 §7.1): the proof
+// algorithms accepted, space-separated.
+func schemeChallenge(sch, algs, realm string, k kind, scope string) string {
 	if k == kindNone || k == kindUnavailable {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(scheme)
+	b.WriteString(sch)
 	sep := " "
 	param := func(name, value string) {
 		b.WriteString(sep)
@@ -120,6 +139,9 @@ func challenge(realm string, k kind, scope string) string {
 	}
 	if realm != "" {
 		param("realm", realm)
+	}
+	if algs != "" {
+		param("algs", algs)
 	}
 	if c := kinds[k].code; c != "" {
 		param("error", c)

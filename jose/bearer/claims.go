@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwt"
 )
 
@@ -64,6 +65,7 @@ type claimsContext struct {
 	context.Context
 	claims Claims
 	token  *jwt.Token
+	proof  *dpop.Proof // the DPoP proof of a DPoP-bound token, or nil
 }
 
 type contextKey struct{}
@@ -97,6 +99,17 @@ func ClaimsFrom(ctx context.Context) *Claims {
 func TokenFrom(ctx context.Context) *jwt.Token {
 	if c, ok := ctx.Value(contextKey{}).(*claimsContext); ok {
 		return c.token
+	}
+	return nil
+}
+
+// ProofFrom returns the DPoP proof (RFC 9449) of the request whose context
+// is ctx, as ClaimsFrom does, when its access token came with the DPoP
+// scheme (Options.DPoP): its key's thumbprint, Thumbprint, is the token's
+// "cnf" "jkt". It is nil for a bearer token and in any other context.
+func ProofFrom(ctx context.Context) *dpop.Proof {
+	if c, ok := ctx.Value(contextKey{}).(*claimsContext); ok {
+		return c.proof
 	}
 	return nil
 }

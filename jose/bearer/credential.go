@@ -10,8 +10,9 @@ import (
 // form and query methods (§2.2, §2.3). A scheme bound to the same tokens
 // (DPoP, RFC 9449) would be read here as well, beside Bearer.
 const (
-	scheme    = "Bearer"
-	paramName = "access_token"
+	scheme     = "Bearer"
+	dpopScheme = "DPoP"
+	paramName  = "access_token"
 )
 
 // source says which method carried a token.
@@ -22,6 +23,7 @@ const (
 	fromHeader
 	fromForm
 	fromQuery
+	fromDPoP // the Authorization header, DPoP scheme (RFC 9449 §7.1)
 )
 
 // credential returns the access token of r and the method that carried
@@ -35,12 +37,21 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string,
 	switch hs := r.Header["Authorization"]; len(hs) {
 	case 0:
 	case 1:
-		t, k := m.authorization(hs[0])
+		t, k := m.authorization(hs[0], scheme)
 		if k != kindNone {
 			return "", fromNone, k
 		}
-		if t != "" {
+		if t != "" && !m.dpopOnly {
 			tok, from = t, fromHeader
+		}
+		if m.dpop != nil && t == "" {
+			t, k = m.authorization(hs[0], dpopScheme)
+			if k != kindNone {
+				return "", fromNone, k
+			}
+			if t != "" {
+				tok, from = t, fromDPoP
+			}
 		}
 	default:
 		return "", fromNone, kindMalformedHeader
@@ -93,20 +104,21 @@ func syntaxKind(tok string, from source, refused kind) kind {
 	if b64token(tok) {
 		return refused
 	}
-	if from == fromHeader {
+	if from == fromHeader || from == fromDPoP {
 		return kindMalformedHeader
 	}
 	return kindMalformedParam
 }
 
 // authorization returns the token of an Authorization header value h
-// (RFC 6750 §2.1, RFC 7235 §2.1): "" when h is not of the Bearer scheme
-// (another scheme, or empty), or the kind of its refusal. The scheme is
-// compared case-insensitively; the credential follows one or more spaces
-// and has at most MaxTokenSize bytes (its b64token syntax: syntaxKind).
-func (m *Middleware) authorization(h string) (string, kind) {
-	n := len(scheme)
-	if len(h) < n || !strings.EqualFold(h[:n], scheme) || len(h) > n && h[n] != ' ' {
+// (RFC 6750 §2.1, RFC 9449 §7.1, RFC 7235 §2.1): "" when h is not of the
+// scheme sch (another scheme, or empty), or the kind of its refusal. The
+// scheme is compared case-insensitively; the credential follows one or
+// more spaces and has at most MaxTokenSize bytes (its b64token syntax:
+// syntaxKind).
+func (m *Middleware) authorization(h, sch string) (string, kind) {
+	n := len(sch)
+	if len(h) < n || !strings.EqualFold(h[:n], sch) || len(h) > n && h[n] != ' ' {
 		return "", kindNone
 	}
 	if len(h) > n+1+m.maxToken { // leading spaces count: bounded before the scan

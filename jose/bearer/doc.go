@@ -43,7 +43,14 @@
 // well), and the shallow copy of the request that http.Request.WithContext
 // makes; no goroutine, no lock.
 //
-// The scheme is handled in one place (the credential and challenge
-// functions of this package), so that another one bound to the same
-// tokens, such as DPoP (RFC 9449), can be added as an option.
+// DPoP (RFC 9449): with Options.DPoP, a jose/dpop Verifier, the
+// Middleware also accepts "Authorization: DPoP <token>" with its DPoP
+// proof header (§7.1). The proof is checked first (every check of §4.3,
+// "ath" against the token), then the token by the Validator, then the
+// token's "cnf" "jkt" against the proof key's thumbprint (§6.1); the
+// handler finds the proof with ProofFrom. A token bound to a key sent with
+// the Bearer scheme is refused (§7.2); DPoPOnly refuses the Bearer scheme
+// altogether. Refusals of a DPoP request carry a DPoP challenge (with
+// "algs", and a DPoP-Nonce header for use_dpop_nonce, §8); a request with
+// no token gets the challenges of both schemes.
 package bearer

@@ -18,7 +18,7 @@ func FuzzAuthorization(f *testing.F) {
 	m := newMiddleware(f, Options{Realm: "api", Scopes: []string{"read"}, MaxTokenSize: 1024})
 	h := m.Handler(echo)
 	f.Fuzz(func(t *testing.T, auth string) {
-		tok, k := m.authorization(auth)
+		tok, k := m.authorization(auth, scheme)
 		if k == kindNone && tok != "" && (len(tok) > 1024 || !strings.HasSuffix(auth, tok)) {
 			t.Fatalf("accepted %q from %q", tok, auth)
 		}
