@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -340,5 +341,44 @@ func TestConcurrentRequests(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestFormAndQueryEdges: a request made in the program (no body) with
+// the form content type does not panic; a malformed pair of the query or
+// body that is not access_token refuses nothing; the body stays readable
+// by the handler.
+func TestFormAndQueryEdges(t *testing.T) {
+	m := newMiddleware(t, Options{AllowForm: true, AllowQuery: true})
+	tok := sign(t, testKey, "", testClaims(""))
+	var body string
+	h := m.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil {
+			b, _ := io.ReadAll(r.Body)
+			body = string(b)
+		}
+		w.Write([]byte(r.PostForm.Get("x")))
+	}))
+	req := httptest.NewRequest(http.MethodPost, "/?q=100%", nil)
+	req.Body = nil
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "Bearer "+tok)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Errorf("nil body, malformed query pair: %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"))
+	}
+	req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader("x=1&y=100%&access_token="+tok))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || rec.Body.String() != "1" || !strings.HasPrefix(body, "x=1&") {
+		t.Errorf("form with a malformed pair: %d %q, body %q", rec.Code, rec.Body.String(), body)
+	}
+	req = httptest.NewRequest(http.MethodGet, "/?access_token=%zz", nil)
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusBadRequest {
+		t.Errorf("malformed access_token: %d", rec.Code)
 	}
 }

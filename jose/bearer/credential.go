@@ -1,6 +1,8 @@
 package bearer
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -56,12 +58,20 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string,
 	default:
 		return "", fromNone, kindMalformedHeader
 	}
-	if m.allowForm && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && isForm(r.Header.Get("Content-Type")) {
-		r.Body = http.MaxBytesReader(w, r.Body, m.maxForm)
-		if err := r.ParseForm(); err != nil {
+	if m.allowForm && r.Body != nil && r.Body != http.NoBody && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && isForm(r.Header.Get("Content-Type")) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.maxForm))
+		if err != nil {
 			return "", fromNone, kindMalformedForm
 		}
-		t, ok, k := m.param(r.PostForm)
+		form, err := url.ParseQuery(string(body))
+		if err != nil && badParam(string(body)) {
+			return "", fromNone, kindMalformedForm
+		}
+		// The handler finds the body's values where ParseForm puts them
+		// (which, PostForm set, reads no body again), and the bytes in
+		// r.Body.
+		r.PostForm, r.Body = form, io.NopCloser(bytes.NewReader(body))
+		t, ok, k := m.param(form)
 		if k != kindNone {
 			return "", fromNone, k
 		}
@@ -74,7 +84,7 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string,
 	}
 	if m.allowQuery && r.URL != nil && r.URL.RawQuery != "" {
 		q, err := url.ParseQuery(r.URL.RawQuery)
-		if err != nil {
+		if err != nil && badParam(r.URL.RawQuery) {
 			return "", fromNone, kindMalformedParam
 		}
 		t, ok, k := m.param(q)
@@ -148,6 +158,24 @@ func (m *Middleware) param(values url.Values) (string, bool, kind) {
 		return "", false, kindTooLarge
 	}
 	return vs[0], true, kindNone
+}
+
+// badParam reports whether an access_token pair of the URL-encoded s is
+// malformed: a malformed pair elsewhere (a search for "100%") is none of
+// the middleware's business, and url.ParseQuery keeps the other pairs.
+func badParam(s string) bool {
+	for s != "" {
+		var pair string
+		pair, s, _ = strings.Cut(s, "&")
+		name, value, _ := strings.Cut(pair, "=")
+		if name != paramName {
+			continue
+		}
+		if _, err := url.QueryUnescape(value); err != nil || strings.Contains(pair, ";") {
+			return true
+		}
+	}
+	return false
 }
 
 // isForm reports whether a Content-Type value is
