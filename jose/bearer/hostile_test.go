@@ -1,6 +1,7 @@
 package bearer
 
 import (
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -51,7 +52,9 @@ func TestHostileHeaders(t *testing.T) {
 		if c.twin == "" {
 			continue
 		}
-		if twin, m := run(c.twin); twin != status || n > m {
+		// Under the race detector sync.Pool drops items at random, so
+		// only the statuses are compared (as vectortest.ZeroAllocs does).
+		if twin, m := run(c.twin); twin != status || n > m && !vectortest.RaceEnabled {
 			t.Errorf("%s: %d, %v allocations; a short header %q: %d, %v", c.name, status, n, c.twin[:min(len(c.twin), 10)], twin, m)
 		}
 	}
