@@ -1,11 +1,12 @@
 package bearer
 
 import (
-	"github.com/josebench/josebench/jose/internal/vectortest"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // hostileHeaders are Authorization values an attacker may send, with the
