@@ -1,7 +1,9 @@
 package jsonx
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -200,6 +202,42 @@ const hexDigits = "0123456789abcdef"
 // U+FFFD, so the output is always valid JSON. Nothing is escaped for HTML.
 func AppendString[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
+	// The common case: s is plain bytes only. Copy it, then check the
+	// copy eight bytes at a time; from the first byte that is not plain,
+	// write the rest again, escaping.
+	n := len(dst)
+	dst = append(dst, s...)
+	i := firstSpecial(dst, n)
+	if i == len(dst) {
+		return append(dst, '"')
+	}
+	return appendEscaped(dst[:i], s[i-n:])
+}
+
+// firstSpecial returns the offset of the first byte at or after d[i] that
+// is not plain (see plain), or len(d).
+func firstSpecial(d []byte, i int) int {
+	for ; i+8 <= len(d); i += 8 {
+		if m := special8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if i < len(d) && len(d) >= 8 {
+		// The last bytes, fewer than eight: the last word of d, shifted.
+		if m := special8(binary.LittleEndian.Uint64(d[len(d)-8:])) >> (8 * (i + 8 - len(d))); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		return len(d)
+	}
+	for i < len(d) && plain[d[i]] {
+		i++
+	}
+	return i
+}
+
+// appendEscaped appends s, escaped, and the closing quote (see
+// AppendString).
+func appendEscaped[T string | []byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) && special8(load64(s, i)) == 0 {
