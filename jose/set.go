@@ -26,9 +26,12 @@ import (
 // set whose Keys is assigned another slice, appended to or cut is searched
 // entry by entry again, and entries reordered in place are still found.
 // Giving an entry in place a kid it did not have (assigning Keys[i] a key
-// of another kid, or changing a KeyID) is not seen by the index: do that
-// on a copy, s.Keys = slices.Clone(s.Keys), or not at all once the set is
-// in use (jws and jwe require that a set they use is not modified).
+// of another kid, changing a KeyID, or refilling the slice in place,
+// s.Keys = s.Keys[:0] then as many appends) is not seen by the index: such
+// a kid is not found, and one shared with an older entry finds the older
+// entry alone, where a search would refuse the kid as ambiguous. Make such
+// changes on a copy, s.Keys = slices.Clone(s.Keys), or not at all once the
+// set is in use (jws and jwe require that a set they use is not modified).
 type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 
