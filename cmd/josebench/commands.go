@@ -380,6 +380,9 @@ Examples:
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
 				return err
 			}
+			for _, w := range r.SampleWarnings() {
+				fmt.Fprintf(stderr, "josebench: warning: %s\n", w)
+			}
 			if doStore {
 				fmt.Fprint(info, "Storing results ... ")
 				if _, err := store.Save(r); err != nil {
