@@ -90,13 +90,13 @@ var columns = map[string]column{
 		n := len(r.RoundTimes())
 		return Cell{kind: integer, f: float64(n)}
 	},
-	"iter":      func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(it)} },
-	"rejects":   func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Rejects)} },
-	"best":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Best} },
-	"mean":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mean} },
-	"mode":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mode} },
-	"median":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Median} },
-	"worst":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
+	"iter":    func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(it)} },
+	"rejects": func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Rejects)} },
+	"best":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Best} },
+	"mean":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mean} },
+	"mode":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mode} },
+	"median":  func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Median} },
+	"worst":   func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
 	"interval": func(r *bench.Result, _ int) Cell {
 		if r.Median <= 0 {
 			return none
