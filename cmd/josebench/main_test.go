@@ -299,3 +299,11 @@ func TestList(t *testing.T) {
 		t.Errorf("list:\n%s", out)
 	}
 }
+
+// --iterations 0 is refused, not ignored (issue 19).
+func TestIterationsZero(t *testing.T) {
+	code, _, errs := runCLI(t, "run", "--iterations", "0", "--group", "HS256")
+	if code != 2 || !strings.Contains(errs, "--iterations must be at least 1") {
+		t.Errorf("--iterations 0: exit %d, %q", code, errs)
+	}
+}
