@@ -40,9 +40,18 @@ type RunnerConfig struct {
 	// time exceeds the thread CPU time by that much (the thread waited
 	// while other work ran; Linux only). 0 disables it.
 	RetryThreshold float64 `yaml:"retry_threshold" json:"retry_threshold"`
-	// RetryLimit bounds the rejects of one variant; when it is reached the
-	// remaining iterations are kept as they are.
+	// RetryLimit bounds the rejects of one variant, re-run or dropped
+	// (see [Runner]): when it is reached the remaining iterations are kept
+	// as they are.
 	RetryLimit int `yaml:"retry_limit" json:"retry_limit"`
+	// WarnKeptBelow, in percent, warns (on standard error and in every
+	// report) about a variant that kept fewer of the rounds × iterations
+	// configured; 0 disables it.
+	WarnKeptBelow float64 `yaml:"warn_kept_below" json:"warn_kept_below"`
+	// WarnRejectsAbove, in percent, warns about a variant whose rejected
+	// iterations are more than this share of all it measured (kept and
+	// rejected); 0 disables it.
+	WarnRejectsAbove float64 `yaml:"warn_rejects_above" json:"warn_rejects_above"`
 	// TimeUnit is the unit of times in the console summary and the reports.
 	TimeUnit TimeUnit `yaml:"time_unit" json:"time_unit"`
 	// Progress is how a run shows progress: "auto" (a progress line on a
@@ -109,17 +118,19 @@ var ReportColumns = map[string][]string{
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
-			Rounds:         50,
-			Iterations:     1,
-			Revs:           Auto,
-			Time:           Duration(time.Millisecond),
-			Warmup:         0,
-			RetryThreshold: 10,
-			RetryLimit:     10,
-			TimeUnit:       Microseconds,
-			Progress:       "auto",
-			Storage:        ".josebench",
-			Report:         ReportAggregate,
+			Rounds:           50,
+			Iterations:       1,
+			Revs:             Auto,
+			Time:             Duration(time.Millisecond),
+			Warmup:           0,
+			RetryThreshold:   10,
+			RetryLimit:       10,
+			WarnKeptBelow:    80,
+			WarnRejectsAbove: 20,
+			TimeUnit:         Microseconds,
+			Progress:         "auto",
+			Storage:          ".josebench",
+			Report:           ReportAggregate,
 		},
 		Measure: MeasureConfig{
 			Groups:         []string{"JWS", "JWE", "JWT", "Bearer"},
@@ -164,6 +175,10 @@ func (c *Config) validate() *problem {
 		return &problem{"runner.retry_threshold", "must not be negative (0 disables retries)"}
 	case r.RetryLimit < 0:
 		return &problem{"runner.retry_limit", "must not be negative"}
+	case r.WarnKeptBelow < 0 || r.WarnKeptBelow > 100:
+		return &problem{"runner.warn_kept_below", "must be a percentage from 0 (off) to 100"}
+	case r.WarnRejectsAbove < 0 || r.WarnRejectsAbove > 100:
+		return &problem{"runner.warn_rejects_above", "must be a percentage from 0 (off) to 100"}
 	case r.TimeUnit.Nanos() == 0:
 		return &problem{"runner.time_unit", fmt.Sprintf("unknown unit %q (want nanoseconds, microseconds, milliseconds or seconds)", r.TimeUnit)}
 	case !slices.Contains([]string{"auto", "dots", "line", "none"}, r.Progress):

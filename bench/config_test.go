@@ -28,6 +28,7 @@ runner:
   time: 5ms
   warmup: 0
   retry_threshold: 0
+  warn_kept_below: 95
   time_unit: nanoseconds
   progress: none
   storage: /tmp/x
@@ -47,7 +48,7 @@ measure:
 	}
 	want := DefaultConfig()
 	want.Runner = RunnerConfig{Rounds: 4, Iterations: 3, Revs: 100, Time: Duration(5 * time.Millisecond), Warmup: 0,
-		RetryThreshold: 0, RetryLimit: want.Runner.RetryLimit, TimeUnit: Nanoseconds, Progress: "none", Storage: "/tmp/x", Report: "full"}
+		RetryThreshold: 0, RetryLimit: want.Runner.RetryLimit, WarnKeptBelow: 95, WarnRejectsAbove: want.Runner.WarnRejectsAbove, TimeUnit: Nanoseconds, Progress: "none", Storage: "/tmp/x", Report: "full"}
 	want.Measure = MeasureConfig{
 		Groups: []string{"HS256", "KW", "ECDH-ES+A128KW"}, Subjects: []string{SubjectRoundTrip},
 		RSASignBits: []int{2048}, RSAEncBits: []int{4096}, Curves: []string{"X25519"},
@@ -116,6 +117,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"warmup", "runner:\n  warmup: -1\n", 2, "runner.warmup: must not be negative"},
 		{"retry_threshold", "runner:\n  retry_threshold: -1\n", 2, "runner.retry_threshold: must not be negative"},
 		{"retry_limit", "runner:\n  retry_limit: -1\n", 2, "runner.retry_limit: must not be negative"},
+		{"warn_kept_below", "runner:\n  warn_kept_below: 101\n", 2, "runner.warn_kept_below: must be a percentage from 0 (off) to 100"},
+		{"warn_rejects_above", "runner:\n  warn_rejects_above: -1\n", 2, "runner.warn_rejects_above: must be a percentage from 0 (off) to 100"},
 		{"time_unit", "runner:\n  time_unit: hours\n", 2, `runner.time_unit: unknown unit "hours"`},
 		{"progress", "runner:\n  progress: bar\n", 2, `runner.progress: unknown progress "bar"`},
 		{"storage", "runner:\n  storage: \"\"\n", 2, "runner.storage: must not be empty"},

@@ -299,20 +299,69 @@ func TestDropDescheduled(t *testing.T) {
 		return out
 	}
 	r := mk(990, 800, 990, 850, 990)
-	dropDescheduled(r, 10)
+	dropDescheduled(r, 10, 100)
 	if got := rounds(r); !slices.Equal(got, []int{0, 2, 4}) || r.Rejects != 2 {
 		t.Errorf("two of five descheduled: rounds %v left, %d rejects", got, r.Rejects)
 	}
 	// Four of five descheduled: the two most disturbed go.
 	r = mk(850, 500, 990, 800, 600)
-	dropDescheduled(r, 10)
+	dropDescheduled(r, 10, 100)
 	if got := rounds(r); !slices.Equal(got, []int{0, 2, 3}) || r.Rejects != 2 {
 		t.Errorf("four of five descheduled: rounds %v left, %d rejects; want 0, 2, 3", got, r.Rejects)
 	}
 	r = mk(990, 0) // CPU not measured for the second
-	dropDescheduled(r, 10)
+	dropDescheduled(r, 10, 100)
 	if len(r.Iterations) != 2 || r.Rejects != 0 {
 		t.Error("an iteration without CPU time dropped")
+	}
+	// What is left of the retry limit bounds the drops.
+	r = mk(850, 500, 990, 800, 600)
+	dropDescheduled(r, 10, 1)
+	if got := rounds(r); !slices.Equal(got, []int{0, 2, 3, 4}) || r.Rejects != 1 {
+		t.Errorf("room for one drop: rounds %v left, %d rejects; want 0, 2, 3, 4", got, r.Rejects)
+	}
+	r = mk(850, 500, 990, 800, 600)
+	dropDescheduled(r, 10, 0)
+	if len(r.Iterations) != 5 || r.Rejects != 0 {
+		t.Errorf("no room: %d iterations, %d rejects", len(r.Iterations), r.Rejects)
+	}
+}
+
+// retry_limit is the most rejects of a variant, re-run and dropped
+// together: on a machine where every iteration waits half its time, a
+// variant of 10 rounds has exactly retry_limit rejects and keeps its 10
+// rounds (before, drops came on top: with 3, 3 re-runs and 5 drops).
+func TestRunnerRetryLimit(t *testing.T) {
+	for _, limit := range []int{0, 3, 6, 20} {
+		base := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+		var wall, cpu time.Duration
+		c := runnerConfig()
+		c.Revs, c.Rounds, c.Iterations, c.Warmup, c.RetryThreshold, c.RetryLimit = 10, 10, 1, 0, 10, limit
+		r := &Runner{Config: c,
+			now:      func() time.Time { return base.Add(wall) },
+			memStats: runnerFakeMem,
+			cpu:      func() (int64, bool) { return int64(cpu), true },
+			Prepare: func(*Variant) (Op, error) {
+				return func() error {
+					wall += time.Microsecond
+					cpu += 500 * time.Nanosecond
+					return nil
+				}, nil
+			}}
+		res, err := runResults(r, context.Background(), runnerVariants(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range res {
+			// Each re-run is still descheduled, so the re-runs use the
+			// whole limit and leave no room for drops.
+			if v.Rejects != limit {
+				t.Errorf("retry_limit %d: %s has %d rejects", limit, v.ID(), v.Rejects)
+			}
+			if kept := len(v.Iterations); kept != 10 {
+				t.Errorf("retry_limit %d: %d iterations kept", limit, kept)
+			}
+		}
 	}
 }
 

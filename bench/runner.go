@@ -507,7 +507,7 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 		}
 	}
 	for i := range results {
-		dropDescheduled(&results[i], c.RetryThreshold)
+		dropDescheduled(&results[i], c.RetryThreshold, c.RetryLimit-results[i].Rejects)
 	}
 	return nil
 }
@@ -517,8 +517,9 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 // above the thread CPU time): their time is partly other work's, not a
 // measurement of the variant. It drops at most half the iterations, the
 // most disturbed ones (by wall over CPU time): on a machine so busy that
-// more were disturbed, the least disturbed half is what it can measure.
-func dropDescheduled(res *Result, threshold float64) {
+// more were disturbed, the least disturbed half is what it can measure;
+// and at most room, what is left of the variant's retry limit.
+func dropDescheduled(res *Result, threshold float64, room int) {
 	waited := func(it Iteration) float64 {
 		if it.CPU <= 0 {
 			return 0
@@ -531,12 +532,12 @@ func dropDescheduled(res *Result, threshold float64) {
 			idx = append(idx, i)
 		}
 	}
-	if len(idx) == 0 {
+	if len(idx) == 0 || room <= 0 {
 		return
 	}
 	// The most disturbed first; drop no more than half.
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(waited(res.Iterations[b]), waited(res.Iterations[a])) })
-	idx = idx[:min(len(idx), len(res.Iterations)/2)]
+	idx = idx[:max(min(len(idx), len(res.Iterations)/2, room), 0)]
 	drop := make(map[int]bool, len(idx))
 	for _, i := range idx {
 		drop[i] = true

@@ -74,7 +74,7 @@ details{margin:.3em 0}
 summary{cursor:pointer;color:#333}
 .scroll{max-width:100%;overflow-x:auto}
 table{border-collapse:collapse;font-size:10px}
-th,td{border:1px solid #ccc;padding:2px;vertical-align:top}
+th,td{border:1px solid #ccc;padding:2px 1px;vertical-align:top}
 td{white-space:nowrap}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
 td.t,td.span{white-space:normal}
@@ -253,7 +253,13 @@ func capitalize(s string) string {
 func (t *Table) writeHTMLTable(w io.Writer) {
 	esc := html.EscapeString
 	fmt.Fprint(w, "<div class=\"scroll\">\n<table>\n<tr>")
+	// The page states the sample warnings below the table; the column
+	// that repeats them per row is for csv and json.
+	skip := slices.Index(t.Columns, "sample_warning")
 	for j := range t.Columns {
+		if j == skip {
+			continue
+		}
 		// A heading may break after an underscore (diff_<wbr>interval)
 		// and before its unit.
 		h := strings.ReplaceAll(esc(t.header(j, true)), "_", "_<wbr>")
@@ -264,6 +270,9 @@ func (t *Table) writeHTMLTable(w io.Writer) {
 	for _, row := range t.Rows {
 		fmt.Fprint(w, "<tr>")
 		for j, c := range row {
+			if j == skip {
+				continue
+			}
 			s := c.Format(t.Unit)
 			switch {
 			case c.kind == timeNS:

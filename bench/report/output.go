@@ -81,7 +81,7 @@ const consoleWidth = 120
 // consoleDrop lists the columns a console table may leave out, in the
 // order it leaves them out. The identity of a variant, its mean (or
 // iteration time) and a comparison's diff are always kept.
-var consoleDrop = []string{"groups", "round", "par_interval", "median", "worst", "best", "mode", "stdev", "cpu_rev", "z_value", "cpu", "revs", "rejects", "its", "iter", "ref_mean", "ref_cpu", "base_mean", "base_cpu", "ops_s", "allocs", "bytes", "deviation", "rstdev", "interval", "diff_interval"}
+var consoleDrop = []string{"groups", "round", "par_interval", "median", "worst", "best", "mode", "stdev", "cpu_rev", "z_value", "cpu", "revs", "iter", "ref_mean", "ref_cpu", "base_mean", "base_cpu", "ops_s", "allocs", "bytes", "deviation", "rstdev", "interval", "diff_interval", "sample_warning", "rounds", "its", "rejects"}
 
 func (t *Table) writeConsole(w io.Writer) {
 	fmt.Fprintf(w, "%s\n%s\n\n", t.Title, t.suiteLine())
@@ -398,9 +398,14 @@ func writeGobench(w io.Writer, run *bench.Run) error {
 		}
 	}
 	fmt.Fprintln(bw)
+	for _, w := range run.SampleWarnings() {
+		fmt.Fprintf(bw, "# warning: %s\n", w)
+	}
 	for i := range run.Results {
 		r := &run.Results[i]
 		name := gobenchName(r.ID(), e.GOMAXPROCS)
+		s := run.SamplesOf(r)
+		fmt.Fprintf(bw, "# %s: kept %d of %d rounds, %d of %d iterations; %d rejected\n", name, s.RoundsKept, s.Rounds, s.Kept, s.Configured, s.Rejected)
 		for _, it := range r.Iterations {
 			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)
 			if it.CPU > 0 {

@@ -37,6 +37,28 @@ type Cell struct {
 	f, g float64
 }
 
+// sampleWarning is the sample_warning cell of r: what of
+// [bench.Run.SampleWarnings] concerns it, or none.
+func sampleWarning(run *bench.Run, r *bench.Result) Cell {
+	c := run.Config.Runner
+	s := run.SamplesOf(r)
+	var w []string
+	if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
+		w = append(w, fmt.Sprintf("kept %d of %d", s.Kept, s.Configured))
+	}
+	if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
+		w = append(w, fmt.Sprintf("%.0f%% rejected", s.RejectShare()))
+	}
+	if len(w) == 0 {
+		return Cell{kind: missing, s: "-"}
+	}
+	return Cell{kind: text, s: strings.Join(w, ", ")}
+}
+
+// sampleColumns are the columns of what a variant kept and rejected,
+// added to every report that lacks them.
+var sampleColumns = []string{"rounds", "its", "rejects"}
+
 // none is the cell of a value that does not exist.
 var none = Cell{kind: missing, s: "-"}
 
@@ -64,13 +86,17 @@ var columns = map[string]column{
 	"set":       func(r *bench.Result, _ int) Cell { return Cell{kind: text, s: r.Set()} },
 	"revs":      func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Revs)} },
 	"its":       func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(len(r.Iterations))} },
-	"iter":      func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(it)} },
-	"rejects":   func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Rejects)} },
-	"best":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Best} },
-	"mean":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mean} },
-	"mode":      func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mode} },
-	"median":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Median} },
-	"worst":     func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
+	"rounds": func(r *bench.Result, _ int) Cell {
+		n := len(r.RoundTimes())
+		return Cell{kind: integer, f: float64(n)}
+	},
+	"iter":    func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(it)} },
+	"rejects": func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Rejects)} },
+	"best":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Best} },
+	"mean":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mean} },
+	"mode":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Mode} },
+	"median":  func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Median} },
+	"worst":   func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Worst} },
 	"interval": func(r *bench.Result, _ int) Cell {
 		if r.Median <= 0 {
 			return none
@@ -150,6 +176,15 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 	if unit.Nanos() == 0 {
 		unit = bench.Microseconds
 	}
+	// Every report says what each variant kept and rejected (the console
+	// never leaves these out).
+	if base != bench.ReportDefault {
+		for _, c := range sampleColumns {
+			if !slices.Contains(cols, c) {
+				cols = append(slices.Clip(cols), c)
+			}
+		}
+	}
 	t := &Table{Title: title, Run: run, Unit: unit, Columns: cols}
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -163,6 +198,26 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 	}
 	if run.Incomplete {
 		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d of %d rounds; the rounds not completed are missing.", roundsIn(run), run.Config.Runner.Rounds))
+	}
+	if base != bench.ReportDefault {
+		r := run.Config.Runner
+		per := max(r.Iterations, 1)
+		if run.Against != nil {
+			per = max(per, 3)
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("rounds, its: the rounds and iterations kept of the %d rounds of %d iterations configured; rejects: iterations rejected (re-run or dropped, at most retry_limit, %d)", r.Rounds, per, r.RetryLimit))
+	}
+	if warnings := run.SampleWarnings(); len(warnings) > 0 {
+		for _, w := range warnings {
+			t.Notes = append(t.Notes, "Warning: "+w+".")
+		}
+		// The rows say it too, for csv, which has no notes.
+		if base != bench.ReportDefault {
+			t.Columns = append(t.Columns, "sample_warning")
+			for i := range t.Rows {
+				t.Rows[i] = append(t.Rows[i], sampleWarning(run, &run.Results[i]))
+			}
+		}
 	}
 	t.ref, t.metric = opts.Ref, opts.Metric
 	if slices.Contains(t.Columns, "interval") {

@@ -27,7 +27,7 @@ func TestRunAgainst(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run --against: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | base_mean | diff | diff_interval\n") ||
+	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | rounds | its | rejects | base_mean | diff | diff_interval\n") ||
 		!strings.Contains(out, "diff: change of the time from the other build") {
 		t.Errorf("run --against output:\n%s", out)
 	}

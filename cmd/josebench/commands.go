@@ -74,7 +74,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the % difference of each mean, ~ when within noise")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (widened by the run-to-run drift) includes 0")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -176,9 +176,12 @@ the median of the rounds.
 built from the base commit): it runs "PATH worker", measures each variant
 in both builds back to back in every round, and reports the median of the
 paired ratios with its interval (~ when it includes 0). --ref compares
-with a stored run by the same statistics, and warns when the calibration
-workload stored with both runs says the machine itself changed by more
-than --fail-slower (default 10%). A worker that does not answer a request
+with a stored run: each variant's median of paired ratios is divided by
+the change common to the run (the median over the variants, or with
+fewer than 5 the calibration workload's) and its interval widened by the
+run-to-run drift between the variants; a change every variant shares is
+not claimed, and runs the machine moved too far between are "not
+comparable" (see README.md, "Comparing with a stored run"). A worker that does not answer a request
 within 20 times the work asked for (runner.time, or the times it reported,
 per revolution), and at least 10 s, is killed and the run fails naming it.
 
@@ -223,8 +226,8 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if iters < 0 {
-				return usagef("--iterations must be positive")
+			if iters < 0 || iters == 0 && flagSet(fs, "iterations") {
+				return usagef("--iterations must be at least 1")
 			}
 			if iters > 0 {
 				cfg.Runner.Iterations = iters
@@ -379,6 +382,9 @@ Examples:
 			}
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
 				return err
+			}
+			for _, w := range r.SampleWarnings() {
+				fmt.Fprintf(stderr, "josebench: warning: %s\n", w)
 			}
 			if doStore {
 				fmt.Fprint(info, "Storing results ... ")
@@ -642,6 +648,13 @@ func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float
 	case math.Abs(d.Common-1)*100 > pct:
 		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the variants moved together by %+.1f%% against run %s (%s), beyond %g%%; that change is divided out, so one every variant shares is not seen (compare builds with --against instead)\n", (d.Common-1)*100, ref.ID, cal, pct)
 	}
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // roundsDone returns the rounds that the results of run hold.

@@ -212,7 +212,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("report md: exit %d: %s", code, errs)
 	}
 	wantHead := "Jose Performance Test Suite\n===========================\n\n### suite: " + id + ", date: "
-	if !strings.HasPrefix(out, wantHead) || !strings.Contains(out, "\nbenchmark | groups | subject | set | mean\n") ||
+	if !strings.HasPrefix(out, wantHead) || !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | rounds | its | rejects\n") ||
 		!strings.Contains(out, "\nHS256Bench | JWS,hmac,HS256 | benchVerification | alg=HS256 | ") {
 		t.Errorf("md report:\n%s", out)
 	}
@@ -222,7 +222,7 @@ func TestEndToEnd(t *testing.T) {
 	raw2, _ := os.ReadFile(cfg)
 	os.WriteFile(cfg2, append(raw2, "reports:\n  means:\n    extends: aggregate\n    cols: [benchmark, subject, mean, median]\n"...), 0o644)
 	code, out, errs = runCLI(t, "report", "--config", cfg2, "--report", "means", "--output", "csv")
-	if code != 0 || !strings.HasPrefix(out, "benchmark,subject,mean (μs),median (μs)\nHS256Bench,benchSignature,") {
+	if code != 0 || !strings.HasPrefix(out, "benchmark,subject,mean (μs),median (μs),rounds,its,rejects\nHS256Bench,benchSignature,") {
 		t.Errorf("defined report: exit %d, %s\n%s", code, errs, out)
 	}
 
@@ -275,7 +275,7 @@ func TestEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run --ref: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | ref_mean | diff | diff_interval\n") || !strings.Contains(out, "diff: not comparable with run "+id+": the calibration workload has too few rounds (2)") || !strings.Contains(errs, "josebench: warning: not comparable with run "+id) {
+	if !strings.Contains(out, "\nbenchmark | groups | subject | set | mean | rounds | its | rejects | ref_mean | diff | diff_interval\n") || !strings.Contains(out, "diff: not comparable with run "+id+": the calibration workload has too few rounds (2)") || !strings.Contains(errs, "josebench: warning: not comparable with run "+id) {
 		t.Errorf("run --ref output:\n%s", out)
 	}
 	// Compared with itself nothing is slower.
@@ -303,5 +303,13 @@ func TestList(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("list does not show %q", want)
 		}
+	}
+}
+
+// --iterations 0 is refused, not ignored (issue 19).
+func TestIterationsZero(t *testing.T) {
+	code, _, errs := runCLI(t, "run", "--iterations", "0", "--group", "HS256")
+	if code != 2 || !strings.Contains(errs, "--iterations must be at least 1") {
+		t.Errorf("--iterations 0: exit %d, %q", code, errs)
 	}
 }

@@ -197,7 +197,7 @@ func TestLogAndTags(t *testing.T) {
 		t.Fatalf("run --tag: exit %d: %s", code, errs)
 	}
 	code, out, errs = runCLI(t, "report", "--config", cfg, "--uuid", "v1.2-rc_1", "--ref", "v1.2-rc_1", "--report", "simple", "--output", "csv")
-	if code != 0 || !strings.HasPrefix(out, "benchmark,groups,subject,set,mean (μs),ref_mean (μs),diff,diff_significant,diff_low,diff_high\nHS256Bench,") {
+	if code != 0 || !strings.HasPrefix(out, "benchmark,groups,subject,set,mean (μs),rounds,its,rejects,ref_mean (μs),diff,diff_significant,diff_low,diff_high\nHS256Bench,") {
 		t.Errorf("report by tag: exit %d, %s\n%s", code, errs, out)
 	}
 	code, out, _ = runCLI(t, "log", "--config", cfg)

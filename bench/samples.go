@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Samples counts what a variant kept of the samples its run configured
+// and what it rejected.
+type Samples struct {
+	Rounds     int // rounds configured (runner.rounds, or those completed when interrupted)
+	RoundsKept int // rounds with at least one iteration kept (each iteration of a run stored without rounds)
+	Configured int // iterations configured: Rounds × runner.iterations
+	Kept       int // iterations kept
+	Rejected   int // iterations rejected, re-run or dropped ([Result].Rejects)
+}
+
+// KeptShare returns the kept iterations in percent of those configured
+// (100 when none was).
+func (s Samples) KeptShare() float64 {
+	if s.Configured == 0 {
+		return 100
+	}
+	return 100 * float64(s.Kept) / float64(s.Configured)
+}
+
+// RejectShare returns the rejected iterations in percent of all the
+// variant measured, kept and rejected.
+func (s Samples) RejectShare() float64 {
+	if n := s.Kept + s.Rejected; n > 0 {
+		return 100 * float64(s.Rejected) / float64(n)
+	}
+	return 0
+}
+
+// SamplesOf returns the sample counts of result r of run.
+func (run *Run) SamplesOf(r *Result) Samples {
+	rounds := run.Config.Runner.Rounds
+	if run.Incomplete {
+		rounds = min(rounds, run.roundsDone())
+	}
+	per := max(run.Config.Runner.Iterations, 1)
+	if run.Against != nil {
+		per = max(per, abIterations)
+	}
+	return Samples{Rounds: rounds, RoundsKept: len(r.RoundTimes()), Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects}
+}
+
+func (run *Run) roundsDone() int {
+	n := 0
+	for i := range run.Results {
+		for _, it := range run.Results[i].Iterations {
+			n = max(n, it.Round+1)
+		}
+	}
+	return n
+}
+
+// SampleWarnings returns the warnings about sample loss of run, one line
+// each: the variants that kept less than runner.warn_kept_below percent
+// of the iterations configured, and those whose rejects are more than
+// runner.warn_rejects_above percent of what they measured, each with the
+// count and the worst variants (at most three named). None when both are
+// off or no variant crosses them.
+func (run *Run) SampleWarnings() []string {
+	c := run.Config.Runner
+	var out []string
+	type loss struct {
+		id string
+		s  Samples
+	}
+	var few, rejected []loss
+	for i := range run.Results {
+		r := &run.Results[i]
+		s := run.SamplesOf(r)
+		if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
+			few = append(few, loss{r.ID(), s})
+		}
+		if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
+			rejected = append(rejected, loss{r.ID(), s})
+		}
+	}
+	name := func(ls []loss, f func(Samples) string) string {
+		var b strings.Builder
+		for i, l := range ls[:min(3, len(ls))] {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "%s %s", l.id, f(l.s))
+		}
+		if len(ls) > 3 {
+			fmt.Fprintf(&b, "; and %d more", len(ls)-3)
+		}
+		return b.String()
+	}
+	if len(few) > 0 {
+		slices.SortStableFunc(few, func(a, b loss) int { return a.s.Kept - b.s.Kept })
+		out = append(out, fmt.Sprintf("%d of %d variants kept less than %g%% of their samples (runner.warn_kept_below): %s",
+			len(few), len(run.Results), c.WarnKeptBelow, name(few, func(s Samples) string {
+				return fmt.Sprintf("%d of %d iterations (%d of %d rounds)", s.Kept, s.Configured, s.RoundsKept, s.Rounds)
+			})))
+	}
+	if len(rejected) > 0 {
+		slices.SortStableFunc(rejected, func(a, b loss) int { return b.s.Rejected - a.s.Rejected })
+		out = append(out, fmt.Sprintf("%d of %d variants rejected more than %g%% of their iterations (runner.warn_rejects_above): %s",
+			len(rejected), len(run.Results), c.WarnRejectsAbove, name(rejected, func(s Samples) string {
+				return fmt.Sprintf("%d rejected, %d kept", s.Rejected, s.Kept)
+			})))
+	}
+	return out
+}
