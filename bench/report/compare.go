@@ -121,6 +121,13 @@ const (
 	// (about 10%).
 	maxCalibration       = 0.22
 	maxCalibrationSpread = 0.10
+	// maxCommonGap is the largest difference (as a log ratio, about
+	// 28%) between the variants' common change and the calibration
+	// workload's: beyond it, a change of the code that most variants
+	// share cannot be told from the machine's. Between identical builds
+	// on a shared 2-core machine under load, 3 of 165 pairs of runs
+	// were beyond it (the 95th percentile was 0.16).
+	maxCommonGap = 0.25
 )
 
 // Compare returns, for each result of run in order, the change of metric m
@@ -148,11 +155,14 @@ const (
 // estimated from the variants themselves (the median absolute deviation
 // of their log ratios about the common one, which a minority of changed
 // variants hardly moves), and by the uncertainty of the common change.
-// A change that every variant shares is therefore not claimed: compare
-// builds with "run --against" for that. Where the machine moved more
-// than can be corrected (the variants' drift beyond 10%; with fewer
-// variants, no calibration or one that changed beyond 25% or too noisy)
-// every variant is NotComparable.
+// A change that every variant shares is therefore not claimed, and one
+// that more than half of them share is taken for the machine's: those
+// variants come out unchanged and the others changed the other way.
+// Compare builds with "run --against" for that. Where the machine moved
+// more than can be corrected (the variants' drift beyond 10%, or their
+// common change more than about 28% from the calibration workload's;
+// with fewer variants, no calibration or one that changed beyond 25% or
+// too noisy) every variant is NotComparable.
 func Compare(run, ref *bench.Run, m Metric, alpha float64) []Delta {
 	ds, _ := compare(run, ref, m, alpha)
 	return ds
@@ -208,8 +218,16 @@ func compare(run, ref *bench.Run, m Metric, alpha float64) ([]Delta, Drift) {
 		drift.Spread = max(1.4826*stats.Median(dev), minDrift)
 		drift.Level = 1.2533 * drift.Spread / math.Sqrt(float64(len(logs)))
 		drift.FromVariants = true
-		if drift.Spread > maxDrift {
+		c := drift.Calibration
+		switch {
+		case drift.Spread > maxDrift:
 			drift.NotComparable = fmt.Sprintf("the variants moved apart by %.1f%% (standard deviation) between the runs", drift.Spread*100)
+		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0 && math.Abs(common-math.Log(c.Ratio)) > maxCommonGap:
+			// More than half the variants changed together, and the
+			// machine, by the calibration, did not: dividing their
+			// change out would call them unchanged and the others
+			// changed the other way.
+			drift.NotComparable = fmt.Sprintf("the variants moved together by %+.1f%% but the calibration workload by %+.1f%%: a change most variants share cannot be told from the machine's", (math.Exp(common)-1)*100, c.Percent)
 		}
 	} else {
 		c := drift.Calibration

@@ -323,14 +323,18 @@ func driftNote(dr Drift, diffCol, what, side string, alpha float64) string {
 		return fmt.Sprintf("%s: not comparable with %s: %s; compare builds in the same rounds with run --against instead", diffCol, side, dr.NotComparable)
 	}
 	common := "the median of the ratios of the variants compared"
+	left := "left between the variants"
+	shared := "a change that more than half the variants share is taken for the machine's: not claimed, and the other variants seem to change the other way"
 	if !dr.FromVariants {
 		common = "the calibration workload's ratio"
+		shared = "the calibration workload follows the machine only roughly"
+		left = "assumed with fewer than 5 variants"
 	}
 	cal := "no calibration workload"
 	if dr.Calibrated && dr.Calibration.Found {
 		cal = fmt.Sprintf("the calibration workload %+.1f%%", dr.Calibration.Percent)
 	}
-	return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s; %s): a change every variant shares is not claimed; diff_interval: its %.0f%% confidence interval (sign test), widened by the run-to-run drift of %.1f%% (standard deviation) left between the variants; ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, cal, (1-alpha)*100, math.Hypot(dr.Spread, dr.Level)*100)
+	return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s; %s): %s; diff_interval: its %.0f%% confidence interval (sign test), widened by the run-to-run drift of %.1f%% (standard deviation) %s; ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, cal, shared, (1-alpha)*100, math.Hypot(dr.Spread, dr.Level)*100, left)
 }
 
 // addThroughput appends, when the run measured throughput (run

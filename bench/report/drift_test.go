@@ -1,0 +1,155 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/bench"
+)
+
+// driftRuns returns two stored runs (not A/B) of the nine variants of
+// HS256, ES256 and EdDSA, 50 rounds of one iteration each, with 3%
+// noise per round. The run's variant i is slower than the reference's by
+// machine (the common change of the machine, also the calibration
+// workload's change) times change[i] (the code's).
+func driftRuns(t *testing.T, rng *rand.Rand, machine float64, change []float64) (run, ref *bench.Run) {
+	t.Helper()
+	var vs []bench.Variant
+	for _, g := range []string{"HS256", "ES256", "EdDSA"} {
+		sel, err := bench.Select(bench.DefaultConfig().Measure, []string{g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, sel...)
+	}
+	if len(vs) != 9 || len(change) != 9 {
+		t.Fatalf("%d variants, %d changes", len(vs), len(change))
+	}
+	const rounds = 50
+	mk := func(id string, scale func(i int) float64) *bench.Run {
+		r := &bench.Run{ID: id, Config: bench.DefaultConfig()}
+		for i, v := range vs {
+			res := bench.Result{Variant: v, Revs: 100}
+			base := 1000 * float64(i+1)
+			for k := range rounds {
+				res.Iterations = append(res.Iterations, bench.Iteration{Round: k, Time: base * scale(i) * (1 + 0.03*rng.NormFloat64())})
+			}
+			r.Results = append(r.Results, res)
+		}
+		r.Calibration = &bench.Result{Variant: bench.CalibrationVariant(), Revs: 170}
+		for k := range rounds {
+			for range 3 {
+				r.Calibration.Iterations = append(r.Calibration.Iterations, bench.Iteration{Round: k, Time: 6000 * scale(-1) * (1 + 0.03*rng.NormFloat64())})
+			}
+		}
+		return r
+	}
+	ref = mk(reportRefID, func(int) float64 { return 1 })
+	run = mk(reportRunID, func(i int) float64 {
+		if i < 0 {
+			return machine
+		}
+		return machine * change[i]
+	})
+	return run, ref
+}
+
+// Between stored runs with at least 5 variants, the machine's common
+// change is divided out: the machine 30% slower for all and one variant
+// 40% slower beyond it: that variant alone is flagged.
+func TestCompareDriftMinority(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	change := []float64{1, 1.4, 1, 1, 1, 1, 1, 1, 1}
+	run, ref := driftRuns(t, rng, 1.3, change)
+	ds := Compare(run, ref, MetricTime, 0)
+	dr := MachineDrift(run, ref, MetricTime, 0)
+	if !dr.FromVariants || dr.NotComparable != "" || math.Abs(dr.Common-1.3) > 0.03 {
+		t.Fatalf("drift %+v", dr)
+	}
+	slow := Slower(ds, 10)
+	if len(slow) != 1 || slow[0].ID != ds[1].ID || math.Abs(slow[0].Ratio-1.4) > 0.05 {
+		t.Errorf("Slower(10) = %+v, want %s alone at +40%%", slow, ds[1].ID)
+	}
+	for i, d := range ds {
+		if i != 1 && !d.Noise {
+			t.Errorf("%s: unchanged, reported %+.1f%% [%+.1f%%, %+.1f%%]", d.ID, d.Percent, d.Lo(), d.Hi())
+		}
+	}
+	// The report says what the median of the variants cannot see.
+	tb, err := Build(run, Options{Ref: ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Join(tb.Notes, "\n"); !strings.Contains(n, "the median of the ratios of the variants compared") || !strings.Contains(n, "more than half the variants share is taken for the machine's") {
+		t.Errorf("notes do not say what the correction hides:\n%s", n)
+	}
+}
+
+// A change of the code that most variants share, the machine unchanged
+// (the calibration workload says so): six of nine variants 40% slower
+// (an HMAC change hits verification and round trip of HS256, HS384 and
+// HS512: --group hmac). The median of the variants is theirs, so
+// dividing it out would report the six as unchanged and the three
+// unchanged ones 29% faster: a regression --fail-slower misses and an
+// improvement that did not happen. The comparison must not claim that:
+// either the six are slower, or the runs are not comparable.
+func TestCompareDriftMajority(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	change := []float64{1, 1.4, 1.4, 1, 1.4, 1.4, 1, 1.4, 1.4}
+	run, ref := driftRuns(t, rng, 1, change)
+	ds := Compare(run, ref, MetricTime, 0)
+	dr := MachineDrift(run, ref, MetricTime, 0)
+	if dr.NotComparable != "" {
+		if !strings.Contains(dr.NotComparable, "calibration") {
+			t.Errorf("not comparable for another reason: %s", dr.NotComparable)
+		}
+		for _, d := range ds {
+			if d.NotComparable == "" || !d.Noise {
+				t.Errorf("%s: not comparable run, but delta %+v", d.ID, d)
+			}
+		}
+		return
+	}
+	for i, d := range ds {
+		switch {
+		case change[i] == 1 && !d.Noise:
+			t.Errorf("%s: unchanged code on an unchanged machine, reported %+.1f%% [%+.1f%%, %+.1f%%] (common %+.1f%%)", d.ID, d.Percent, d.Lo(), d.Hi(), (dr.Common-1)*100)
+		case change[i] != 1 && len(Slower([]Delta{d}, 10)) == 0:
+			t.Errorf("%s: 40%% slower, not flagged: %+.1f%% [%+.1f%%, %+.1f%%] (common %+.1f%%)", d.ID, d.Percent, d.Lo(), d.Hi(), (dr.Common-1)*100)
+		}
+	}
+}
+
+// Identical code, the machine moved: over many pairs of stored runs,
+// few intervals exclude 0 and --fail-slower 10 never fires.
+func TestCompareDriftIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	same := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}
+	excl, total := 0, 0
+	for trial := range 100 {
+		machine := 0.8 + 0.5*rng.Float64()
+		run, ref := driftRuns(t, rng, machine, same)
+		// Each variant drifts on its own too, by 2% (standard deviation).
+		for i := range run.Results {
+			f := 1 + 0.02*rng.NormFloat64()
+			for k := range run.Results[i].Iterations {
+				run.Results[i].Iterations[k].Time *= f
+			}
+		}
+		ds := Compare(run, ref, MetricTime, 0)
+		for _, d := range ds {
+			total++
+			if !d.Noise {
+				excl++
+			}
+		}
+		if s := Slower(ds, 10); len(s) > 0 {
+			t.Errorf("trial %d (machine %.2f): identical code flagged: %+v", trial, machine, s)
+		}
+	}
+	if excl > total*7/100 {
+		t.Errorf("identical code: %d of %d intervals exclude 0, want at most 7%%", excl, total)
+	}
+}
