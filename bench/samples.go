@@ -44,7 +44,18 @@ func (run *Run) SamplesOf(r *Result) Samples {
 	if run.Against != nil {
 		per = max(per, abIterations)
 	}
-	return Samples{Rounds: rounds, RoundsKept: len(r.RoundTimes()), Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects}
+	kept := len(r.RoundTimes()) // a run stored without rounds: each iteration
+	if run.Config.Runner.Rounds > 0 {
+		// The rounds with an iteration kept; a run of one round has
+		// every iteration in round 0, which RoundTimes takes for a run
+		// stored without rounds.
+		seen := make(map[int]bool)
+		for _, it := range r.Iterations {
+			seen[it.Round] = true
+		}
+		kept = len(seen)
+	}
+	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects}
 }
 
 func (run *Run) roundsDone() int {

@@ -86,10 +86,8 @@ var columns = map[string]column{
 	"set":       func(r *bench.Result, _ int) Cell { return Cell{kind: text, s: r.Set()} },
 	"revs":      func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Revs)} },
 	"its":       func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(len(r.Iterations))} },
-	"rounds": func(r *bench.Result, _ int) Cell {
-		n := len(r.RoundTimes())
-		return Cell{kind: integer, f: float64(n)}
-	},
+	// rounds: see Table.row, which has the run.
+	"rounds":  func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(len(r.RoundTimes()))} },
 	"iter":    func(r *bench.Result, it int) Cell { return Cell{kind: integer, f: float64(it)} },
 	"rejects": func(r *bench.Result, _ int) Cell { return Cell{kind: integer, f: float64(r.Rejects)} },
 	"best":    func(r *bench.Result, _ int) Cell { return Cell{kind: timeNS, f: r.Stats.Best} },
@@ -238,7 +236,9 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 func (t *Table) row(r *bench.Result, it int) []Cell {
 	row := make([]Cell, len(t.Columns))
 	for i, c := range t.Columns {
-		if f, ok := columns[c]; ok {
+		if c == "rounds" {
+			row[i] = Cell{kind: integer, f: float64(t.Run.SamplesOf(r).RoundsKept)}
+		} else if f, ok := columns[c]; ok {
 			row[i] = f(r, it)
 		}
 	}
