@@ -153,3 +153,39 @@ func TestCompareDriftIdentical(t *testing.T) {
 		t.Errorf("identical code: %d of %d intervals exclude 0, want at most 7%%", excl, total)
 	}
 }
+
+// A stored run with times of 0 (a clock that did not advance, or an
+// edited file) compares without NaN or infinite values: the JSON report
+// cannot encode them, and a NaN interval was claimed as a change.
+func TestCompareZeroTimes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, side := range []string{"run", "ref"} {
+		for _, n := range []int{1, 9} { // one variant, or all of them
+			run, ref := driftRuns(t, rng, 1, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1})
+			r := run
+			if side == "ref" {
+				r = ref
+			}
+			for i := range n {
+				for k := range r.Results[i].Iterations {
+					r.Results[i].Iterations[k].Time = 0
+				}
+			}
+			for _, d := range Compare(run, ref, MetricTime, 0) {
+				for _, x := range []float64{d.Ratio, d.Interval.Lo, d.Interval.Hi, d.Percent} {
+					if math.IsNaN(x) || math.IsInf(x, 0) {
+						t.Errorf("%s, %d zero: %s: %+v", side, n, d.ID, d)
+						break
+					}
+				}
+			}
+			if s := Slower(Compare(run, ref, MetricTime, 0), 10); len(s) != 0 {
+				t.Errorf("%s, %d zero: Slower %+v", side, n, s)
+			}
+			var b strings.Builder
+			if err := Write(&b, run, "json", Options{Ref: ref}); err != nil {
+				t.Errorf("%s, %d zero: json: %v", side, n, err)
+			}
+		}
+	}
+}

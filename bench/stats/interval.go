@@ -68,12 +68,14 @@ func lnChoose(n, k int) float64 {
 }
 
 // Ratios returns xs[i] / ys[i] for each i below the shorter length,
-// skipping pairs whose denominator is not positive.
+// skipping pairs where either value is not positive and finite (a time
+// of 0 would give a ratio whose logarithm is infinite).
 func Ratios(xs, ys []float64) []float64 {
 	n := min(len(xs), len(ys))
 	out := make([]float64, 0, n)
+	ok := func(x float64) bool { return x > 0 && !math.IsInf(x, 1) }
 	for i := range n {
-		if ys[i] > 0 {
+		if ok(xs[i]) && ok(ys[i]) {
 			out = append(out, xs[i]/ys[i])
 		}
 	}

@@ -49,4 +49,9 @@ func TestRatios(t *testing.T) {
 	if len(got) != 2 || got[0] != 2 || got[1] != 2 {
 		t.Errorf("Ratios = %v", got)
 	}
+	// Neither side may be 0, negative, infinite or NaN.
+	got = Ratios([]float64{0, -1, math.Inf(1), math.NaN(), 6, 3}, []float64{1, 1, 1, 1, math.NaN(), 1})
+	if len(got) != 1 || got[0] != 3 {
+		t.Errorf("Ratios with non-positive and non-finite values = %v", got)
+	}
 }
