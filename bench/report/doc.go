@@ -25,5 +25,14 @@
 // the reference run in %, positive is slower) is followed by
 // diff_significant, true when the change is beyond noise (its interval
 // excludes 0 and reaches 95%: the console's diff without ~), false when
-// within it, empty or null when there is no diff.
+// within it, empty or null when there is no diff (the variant is new, the
+// metric is missing, or the runs are not comparable: the notes say why).
+//
+// Every report but default has rounds, its and rejects: the rounds and
+// iterations a variant kept, and the iterations it rejected (re-run or
+// dropped, at most runner.retry_limit). When the run warns about sample
+// loss (runner.warn_kept_below, runner.warn_rejects_above), every report,
+// default included, has a text field sample_warning: what concerns the
+// row's variant ("kept 30 of 50", "28% rejected"), empty or null for the
+// others; the notes give the warnings themselves.
 package report

@@ -116,7 +116,13 @@ func (t *Table) writeConsole(w io.Writer) {
 		return n
 	}
 	var dropped []string
-	for _, name := range consoleDrop {
+	drop := consoleDrop
+	if slices.Contains(cols, "iter") {
+		// A row per iteration: the notes name the variants warned
+		// about, and their rows say it again and again.
+		drop = append([]string{"sample_warning"}, drop...)
+	}
+	for _, name := range drop {
 		if total() <= consoleWidth {
 			break
 		}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,5 +37,45 @@ func TestRoundsColumnOneRound(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), ": kept 1 of 1 rounds, 6 of 6 iterations; 0 rejected\n") {
 		t.Errorf("gobench:\n%s", b.String())
+	}
+}
+
+// The sample warnings reach csv in every report, the default one (a row
+// per iteration) too, and json's notes.
+func TestSampleWarningEveryReport(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true) // ECDH-ES: 2 of 8 rejected
+	for _, report := range []string{"simple", "default", "aggregate"} {
+		var b bytes.Buffer
+		if err := Write(&b, run, "csv", Options{Report: report}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := slices.Index(rows[0], "sample_warning")
+		if j < 0 {
+			t.Errorf("%s: csv has no sample_warning: %q", report, rows[0])
+			continue
+		}
+		warned := 0
+		for _, row := range rows[1:] {
+			switch {
+			case row[j] == "25% rejected" && strings.HasPrefix(row[0], "ECDHESBench"):
+				warned++
+			case row[j] != "":
+				t.Errorf("%s: %s warned: %q", report, row[0], row[j])
+			}
+		}
+		if want := map[bool]int{true: 6, false: 1}[report == "default"]; warned != want {
+			t.Errorf("%s: %d rows warned, want %d", report, warned, want)
+		}
+		b.Reset()
+		if err := Write(&b, run, "json", Options{Report: report}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), `"Warning: 1 of 4 variants rejected more than 20%`) {
+			t.Errorf("%s: json notes lack the warning", report)
+		}
 	}
 }

@@ -209,11 +209,19 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		for _, w := range warnings {
 			t.Notes = append(t.Notes, "Warning: "+w+".")
 		}
-		// The rows say it too, for csv, which has no notes.
-		if base != bench.ReportDefault {
-			t.Columns = append(t.Columns, "sample_warning")
-			for i := range t.Rows {
-				t.Rows[i] = append(t.Rows[i], sampleWarning(run, &run.Results[i]))
+		// The rows say it too, for csv, which has no notes: in the
+		// default report, every iteration's row its variant's.
+		t.Columns = append(t.Columns, "sample_warning")
+		k := 0
+		for i := range run.Results {
+			w := sampleWarning(run, &run.Results[i])
+			n := 1
+			if base == bench.ReportDefault {
+				n = len(run.Results[i].Iterations)
+			}
+			for range n {
+				t.Rows[k] = append(t.Rows[k], w)
+				k++
 			}
 		}
 	}
