@@ -189,3 +189,40 @@ func TestCompareZeroTimes(t *testing.T) {
 		}
 	}
 }
+
+// A reference stored before the calibration workload (or with another
+// one): with at least 5 variants the median of the variants still
+// corrects, and the gap rule, which needs the calibration, is skipped;
+// with fewer the runs are not comparable; a variant missing from one run
+// is new and does not count among the variants.
+func TestCompareDriftOldReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	run, ref := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
+	ref.Calibration = nil
+	dr := MachineDrift(run, ref, MetricTime, 0)
+	if !dr.FromVariants || dr.Calibrated || dr.NotComparable != "" || dr.Variants != 9 || math.Abs(dr.Common-1.2) > 0.03 {
+		t.Errorf("9 variants, no calibration in the reference: %+v", dr)
+	}
+	if s := Slower(Compare(run, ref, MetricTime, 0), 10); len(s) != 1 || s[0].ID != run.Results[7].ID() {
+		t.Errorf("Slower = %+v", s)
+	}
+	// Another calibration workload: the same as none.
+	run2, ref2 := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
+	ref2.Calibration.Params = []bench.Param{{Name: "mix", Value: "intloop"}}
+	if dr := MachineDrift(run2, ref2, MetricTime, 0); dr.Calibrated || dr.NotComparable != "" {
+		t.Errorf("another calibration workload: %+v", dr)
+	}
+	// Four variants in common (the reference lacks five): not enough
+	// for the median, and no calibration.
+	ref.Results = ref.Results[:4]
+	ds := Compare(run, ref, MetricTime, 0)
+	dr = MachineDrift(run, ref, MetricTime, 0)
+	if dr.FromVariants || dr.Variants != 4 || !strings.Contains(dr.NotComparable, "no calibration workload in run "+reportRefID) {
+		t.Errorf("4 variants in common, no calibration: %+v", dr)
+	}
+	for i, d := range ds {
+		if i < 4 && (d.NotComparable == "" || !d.Noise) || i >= 4 && (d.Found || d.NotComparable != "") {
+			t.Errorf("%d %s: %+v", i, d.ID, d)
+		}
+	}
+}
