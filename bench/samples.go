@@ -14,6 +14,9 @@ type Samples struct {
 	Configured int // iterations configured: Rounds × runner.iterations
 	Kept       int // iterations kept
 	Rejected   int // iterations rejected, re-run or dropped ([Result].Rejects)
+	// AtLimit says that the rejects reached runner.retry_limit (with
+	// retries on): the iterations that still deviated were kept.
+	AtLimit bool
 }
 
 // KeptShare returns the kept iterations in percent of those configured
@@ -55,7 +58,9 @@ func (run *Run) SamplesOf(r *Result) Samples {
 		}
 		kept = len(seen)
 	}
-	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects}
+	c := run.Config.Runner
+	atLimit := run.Against == nil && c.RetryThreshold > 0 && c.RetryLimit > 0 && r.Rejects >= c.RetryLimit
+	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, AtLimit: atLimit}
 }
 
 func (run *Run) roundsDone() int {
@@ -72,8 +77,11 @@ func (run *Run) roundsDone() int {
 // each: the variants that kept less than runner.warn_kept_below percent
 // of the iterations configured, and those whose rejects are more than
 // runner.warn_rejects_above percent of what they measured, each with the
-// count and the worst variants (at most three named). None when both are
-// off or no variant crosses them.
+// count and the worst variants (at most three named); and, with
+// warn_rejects_above on, those whose rejects reached runner.retry_limit,
+// which kept the iterations that still deviated (with the shipped
+// defaults, 50 rounds and a limit of 10, neither share can be crossed
+// otherwise). None when both are off or no variant crosses them.
 func (run *Run) SampleWarnings() []string {
 	c := run.Config.Runner
 	var out []string
@@ -81,7 +89,7 @@ func (run *Run) SampleWarnings() []string {
 		id string
 		s  Samples
 	}
-	var few, rejected []loss
+	var few, rejected, limited []loss
 	for i := range run.Results {
 		r := &run.Results[i]
 		s := run.SamplesOf(r)
@@ -91,6 +99,9 @@ func (run *Run) SampleWarnings() []string {
 		if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
 			rejected = append(rejected, loss{r.ID(), s})
 		}
+		if c.WarnRejectsAbove > 0 && s.AtLimit {
+			limited = append(limited, loss{r.ID(), s})
+		}
 	}
 	name := func(ls []loss, f func(Samples) string) string {
 		var b strings.Builder
@@ -98,7 +109,10 @@ func (run *Run) SampleWarnings() []string {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			fmt.Fprintf(&b, "%s %s", l.id, f(l.s))
+			b.WriteString(l.id)
+			if d := f(l.s); d != "" {
+				b.WriteString(" " + d)
+			}
 		}
 		if len(ls) > 3 {
 			fmt.Fprintf(&b, "; and %d more", len(ls)-3)
@@ -118,6 +132,10 @@ func (run *Run) SampleWarnings() []string {
 			len(rejected), len(run.Results), c.WarnRejectsAbove, name(rejected, func(s Samples) string {
 				return fmt.Sprintf("%d rejected, %d kept", s.Rejected, s.Kept)
 			})))
+	}
+	if len(limited) > 0 {
+		out = append(out, fmt.Sprintf("%d of %d variants reached runner.retry_limit (%d rejects), so iterations that still deviated were kept: %s",
+			len(limited), len(run.Results), c.RetryLimit, name(limited, func(Samples) string { return "" })))
 	}
 	return out
 }

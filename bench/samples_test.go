@@ -73,3 +73,33 @@ func TestSampleWarnings(t *testing.T) {
 		t.Errorf("warn_rejects_above 30: %q", w)
 	}
 }
+
+// With the shipped defaults (50 rounds of one iteration, retry_limit 10,
+// warn_kept_below 80, warn_rejects_above 20) neither floor can be crossed:
+// the limit keeps at least 40 of 50 and rejects at most 10 of 50 or 60. A
+// variant that reached the limit kept iterations that still deviated,
+// which is what the warnings are for: it is named.
+func TestSampleWarningsRetryLimit(t *testing.T) {
+	run := &Run{Config: DefaultConfig()}
+	mk := func(name string, kept, rejects int) Result {
+		r := Result{Variant: Variant{Benchmark: "B", Subject: name}, Rejects: rejects}
+		for i := range kept {
+			r.Iterations = append(r.Iterations, Iteration{Round: i, Time: 1})
+		}
+		return r
+	}
+	run.Results = []Result{mk("clean", 50, 2), mk("rerun", 50, 10), mk("dropped", 40, 10)}
+	w := run.SampleWarnings()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "2 of 3 variants reached runner.retry_limit (10 rejects), so iterations that still deviated were kept: B/rerun; B/dropped") {
+		t.Errorf("warnings %q", w)
+	}
+	// Off with warn_rejects_above, and when retries are.
+	run.Config.Runner.WarnRejectsAbove = 0
+	if w := run.SampleWarnings(); len(w) != 0 {
+		t.Errorf("warn_rejects_above 0: %q", w)
+	}
+	run.Config.Runner.WarnRejectsAbove, run.Config.Runner.RetryThreshold = 20, 0
+	if w := run.SampleWarnings(); len(w) != 0 {
+		t.Errorf("retry_threshold 0: %q", w)
+	}
+}

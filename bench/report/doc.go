@@ -33,6 +33,7 @@
 // dropped, at most runner.retry_limit). When the run warns about sample
 // loss (runner.warn_kept_below, runner.warn_rejects_above), every report,
 // default included, has a text field sample_warning: what concerns the
-// row's variant ("kept 30 of 50", "28% rejected"), empty or null for the
+// row's variant ("kept 30 of 50", "28% rejected", "retry_limit reached"),
+// empty or null for the
 // others; the notes give the warnings themselves.
 package report

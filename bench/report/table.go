@@ -49,6 +49,9 @@ func sampleWarning(run *bench.Run, r *bench.Result) Cell {
 	if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
 		w = append(w, fmt.Sprintf("%.0f%% rejected", s.RejectShare()))
 	}
+	if c.WarnRejectsAbove > 0 && s.AtLimit {
+		w = append(w, "retry_limit reached")
+	}
 	if len(w) == 0 {
 		return Cell{kind: missing, s: "-"}
 	}
