@@ -24,7 +24,9 @@ func exact(s string) []byte { return append(make([]byte, 0, len(s)), s...) }
 // bytes after it, in a value, in a name, alone and at the very end of the
 // data; and digit runs ending in every byte that may follow them. Each
 // text must be accepted exactly when encoding/json accepts it as valid
-// UTF-8 without a lone surrogate, and read the same.
+// UTF-8 without a lone surrogate, and read the same; and AppendString
+// must write each content, and each content cut after the sequence, so
+// that it reads back.
 func TestWordEdges(t *testing.T) {
 	seqs := []string{
 		`"`, `\`, `\"`, `\\`, `\/`, `\n`, `\u0041`, `\u00e9`, `\u12`, `\x`,
@@ -32,7 +34,7 @@ func TestWordEdges(t *testing.T) {
 		"\xc3\xa9", "\xc3", "\xa9", "\xe2\x82\xac", "\xe2\x82", "\xf0\x9f\x98\x80", "\xf0\x9f\x98",
 		"\xc0\xaf", "\xe0\x80\xaf", "\xf0\x80\x80\xaf", // overlong
 		"\xed\xa0\x80", "\xed\xbf\xbf", "\xf4\x90\x80\x80", "\xff", "\xfe", // surrogates, > U+10FFFF
-		`\ud800`, `\udc00`, `\ud800\udc00`, `\ud83d\ude00`, `\ud800\u0041`, `\ud800\\`, `\udbff\udfff`, `\ud800\ud800`,
+		`\ud800`, `\udc00`, `\ud800\udc00`, `\ud83d\ude00`, `\ud800\u0041`, `\ud800\\`, `\udbff\udfff`, `\ud800\ud800`, `\udfff`, `\ud7ff`, `\ue000`, `\ud800\ue000`, `\ud800\udbff`, `\udbff\udc00`, `\uDBFF\uDFFF`,
 		"\u2028\u2029", "<>&",
 	}
 	n := 0
@@ -40,6 +42,10 @@ func TestWordEdges(t *testing.T) {
 		for k := range 16 {
 			for m := range 10 {
 				content := strings.Repeat("a", k) + seq + strings.Repeat("b", m)
+				// Written by AppendString, content reads back as
+				// encoding/json's own encoding of it does.
+				dfCheckAppendString(t, exact(content))
+				dfCheckAppendString(t, exact(strings.Repeat("a", k)+seq))
 				for _, text := range []string{
 					`"` + content + `"`,
 					`"` + content, // unterminated, at the end
