@@ -166,3 +166,24 @@ func TestErrorTextCut(t *testing.T) {
 		}
 	})
 }
+
+// TestHeaderMemberTextNamesPackageOnce: a header member refused by this
+// package's own key or base64url reader reads "jose: header member "epk":
+// member "x": …", naming the package once (issue 23 item 2; the package
+// doc of the errors), not "jose: header member "epk": jose: jwk: …", and
+// still wraps the sentinel.
+func TestHeaderMemberTextNamesPackageOnce(t *testing.T) {
+	for _, c := range []struct{ header, want string }{
+		{`{"alg":"ES256","jwk":{"kty":"EC"}}`,
+			`jose: header member "jwk": jwk: missing member "crv": malformed input`},
+		{`{"alg":"ECDH-ES","epk":{"kty":"EC","crv":"P-256","x":"AA","y":"AA"}}`,
+			`jose: header member "epk": jwk: member "x": 1 bytes, want 32 for P-256: malformed input`},
+		{`{"alg":"A128GCMKW","iv":"!!"}`,
+			`jose: header member "iv": base64url: invalid character '!' at offset 0: malformed input`},
+	} {
+		_, err := jose.ParseHeader([]byte(c.header), jose.Limits{})
+		if err == nil || err.Error() != c.want || !errors.Is(err, jose.ErrMalformed) {
+			t.Errorf("ParseHeader(%s):\n got %v\nwant %s", c.header, err, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -52,7 +53,13 @@ func isJoseError(err error) bool {
 // is refused.
 func headerMemberError(name string, err error) error {
 	if isJoseError(err) {
-		return fmt.Errorf("jose: header member %s: %w", untrusted.Quote(name), err)
+		// This package's own error (of the key or base64url reader)
+		// already reads "jose: ...": the package is named once.
+		prefix := "jose: header member " + untrusted.Quote(name) + ": "
+		if msg, ok := strings.CutPrefix(err.Error(), "jose: "); ok {
+			return &memberError{msg: prefix + msg, err: err}
+		}
+		return fmt.Errorf("%s%w", prefix, err)
 	}
 	var le *jsonx.LimitError
 	if errors.As(err, &le) {
@@ -60,6 +67,16 @@ func headerMemberError(name string, err error) error {
 	}
 	return fmt.Errorf("jose: header member %s: %w: %w", untrusted.Quote(name), err, ErrMalformed)
 }
+
+// memberError is an error under the context of a header member, with
+// its own text: that of err without a repeated package name.
+type memberError struct {
+	msg string
+	err error
+}
+
+func (e *memberError) Error() string { return e.msg }
+func (e *memberError) Unwrap() error { return e.err }
 
 // ParseHeader parses data, the JSON text of a JOSE Header (RFC 7515 §4,
 // RFC 7516 §4), decoded from base64url by the caller.

@@ -6,7 +6,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
-	"fmt"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
@@ -45,7 +44,7 @@ func newES256KSigner(key any) (*es256kSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*Secp256k1PublicKey)
 		if !ok || pub == nil {
-			return nil, fmt.Errorf("jwa: ES256K cannot use a crypto.Signer (%T) with a public key of type %T: %w", key, k.Public(), ErrInvalidKey)
+			return nil, sigSignerError(ES256K, key, k.Public())
 		}
 		if !pub.valid() {
 			return nil, errSecp256k1ZeroKey(ES256K)

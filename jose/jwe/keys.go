@@ -261,8 +261,9 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 }
 
 // recipientKey returns the Go key of a recipient's key for alg (a JWK's
-// key, which must permit alg, and the public key of a private key) and the
-// "kid" of a JWK key.
+// key, which must permit alg, and the public key of a private key that
+// fits alg; a key that does not is left as given, for the constructor's
+// refusal to name it) and the "kid" of a JWK key.
 func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 	if !alg.Known() {
 		return nil, "", fmt.Errorf("jwe: key management algorithm %s: %w", untrusted.Quote(alg), jose.ErrUnsupportedAlgorithm)
@@ -276,6 +277,10 @@ func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 			return nil, "", fmt.Errorf("jwe: %w", err)
 		}
 		kid, key = j.KeyID, j.Key
+	}
+	if !alg.FitsKey(key) {
+		// Refused by the constructor, which names the key as given.
+		return key, kid, nil
 	}
 	switch k := key.(type) {
 	case *rsa.PrivateKey:

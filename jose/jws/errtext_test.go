@@ -2,7 +2,9 @@ package jws_test
 
 import (
 	"crypto/x509"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,5 +78,34 @@ func TestErrorTextEscaped(t *testing.T) {
 		if !strconv.IsPrint(r) {
 			t.Fatalf("the error holds %U: %q", r, err)
 		}
+	}
+}
+
+// TestKeyFuncErrorEscaped: a caller's KeyFunc that repeats the token's kid
+// in its error, as "unknown kid %s" does, gets it escaped and cut in the
+// Verifier's error as any other package's text is (untrusted.Error): a
+// kid of terminal escapes and line breaks does not reach a log raw, and
+// the caller's error is still wrapped.
+func TestKeyFuncErrorEscaped(t *testing.T) {
+	errUnknown := errors.New("unknown kid")
+	v, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256},
+		KeyFunc: func(h *jose.Header) (any, error) { return nil, fmt.Errorf("%w %s", errUnknown, h.KeyID) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kid := range []string{"k1\x1b[2J\nforged log line\r", strings.Repeat("\x1b[31m", 300)} {
+		hdr, _ := json.Marshal(map[string]string{"alg": "HS256", "kid": kid})
+		_, err = v.VerifyCompact([]byte(jose.Base64URLEncode(hdr) + ".e30.c2ln"))
+		if !errors.Is(err, errUnknown) || len(err.Error()) > 1<<10 {
+			t.Fatalf("err = %q", err)
+		}
+		for _, r := range err.Error() {
+			if !strconv.IsPrint(r) {
+				t.Fatalf("the error holds %U: %q", r, err)
+			}
+		}
+	}
+	if !strings.Contains(err.Error(), `unknown kid \x1b[31m`) {
+		t.Errorf("err = %q", err)
 	}
 }

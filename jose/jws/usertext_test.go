@@ -1,9 +1,12 @@
 package jws_test
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -11,6 +14,15 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
+
+// opaqueSigner is a crypto.Signer of a key this process cannot read (a
+// KMS, an HSM): only its public key is known.
+type opaqueSigner struct{ pub crypto.PublicKey }
+
+func (s opaqueSigner) Public() crypto.PublicKey { return s.pub }
+func (s opaqueSigner) Sign(io.Reader, []byte, crypto.SignerOpts) ([]byte, error) {
+	return nil, errors.New("opaqueSigner: not a key")
+}
 
 // TestUserText pins the refusals a user meets first, written in the terms
 // of what to give instead (issue 23 item 2): the key an algorithm needs,
@@ -46,6 +58,10 @@ func TestUserText(t *testing.T) {
 			"jws: NewSigner: jwa: ES256 signs with a private key; *ecdsa.PublicKey is a public key: invalid key for algorithm"},
 		{"ES384 with a P-256 key", signer(jwa.ES384, ec),
 			"jws: NewSigner: jwa: ES384 needs a key on P-384, got P-256: invalid key for algorithm"},
+		{"ES256K with a P-256 key", signer(jwa.ES256K, ec),
+			"jws: NewSigner: jwa: ES256K needs an ECDSA key on secp256k1, not *ecdsa.PrivateKey: invalid key for algorithm"},
+		{"ES256K with a signer of a P-256 key", signer(jwa.ES256K, opaqueSigner{&ec.PublicKey}),
+			"jws: NewSigner: jwa: ES256K needs an ECDSA key on secp256k1; the crypto.Signer jws_test.opaqueSigner holds a *ecdsa.PublicKey: invalid key for algorithm"},
 		{"HS256 with an EC key", signer(jwa.HS256, ec),
 			"jws: NewSigner: jwa: HS256 needs a secret key ([]byte), not *ecdsa.PrivateKey: invalid key for algorithm"},
 		{"a set as Key", verifier(jwa.ES256, set),

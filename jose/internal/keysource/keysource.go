@@ -11,7 +11,9 @@
 //     once that context is done wraps ctx.Err() too, whatever the function
 //     itself wrapped;
 //   - a key function that returns no key (nil, or a nil *jose.Set) is
-//     jose.ErrKeyNotFound.
+//     jose.ErrKeyNotFound;
+//   - the text of an error it returns, which may repeat the token's (an
+//     unknown kid), is escaped and cut by untrusted.Error.
 //
 // Its errors name the package of the caller ("jws: KeyFunc: ...").
 package keysource
@@ -21,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -111,6 +114,9 @@ func (s *Source) Call(ctx context.Context, used *int, h *jose.Header) (any, erro
 		key, err = s.plain(h)
 	}
 	if err != nil {
+		// The caller's text may repeat the token's (a kid): escaped
+		// and cut, as other packages' texts are.
+		err = untrusted.Error(err)
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			return nil, fmt.Errorf("%s: %s: %w: %w", s.pkg, s.name, err, cerr)
 		}

@@ -1,0 +1,65 @@
+package jwt
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
+)
+
+// TestValidateOwnsItsMemory: the Token Validate returns (for a short
+// signed JWT, made with its buffer in one allocation) shares nothing with
+// the token bytes the caller passed, nor with the Token of another call:
+// overwriting the input, or validating other tokens of the same and other
+// headers, many times so that the header cache holds them, leaves a
+// retained Token, its Header, Payload and claims, and a decoded struct as
+// they were.
+func TestValidateOwnsItsMemory(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{})
+	s := mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{KeyID: "k1"})
+	first := typicalAccessToken()
+	tok := mustSign(t, s, first)
+	if len(tok) > len(tokenWithBuffer{}.buf) {
+		t.Fatalf("token of %d bytes: not the one-allocation case", len(tok))
+	}
+	for range 3 { // the header cache keeps a header seen twice: got's is a hit
+		if _, err := v.Validate(mustSign(t, s, first), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var dst accessToken
+	got, err := v.Validate(tok, &dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := bytes.Clone(got.Payload)
+	for i := range tok {
+		tok[i] = 'A'
+	}
+	other := typicalAccessToken()
+	other.Subject, other.Scope, other.ClientID = "user-9999", "admin", "client-99"
+	for range 4 {
+		if _, err := v.Validate(mustSign(t, s, other), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got.Payload, payload) {
+		t.Errorf("Payload changed: %s, was %s", got.Payload, payload)
+	}
+	if got.Header.KeyID != "k1" || got.Header.Algorithm != "HS256" {
+		t.Errorf("Header changed: %+v", got.Header)
+	}
+	if got.Claims.Subject != first.Subject || dst.Subject != first.Subject || dst.Scope != first.Scope || dst.ClientID != first.ClientID {
+		t.Errorf("claims changed: %+v, %+v", got.Claims, dst)
+	}
+	// Changing the retained Token changes no later result.
+	for i := range got.Payload {
+		got.Payload[i] = 'B'
+	}
+	got.Header.KeyID = "changed"
+	again, err := v.Validate(mustSign(t, s, first), nil)
+	if err != nil || again.Header.KeyID != "k1" || again.Claims.Subject != first.Subject {
+		t.Errorf("after changing a retained Token: %v, %+v", err, again)
+	}
+}
