@@ -28,7 +28,7 @@ import (
 // DPoP-Nonce header; the client then proves again with the nonce, once,
 // and keeps the latest DPoP-Nonce it is sent for its next proofs.
 func Example_client() {
-	api, issue := exampleAPI() // the resource server of Example_server, and its authorization server
+	api, issue, _ := exampleAPI() // the resource server of Example_server, and its authorization server
 	defer api.Close()
 	url := api.URL + "/orders"
 
@@ -96,7 +96,7 @@ func Example_client() {
 // challenges, Bearer and DPoP; a bound token sent as Bearer is refused
 // (§7.2).
 func Example_server() {
-	api, issue := exampleAPI()
+	api, issue, nonces := exampleAPI()
 	defer api.Close()
 	url := api.URL + "/orders"
 
@@ -132,7 +132,7 @@ func Example_server() {
 	send("", "")
 	send("Bearer", "")
 	send("DPoP", "")
-	nonce, err := exampleNonces.Nonce(context.Background())
+	nonce, err := nonces.Nonce(context.Background()) // what the DPoP-Nonce header said
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -150,13 +150,11 @@ func Example_server() {
 // people that the example leaves out.
 var describedAs = regexp.MustCompile(`, error_description="[^"]*"`)
 
-// exampleNonces are the nonces of exampleAPI's server.
-var exampleNonces, _ = dpop.NewRotatingNonces(nil, 0, nil) // a secret of this process (nil), a new nonce every 5 minutes
-
 // exampleAPI starts the resource server of the examples, GET /orders, and
-// returns it with its authorization server's issue function: an RFC 9068
-// access token for alice, bound to the key of thumbprint jkt.
-func exampleAPI() (*httptest.Server, func(jkt string) string) {
+// returns it with its authorization server's issue function (an RFC 9068
+// access token for alice, bound to the key of thumbprint jkt) and its
+// nonces.
+func exampleAPI() (*httptest.Server, func(jkt string) string, *dpop.RotatingNonces) {
 	asKey := []byte("the authorization server's HS256 key, 32+ bytes")
 	tokens, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: asKey})
 	if err != nil {
@@ -171,9 +169,13 @@ func exampleAPI() (*httptest.Server, func(jkt string) string) {
 		log.Fatal(err)
 	}
 
+	nonces, err := dpop.NewRotatingNonces(nil, 0, nil) // nil: a random secret; servers sharing a secret agree
+	if err != nil {
+		log.Fatal(err)
+	}
 	proofs, err := dpop.NewVerifier(dpop.VerifierOptions{
 		Algorithms: []jwa.SignatureAlgorithm{jwa.ES256, jwa.EdDSA},
-		Nonces:     exampleNonces, // optional: dpop.NewRotatingNonces(secret, 0, nil)
+		Nonces:     nonces, // optional: proofs must carry the server's nonce (§8)
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -215,5 +217,5 @@ func exampleAPI() (*httptest.Server, func(jkt string) string) {
 		}
 		return string(tok)
 	}
-	return httptest.NewServer(mux), issue
+	return httptest.NewServer(mux), issue, nonces
 }
