@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/josebench/josebench/bench"
@@ -50,8 +49,9 @@ const dpopPool = 256
 //
 // benchValidate checks a proof with dpop.Verifier.Check, every check of
 // §4.3 and the replay store included, and does not make it: the timed
-// region holds only the server's work. A proof is accepted once, so the
-// proofs are made before timing, dpopPool of them, and checked in turn;
+// region holds only the server's work, and the take and return of a
+// proof from a channel. A proof is accepted once, so the proofs are made
+// before timing, dpopPool of them, and checked in turn;
 // the Verifier's store (a dpop.MemoryStore) holds dpopPool/2 entries, so
 // that it is full from the first half on and each check records its proof
 // and evicts the oldest entry, the steady state of a busy server's store
@@ -123,18 +123,24 @@ func prepareDPoP(v *bench.Variant) (bench.Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool := make([][]string, dpopPool)
-	for i := range pool {
+	// The pool is a queue: a proof goes back to its end only once its
+	// check is done, so that on several goroutines (Runner.Parallel) too a
+	// proof is checked again only after the others were taken, and at
+	// least dpopPool-2n+1 of them recorded, n the goroutines: enough for
+	// the store to have evicted it while n <= 64.
+	pool := make(chan []string, dpopPool)
+	for range dpopPool {
 		proof, err := prover.Proof(dpopMethod, dpopURI, opts)
 		if err != nil {
 			return nil, err
 		}
-		pool[i] = []string{proof} // the request's DPoP header values
+		pool <- []string{proof} // the request's DPoP header values
 	}
 	ctx := context.Background()
-	var next atomic.Uint64 // the op may run on several goroutines (Runner.Parallel)
 	return func() error {
-		_, err := ver.Check(ctx, pool[(next.Add(1)-1)%dpopPool], dpopMethod, dpopURI, token)
+		proof := <-pool
+		_, err := ver.Check(ctx, proof, dpopMethod, dpopURI, token)
+		pool <- proof
 		return err
 	}, nil
 }

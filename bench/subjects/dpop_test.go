@@ -3,6 +3,7 @@ package subjects
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,4 +138,39 @@ type forget struct{}
 
 func (forget) Remember(context.Context, [32]byte, time.Time, time.Time) (bool, error) {
 	return false, nil
+}
+
+// The DPoP ops are safe on several goroutines, as Runner.Parallel runs
+// them: each check still gets a proof whose store entry was evicted, also
+// when a goroutine is descheduled between taking a proof and checking it
+// (16 goroutines on a loaded machine).
+func TestDPoPParallel(t *testing.T) {
+	m := bench.DefaultConfig().Measure
+	vs, err := bench.Select(m, []string{"DPoPEdDSA"})
+	if err != nil || len(vs) != 4 {
+		t.Fatal(len(vs), err)
+	}
+	for i := range vs {
+		op, err := Prepare(&vs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 16)
+		for range 16 {
+			wg.Go(func() {
+				for range dpopPool / 4 {
+					if err := op(); err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("%s: %v", vs[i].ID(), err)
+		}
+	}
 }
