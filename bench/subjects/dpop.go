@@ -49,15 +49,17 @@ const dpopPool = 256
 //
 // benchValidate checks a proof with dpop.Verifier.Check, every check of
 // §4.3 and the replay store included, and does not make it: the timed
-// region holds only the server's work, and the take and return of a
-// proof from a channel. A proof is accepted once, so the proofs are made
-// before timing, dpopPool of them, and checked in turn;
-// the Verifier's store (a dpop.MemoryStore) holds dpopPool/2 entries, so
-// that it is full from the first half on and each check records its proof
-// and evicts the oldest entry, the steady state of a busy server's store
-// (whose default capacity, 65,536, a pool could not exceed at a
-// reasonable cost). The Verifier's clock is fixed at the proofs' "iat",
-// so that they stay within its window however long the run.
+// region holds only the server's work, and the take and return of a proof
+// from a channel. A proof is accepted once, so the proofs are made before
+// timing, dpopPool of them, and checked in turn; the Verifier's store (a
+// dpop.MemoryStore) holds dpopPool/2 entries, so that it is full from the
+// first half on and each check records its proof and evicts the oldest
+// entry, the steady state of a busy server's store (whose default
+// capacity, 65,536, a pool could not exceed at a reasonable cost). The
+// Verifier's clock is fixed at the proofs' "iat", so that they stay within
+// its window however long the run. The access token's own validation is
+// not part of it (the JWT and Bearer groups measure that), nor its
+// binding, dpop.CheckBinding, a comparison of two thumbprints.
 func prepareDPoP(v *bench.Variant) (bench.Op, error) {
 	if v.Subject != bench.SubjectIssue && v.Subject != bench.SubjectValidate {
 		return nil, fmt.Errorf("subjects: %s is not a DPoP subject", v.Subject)
