@@ -135,7 +135,7 @@ func DefaultConfig() Config {
 			Report:           ReportAggregate,
 		},
 		Measure: MeasureConfig{
-			Groups:         []string{"JWS", "JWE", "JWT", "Bearer"},
+			Groups:         []string{"JWS", "JWE", "JWT", "Bearer", "DPoP"},
 			Subjects:       slices.Clone(Subjects),
 			RSASignBits:    []int{2048},
 			RSAEncBits:     []int{2048, 3072, 4096},

@@ -22,5 +22,6 @@
 // tokens under another key are refused (for JWTs also an expired and a
 // wrong-audience token, each with its sentinel; for the Bearer group, the
 // bearer middleware's answers to no token, a forged, an expired and an
-// under-scoped one).
+// under-scoped one; for the DPoP group, a replayed proof, a forged one and
+// proofs for another method, URI or access token).
 package bench

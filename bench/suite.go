@@ -94,6 +94,7 @@ type Benchmark struct {
 	KeyAlg string   // JWT: the "alg" of a nested JWT's JWE, or ""
 	Enc    string   // JWT: the "enc" of a nested JWT's JWE, or ""
 	Bearer bool     // a Bearer benchmark (suite_bearer.go)
+	DPoP   bool     // a DPoP benchmark (suite_dpop.go)
 }
 
 // Family returns the benchmark's family group (hmac, RSASign, GCMKW, ...),
@@ -110,7 +111,8 @@ func jweBench(name string, alg jwa.KeyAlgorithm, groups ...string) Benchmark {
 
 // Benchmarks lists the suite in the order it runs, with the PHP suite's
 // groups (its label slips corrected) plus the dir benchmark it leaves out,
-// then the JWT group, the Bearer group (jose/bearer), and two families the PHP suite does not have: HPKE
+// then the JWT group, the Bearer group (jose/bearer), the DPoP group
+// (jose/dpop), and two families the PHP suite does not have: HPKE
 // (group HPKE, a draft) and, in builds with Go 1.27 or later, ML-DSA (group
 // MLDSA, RFC 9964).
 var Benchmarks = append([]Benchmark{
@@ -147,7 +149,7 @@ var Benchmarks = append([]Benchmark{
 	jweBench("RSAOAEP384Bench", jwa.RSAOAEP384, "RSAEnc", "RSA-OAEP-384"),
 	jweBench("RSAOAEP512Bench", jwa.RSAOAEP512, "RSAEnc", "RSA-OAEP-512"),
 	jweBench("DirBench", jwa.Direct, "dir"),
-}, slices.Concat(jwtBenchmarks, bearerBenchmarks, hpkeBenchmarks, mldsaBenchmarks)...)
+}, slices.Concat(jwtBenchmarks, bearerBenchmarks, dpopBenchmarks, hpkeBenchmarks, mldsaBenchmarks)...)
 
 // ContentEncryptions lists the six "enc" values every JWE benchmark pairs
 // its key algorithm with, in the PHP suite's order.
@@ -206,6 +208,7 @@ type Variant struct {
 	JWT           bool   `json:"-"` // a JWT benchmark
 	KeyAlg        string `json:"-"` // JWT: the nested JWT's JWE "alg", or ""
 	Bearer        bool   `json:"-"` // a Bearer benchmark
+	DPoP          bool   `json:"-"` // a DPoP benchmark
 	Enc           string `json:"-"` // JWE "enc"
 	RSABits       int    `json:"-"` // RSA key size, 0 if not RSA
 	Curve         string `json:"-"` // ECDH-ES curve, "" if not ECDH-ES
@@ -278,6 +281,10 @@ func Select(m MeasureConfig, groups []string) ([]Variant, error) {
 				vs = append(vs, bearerVariants(b, subj)...)
 				continue
 			}
+			if b.DPoP {
+				vs = append(vs, dpopVariants(b, subj, m)...)
+				continue
+			}
 			vs = append(vs, variants(b, subj, m)...)
 		}
 	}
@@ -290,6 +297,9 @@ func subjectApplies(b Benchmark, subj string) bool {
 	}
 	if b.Bearer {
 		return subj == SubjectValidate
+	}
+	if b.DPoP {
+		return dpopSubject(subj)
 	}
 	switch subj {
 	case SubjectSignature, SubjectVerification:

@@ -55,6 +55,9 @@ func Prepare(v *bench.Variant) (bench.Op, error) {
 	if v.Bearer {
 		return prepareBearer(v)
 	}
+	if v.DPoP {
+		return prepareDPoP(v)
+	}
 	payload, err := bench.Payload(v.Payload)
 	if err != nil {
 		return nil, err
