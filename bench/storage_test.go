@@ -166,3 +166,60 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreLatestBack checks latest~N: the Nth run before the newest, in
+// the order List (and so `josebench log`) gives, incomplete runs counted;
+// N beyond the stored runs, or not a count, is a clear error.
+func TestStoreLatestBack(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	if _, err := s.Load("latest~1"); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "holds no runs") {
+		t.Errorf("latest~1 of an empty store: %v", err)
+	}
+	ids := []string{"0190a000-0000-7000-8000-000000000001", "0190a000-0000-7000-8000-000000000002", "0190a000-0000-7000-8000-000000000003"}
+	for i, id := range ids {
+		r := storageRun(t, id)
+		r.Incomplete = i == 1
+		if i == 0 {
+			r.Tag = "latest-2"
+		}
+		if _, err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	infos, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string]string{"latest": ids[2], "latest~0": ids[2], "latest~1": ids[1], "latest~2": ids[0], "latest~002": ids[0]} {
+		r, err := s.Load(ref)
+		if err != nil || r.ID != want {
+			t.Errorf("Load(%s) = %v, %v; want %s", ref, r, err, want)
+			continue
+		}
+		// latest~N is the Nth line above the last of the log.
+		var n int
+		if back, ok := strings.CutPrefix(ref, "latest~"); ok {
+			n = int(back[len(back)-1] - '0')
+		}
+		if infos[len(infos)-1-n].ID != want {
+			t.Errorf("%s is not line %d from the end of List", ref, n)
+		}
+	}
+	_, err = s.Load("latest~3")
+	if !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "latest~3: storage "+s.Dir+" holds 3 runs, latest to latest~2") {
+		t.Errorf("latest~3: %v", err)
+	}
+	for _, ref := range []string{"latest~", "latest~-1", "latest~1x", "latest~+1", "latest~1234567890"} {
+		if _, err := s.Load(ref); err == nil || errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "want latest~N") {
+			t.Errorf("Load(%s): %v", ref, err)
+		}
+	}
+	// A tag that reads like a reference is still a tag; one not found
+	// points to the ~ form.
+	if r, err := s.Load("latest-2"); err != nil || r.ID != ids[0] {
+		t.Errorf("tag latest-2: %v, %v", r, err)
+	}
+	if _, err := s.Load("latest-1"); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "(the run 1 before the latest is latest~1)") {
+		t.Errorf("latest-1: %v", err)
+	}
+}

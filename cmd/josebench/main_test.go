@@ -81,7 +81,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"help", "nope"}, `josebench: unknown command "nope"`},
 		{[]string{"run", "--nope"}, "flag provided but not defined: -nope"},
 		{[]string{"run", "extra"}, `josebench: run: unexpected argument "extra"`},
-		{[]string{"run", "--config", cfg, "--group", "HS257"}, `josebench: unknown group "HS257" (known groups: JWS, hmac, HS256,`},
+		{[]string{"run", "--config", cfg, "--group", "HS257"}, `josebench: unknown group "HS257" (did you mean HS256? "josebench list" lists the groups)` + "\n"},
 		{[]string{"list", "--group", "nope"}, `josebench: unknown group "nope"`},
 		{[]string{"run", "--config", cfg, "--report", "fancy"}, `josebench: unknown report "fancy" (want simple, default, aggregate, full)`},
 		{[]string{"run", "--config", cfg, "--output", "pdf"}, `josebench: unknown output "pdf"`},
@@ -134,7 +134,7 @@ func TestFailures(t *testing.T) {
 	}{
 		{[]string{"report", "--config", cfg}, "josebench: no such stored run: storage " + filepath.Join(dir, "runs") + " holds no runs\n"},
 		{[]string{"report", "--config", cfg, "--uuid", "0190a000-0000-7000-8000-000000000000"}, "josebench: no such stored run: 0190a000-0000-7000-8000-000000000000 in "},
-		{[]string{"report", "--config", cfg, "--uuid", "../../x"}, `josebench: run id "../../x" is neither a UUID, "latest" nor a tag`},
+		{[]string{"report", "--config", cfg, "--uuid", "../../x"}, `josebench: run id "../../x" is neither a UUID, "latest", "latest~N" nor a tag`},
 		{[]string{"run", "--config", cfg, "--group", "HS256", "--store", "--storage", blocker}, "josebench: cannot create storage: "},
 		{[]string{"run", "--config", cfg, "--group", "HS256", "--ref", "latest"}, "josebench: no such stored run"},
 	}
