@@ -216,7 +216,7 @@ Examples:
 		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
 		fs.Var(&groups, "group", "benchmark `group` to run, case ignored (see \"josebench list\"); repeatable or comma-separated (default: measure.groups)")
 		fs.StringVar(&filter, "filter", "", filterHelp)
-		fs.Var(&subjectsF, "subject", "only this `subject` (benchSignature, benchVerification, benchEncryption, benchDecryption, benchRoundTrip); repeatable")
+		fs.Var(&subjectsF, "subject", "only this `subject` ("+strings.Join(bench.Subjects, ", ")+"); repeatable")
 		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory")
 		fs.StringVar(&tag, "tag", "", "name the run `name` (letters, digits, '.', '_', '-'), for --ref, --uuid and josebench log")
 		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
