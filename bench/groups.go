@@ -44,15 +44,26 @@ func ResolveGroups(groups []string) ([]string, error) {
 	return out, nil
 }
 
-// maxSuggestions bounds the groups a "did you mean" names.
-const maxSuggestions = 3
+// maxSuggestions bounds the groups a "did you mean" names, maxEdits the
+// edit distance of a suggestion.
+const (
+	maxSuggestions = 3
+	maxEdits       = 3
+)
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
 
 // SuggestGroups returns the groups that name was most likely meant for,
 // at most three, best first: those it matches when case and the
 // punctuation '-', '+' and '_' are ignored, else those it begins (at
 // least two characters), else those within an edit distance of a third
-// of its length (at least 1), the nearest only. It returns nil when no
-// group is near.
+// of its length (at least 1, at most 3), the nearest only. It returns nil
+// when no group is near.
 func SuggestGroups(name string) []string {
 	key := groupKey(name)
 	if key == "" {
@@ -74,9 +85,13 @@ func SuggestGroups(name string) []string {
 	if len(prefix) > 0 {
 		return prefix[:min(len(prefix), maxSuggestions)]
 	}
-	best, limit := []string(nil), max(1, len(key)/3)
+	best, limit := []string(nil), min(max(1, len(key)/3), maxEdits)
 	for _, g := range groups {
-		d := editDistance(key, groupKey(g))
+		k := groupKey(g)
+		if abs(len(k)-len(key)) > limit {
+			continue // too far, and a long name costs nothing
+		}
+		d := editDistance(key, k)
 		switch {
 		case d > limit:
 		case d < limit || best == nil:

@@ -45,16 +45,19 @@ func TestLookupGroupAmbiguous(t *testing.T) {
 
 func TestSuggestGroups(t *testing.T) {
 	for name, want := range map[string][]string{
-		"HS257":       {"HS256"},                          // one substitution
-		"RSASing":     {"RSASign"},                        // a transposition
-		"rsaoaep256":  {"RSA-OAEP-256"},                   // punctuation left out
-		"ECDHESA128":  {"ECDHESA128KW", "ECDH-ES+A128KW"}, // a prefix of both spellings
-		"ES":          {"ES256", "ES384", "ES512"},        // a prefix of several: the first three
-		"Ed2519":      {"Ed25519"},                        // a deletion
-		"JWTNestedES": {"JWTNestedES256"},                 // a prefix
-		"nothing":     nil,
-		"x":           nil,
-		"":            nil,
+		"HS257":                       {"HS256"},                          // one substitution
+		"RSASing":                     {"RSASign"},                        // a transposition
+		"rsaoaep256":                  {"RSA-OAEP-256"},                   // punctuation left out
+		"ECDHESA128":                  {"ECDHESA128KW", "ECDH-ES+A128KW"}, // a prefix of both spellings
+		"ES":                          {"ES256", "ES384", "ES512"},        // a prefix of several: the first three
+		"Ed2519":                      {"Ed25519"},                        // a deletion
+		"JWTNestedES":                 {"JWTNestedES256"},                 // a prefix
+		"nothing":                     nil,
+		"RSA-OAEP-2566":               {"RSA-OAEP-256"},
+		strings.Repeat("HS256", 1000): nil, // far from every group, however long
+		strings.Repeat("x", 30):       nil,
+		"x":                           nil,
+		"":                            nil,
 	} {
 		if got := SuggestGroups(name); !slices.Equal(got, want) {
 			t.Errorf("SuggestGroups(%q) = %v, want %v", name, got, want)
