@@ -196,10 +196,12 @@ func (c *Config) validate() *problem {
 	if len(m.Groups) == 0 {
 		return &problem{"measure.groups", "must list at least one group"}
 	}
-	for i, g := range m.Groups {
-		if !IsGroup(g) {
-			return &problem{fmt.Sprintf("measure.groups[%d]", i), fmt.Sprintf("unknown group %q (known: %s)", g, strings.Join(Groups(), ", "))}
+	for i, name := range m.Groups {
+		g, ok := LookupGroup(name) // case ignored, as --group
+		if !ok {
+			return &problem{fmt.Sprintf("measure.groups[%d]", i), unknownGroup(name)}
 		}
+		m.Groups[i] = g
 	}
 	if len(m.Subjects) == 0 {
 		return &problem{"measure.subjects", "must list at least one subject"}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,13 +27,16 @@ type Run struct {
 	Tag    string `json:"tag,omitempty"` // a name given with run --tag, see [CheckTag]
 	// Incomplete marks a run interrupted before its last round: Results
 	// hold the rounds that every variant completed.
-	Incomplete bool        `json:"incomplete,omitempty"`
-	Start      time.Time   `json:"start"`    // when the run started (UTC)
-	Duration   Duration    `json:"duration"` // wall time of the run
-	Groups     []string    `json:"groups"`   // the groups requested
-	Config     Config      `json:"config"`   // the configuration in force
-	Env        Environment `json:"env"`      // the machine and build
-	Results    []Result    `json:"results"`
+	Incomplete bool      `json:"incomplete,omitempty"`
+	Start      time.Time `json:"start"`    // when the run started (UTC)
+	Duration   Duration  `json:"duration"` // wall time of the run
+	Groups     []string  `json:"groups"`   // the groups requested
+	// Filter is the --filter pattern that chose among the groups'
+	// variants, or "" for all of them.
+	Filter  string      `json:"filter,omitempty"`
+	Config  Config      `json:"config"` // the configuration in force
+	Env     Environment `json:"env"`    // the machine and build
+	Results []Result    `json:"results"`
 
 	// Seed is the seed of the round orders ([RoundOrder]): with the same
 	// variants, it reproduces the order of every round.
@@ -162,11 +166,17 @@ func (s Store) IDs() ([]string, error) {
 	return ids, nil
 }
 
-// Load reads the run with the given id, the newest one for "latest", or
-// the newest one tagged id (see [CheckTag]). A run that is not stored is an
-// error wrapping [ErrNoRun].
+// Load reads the run with the given id, the newest one for "latest", the
+// Nth before the newest for "latest~N" (latest~0 is latest; counted in the
+// order of [Store.List] and `josebench log`, complete and incomplete runs
+// alike), or the newest one tagged id (see [CheckTag]). A run that is not
+// stored is an error wrapping [ErrNoRun].
 func (s Store) Load(id string) (*Run, error) {
-	if id != "latest" && CheckTag(id) == nil {
+	back, relative, err := parseLatest(id)
+	if err != nil {
+		return nil, err
+	}
+	if !relative && CheckTag(id) == nil {
 		runs, err := s.List()
 		if err != nil {
 			return nil, err
@@ -176,20 +186,27 @@ func (s Store) Load(id string) (*Run, error) {
 				return s.Load(runs[i].ID)
 			}
 		}
-		return nil, fmt.Errorf("%w: no run tagged %q in %s", ErrNoRun, id, s.Dir)
+		hint := ""
+		if n, ok := strings.CutPrefix(id, "latest-"); ok && isDigits(n) {
+			hint = fmt.Sprintf(" (the run %s before the latest is latest~%s)", n, n)
+		}
+		return nil, fmt.Errorf("%w: no run tagged %q in %s%s", ErrNoRun, id, s.Dir, hint)
 	}
-	if id == "latest" {
+	if relative {
 		ids, err := s.IDs()
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) == 0 {
+		switch {
+		case len(ids) == 0:
 			return nil, fmt.Errorf("%w: storage %s holds no runs", ErrNoRun, s.Dir)
+		case back >= uint64(len(ids)):
+			return nil, fmt.Errorf("%w: %s: storage %s holds %d runs, latest to latest~%d", ErrNoRun, id, s.Dir, len(ids), len(ids)-1)
 		}
-		id = ids[len(ids)-1]
+		id = ids[len(ids)-1-int(back)]
 	}
 	if _, err := uuid.Parse(id); err != nil {
-		return nil, fmt.Errorf("bench: run id %q is neither a UUID, \"latest\" nor a tag", id)
+		return nil, fmt.Errorf("bench: run id %q is neither a UUID, \"latest\", \"latest~N\" nor a tag", id)
 	}
 	data, err := os.ReadFile(filepath.Join(s.Dir, id+".json"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -199,6 +216,37 @@ func (s Store) Load(id string) (*Run, error) {
 		return nil, fmt.Errorf("bench: cannot read storage: %w", err)
 	}
 	return DecodeRun(data)
+}
+
+// parseLatest reads a reference relative to the newest run: "latest"
+// (0) or "latest~N", N a decimal count of runs back. relative is false for
+// anything else; "latest~" followed by anything but digits is an error.
+func parseLatest(id string) (back uint64, relative bool, err error) {
+	if id == "latest" {
+		return 0, true, nil
+	}
+	n, ok := strings.CutPrefix(id, "latest~")
+	if !ok {
+		return 0, false, nil
+	}
+	if !isDigits(n) || len(n) > 9 {
+		return 0, false, fmt.Errorf("bench: run reference %q: want latest~N, N the count of runs before the latest (0 to 999999999)", id)
+	}
+	back, _ = strconv.ParseUint(n, 10, 64)
+	return back, true, nil
+}
+
+// isDigits reports whether s is one or more ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // RunInfo describes a stored run, as `josebench log` lists it.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/josebench/josebench/bench/stats"
 )
 
 func storageRun(t *testing.T, id string) *Run {
@@ -114,48 +116,66 @@ func TestCurrentEnvironment(t *testing.T) {
 	}
 }
 
-// TestSummary checks each field against phpbench's definitions
-// (PhpBench\Model\Summary over per-revolution iteration times): subjects
-// are (benchmark, subject) pairs, revs sum the revolutions per iteration
-// of each variant, ⅀T sums every iteration time, worst is the largest.
+// TestSummary checks the summary: phpbench's counts (subjects are
+// (benchmark, subject) pairs, revs sum the revolutions per iteration of
+// each variant), then per subject in suite order the variants, iterations
+// kept and rejected, the median and largest rstdev and the fastest and
+// slowest variant by median; no mean across variants.
 func TestSummary(t *testing.T) {
-	mk := func(bench, subject string, revs int, rejects int, times ...float64) Result {
-		r := Result{Variant: Variant{Benchmark: bench, Subject: subject}, Revs: revs, Rejects: rejects}
+	mk := func(bench, subject, alg string, revs int, rejects int, times ...float64) Result {
+		r := Result{Variant: Variant{Benchmark: bench, Subject: subject, Params: []Param{{"alg", alg}}}, Revs: revs, Rejects: rejects}
 		for _, x := range times {
 			r.Iterations = append(r.Iterations, Iteration{Time: x})
 		}
 		r.summarize()
 		return r
 	}
-	// Two variants of one subject (two parameter sets) and one of another.
 	s := Summarize([]Result{
-		mk("HS256Bench", SubjectSignature, 1000, 1, 1000, 1000, 1000),
-		mk("HS256Bench", SubjectSignature, 10, 0, 2000, 4000),
-		mk("HS256Bench", SubjectVerification, 7, 2, 3000),
+		mk("ES256Bench", SubjectRoundTrip, "ES256", 5, 4), // nothing kept
+		mk("RS256Bench", SubjectSignature, "RS256", 10, 0, 2_000_000, 4_000_000),
+		mk("HS256Bench", SubjectVerification, "HS256", 7, 2, 3000),
+		mk("HS256Bench", SubjectSignature, "HS256", 1000, 1, 1000, 1000, 1000),
+		mk("HS384Bench", SubjectSignature, "HS384", 900, 0, 1100, 1210, 1000, 990),
 	})
-	want := Summary{Subjects: 2, Variants: 3, Iterations: 6, Revs: 1017, Rejects: 3, Best: 1000, Mean: 7000.0 / 3, Mode: 7000.0 / 3, Worst: 4000,
-		Total: 3000 + 6000 + 3000, MeanStdev: 1000.0 / 3}
-	// rstdevs 0%, 1000/3000 = 33.33% and 0%
-	if d := s.MeanRStdev - 100.0/9; d > 1e-9 || d < -1e-9 {
-		t.Errorf("MeanRStdev %v", s.MeanRStdev)
+	// rstdevs of the signatures: 0 (HS256), 33.3% (RS256), 8.3% (HS384).
+	hs384 := stats.Summarize([]float64{1100, 1210, 1000, 990}).RStdev
+	want := Summary{Subjects: 5, Variants: 5, Iterations: 10, Revs: 1922, Rejects: 7, BySubject: []SubjectSummary{
+		{Subject: SubjectSignature, Variants: 3, Iterations: 9, Rejects: 1, RStdev: hs384, MaxRStdev: 100.0 / 3,
+			Fastest: SummaryVariant{"HS256Bench", "alg=HS256", 1000}, Slowest: SummaryVariant{"RS256Bench", "alg=RS256", 3_000_000}},
+		{Subject: SubjectVerification, Variants: 1, Iterations: 1, Rejects: 2,
+			Fastest: SummaryVariant{"HS256Bench", "alg=HS256", 3000}, Slowest: SummaryVariant{"HS256Bench", "alg=HS256", 3000}},
+		{Subject: SubjectRoundTrip, Variants: 1, Rejects: 4},
+	}}
+	if d := s.BySubject[0].MaxRStdev - 100.0/3; d > 1e-9 || d < -1e-9 {
+		t.Errorf("MaxRStdev %v", s.BySubject[0].MaxRStdev)
 	}
-	for _, c := range [][2]float64{{s.Mean, want.Mean}, {s.Mode, want.Mode}} {
-		if d := c[0] - c[1]; d > 1e-6 || d < -1e-6 {
-			t.Errorf("mean or mode %v, want %v", c[0], c[1])
-		}
-	}
-	want.MeanRStdev, want.Mode, want.Mean = s.MeanRStdev, s.Mode, s.Mean
-	if s != want {
+	s.BySubject[0].MaxRStdev = 100.0 / 3
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("got  %+v\nwant %+v", s, want)
 	}
 	var b strings.Builder
 	s.Write(&b, Microseconds)
-	wantText := "2 subjects, 3 variants, 6 iterations, 1,017 revs, 3 rejects\n(best [mean mode] worst) = 1.000 [2.333 2.333] 4.000 (μs)\n⅀T: 12.000μs μSD/r 0.333μs μRSD/r: 11.111%\n"
+	wantText := `5 subjects, 5 variants, 10 iterations, 1,922 revs, 7 rejects
+subject            variants  its  rejects  rstdev (max)  fastest (μs)      slowest (μs)
+benchSignature            3    9        1  8.3% (33.3%)  1.000 HS256Bench  3,000.000 RS256Bench
+benchVerification         1    1        2   0.0% (0.0%)  3.000 HS256Bench      3.000 HS256Bench
+benchRoundTrip            1    0        4             -      -                     -
+`
 	if b.String() != wantText {
 		t.Errorf("summary text:\n%s\nwant\n%s", b.String(), wantText)
 	}
-	if (Summarize(nil) != Summary{}) {
-		t.Error("empty summary")
+	for _, word := range []string{"mean", "μSD", "μRSD", "best", "worst", "mode"} {
+		if strings.Contains(b.String(), word) {
+			t.Errorf("the summary gives a %s across variants:\n%s", word, b.String())
+		}
+	}
+	if s := Summarize(nil); !reflect.DeepEqual(s, Summary{}) {
+		t.Errorf("empty summary %+v", s)
+	}
+	b.Reset()
+	Summary{}.Write(&b, Microseconds)
+	if b.String() != "0 subjects, 0 variants, 0 iterations, 0 revs, 0 rejects\n" {
+		t.Errorf("empty summary text %q", b.String())
 	}
 }
 
@@ -164,5 +184,62 @@ func TestThousands(t *testing.T) {
 		if got := Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q", n, got)
 		}
+	}
+}
+
+// TestStoreLatestBack checks latest~N: the Nth run before the newest, in
+// the order List (and so `josebench log`) gives, incomplete runs counted;
+// N beyond the stored runs, or not a count, is a clear error.
+func TestStoreLatestBack(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	if _, err := s.Load("latest~1"); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "holds no runs") {
+		t.Errorf("latest~1 of an empty store: %v", err)
+	}
+	ids := []string{"0190a000-0000-7000-8000-000000000001", "0190a000-0000-7000-8000-000000000002", "0190a000-0000-7000-8000-000000000003"}
+	for i, id := range ids {
+		r := storageRun(t, id)
+		r.Incomplete = i == 1
+		if i == 0 {
+			r.Tag = "latest-2"
+		}
+		if _, err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	infos, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, want := range map[string]string{"latest": ids[2], "latest~0": ids[2], "latest~1": ids[1], "latest~2": ids[0], "latest~002": ids[0]} {
+		r, err := s.Load(ref)
+		if err != nil || r.ID != want {
+			t.Errorf("Load(%s) = %v, %v; want %s", ref, r, err, want)
+			continue
+		}
+		// latest~N is the Nth line above the last of the log.
+		var n int
+		if back, ok := strings.CutPrefix(ref, "latest~"); ok {
+			n = int(back[len(back)-1] - '0')
+		}
+		if infos[len(infos)-1-n].ID != want {
+			t.Errorf("%s is not line %d from the end of List", ref, n)
+		}
+	}
+	_, err = s.Load("latest~3")
+	if !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "latest~3: storage "+s.Dir+" holds 3 runs, latest to latest~2") {
+		t.Errorf("latest~3: %v", err)
+	}
+	for _, ref := range []string{"latest~", "latest~-1", "latest~1x", "latest~+1", "latest~1234567890"} {
+		if _, err := s.Load(ref); err == nil || errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "want latest~N") {
+			t.Errorf("Load(%s): %v", ref, err)
+		}
+	}
+	// A tag that reads like a reference is still a tag; one not found
+	// points to the ~ form.
+	if r, err := s.Load("latest-2"); err != nil || r.ID != ids[0] {
+		t.Errorf("tag latest-2: %v, %v", r, err)
+	}
+	if _, err := s.Load("latest-1"); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "(the run 1 before the latest is latest~1)") {
+		t.Errorf("latest-1: %v", err)
 	}
 }

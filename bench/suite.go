@@ -177,8 +177,12 @@ func Groups() []string {
 	return gs
 }
 
-// IsGroup reports whether g is a known group.
-func IsGroup(g string) bool { return slices.Contains(Groups(), g) }
+// IsGroup reports whether g names a known group, case ignored (see
+// [LookupGroup]).
+func IsGroup(g string) bool {
+	_, ok := LookupGroup(g)
+	return ok
+}
 
 // InGroup reports whether benchmark b belongs to group g (aliases
 // resolved).
@@ -246,23 +250,15 @@ func (v *Variant) Param(name string) string {
 	return ""
 }
 
-// UnknownGroupError is returned for a group name that is not known.
-type UnknownGroupError struct{ Group string }
-
-// Error names the group and lists the known ones.
-func (e *UnknownGroupError) Error() string {
-	return fmt.Sprintf("bench: unknown group %q (known groups: %s)", e.Group, strings.Join(Groups(), ", "))
-}
-
 // Select returns the variants that groups select with the inputs of m, in
 // suite order: benchmark, then subject, then parameters (enc, key size or
 // curve, payload, serialization). A variant selected by several groups
-// appears once. An unknown group is an *UnknownGroupError.
+// appears once. Group names are matched as [ResolveGroups] does; an
+// unknown group is an *UnknownGroupError.
 func Select(m MeasureConfig, groups []string) ([]Variant, error) {
-	for _, g := range groups {
-		if !IsGroup(g) {
-			return nil, &UnknownGroupError{Group: g}
-		}
+	groups, err := ResolveGroups(groups)
+	if err != nil {
+		return nil, err
 	}
 	var vs []Variant
 	for _, b := range Benchmarks {

@@ -74,7 +74,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (widened by the run-to-run drift) includes 0")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (widened by the run-to-run drift) includes 0")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -181,13 +181,17 @@ the change common to the run (the median over the variants, or with
 fewer than 5 the calibration workload's) and its interval widened by the
 run-to-run drift between the variants; a change every variant shares is
 not claimed, and runs the machine moved too far between are "not
-comparable" (see README.md, "Comparing with a stored run"). A worker that does not answer a request
-within 20 times the work asked for (runner.time, or the times it reported,
-per revolution), and at least 10 s, is killed and the run fails naming it.
+comparable" (see README.md, "Comparing with a stored run"). --ref takes
+a run id, a tag, latest or latest~N (the Nth stored run before the
+latest, counted as "josebench log" lists them), read when the run starts,
+before --store saves it. A worker that does not answer a request within
+20 times the work asked for (runner.time, or the times it reported, per
+revolution), and at least 10 s, is killed and the run fails naming it.
 
 Examples:
 
 	josebench run --config bench.yaml --group RSASign --store
+	josebench run --config bench.yaml --group RSASign --ref latest~1
 	josebench run --group hmac --against /tmp/josebench-base --fail-slower 10
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
@@ -202,6 +206,7 @@ Examples:
 			itTime    time.Duration
 			progress  string
 			subjectsF listFlag
+			filter    string
 			rounds    int
 			seed      uint64
 			against   string
@@ -209,8 +214,9 @@ Examples:
 		)
 		cf.register(fs, true)
 		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
-		fs.Var(&groups, "group", "benchmark `group` to run; repeatable or comma-separated (default: measure.groups)")
-		fs.Var(&subjectsF, "subject", "only this `subject` (benchSignature, benchVerification, benchEncryption, benchDecryption, benchRoundTrip); repeatable")
+		fs.Var(&groups, "group", "benchmark `group` to run, case ignored (see \"josebench list\"); repeatable or comma-separated (default: measure.groups)")
+		fs.StringVar(&filter, "filter", "", filterHelp)
+		fs.Var(&subjectsF, "subject", "only this `subject` ("+strings.Join(bench.Subjects, ", ")+"); repeatable")
 		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory")
 		fs.StringVar(&tag, "tag", "", "name the run `name` (letters, digits, '.', '_', '-'), for --ref, --uuid and josebench log")
 		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
@@ -274,7 +280,9 @@ Examples:
 				cfg.Runner.Progress = progress
 			}
 			if len(groups) > 0 {
-				cfg.Measure.Groups = groups
+				if cfg.Measure.Groups, err = bench.ResolveGroups(groups); err != nil {
+					return &usageError{err}
+				}
 			}
 			if len(subjectsF) > 0 {
 				for _, s := range subjectsF {
@@ -302,6 +310,9 @@ Examples:
 			if len(variants) == 0 {
 				return usagef("the groups %s select no variant with the subjects %s", strings.Join(cfg.Measure.Groups, ","), strings.Join(cfg.Measure.Subjects, ","))
 			}
+			if variants, err = filterVariants(variants, filter, cfg.Measure.Groups); err != nil {
+				return err
+			}
 			store := bench.Store{Dir: cfg.Runner.Storage}
 			var ref *bench.Run
 			if of.ref != "" {
@@ -320,7 +331,7 @@ Examples:
 			}
 			r := &bench.Run{
 				Format: bench.RunFormat, ID: id, Tag: tag, Start: time.Now().UTC().Truncate(time.Second),
-				Groups: cfg.Measure.Groups, Config: cfg, Env: bench.CurrentEnvironment(), Seed: seed,
+				Groups: cfg.Measure.Groups, Filter: filter, Config: cfg, Env: bench.CurrentEnvironment(), Seed: seed,
 			}
 			runner := &bench.Runner{
 				Config:   cfg.Runner,
@@ -444,7 +455,7 @@ Examples:
 		)
 		cf.register(fs, true)
 		of.register(fs, bench.ReportAggregate, "`report`: simple, default, aggregate, or one defined in the run's configuration")
-		fs.StringVar(&uuid, "uuid", "latest", "`id` of the stored run: a run id, latest, or a tag (the newest run with that tag)")
+		fs.StringVar(&uuid, "uuid", "latest", "`id` of the stored run: a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag (the newest run with that tag)")
 		return func(stdout, stderr io.Writer) error {
 			cfg, err := cf.load()
 			if err != nil {
@@ -493,26 +504,37 @@ var listCommand = &command{
 	summary: "list the groups and the variants they select",
 	usage: `Usage: josebench list [flags]
 
-Without --group, lists every group with the number of variants and the
-benchmarks it selects; with --group, lists the variants selected, one per
-line, as benchmark/subject/params.
+Without --group or --filter, lists every group with the number of
+variants and the benchmarks it selects; with --group, lists the variants
+selected, one per line, as benchmark/subject/params: the names --filter
+matches. With --filter, lists those of the selected groups (measure.groups
+without --group) that it matches: the variants "josebench run" would run
+with the same flags.
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var (
 			cf     configFlags
 			groups listFlag
+			filter string
 		)
 		cf.register(fs, false)
-		fs.Var(&groups, "group", "list the variants of `group`; repeatable or comma-separated")
+		fs.Var(&groups, "group", "list the variants of `group`, case ignored; repeatable or comma-separated")
+		fs.StringVar(&filter, "filter", "", filterHelp)
 		return func(stdout, stderr io.Writer) error {
 			cfg, err := cf.load()
 			if err != nil {
 				return err
 			}
-			if len(groups) > 0 {
+			if len(groups) > 0 || flagSet(fs, "filter") {
+				if len(groups) == 0 {
+					groups = cfg.Measure.Groups
+				}
 				vs, err := bench.Select(cfg.Measure, groups)
 				if err != nil {
 					return &usageError{err}
+				}
+				if vs, err = filterVariants(vs, filter, groups); err != nil {
+					return err
 				}
 				for _, v := range vs {
 					fmt.Fprintln(stdout, v.ID())
@@ -552,7 +574,8 @@ binary built without it, as with GOFLAGS=-buildvcs=false, asked git in the
 directory it was compiled from when it ran, whatever GIT_DIR says; "-": not
 known, as for a module version built by go install) and whether
 the run is complete or was interrupted. "--ref" and "--uuid" take an id,
-latest, or a tag (the newest run with that tag).
+latest (the last line), latest~N (the Nth line above it: latest~1 is the
+run before the latest), or a tag (the newest run with that tag).
 `,
 	flags: func(fs *flag.FlagSet) func(stdout, stderr io.Writer) error {
 		var cf configFlags
@@ -648,6 +671,28 @@ func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float
 	case math.Abs(d.Common-1)*100 > pct:
 		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the variants moved together by %+.1f%% against run %s (%s), beyond %g%%; that change is divided out, so one every variant shares is not seen (compare builds with --against instead)\n", (d.Common-1)*100, ref.ID, cal, pct)
 	}
+}
+
+// filterHelp is the help of --filter.
+const filterHelp = "only the variants whose name matches the Go `regexp` (RE2 syntax), anywhere in it unless anchored with ^ and $; the name is benchmark/subject/params, as \"josebench list --group\" prints it (the gobench name without BenchmarkSuite/)"
+
+// filterVariants applies --filter to the variants of groups: an invalid
+// pattern, or one that matches none of them, is a usage error. An empty
+// pattern keeps every variant.
+func filterVariants(vs []bench.Variant, pattern string, groups []string) ([]bench.Variant, error) {
+	if pattern == "" {
+		return vs, nil
+	}
+	re, err := bench.CompileFilter(pattern)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	out := bench.Filter(vs, re)
+	if len(out) == 0 {
+		g := strings.Join(groups, ",")
+		return nil, usagef("--filter %q matches none of the %d variants of the groups %s (\"josebench list --group %s\" prints their names)", pattern, len(vs), g, g)
+	}
+	return out, nil
 }
 
 // flagSet reports whether the flag name was given on the command line.
