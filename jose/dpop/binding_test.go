@@ -19,6 +19,13 @@ func TestBinding(t *testing.T) {
 		{`{"sub":"x"}`, "", false},
 		{`{"cnf":"x"}`, "", true},
 		{`{"cnf":{"jkt":1}}`, "", true},
+		// A "cnf" "jkt" that is there but empty, or not a string, is a
+		// token meant to be bound: refused, never read as unbound.
+		{`{"sub":"x","cnf":{"jkt":""}}`, "", true},
+		{`{"cnf":{"jkt":null}}`, "", true},
+		{`{"cnf":{"jkt":{"x":1}}}`, "", true},
+		{`{"cnf":{"jkt":["` + jkt + `"]}}`, "", true},
+		{`{"cnf":null}`, "", true},
 		{`[1]`, "", true},
 		{`{"cnf":{"jkt":"a"},"cnf":{"jkt":"b"}}`, "", true},
 	} {
