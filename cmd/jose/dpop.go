@@ -124,7 +124,9 @@ var dpopThumbprintCommand = &command{
 Print the JWK SHA-256 Thumbprint (RFC 7638) of the key in FILE, base64url:
 the "jkt" of RFC 9449 §6.1, which an authorization server binds access
 tokens to and a client sends as "dpop_jkt" (RFC 9449 §10). The thumbprint
-of a private key is that of its public key.
+of a private key is that of its public key. The key must be an asymmetric
+signature key: a symmetric (oct) or key-agreement (X25519) key signs no
+proof and is refused.
 `,
 	flags: func(fs *flag.FlagSet) action {
 		keyFile := fs.String("key", "", "the key `file`, JWK or PEM (required; \"-\": standard input)")

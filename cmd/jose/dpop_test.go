@@ -72,4 +72,15 @@ func TestDPoP(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (%s)", tt.args, code, tt.code, errs)
 		}
 	}
+	// A symmetric or key-agreement key has no jkt: no proof is signed
+	// with it (RFC 9449 §4.2), though RFC 7638 would hash it.
+	for _, tt := range []struct{ key, want string }{
+		{kHS256, "a symmetric (oct) key is not a DPoP key"},
+		{kX25519, "OKP X25519 is not a signature key"},
+	} {
+		code, out, errs := runCLI(t, nil, "dpop", "thumbprint", "--key", tt.key)
+		if code != exitFailure || out != "" || !strings.Contains(errs, tt.want) {
+			t.Errorf("thumbprint of %s: exit %d, stdout %q, stderr %q; want %q", tt.key, code, out, errs, tt.want)
+		}
+	}
 }

@@ -290,7 +290,7 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 			return nil, err
 		}
 	}
-	if p.Thumbprint, err = Thumbprint(p.Key); err != nil {
+	if p.Thumbprint, err = thumbprint(p.Key); err != nil { // headerKey checked it fits alg
 		return nil, err
 	}
 	key := replayKey(p.Thumbprint, c.ID)
