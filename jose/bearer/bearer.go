@@ -82,19 +82,27 @@ type Options struct {
 	// the token's "cnf" "jkt" must then be the proof key's thumbprint
 	// (§6.1). With DPoP set, a token bound to a key is refused with the
 	// Bearer scheme (§7.2), which costs a scan of every bearer token's
-	// claims for "cnf". Refusals of the DPoP scheme are answered with
+	// claims for "cnf". Every refusal of the DPoP scheme, a malformed or
+	// oversized DPoP credential included, is answered with
 	// WWW-Authenticate: DPoP algs="...", error="invalid_dpop_proof",
-	// "use_dpop_nonce" (with a DPoP-Nonce header, §8) or "invalid_token";
-	// a request without a token gets both challenges.
+	// "use_dpop_nonce" (with a DPoP-Nonce header, §8), "invalid_token" or
+	// "invalid_request"; a bound token sent as Bearer gets the DPoP
+	// challenge beside its Bearer one (§7.2); a request whose scheme
+	// cannot be told (no token, two Authorization headers, two methods)
+	// gets both challenges.
 	DPoP *dpop.Verifier
-	// DPoPOnly accepts only the DPoP scheme: a bearer token is treated as
-	// no token. It needs DPoP, and excludes AllowForm and AllowQuery.
+	// DPoPOnly accepts only the DPoP scheme: the Bearer scheme is never
+	// read, an Authorization header of any other scheme being no
+	// credential, and every refusal carries the DPoP challenge alone. It
+	// needs DPoP, and excludes AllowForm and AllowQuery.
 	DPoPOnly bool
 	// DPoPURI returns the target URI of a request, which a proof's "htu"
 	// must match (RFC 9449 §4.3 check 9): by default the scheme of the
 	// connection (https with TLS), the Host header and the path. Behind a
 	// proxy that terminates TLS or rewrites paths, return the URI the
-	// client addressed.
+	// client addressed. A URI that dpop.NormalizeURI refuses (a Host
+	// header with a port beyond 65535, a character no host holds) is
+	// answered 400 invalid_request, with the DPoP challenge.
 	DPoPURI func(r *http.Request) string
 }
 
@@ -215,6 +223,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if e.Code == dpop.CodeUseNonce {
 					k = kindDPoPNonce
 				}
+			} else if errors.Is(err, dpop.ErrRequestURI) {
+				k = kindBadURI // a Host header no URI can hold
 			}
 			m.fail(w, r, k, err, from, nonce)
 			return
@@ -268,28 +278,39 @@ func validationKind(err error) kind {
 
 // fail answers r, whose token came from, with the error of kind k,
 // caused by cause (or nil); nonce is the DPoP-Nonce to send, or "". The
-// challenge is of the request's scheme; a request without a token gets
-// those of every scheme accepted (RFC 9449 §7.1).
+// challenge is of the request's scheme: DPoP for the DPoP scheme, Bearer
+// for the Bearer scheme and the form and query methods, and for a bound
+// token sent as Bearer the DPoP challenge as well (RFC 9449 §7.2: the
+// scheme to use); a request whose scheme cannot be told (no token, two
+// Authorization headers, two methods) gets those of every scheme accepted
+// (RFC 9449 §7.1). With DPoPOnly, only the DPoP challenge is ever sent.
 func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause error, from source, nonce string) {
 	e := &Error{Status: kinds[k].status, Code: kinds[k].code, Description: kinds[k].description, Err: cause, kind: k}
 	if k == kindInsufficientScope {
 		e.Scope = m.scope
 	}
 	h := w.Header()
+	add := func(c string) {
+		if c != "" {
+			h.Add("WWW-Authenticate", c)
+		}
+	}
 	switch {
-	case m.dpop != nil && k == kindNoCredential:
-		if !m.dpopOnly {
-			h.Add("WWW-Authenticate", m.challenges[k])
-		}
-		h.Add("WWW-Authenticate", m.dpopChallenges[k])
-	case m.dpop != nil && from == fromDPoP:
-		if c := m.dpopChallenges[k]; c != "" {
-			h.Set("WWW-Authenticate", c)
-		}
+	case m.dpop == nil:
+		add(m.challenges[k])
+	case from == fromDPoP:
+		add(m.dpopChallenges[k])
+	case m.dpopOnly:
+		// Nothing of the Bearer scheme was read: k is of no scheme.
+		add(m.dpopChallenges[k])
+	case from == fromNone:
+		add(m.challenges[k])
+		add(m.dpopChallenges[k])
+	case k == kindBoundBearer:
+		add(m.challenges[k])
+		add(m.dpopChallenges[kindNoCredential])
 	default:
-		if c := m.challenges[k]; c != "" {
-			h.Set("WWW-Authenticate", c)
-		}
+		add(m.challenges[k])
 	}
 	if nonce != "" {
 		h.Set("DPoP-Nonce", nonce)

@@ -88,6 +88,14 @@ var (
 	ErrBoundBearer = errors.New("DPoP-bound access token presented as a bearer token")
 )
 
+// ErrRequestURI is wrapped by the error of [Verifier.Check] when the
+// request's own URI, the uri argument, is not an absolute http or https
+// URI that [NormalizeURI] accepts, so that no "htu" can match it (RFC 9449
+// §4.3 check 9). It is not an *Error, since no proof was read; a server
+// that builds uri from the request's Host header answers it as a malformed
+// request (400), one that builds it from its configuration has a bug.
+var ErrRequestURI = errors.New("the request's target URI is not an absolute http or https URI")
+
 // sentinel is an error that also wraps a jose sentinel.
 type sentinel struct {
 	msg  string

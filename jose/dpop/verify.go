@@ -223,7 +223,9 @@ type proofClaims struct {
 // "htu" (ErrURI), "ath" (ErrMissingClaim, ErrAccessTokenHash), "nonce"
 // (ErrNonce, Code CodeUseNonce); last the replay store (ErrReplay). An
 // error that is not an *Error (a done ctx, a failing replay store or nonce
-// source) is the server's, not the client's.
+// source) is the server's, not the client's, except one wrapping
+// ErrRequestURI: uri is not an absolute http or https URI (checked after
+// the proof's size, before it is read).
 func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, accessToken string) (*Proof, error) {
 	switch {
 	case len(proofs) == 0:
@@ -237,7 +239,7 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 	}
 	want, err := normalizeURI(uri)
 	if err != nil {
-		return nil, fmt.Errorf("dpop: the request's %w", err)
+		return nil, fmt.Errorf("dpop: %w: %w", err, ErrRequestURI)
 	}
 	var c proofClaims
 	tok, err := v.validator.ValidateContext(ctx, []byte(proof), &c)
