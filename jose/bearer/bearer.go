@@ -89,7 +89,10 @@ type Options struct {
 	// "invalid_request"; a bound token sent as Bearer gets the DPoP
 	// challenge beside its Bearer one (§7.2); a request whose scheme
 	// cannot be told (no token, two Authorization headers, two methods)
-	// gets both challenges.
+	// gets both challenges. When DPoP has a nonce source
+	// (dpop.VerifierOptions.Nonces), every accepted DPoP request's
+	// response carries the current nonce in a DPoP-Nonce header (§8.2),
+	// so that clients move to a new nonce before theirs expires.
 	DPoP *dpop.Verifier
 	// DPoPOnly accepts only the DPoP scheme: the Bearer scheme is never
 	// read, an Authorization header of any other scheme being no
@@ -259,6 +262,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.token = t
 	if from == fromQuery {
 		w.Header().Set("Cache-Control", "private")
+	}
+	if from == fromDPoP {
+		// The current nonce, so that the client moves to it before its
+		// own expires (RFC 9449 §8.2). The request passed with its
+		// nonce: a source failing now costs it no answer.
+		if n, err := m.dpop.Nonce(ctx); err == nil && n != "" {
+			w.Header().Set("DPoP-Nonce", n)
+		}
 	}
 	h.next.ServeHTTP(w, r.WithContext(c))
 }
