@@ -54,8 +54,11 @@ var (
 	ErrAlgorithm = &sentinel{msg: "DPoP proof algorithm not allowed", also: jose.ErrAlgorithmNotAllowed}
 	// ErrKey: the header's "jwk" holds private or symmetric key material
 	// (§4.3 check 7), does not fit "alg", forbids it (its own "alg", "use"
-	// or "key_ops"), or is an RSA key larger than
-	// VerifierOptions.MaxRSABits. It also wraps [jose.ErrInvalidKey].
+	// or "key_ops"), is an RSA key larger than VerifierOptions.MaxRSABits,
+	// or has a certificate member ("x5c", "x5u", "x5t", "x5t#S256"): a
+	// proof's key is its public key alone (§4.2), and its certificates
+	// would be parsed before the signature is checked. It also wraps
+	// [jose.ErrInvalidKey].
 	ErrKey = &sentinel{msg: "unacceptable DPoP proof key", also: jose.ErrInvalidKey}
 	// ErrSignature: the signature does not verify with the header's
 	// "jwk" (§4.3 check 6). It also wraps [jose.ErrVerificationFailed].
