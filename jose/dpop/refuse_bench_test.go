@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"testing"
+	"time"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -26,7 +27,8 @@ import (
 //   - x5c-parse: what reading that jwk costs jose (jose.ParseKey, every
 //     certificate parsed), which the refusal above avoids.
 //
-// The RSA keys are the fixed keys of testdata/keys.
+// The RSA keys are the fixed keys of testdata/keys. Beside ns/op, each
+// reports cpu-ns/op, the process's CPU time, for a loaded machine.
 func BenchmarkRefuse(b *testing.B) {
 	ctx := context.Background()
 	v := newVerifier(b, VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256, jwa.RS256}})
@@ -34,11 +36,13 @@ func BenchmarkRefuse(b *testing.B) {
 	refused := func(name, proof string) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
+			c0, ok := processCPU()
 			for b.Loop() {
 				if _, err := v.Check(ctx, []string{proof}, "GET", testURI, ""); err == nil {
 					b.Fatal("accepted")
 				}
 			}
+			reportCPU(b, c0, ok)
 		})
 	}
 	refused("es256", forge(b, jwa.ES256, other, goodHeader(b, ec, "ES256"), goodClaims("b")))
@@ -75,10 +79,20 @@ func BenchmarkRefuse(b *testing.B) {
 	refused("x5c-refused", proof)
 	b.Run("x5c-parse", func(b *testing.B) {
 		b.ReportAllocs()
+		c0, ok := processCPU()
 		for b.Loop() {
 			if _, err := jose.ParseKey(jwk); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, c0, ok)
 	})
+}
+
+// reportCPU reports the process's CPU time per iteration since c0 as
+// cpu-ns/op, steadier than ns/op on a loaded machine (GC work included).
+func reportCPU(b *testing.B, c0 time.Duration, ok bool) {
+	if c1, ok1 := processCPU(); ok && ok1 && b.N > 0 {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
+	}
 }
