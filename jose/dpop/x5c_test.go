@@ -83,6 +83,7 @@ func TestCheckRefusesCertificates(t *testing.T) {
 		{"x5c, not certificates", "x5c", jwkWith(t, key, map[string]any{"x5c": []string{"AAAA", strings.Repeat("B", 4000)}})},
 		{"x5c, not an array", "x5c", jwkWith(t, key, map[string]any{"x5c": 1})},
 		{"x5c, escaped name", "x5c", json.RawMessage(escaped)},
+		{"x5u, escaped name", "x5u", json.RawMessage(strings.Replace(string(jwkWith(t, key, map[string]any{"x5u": "https://client.example/c"})), `"x5u"`, `"\u0078\u0035u"`, 1))},
 		{"x5u", "x5u", jwkWith(t, key, map[string]any{"x5u": "https://client.example/chain.pem"})},
 		{"x5t", "x5t", jwkWith(t, key, map[string]any{"x5t": base64.RawURLEncoding.EncodeToString(s256[:20])})},
 		{"x5t#S256", "x5t#S256", jwkWith(t, key, map[string]any{"x5t#S256": base64.RawURLEncoding.EncodeToString(s256[:])})},
