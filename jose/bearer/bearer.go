@@ -101,7 +101,9 @@ type Options struct {
 	DPoPOnly bool
 	// DPoPURI returns the target URI of a request, which a proof's "htu"
 	// must match (RFC 9449 §4.3 check 9): by default the scheme of the
-	// connection (https with TLS), the Host header and the path. Behind a
+	// connection (https with TLS), the Host header and the path the
+	// request line carries (r.RequestURI, so that a handler in front that
+	// rewrites r.URL, such as http.StripPrefix, changes nothing). Behind a
 	// proxy that terminates TLS or rewrites paths, return the URI the
 	// client addressed. A URI that dpop.NormalizeURI refuses (a Host
 	// header with a port beyond 65535, a character no host holds) is
@@ -331,13 +333,23 @@ func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause 
 
 // requestURI is the default Options.DPoPURI: the request's scheme (https
 // on a TLS connection), host and path, without the query (RFC 9449 §4.3
-// compares "htu" without it).
+// compares "htu" without it). The path is the request-target's as the
+// client sent it (r.RequestURI, in origin form), not r.URL's, which a
+// handler in front (http.StripPrefix) may have rewritten; r.URL's only
+// for a request without one (made for a test, or an absolute-form target).
 func requestURI(r *http.Request) string {
 	sch := "http"
 	if r.TLS != nil {
 		sch = "https"
 	}
-	return sch + "://" + r.Host + r.URL.EscapedPath()
+	path := r.URL.EscapedPath()
+	if t := r.RequestURI; t != "" && t[0] == '/' {
+		path = t
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+	}
+	return sch + "://" + r.Host + path
 }
 
 // printable reports whether s is printable ASCII, with spaces when space.

@@ -100,3 +100,56 @@ func TestDPoPNonceOnSuccess(t *testing.T) {
 		t.Errorf("DPoP request without a nonce source: %d, DPoP-Nonce %q, want 200 and none", status, got)
 	}
 }
+
+// TestDPoPURIAsReceived: the default target URI is the request's as the
+// client sent it, so that a Middleware mounted behind http.StripPrefix,
+// which rewrites r.URL, checks "htu" against the path the client
+// addressed (RFC 9449 §4.3 check 9), not the handler's.
+func TestDPoPURIAsReceived(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prover, err := dpop.NewProver(jwa.ES256, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMiddleware(t, Options{DPoP: v})
+	mux := http.NewServeMux()
+	mux.Handle("/api/", http.StripPrefix("/api", m.Handler(echo)))
+	srv := serve(t, mux)
+	tok := boundToken(t, prover.Thumbprint())
+	for _, tt := range []struct {
+		name, target, htu string
+		status            int
+	}{
+		{"the URI the client addressed", "/api/orders?page=2", "/api/orders", 200},
+		{"escaped as sent", "/api/or%64ers", "/api/orders", 200},
+		{"the stripped path", "/api/orders", "/orders", 401},
+		{"another path", "/api/orders", "/api/other", 401},
+	} {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+tt.target, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := prover.Proof(http.MethodGet, srv.URL+tt.htu, &dpop.ProofOptions{AccessToken: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "DPoP "+tok)
+		req.Header.Set("DPoP", p)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status {
+			t.Errorf("%s: request %s with htu %s: %d, want %d", tt.name, tt.target, tt.htu, resp.StatusCode, tt.status)
+		}
+	}
+}
