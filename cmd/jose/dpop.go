@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/dpop"
@@ -32,8 +33,9 @@ var dpopProofCommand = &command{
 
 Sign a DPoP proof (RFC 9449 §4.2) with the private key in FILE (a JWK or
 PEM) and print it: header "typ": "dpop+jwt", "alg" and the public "jwk";
-claims a random "jti", "htm" (METHOD), "htu" (URL without its query and
-fragment) and "iat" (now), with "ath" (the hash of the access token read
+claims a random "jti", "htm" (METHOD, case-sensitive: a standard method
+spelled in lower case, --method get, is refused), "htu" (URL without its
+query and fragment) and "iat" (now), with "ath" (the hash of the access token read
 from --access-token) and "nonce" (a server's DPoP-Nonce) when given. The
 algorithm is the key's "alg", or ES256, ES384 or ES512 for an EC key of
 P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
@@ -41,7 +43,7 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 	flags: func(fs *flag.FlagSet) action {
 		keyFile := fs.String("key", "", "the private key `file`, JWK or PEM (required)")
 		alg := fs.String("alg", "", "signature `algorithm` (default: from the key)")
-		method := fs.String("method", "", "the request's HTTP `method` (required)")
+		method := fs.String("method", "", "the request's HTTP `method`, as sent: case-sensitive, so GET, POST, ... in upper case (required)")
 		url := fs.String("url", "", "the request's absolute `URL` (required)")
 		tokenFile := fs.String("access-token", "", "a `file` holding the access token the request presents (\"-\": standard input)")
 		nonce := fs.String("nonce", "", "the server's `nonce` (its DPoP-Nonce header)")
@@ -53,6 +55,8 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 				return usagef("--method is required")
 			case *url == "":
 				return usagef("--url is required")
+			case standardMethod(*method) != "" && standardMethod(*method) != *method:
+				return usagef("--method %q: HTTP methods are case-sensitive (RFC 9110 §9.1) and \"htm\" must be the request's: use %s", *method, standardMethod(*method))
 			case isStdin(*keyFile) && *tokenFile == "-":
 				return usagef("--key and --access-token cannot both be standard input")
 			}
@@ -92,6 +96,24 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 	},
 }
 
+// standardMethods are the methods of RFC 9110 §9.3 and PATCH (RFC 5789),
+// all in upper case.
+var standardMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"}
+
+// standardMethod returns the standard method that m spells in any case,
+// or "" for another method. A proof's "htm" is compared with the
+// request's method exactly (RFC 9449 §4.3 check 8), and "get" is not GET
+// (RFC 9110 §9.1): the proof of --method get would be refused by any
+// server receiving GET, so the command refuses it with the right spelling.
+func standardMethod(m string) string {
+	for _, s := range standardMethods {
+		if strings.EqualFold(m, s) {
+			return s
+		}
+	}
+	return ""
+}
+
 // dpopAlg is the algorithm of --alg, or the one the key implies.
 func dpopAlg(flagValue string, k *jose.JWK) (jwa.SignatureAlgorithm, error) {
 	if flagValue != "" {
@@ -124,7 +146,9 @@ var dpopThumbprintCommand = &command{
 Print the JWK SHA-256 Thumbprint (RFC 7638) of the key in FILE, base64url:
 the "jkt" of RFC 9449 §6.1, which an authorization server binds access
 tokens to and a client sends as "dpop_jkt" (RFC 9449 §10). The thumbprint
-of a private key is that of its public key.
+of a private key is that of its public key. The key must be an asymmetric
+signature key: a symmetric (oct) or key-agreement (X25519) key signs no
+proof and is refused.
 `,
 	flags: func(fs *flag.FlagSet) action {
 		keyFile := fs.String("key", "", "the key `file`, JWK or PEM (required; \"-\": standard input)")

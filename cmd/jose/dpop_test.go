@@ -72,4 +72,39 @@ func TestDPoP(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d (%s)", tt.args, code, tt.code, errs)
 		}
 	}
+	// "htm" is the method as sent, case-sensitive (RFC 9110 §9.1): a
+	// standard method in another case is refused with its spelling, any
+	// other method kept as it is.
+	for _, tt := range []struct{ method, want string }{
+		{"get", "use GET"},
+		{"Post", "use POST"},
+		{"patch", "use PATCH"},
+	} {
+		code, out, errs := runCLI(t, nil, "dpop", "proof", "--key", kEC, "--method", tt.method, "--url", "https://a/")
+		if code != exitUsage || out != "" || !strings.Contains(errs, tt.want) || !strings.Contains(errs, "case-sensitive") {
+			t.Errorf("--method %s: exit %d, stdout %q, stderr %q; want %q", tt.method, code, out, errs, tt.want)
+		}
+	}
+	for _, m := range []string{"GET", "PROPFIND", "purge"} {
+		code, out, errs := runCLI(t, nil, "dpop", "proof", "--key", kEC, "--method", m, "--url", "https://a/")
+		if code != exitOK {
+			t.Fatalf("--method %s: exit %d: %s", m, code, errs)
+		}
+		if p, err := v.Check(context.Background(), []string{strings.TrimSpace(out)}, m, "https://a/", ""); err != nil {
+			t.Errorf("--method %s: %v", m, err)
+		} else if p.Method != m {
+			t.Errorf("--method %s: htm %q", m, p.Method)
+		}
+	}
+	// A symmetric or key-agreement key has no jkt: no proof is signed
+	// with it (RFC 9449 §4.2), though RFC 7638 would hash it.
+	for _, tt := range []struct{ key, want string }{
+		{kHS256, "a symmetric (oct) key is not a DPoP key"},
+		{kX25519, "OKP X25519 is not a signature key"},
+	} {
+		code, out, errs := runCLI(t, nil, "dpop", "thumbprint", "--key", tt.key)
+		if code != exitFailure || out != "" || !strings.Contains(errs, tt.want) {
+			t.Errorf("thumbprint of %s: exit %d, stdout %q, stderr %q; want %q", tt.key, code, out, errs, tt.want)
+		}
+	}
 }

@@ -82,19 +82,32 @@ type Options struct {
 	// the token's "cnf" "jkt" must then be the proof key's thumbprint
 	// (§6.1). With DPoP set, a token bound to a key is refused with the
 	// Bearer scheme (§7.2), which costs a scan of every bearer token's
-	// claims for "cnf". Refusals of the DPoP scheme are answered with
+	// claims for "cnf". Every refusal of the DPoP scheme, a malformed or
+	// oversized DPoP credential included, is answered with
 	// WWW-Authenticate: DPoP algs="...", error="invalid_dpop_proof",
-	// "use_dpop_nonce" (with a DPoP-Nonce header, §8) or "invalid_token";
-	// a request without a token gets both challenges.
+	// "use_dpop_nonce" (with a DPoP-Nonce header, §8), "invalid_token" or
+	// "invalid_request"; a bound token sent as Bearer gets the DPoP
+	// challenge beside its Bearer one (§7.2); a request whose scheme
+	// cannot be told (no token, two Authorization headers, two methods)
+	// gets both challenges. When DPoP has a nonce source
+	// (dpop.VerifierOptions.Nonces), every accepted DPoP request's
+	// response carries the current nonce in a DPoP-Nonce header (§8.2),
+	// so that clients move to a new nonce before theirs expires.
 	DPoP *dpop.Verifier
-	// DPoPOnly accepts only the DPoP scheme: a bearer token is treated as
-	// no token. It needs DPoP, and excludes AllowForm and AllowQuery.
+	// DPoPOnly accepts only the DPoP scheme: the Bearer scheme is never
+	// read, an Authorization header of any other scheme being no
+	// credential, and every refusal carries the DPoP challenge alone. It
+	// needs DPoP, and excludes AllowForm and AllowQuery.
 	DPoPOnly bool
 	// DPoPURI returns the target URI of a request, which a proof's "htu"
 	// must match (RFC 9449 §4.3 check 9): by default the scheme of the
-	// connection (https with TLS), the Host header and the path. Behind a
+	// connection (https with TLS), the Host header and the path the
+	// request line carries (r.RequestURI, so that a handler in front that
+	// rewrites r.URL, such as http.StripPrefix, changes nothing). Behind a
 	// proxy that terminates TLS or rewrites paths, return the URI the
-	// client addressed.
+	// client addressed. A URI that dpop.NormalizeURI refuses (a Host
+	// header with a port beyond 65535, a character no host holds) is
+	// answered 400 invalid_request, with the DPoP challenge.
 	DPoPURI func(r *http.Request) string
 }
 
@@ -215,6 +228,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if e.Code == dpop.CodeUseNonce {
 					k = kindDPoPNonce
 				}
+			} else if errors.Is(err, dpop.ErrRequestURI) {
+				k = kindBadURI // a Host header no URI can hold
 			}
 			m.fail(w, r, k, err, from, nonce)
 			return
@@ -250,6 +265,14 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if from == fromQuery {
 		w.Header().Set("Cache-Control", "private")
 	}
+	if from == fromDPoP {
+		// The current nonce, so that the client moves to it before its
+		// own expires (RFC 9449 §8.2). The request passed with its
+		// nonce: a source failing now costs it no answer.
+		if n, err := m.dpop.Nonce(ctx); err == nil && n != "" {
+			w.Header().Set("DPoP-Nonce", n)
+		}
+	}
 	h.next.ServeHTTP(w, r.WithContext(c))
 }
 
@@ -268,28 +291,39 @@ func validationKind(err error) kind {
 
 // fail answers r, whose token came from, with the error of kind k,
 // caused by cause (or nil); nonce is the DPoP-Nonce to send, or "". The
-// challenge is of the request's scheme; a request without a token gets
-// those of every scheme accepted (RFC 9449 §7.1).
+// challenge is of the request's scheme: DPoP for the DPoP scheme, Bearer
+// for the Bearer scheme and the form and query methods, and for a bound
+// token sent as Bearer the DPoP challenge as well (RFC 9449 §7.2: the
+// scheme to use); a request whose scheme cannot be told (no token, two
+// Authorization headers, two methods) gets those of every scheme accepted
+// (RFC 9449 §7.1). With DPoPOnly, only the DPoP challenge is ever sent.
 func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause error, from source, nonce string) {
 	e := &Error{Status: kinds[k].status, Code: kinds[k].code, Description: kinds[k].description, Err: cause, kind: k}
 	if k == kindInsufficientScope {
 		e.Scope = m.scope
 	}
 	h := w.Header()
+	add := func(c string) {
+		if c != "" {
+			h.Add("WWW-Authenticate", c)
+		}
+	}
 	switch {
-	case m.dpop != nil && k == kindNoCredential:
-		if !m.dpopOnly {
-			h.Add("WWW-Authenticate", m.challenges[k])
-		}
-		h.Add("WWW-Authenticate", m.dpopChallenges[k])
-	case m.dpop != nil && from == fromDPoP:
-		if c := m.dpopChallenges[k]; c != "" {
-			h.Set("WWW-Authenticate", c)
-		}
+	case m.dpop == nil:
+		add(m.challenges[k])
+	case from == fromDPoP:
+		add(m.dpopChallenges[k])
+	case m.dpopOnly:
+		// Nothing of the Bearer scheme was read: k is of no scheme.
+		add(m.dpopChallenges[k])
+	case from == fromNone:
+		add(m.challenges[k])
+		add(m.dpopChallenges[k])
+	case k == kindBoundBearer:
+		add(m.challenges[k])
+		add(m.dpopChallenges[kindNoCredential])
 	default:
-		if c := m.challenges[k]; c != "" {
-			h.Set("WWW-Authenticate", c)
-		}
+		add(m.challenges[k])
 	}
 	if nonce != "" {
 		h.Set("DPoP-Nonce", nonce)
@@ -299,13 +333,23 @@ func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause 
 
 // requestURI is the default Options.DPoPURI: the request's scheme (https
 // on a TLS connection), host and path, without the query (RFC 9449 §4.3
-// compares "htu" without it).
+// compares "htu" without it). The path is the request-target's as the
+// client sent it (r.RequestURI, in origin form), not r.URL's, which a
+// handler in front (http.StripPrefix) may have rewritten; r.URL's only
+// for a request without one (made for a test, or an absolute-form target).
 func requestURI(r *http.Request) string {
 	sch := "http"
 	if r.TLS != nil {
 		sch = "https"
 	}
-	return sch + "://" + r.Host + r.URL.EscapedPath()
+	path := r.URL.EscapedPath()
+	if t := r.RequestURI; t != "" && t[0] == '/' {
+		path = t
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+	}
+	return sch + "://" + r.Host + path
 }
 
 // printable reports whether s is printable ASCII, with spaces when space.

@@ -36,6 +36,7 @@ const (
 	kindDPoPNonce                     // 401 use_dpop_nonce, with DPoP-Nonce (RFC 9449 §8)
 	kindDPoPBinding                   // 401 invalid_token: not bound to the proof's key (§6.1)
 	kindBoundBearer                   // 401 invalid_token: a DPoP-bound token sent as Bearer (§7.2)
+	kindBadURI                        // 400: no target URI for "htu" can be built of the request (its Host)
 	numKinds
 )
 
@@ -59,6 +60,7 @@ var kinds = [numKinds]struct {
 	kindDPoPNonce:         {http.StatusUnauthorized, dpop.CodeUseNonce, "the DPoP proof must carry the server's nonce"},
 	kindDPoPBinding:       {http.StatusUnauthorized, CodeInvalidToken, "the access token is not bound to the DPoP proof's key"},
 	kindBoundBearer:       {http.StatusUnauthorized, CodeInvalidToken, "the access token is bound to a key: present it with the DPoP scheme"},
+	kindBadURI:            {http.StatusBadRequest, CodeInvalidRequest, "the request's target URI is malformed"},
 }
 
 // Error is a refused request, as Options.OnError gets it. Its fields are

@@ -29,30 +29,36 @@ const (
 )
 
 // credential returns the access token of r and the method that carried
-// it, or the kind of its refusal: kindNoCredential when no method allowed
-// carries one. Each credential's size is checked before it is read. Its
-// syntax (b64token) is checked by syntaxKind, once the Validator has
-// refused it.
+// it, or the kind of its refusal and the method it concerns (fromNone when
+// none can be told: two Authorization headers, two methods):
+// kindNoCredential when no method allowed carries one. Each credential's
+// size is checked before it is read. Its syntax (b64token) is checked by
+// syntaxKind, once the Validator has refused it. With DPoPOnly, nothing of
+// the Bearer scheme is read: an Authorization header of another scheme,
+// Bearer included, is no credential (New has refused AllowForm and
+// AllowQuery).
 func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string, source, kind) {
 	var tok string
 	from := fromNone
 	switch hs := r.Header["Authorization"]; len(hs) {
 	case 0:
 	case 1:
-		t, k := m.authorization(hs[0], scheme)
-		if k != kindNone {
-			return "", fromNone, k
-		}
-		if t != "" && !m.dpopOnly {
-			tok, from = t, fromHeader
-		}
-		if m.dpop != nil && t == "" {
-			t, k = m.authorization(hs[0], dpopScheme)
+		if m.dpop != nil {
+			t, k := m.authorization(hs[0], dpopScheme)
 			if k != kindNone {
-				return "", fromNone, k
+				return "", fromDPoP, k
 			}
 			if t != "" {
 				tok, from = t, fromDPoP
+			}
+		}
+		if from == fromNone && !m.dpopOnly {
+			t, k := m.authorization(hs[0], scheme)
+			if k != kindNone {
+				return "", fromHeader, k
+			}
+			if t != "" {
+				tok, from = t, fromHeader
 			}
 		}
 	default:
@@ -61,11 +67,11 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string,
 	if m.allowForm && r.Body != nil && r.Body != http.NoBody && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) && isForm(r.Header.Get("Content-Type")) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.maxForm))
 		if err != nil {
-			return "", fromNone, kindMalformedForm
+			return "", fromForm, kindMalformedForm
 		}
 		form, err := url.ParseQuery(string(body))
 		if err != nil && badParam(string(body)) {
-			return "", fromNone, kindMalformedForm
+			return "", fromForm, kindMalformedForm
 		}
 		// The handler finds the body's values where ParseForm puts them
 		// (which, PostForm set, reads no body again), and the bytes in
@@ -73,7 +79,7 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string,
 		r.PostForm, r.Body = form, io.NopCloser(bytes.NewReader(body))
 		t, ok, k := m.param(form)
 		if k != kindNone {
-			return "", fromNone, k
+			return "", fromForm, k
 		}
 		if ok {
 			if from != fromNone {
@@ -85,11 +91,11 @@ func (m *Middleware) credential(w http.ResponseWriter, r *http.Request) (string,
 	if m.allowQuery && r.URL != nil && r.URL.RawQuery != "" {
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil && badParam(r.URL.RawQuery) {
-			return "", fromNone, kindMalformedParam
+			return "", fromQuery, kindMalformedParam
 		}
 		t, ok, k := m.param(q)
 		if k != kindNone {
-			return "", fromNone, k
+			return "", fromQuery, k
 		}
 		if ok {
 			if from != fromNone {

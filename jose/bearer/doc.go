@@ -50,7 +50,10 @@
 // token's "cnf" "jkt" against the proof key's thumbprint (§6.1); the
 // handler finds the proof with ProofFrom. A token bound to a key sent with
 // the Bearer scheme is refused (§7.2); DPoPOnly refuses the Bearer scheme
-// altogether. Refusals of a DPoP request carry a DPoP challenge (with
-// "algs", and a DPoP-Nonce header for use_dpop_nonce, §8); a request with
-// no token gets the challenges of both schemes.
+// altogether, without reading it. Refusals of a DPoP request carry a DPoP
+// challenge (with "algs", and a DPoP-Nonce header for use_dpop_nonce, §8),
+// and with a nonce source accepted ones the current DPoP-Nonce (§8.2);
+// a request with no token gets the challenges of both schemes; a Host
+// header from which no target URI can be built for "htu" gets a 400
+// invalid_request.
 package bearer

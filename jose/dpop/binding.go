@@ -21,8 +21,11 @@ func AccessTokenHash(accessToken string) string {
 // TokenBinding returns the "jkt" member of the "cnf" claim (RFC 9449
 // §6.1, RFC 7800 §3.1) of claims, a JWT Claims Set that has already been
 // validated (jwt.Token.Payload): the thumbprint of the key the access
-// token is bound to, or "" when the token is not bound. A "cnf" that is
-// not an object, or a "jkt" that is not a string, is an error.
+// token is bound to, or "" when the token is not bound (no "cnf", or a
+// "cnf" without "jkt", such as a certificate's "x5t#S256" of RFC 8705). A
+// "cnf" that is not an object, or a "jkt" that is not a string or is the
+// empty string, is an error: such a token was meant to be bound, and is
+// never read as a bearer token.
 func TokenBinding(claims []byte) (string, error) {
 	var jkt string
 	err := jsonx.ScanObject(claims, jsonx.Limits{}, func(name, value []byte) error {
@@ -39,6 +42,9 @@ func TokenBinding(claims []byte) (string, error) {
 			s, err := jsonx.String(value)
 			if err != nil {
 				return fmt.Errorf("dpop: claim \"cnf\" member \"jkt\": %w: %w", err, jose.ErrMalformed)
+			}
+			if s == "" {
+				return fmt.Errorf("dpop: claim \"cnf\" member \"jkt\" is empty: %w", jose.ErrMalformed)
 			}
 			jkt = s
 			return nil

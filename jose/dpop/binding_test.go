@@ -1,7 +1,10 @@
 package dpop
 
 import (
+	"crypto/ecdh"
+	"crypto/rand"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -19,6 +22,13 @@ func TestBinding(t *testing.T) {
 		{`{"sub":"x"}`, "", false},
 		{`{"cnf":"x"}`, "", true},
 		{`{"cnf":{"jkt":1}}`, "", true},
+		// A "cnf" "jkt" that is there but empty, or not a string, is a
+		// token meant to be bound: refused, never read as unbound.
+		{`{"sub":"x","cnf":{"jkt":""}}`, "", true},
+		{`{"cnf":{"jkt":null}}`, "", true},
+		{`{"cnf":{"jkt":{"x":1}}}`, "", true},
+		{`{"cnf":{"jkt":["` + jkt + `"]}}`, "", true},
+		{`{"cnf":null}`, "", true},
 		{`[1]`, "", true},
 		{`{"cnf":{"jkt":"a"},"cnf":{"jkt":"b"}}`, "", true},
 	} {
@@ -41,4 +51,51 @@ func TestBinding(t *testing.T) {
 		t.Error(err)
 	}
 	wantRefusal(t, CheckBearer(jkt), ErrBoundBearer, CodeInvalidToken)
+}
+
+// TestThumbprintRefusesNonDPoPKeys: the jkt is the thumbprint of a proof
+// key, an asymmetric signature key (RFC 9449 §4.2, §6.1): a symmetric
+// (oct) key, a key-agreement key (X25519) or no key has none, with an
+// error saying why, while RFC 7638 itself would hash an oct key.
+func TestThumbprintRefusesNonDPoPKeys(t *testing.T) {
+	x, err := ecdh.X25519().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		key  *jose.JWK
+		want string
+	}{
+		{"oct", &jose.JWK{Key: []byte("0123456789abcdef0123456789abcdef")}, "symmetric"},
+		{"X25519 public", &jose.JWK{Key: x.PublicKey()}, "not a signature key"},
+		{"X25519 private", &jose.JWK{Key: x}, "not a signature key"},
+		{"nil", nil, "nil key"},
+		{"empty", &jose.JWK{}, "no key"},
+	} {
+		jkt, err := Thumbprint(tt.key)
+		if err == nil || jkt != "" {
+			t.Errorf("%s: Thumbprint = %q, %v", tt.name, jkt, err)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "dpop: ") || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, jose.ErrInvalidKey) {
+			t.Errorf("%s: error %q, want one of package dpop saying %q and wrapping jose.ErrInvalidKey", tt.name, err, tt.want)
+		}
+	}
+	// Asymmetric signature keys, private or public, have one: that of
+	// the public key.
+	k := ecKey(t)
+	priv, err := Thumbprint(&jose.JWK{Key: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := Thumbprint(&jose.JWK{Key: k.Public()})
+	if err != nil || pub != priv || len(pub) != 43 {
+		t.Errorf("Thumbprint of the public key %q, %v; of the private key %q", pub, err, priv)
+	}
+	for _, key := range []any{edKey(t), rsaKey(t, "rsa2048.pem")} {
+		if _, err := Thumbprint(&jose.JWK{Key: key}); err != nil {
+			t.Errorf("Thumbprint(%T): %v", key, err)
+		}
+	}
 }

@@ -341,6 +341,9 @@ func TestCheckServerErrors(t *testing.T) {
 			if tt.ctx != nil && !errors.Is(err, context.Canceled) {
 				t.Errorf("error %v does not wrap context.Canceled", err)
 			}
+			if errors.Is(err, ErrRequestURI) != (tt.uri != testURI) {
+				t.Errorf("error %v: wraps ErrRequestURI %v, want %v", err, errors.Is(err, ErrRequestURI), tt.uri != testURI)
+			}
 		})
 	}
 }

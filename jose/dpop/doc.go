@@ -8,7 +8,9 @@
 // proof of one request (§4.2): header "typ": "dpop+jwt", "alg" and the
 // public "jwk"; claims a random 128-bit "jti", "htm", "htu" (no query, no
 // fragment), "iat", and "ath" and "nonce" when given. Prover.Thumbprint is
-// the key's RFC 7638 thumbprint, the "jkt" a server binds tokens to.
+// the key's RFC 7638 thumbprint, the "jkt" a server binds tokens to
+// (Thumbprint gives that of any asymmetric signature key, and refuses a
+// symmetric one, which signs no proof).
 //
 // Server: a Verifier runs every check of §4.3, each refused with an *Error
 // that wraps its own sentinel and carries the error code to answer with
@@ -16,7 +18,8 @@
 // exactly one DPoP header, its size (before it is parsed), a well-formed
 // JWS and JWT read by packages jws and jwt under the strict jose limits,
 // the required claims, "typ", "alg" in the allow-list (asymmetric only),
-// a public "jwk" that fits it, the signature with that key, "iat" within
+// a public "jwk" that fits it, without certificates (its "x5c" would be
+// parsed before the signature), the signature with that key, "iat" within
 // the window (VerifierOptions.MaxAge and Leeway, §11.1), "htm", "htu"
 // after RFC 3986 §6 normalization (NormalizeURI), "ath" against the
 // presented access token, the server's nonce (§8, a NonceSource such as

@@ -54,8 +54,11 @@ var (
 	ErrAlgorithm = &sentinel{msg: "DPoP proof algorithm not allowed", also: jose.ErrAlgorithmNotAllowed}
 	// ErrKey: the header's "jwk" holds private or symmetric key material
 	// (§4.3 check 7), does not fit "alg", forbids it (its own "alg", "use"
-	// or "key_ops"), or is an RSA key larger than
-	// VerifierOptions.MaxRSABits. It also wraps [jose.ErrInvalidKey].
+	// or "key_ops"), is an RSA key larger than VerifierOptions.MaxRSABits,
+	// or has a certificate member ("x5c", "x5u", "x5t", "x5t#S256"): a
+	// proof's key is its public key alone (§4.2), and its certificates
+	// would be parsed before the signature is checked. It also wraps
+	// [jose.ErrInvalidKey].
 	ErrKey = &sentinel{msg: "unacceptable DPoP proof key", also: jose.ErrInvalidKey}
 	// ErrSignature: the signature does not verify with the header's
 	// "jwk" (§4.3 check 6). It also wraps [jose.ErrVerificationFailed].
@@ -87,6 +90,14 @@ var (
 	// [CodeInvalidToken].
 	ErrBoundBearer = errors.New("DPoP-bound access token presented as a bearer token")
 )
+
+// ErrRequestURI is wrapped by the error of [Verifier.Check] when the
+// request's own URI, the uri argument, is not an absolute http or https
+// URI that [NormalizeURI] accepts, so that no "htu" can match it (RFC 9449
+// §4.3 check 9). It is not an *Error, since no proof was read; a server
+// that builds uri from the request's Host header answers it as a malformed
+// request (400), one that builds it from its configuration has a bug.
+var ErrRequestURI = errors.New("the request's target URI is not an absolute http or https URI")
 
 // sentinel is an error that also wraps a jose sentinel.
 type sentinel struct {

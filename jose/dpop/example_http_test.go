@@ -141,6 +141,7 @@ func Example_server() {
 	// 401 Bearer realm="api"
 	// 401 DPoP realm="api", algs="ES256 EdDSA"
 	// 401 Bearer realm="api", error="invalid_token"
+	// 401 DPoP realm="api", algs="ES256 EdDSA"
 	// 401 DPoP realm="api", algs="ES256 EdDSA", error="use_dpop_nonce"
 	//     with a DPoP-Nonce
 	// 200 orders of alice (DPoP)

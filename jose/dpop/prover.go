@@ -83,7 +83,45 @@ func checkAsymmetric(alg jwa.SignatureAlgorithm) error {
 
 // Thumbprint returns the JWK SHA-256 Thumbprint of key (RFC 7638 §3), in
 // base64url: the "jkt" that binds an access token to it (RFC 9449 §6.1).
+// key is a proof key, an asymmetric signature key, private or public (the
+// thumbprint is the public key's): a symmetric ("oct") key, which RFC
+// 7638 would hash as well, or a key-agreement key (X25519) is refused
+// with an error wrapping [jose.ErrInvalidKey], since no proof is signed
+// with it (RFC 9449 §4.2).
 func Thumbprint(key *jose.JWK) (string, error) {
+	if err := key.Err(); err != nil {
+		return "", fmt.Errorf("dpop: thumbprint: %w", err)
+	}
+	if key.IsSymmetric() {
+		return "", fmt.Errorf("dpop: thumbprint: a symmetric (oct) key is not a DPoP key: proofs are signed with an asymmetric key (RFC 9449 §4.2): %w", jose.ErrInvalidKey)
+	}
+	if !signatureKey(key.Key) {
+		return "", fmt.Errorf("dpop: thumbprint: a key of type %s is not a signature key, so not a DPoP key (RFC 9449 §4.2): %w", keyDescription(key), jose.ErrInvalidKey)
+	}
+	return thumbprint(key)
+}
+
+// signatureKey reports whether an asymmetric signature algorithm of jwa
+// fits key.
+func signatureKey(key any) bool {
+	for _, a := range jwa.SignatureAlgorithms() {
+		if a.KeyType() != jose.KeyTypeOct && a.FitsKey(key) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyDescription names the type of key and, when it has one, its curve.
+func keyDescription(key *jose.JWK) string {
+	if c := key.Curve(); c != "" {
+		return key.KeyType() + " " + c
+	}
+	return key.KeyType()
+}
+
+// thumbprint is Thumbprint of a key already known to be a proof key.
+func thumbprint(key *jose.JWK) (string, error) {
 	t, err := key.Thumbprint(crypto.SHA256)
 	if err != nil {
 		return "", fmt.Errorf("dpop: thumbprint: %w", err)

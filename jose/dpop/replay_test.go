@@ -56,29 +56,51 @@ func TestMemoryStore(t *testing.T) {
 	}
 }
 
-// TestMemoryStoreBounded fills a store far past its capacity and checks
-// that it keeps capacity entries, and measures their memory.
+// TestMemoryStoreBounded floods a store with unique proofs, 32 times its
+// capacity, as an attacker with a key of their own can: it still holds at
+// most capacity entries, refuses the replay of every proof it holds,
+// whose window is open, and has not grown: a Go map keeps its size when
+// entries are deleted, so without a rebuild the evictions grow its map
+// to about twice the size of a full store (measured 226 bytes an entry).
 func TestMemoryStoreBounded(t *testing.T) {
-	const capacity = 1 << 14
+	const capacity, cycles = 1 << 12, 32
+	ctx := context.Background()
+	exp := testNow.Add(time.Minute)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	m := NewMemoryStore(capacity)
-	for i := range 4 * capacity {
-		m.Remember(context.Background(), key32(i), testNow, testNow.Add(time.Minute))
+	for i := range cycles * capacity {
+		if seen, _ := m.Remember(ctx, key32(i), testNow, exp); seen {
+			t.Fatalf("proof %d: a new key reported seen", i)
+		}
+		if n := len(m.order); n > capacity {
+			t.Fatalf("proof %d: ring of %d entries", i, n)
+		}
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	if m.Len() != capacity || len(m.order) != capacity {
 		t.Errorf("Len %d, order %d, want %d", m.Len(), len(m.order), capacity)
 	}
-	if m.Evicted() != 3*capacity {
-		t.Errorf("Evicted %d, want %d", m.Evicted(), 3*capacity)
+	if m.Evicted() != (cycles-1)*capacity {
+		t.Errorf("Evicted %d, want %d", m.Evicted(), (cycles-1)*capacity)
 	}
 	per := float64(after.HeapAlloc-before.HeapAlloc) / capacity
-	t.Logf("%.0f bytes an entry", per)
+	t.Logf("%.0f bytes an entry after %d cycles", per, cycles)
 	if per > 160 {
-		t.Errorf("%.0f bytes an entry, documented as about 130", per)
+		t.Errorf("%.0f bytes an entry after %d cycles, documented as about 130", per, cycles)
+	}
+	// The last capacity proofs are remembered: their replays, inside
+	// their window, are refused, each without evicting anything.
+	for i := (cycles - 1) * capacity; i < cycles*capacity; i++ {
+		if seen, _ := m.Remember(ctx, key32(i), exp, exp); !seen {
+			t.Fatalf("replay of proof %d within its window accepted", i)
+		}
+	}
+	// The one before them was evicted, as documented, and is new again.
+	if seen, _ := m.Remember(ctx, key32((cycles-1)*capacity-1), testNow, exp); seen || m.Len() != capacity {
+		t.Errorf("an evicted proof: seen %v, Len %d", seen, m.Len())
 	}
 	runtime.KeepAlive(m)
 }
