@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -32,11 +33,25 @@ import (
 // entry alone, where a search would refuse the kid as ambiguous. Make such
 // changes on a copy, s.Keys = slices.Clone(s.Keys), or not at all once the
 // set is in use (jws and jwe require that a set they use is not modified).
+//
+// A set found not to mix secret and public keys ([Set.CheckMixed], and
+// the same check made by [Select] and by the verifiers and decrypters of
+// jws and jwe) remembers it for its Keys slice, as the index does: its
+// Keys is not walked again for that check until it is assigned another
+// slice, appended to or cut. A change in place (an entry replaced, or
+// its Key) is not seen, by the same rule that such a set is not modified.
+//
+// A Set is safe for concurrent use by any number of readers (the
+// verifiers and decrypters of jws and jwe, and the methods of Set). It
+// must not be copied once in use, as the memory of its check may be
+// written concurrently; make a new set of its keys, with [NewSet] or
+// &Set{Keys: s.Keys}, instead.
 type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 
-	extra []jwkMember // members other than "keys", in order
-	index *kidIndex   // by kid, built by the parsers; see kidIndex
+	extra   []jwkMember               // members other than "keys", in order
+	index   *kidIndex                 // by kid, built by the parsers; see kidIndex
+	unmixed atomic.Pointer[keysShape] // the Keys last found unmixed; see checkUnmixed
 }
 
 // NewSet returns a JWK Set (RFC 7517 §5) of keys, in order, for the Keys
@@ -119,7 +134,8 @@ func (s *Set) UnmarshalJSON(data []byte) error {
 	if err := ns.parse(data, Limits{}.WithDefaults(), false); err != nil {
 		return err
 	}
-	*s = ns
+	s.Keys, s.extra, s.index = ns.Keys, ns.extra, ns.index
+	s.unmixed.Store(nil)
 	return nil
 }
 

@@ -70,9 +70,9 @@ type DecryptOptions struct {
 	// returns. Of a JSON serialization, the header's
 	// [jose.Header.Unprotected] tells the members the AAD does not cover. It may
 	// return a *jose.Set: the keys are then selected from it exactly as
-	// from Keys (a mixed set is refused for every token, and the set last
-	// found unmixed is remembered by its pointer and not checked again,
-	// [jose.SetCheck]), and its JWKs prepared once and remembered, so a
+	// from Keys (a mixed set is refused for every token, and a set found
+	// unmixed remembers it and is not walked again, [jose.Set]), and its
+	// JWKs prepared once and remembered, so a
 	// KeyFunc that returns the same set for every token (a cached remote
 	// set of package jwks) costs what Keys costs. A set must not be
 	// modified once returned.
@@ -127,9 +127,6 @@ type Decrypter struct {
 	// lastPrep is the most recently used prepared key, checked before the
 	// map.
 	lastPrep atomic.Pointer[prepEntry]
-	// setCheck remembers the set of Keys, checked by NewDecrypter, or the
-	// last set KeyFunc returned that was found unmixed.
-	setCheck jose.SetCheck
 
 	algOne [1]jwa.KeyAlgorithm // storage of algs for one value
 	encOne [1]jwa.ContentEncryption
@@ -190,7 +187,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		}
 	}
 	d := new(Decrypter)
-	if err := keysource.Check(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, decryptOp, &d.setCheck); err != nil {
+	if err := keysource.Check(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, decryptOp); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	if err := checkDecryptionKey(opts.KeyAlgorithms, opts.ContentEncryptions, opts.Key, opts.Keys); err != nil {

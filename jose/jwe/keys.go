@@ -137,14 +137,14 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
-		return setKeys(dst, d.keys, &d.setCheck, h, alg, op, enc, epk)
+		return setKeys(dst, d.keys, h, alg, op, enc, epk)
 	case d.keyFunc.Set():
 		k, err := d.keyFunc.Call(ctx, lookups, h)
 		if err != nil {
 			return nil, err
 		}
 		if set, ok := k.(*jose.Set); ok {
-			return setKeys(dst, set, &d.setCheck, h, alg, op, enc, epk) // selected and cached as from Keys
+			return setKeys(dst, set, h, alg, op, enc, epk) // selected and cached as from Keys
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
@@ -167,11 +167,11 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 
 // setKeys appends to dst the keys of set selected for a recipient whose
 // merged header is h by the policy of [jose.Select], with their cache
-// identity; checked remembers the set last found unmixed. Keys that
+// identity. Keys that
 // cannot serve this recipient are dropped before they count as candidates:
 // for the ECDH-ES family keys of another curve than epk's, for dir keys of
 // another size than enc's CEK.
-func setKeys(dst []keyRef, set *jose.Set, checked *jose.SetCheck, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
+func setKeys(dst []keyRef, set *jose.Set, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
 	var fits func(any) bool
 	switch {
 	case alg.IsECDH() && epk != nil:
@@ -180,7 +180,7 @@ func setKeys(dst []keyRef, set *jose.Set, checked *jose.SetCheck, h *jose.Header
 		fits = func(k any) bool { b, _ := k.([]byte); return len(b) == enc.KeySize() }
 	}
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], set, checked, alg, h.KeyID, op, MaxKeyCandidates, fits)
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, op, MaxKeyCandidates, fits)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: JWK Set: %w", err)
 	}

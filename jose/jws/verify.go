@@ -52,8 +52,8 @@ type VerifyOptions struct {
 	// on every call, which costs little for RSA, ECDSA and Ed25519 keys but
 	// repeats the HMAC key setup. From a *jose.Set the keys are selected
 	// exactly as from Keys ([jose.Select]; a mixed set is refused for
-	// every token, and the set last found unmixed is remembered by its
-	// pointer and not checked again, [jose.SetCheck]), and its JWKs are
+	// every token, and a set found unmixed remembers it and is not
+	// walked again, [jose.Set]), and its JWKs are
 	// prepared once and remembered: a KeyFunc that returns the same set for
 	// every token, such as the KeyFunc of a remote set of package jwks,
 	// costs what Keys costs. A set must not be modified once returned.
@@ -95,11 +95,8 @@ type Verifier struct {
 	cache   verifierCache    // prepared verifiers of JWKs (Keys, KeyFunc)
 	headers hdrcache.Cache   // verified compact protected headers (the rule of hdrcache)
 	keyFunc keysource.Source // KeyFunc or KeyFuncContext
-	// setCheck remembers the set of Keys, checked by NewVerifier, or the
-	// last set KeyFunc returned that was found unmixed.
-	setCheck jose.SetCheck
-	one      [1]prepared // storage of single for one algorithm
-	algOne   [1]jwa.SignatureAlgorithm
+	one     [1]prepared      // storage of single for one algorithm
+	algOne  [1]jwa.SignatureAlgorithm
 }
 
 // verifyOp is the key operation every signature algorithm asks of a
@@ -201,7 +198,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 		}
 	}
 	v := new(Verifier)
-	if err := keysource.Check(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, verifyOp, &v.setCheck); err != nil {
+	if err := keysource.Check(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, verifyOp); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {

@@ -57,9 +57,9 @@ func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
 // key, set, plain (KeyFunc) and withCtx (KeyFuncContext) is given; a single
 // key can serve one of algs, asking op(alg) of it ([jose.CheckKeyFits],
 // [jose.ErrInvalidKey]); a set does not mix secret and public keys
-// ([jose.SetCheck.Check], [jose.ErrInvalidKey]), and checked, if not nil,
-// remembers it for [jose.Select].
-func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp, checked *jose.SetCheck) error {
+// ([jose.Set.CheckMixed], [jose.ErrInvalidKey]), which the set remembers
+// for [jose.Select].
+func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp) error {
 	n := 0
 	for _, given := range [...]bool{key != nil, set != nil, plain != nil, withCtx != nil} {
 		if given {
@@ -75,7 +75,7 @@ func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jos
 		}
 		return jose.CheckKeyFits(algs, key, op)
 	case set != nil:
-		return checked.Check(set)
+		return set.CheckMixed()
 	}
 	return nil
 }
