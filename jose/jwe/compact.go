@@ -6,6 +6,7 @@ import (
 	"crypto/cipher"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/josebench/josebench/jose"
@@ -25,10 +26,16 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 // large enough. plaintext must not overlap dst's spare capacity. On error
 // dst is returned unchanged.
 func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
+	return e.encryptCompact(nil, dst, plaintext)
+}
+
+// encryptCompact is [Encrypter.AppendCompact] with the CEK and IV read
+// from rnd ([readRand]: crypto/rand when nil).
+func (e *Encrypter) encryptCompact(rnd io.Reader, dst, plaintext []byte) ([]byte, error) {
 	if e.unprotected != nil {
 		return dst, errors.New("jwe: the compact serialization has no unprotected header")
 	}
-	aead, ek, p, err := e.contentKey()
+	aead, ek, p, err := e.contentKey(rnd)
 	if err != nil {
 		return dst, err
 	}
@@ -36,18 +43,19 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	return e.appendCompact(dst, plaintext, aead, ek, hdr), nil
+	return e.appendCompact(rnd, dst, plaintext, aead, ek, hdr), nil
 }
 
 // appendCompact seals plaintext with aead under the encoded protected
-// header hdr and appends the compact token, whose encrypted key is ek.
+// header hdr and appends the compact token, whose encrypted key is ek,
+// under an IV read from rnd ([readRand]).
 //
 // The ciphertext is sealed straight into the token, where its encoding
 // goes, and encoded there in place (b64enc.EncodeInPlace): the token
 // is the only buffer, one allocation of its size unless dst has room, and
 // the plaintext is read once by the AEAD and the ciphertext once by the
 // encoder, the floor of a compact JWE.
-func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
+func (e *Encrypter) appendCompact(rnd io.Reader, dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
 	if e.zip {
 		plaintext = deflate(plaintext)
 	}
@@ -64,7 +72,7 @@ func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, h
 	out := slices.Grow(dst, end-len(dst)+ivSize+tagSize)
 	scratch := out[end : end+ivSize+tagSize]
 	iv, tag := scratch[:ivSize], scratch[ivSize:]
-	e.readRand(iv)
+	readRand(rnd, iv)
 	out = append(out, hdr...)
 	out = append(out, '.')
 	out = jose.AppendBase64URL(out, ek)
