@@ -146,7 +146,7 @@ func (h *Header) Set(name string, value any) error {
 	var tmp Header
 	if i := headerIndex(name); i >= 0 {
 		m := &headerMembers[i]
-		if err := m.decode(&tmp, raw); err != nil {
+		if err := m.decode(&tmp, raw, nil); err != nil {
 			return headerMemberError(name, err)
 		}
 		m.copy(h, &tmp)

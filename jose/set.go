@@ -105,7 +105,7 @@ func ParseSet(data []byte) (*Set, error) {
 // refuse the whole set with an error wrapping [ErrMalformed].
 func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 	s := new(Set)
-	if err := s.parse(data, lim.WithDefaults(), false); err != nil {
+	if err := s.parse(data, lim.WithDefaults(), false, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -122,7 +122,7 @@ func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 // validation of a private key.
 func ParsePublicSetWithLimits(data []byte, lim Limits) (*Set, error) {
 	s := new(Set)
-	if err := s.parse(data, lim.WithDefaults(), true); err != nil {
+	if err := s.parse(data, lim.WithDefaults(), true, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -131,7 +131,7 @@ func ParsePublicSetWithLimits(data []byte, lim Limits) (*Set, error) {
 // UnmarshalJSON parses data as [ParseSet] does and, on success, replaces s.
 func (s *Set) UnmarshalJSON(data []byte) error {
 	var ns Set
-	if err := ns.parse(data, Limits{}.WithDefaults(), false); err != nil {
+	if err := ns.parse(data, Limits{}.WithDefaults(), false, nil); err != nil {
 		return err
 	}
 	s.Keys, s.extra, s.index = ns.Keys, ns.extra, ns.index
@@ -140,8 +140,8 @@ func (s *Set) UnmarshalJSON(data []byte) error {
 }
 
 // parse parses data into s; publicOnly refuses an entry with a private
-// member before any key is parsed.
-func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
+// member before any key is parsed. A full RSA validation is counted in v.
+func (s *Set) parse(data []byte, lim Limits, publicOnly bool, v *validations) error {
 	if len(data) > lim.MaxSetSize {
 		return jwkErrorf(ErrLimitExceeded, "set of %d bytes exceeds %d", len(data), lim.MaxSetSize)
 	}
@@ -173,7 +173,7 @@ func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
 	}
 	s.Keys = make([]*JWK, 0, len(elems))
 	for _, e := range elems {
-		s.Keys = append(s.Keys, parseSetEntry(e, lim))
+		s.Keys = append(s.Keys, parseSetEntry(e, lim, v))
 	}
 	s.buildIndex()
 	return nil
@@ -198,10 +198,10 @@ func privateMember(data []byte, lim Limits) (string, bool) {
 var errStop = errors.New("stop")
 
 // parseSetEntry parses one entry of a set, returning an unusable entry
-// rather than an error.
-func parseSetEntry(data []byte, lim Limits) *JWK {
+// rather than an error, counting a full RSA validation in v.
+func parseSetEntry(data []byte, lim Limits, v *validations) *JWK {
 	k := new(JWK)
-	err := k.parse(data, lim)
+	err := k.parse(data, lim, v)
 	if err == nil {
 		return k
 	}
