@@ -5,7 +5,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -191,10 +190,7 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: alg %q cannot be allowed: unsecured JWS are never accepted: %w", a, jose.ErrAlgorithmNotAllowed)
 		}
 		if !slices.Contains(supported, a) {
-			if isMLDSA(a) {
-				return nil, fmt.Errorf("jws: alg %q needs a build with Go 1.27 or later (crypto/mldsa); this one is %s: %w", a, runtime.Version(), jose.ErrUnsupportedAlgorithm)
-			}
-			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
+			return nil, fmt.Errorf("jws: alg %s %s: %w", untrusted.Quote(a), a.UnsupportedReason(), jose.ErrUnsupportedAlgorithm)
 		}
 	}
 	v := new(Verifier)
@@ -383,10 +379,4 @@ func verifyWith(cands *candidates, input, sig []byte, budget *int) error {
 		}
 	}
 	return fmt.Errorf("jws: %w", jose.ErrVerificationFailed)
-}
-
-// isMLDSA reports whether a names an ML-DSA algorithm (RFC 9964 §2), which
-// builds before Go 1.27 do not implement.
-func isMLDSA(a jwa.SignatureAlgorithm) bool {
-	return a == jwa.MLDSA44 || a == jwa.MLDSA65 || a == jwa.MLDSA87
 }
