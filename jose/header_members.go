@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 	"math"
 	"slices"
@@ -243,7 +244,7 @@ func headerBytes(name string, field func(*Header) *[]byte) headerMember {
 		},
 		value: func(dst []byte, h *Header) ([]byte, error) {
 			dst = append(dst, '"')
-			dst = AppendBase64URL(dst, *field(h))
+			dst = b64enc.Append(dst, *field(h))
 			return append(dst, '"'), nil
 		},
 	}
@@ -280,7 +281,7 @@ var headerEK = headerMember{
 	},
 	value: func(dst []byte, h *Header) ([]byte, error) {
 		dst = append(dst, '"')
-		dst = AppendBase64URL(dst, h.EK)
+		dst = b64enc.Append(dst, h.EK)
 		return append(dst, '"'), nil
 	},
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -341,7 +342,7 @@ func jwkBase64(m jwkMember) ([]byte, error) {
 	}
 	b, err := Base64URLDecode(s)
 	if err != nil {
-		return nil, jwkErrorf(ErrMalformed, "member %q: base64url: %s", m.name, base64URLProblem(s))
+		return nil, jwkErrorf(ErrMalformed, "member %q: base64url: %s", m.name, b64enc.Problem(s))
 	}
 	return b, nil
 }

@@ -60,7 +60,7 @@ func (e *Encrypter) appendCompact(rnd io.Reader, dst, plaintext []byte, aead cip
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
-	b64 := jose.Base64URLEncodedLen
+	b64 := b64enc.EncodedLen
 	// The AEAD overhead bounds the ciphertext expansion (tag, and CBC
 	// padding); the room after the IV must hold both the sealed bytes and
 	// their encoding. Past the token's end, the buffer holds the raw IV
@@ -75,9 +75,9 @@ func (e *Encrypter) appendCompact(rnd io.Reader, dst, plaintext []byte, aead cip
 	readRand(rnd, iv)
 	out = append(out, hdr...)
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, ek)
+	out = b64enc.Append(out, ek)
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, iv)
+	out = b64enc.Append(out, iv)
 	out = append(out, '.')
 	p := len(out)
 	raw := aead.Seal(out[p:p:end], iv, plaintext, hdr)
@@ -85,7 +85,7 @@ func (e *Encrypter) appendCompact(rnd io.Reader, dst, plaintext []byte, aead cip
 	copy(tag, raw[ctLen:]) // the encoding of the ciphertext overwrites it
 	out = out[:p+len(b64enc.EncodeInPlace(out[p:end], ctLen))]
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, tag) // before end: the tag is not overwritten
+	out = b64enc.Append(out, tag) // before end: the tag is not overwritten
 	clear(scratch)
 	return out
 }
@@ -176,7 +176,7 @@ func (d *Decrypter) decryptCompact(ctx context.Context, m *Message, tok []byte) 
 	// overwrites, so that it starts the buffer), iv and encrypted key.
 	n := 0
 	for _, s := range seg {
-		n += jose.Base64URLDecodedLen(len(s))
+		n += b64enc.DecodedLen(len(s))
 	}
 	var t token
 	var parsed *jose.Header // the header parsed here, to cache once decrypted
@@ -184,7 +184,7 @@ func (d *Decrypter) decryptCompact(ctx context.Context, m *Message, tok []byte) 
 		// A header seen before: copy it into m's storage (nothing done to
 		// *m.Header reaches the cache), skip the parse.
 		m.hdr = *ch
-		n -= jose.Base64URLDecodedLen(len(seg[0]))
+		n -= b64enc.DecodedLen(len(seg[0]))
 		t.buf = m.Plaintext[:0]
 		if cap(t.buf) < n {
 			t.buf = make([]byte, 0, n)

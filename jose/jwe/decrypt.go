@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -244,7 +245,7 @@ func (d *Decrypter) checkHeaderSize(enc []byte) error {
 	if len(enc) == 0 {
 		return fmt.Errorf("jwe: empty protected header: %w", jose.ErrMalformed)
 	}
-	if jose.Base64URLDecodedLen(len(enc)) > d.lim.MaxHeaderSize {
+	if b64enc.DecodedLen(len(enc)) > d.lim.MaxHeaderSize {
 		return fmt.Errorf("jwe: protected header of %d encoded bytes: %w", len(enc), jose.ErrLimitExceeded)
 	}
 	return nil
@@ -264,7 +265,7 @@ func (d *Decrypter) parseProtected(buf, enc []byte) (*jose.Header, []byte, error
 
 // parseProtectedInto is parseProtected into *h.
 func (d *Decrypter) parseProtectedInto(h *jose.Header, buf, enc []byte) ([]byte, error) {
-	raw, err := jose.AppendBase64URLDecode(buf, enc)
+	raw, err := b64enc.AppendDecode(buf, enc, jose.ErrMalformed)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
@@ -320,7 +321,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	// Decode the shared parts once into one buffer: ciphertext || tag
 	// (which the plaintext overwrites, from the buffer's start), iv, then
 	// room for the longest encrypted key.
-	b64len := jose.Base64URLDecodedLen
+	b64len := b64enc.DecodedLen
 	maxEK := 0
 	for _, c := range cands {
 		maxEK = max(maxEK, b64len(len(c.ek)))
@@ -329,17 +330,17 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	if need := b64len(len(t.iv)) + b64len(len(t.ct)) + b64len(len(t.tag)) + maxEK; cap(buf) < need {
 		buf, t.reuse = make([]byte, 0, need), false
 	}
-	buf, err := jose.AppendBase64URLDecode(buf, t.ct)
+	buf, err := b64enc.AppendDecode(buf, t.ct, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jwe: ciphertext: %w", err)
 	}
-	buf, err = jose.AppendBase64URLDecode(buf, t.tag)
+	buf, err = b64enc.AppendDecode(buf, t.tag, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jwe: tag: %w", err)
 	}
 	ctTag := buf[:len(buf):len(buf)]
 	tagLen := len(ctTag) - b64len(len(t.ct))
-	buf, err = jose.AppendBase64URLDecode(buf, t.iv)
+	buf, err = b64enc.AppendDecode(buf, t.iv, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jwe: iv: %w", err)
 	}
@@ -383,7 +384,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			failed = true
 			continue
 		}
-		ek, err := jose.AppendBase64URLDecode(ekBuf[:0], c.ek)
+		ek, err := b64enc.AppendDecode(ekBuf[:0], c.ek, jose.ErrMalformed)
 		if err != nil {
 			return fmt.Errorf("jwe: encrypted_key: %w", err)
 		}

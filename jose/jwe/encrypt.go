@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -218,8 +219,8 @@ func aadInput(hdr, aad []byte) []byte {
 	if len(aad) == 0 {
 		return hdr
 	}
-	b := make([]byte, 0, len(hdr)+1+jose.Base64URLEncodedLen(len(aad)))
+	b := make([]byte, 0, len(hdr)+1+b64enc.EncodedLen(len(aad)))
 	b = append(b, hdr...)
 	b = append(b, '.')
-	return jose.AppendBase64URL(b, aad)
+	return b64enc.Append(b, aad)
 }

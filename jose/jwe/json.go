@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -327,7 +328,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	hdr := jose.AppendBase64URL(nil, hj)
+	hdr := b64enc.Append(nil, hj)
 
 	var cek []byte
 	// The CEK, shared by every recipient, is cleared when the token is

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -179,11 +180,11 @@ func (s *Signer) appendSigningInput(dst, payload []byte) []byte {
 	if s.unencoded {
 		return append(dst, payload...)
 	}
-	return jose.AppendBase64URL(dst, payload)
+	return b64enc.Append(dst, payload)
 }
 
 func (s *Signer) sign(payload []byte) ([]byte, error) {
-	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+jose.Base64URLEncodedLen(len(payload))), payload)
+	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+b64enc.EncodedLen(len(payload))), payload)
 	sig, err := s.signer.Sign(nil, input)
 	if err != nil {
 		return nil, fmt.Errorf("jws: signing: %w", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/keysource"
@@ -281,7 +282,7 @@ func isJSON(data []byte) bool {
 // checkProtectedSize refuses an encoded protected header of n characters
 // that decodes to more than Limits.MaxHeaderSize bytes, before decoding.
 func (v *Verifier) checkProtectedSize(n int) error {
-	if d := jose.Base64URLDecodedLen(n); d > v.lim.MaxHeaderSize {
+	if d := b64enc.DecodedLen(n); d > v.lim.MaxHeaderSize {
 		return fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", d, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
 	return nil
@@ -315,7 +316,7 @@ func (v *Verifier) decodeProtected(seg, buf []byte) (*jose.Header, []byte, error
 // decodeProtectedInto is decodeProtected into *h.
 func (v *Verifier) decodeProtectedInto(h *jose.Header, seg, buf []byte) ([]byte, error) {
 	n := len(buf)
-	buf, err := jose.AppendBase64URLDecode(buf, seg)
+	buf, err := b64enc.AppendDecode(buf, seg, jose.ErrMalformed)
 	if err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
