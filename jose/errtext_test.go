@@ -13,6 +13,7 @@ import (
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/headers"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -63,16 +64,16 @@ func TestErrorTextCut(t *testing.T) {
 	}
 
 	// A JWK of a remote set, with a kid of 1 MiB and long alg and use,
-	// that fits none of the algorithms: CheckKeyFits, Permits, Select.
+	// that fits none of the algorithms: keysource.CheckFits, Permits, Select.
 	k := &jose.JWK{Key: make([]byte, 32), KeyID: kid1M}
-	t.Run("CheckKeyFits, kid of 1 MiB", func(t *testing.T) {
-		err := jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.RS256}, k, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+	t.Run("keysource.CheckFits, kid of 1 MiB", func(t *testing.T) {
+		err := keysource.CheckFits([]jwa.SignatureAlgorithm{jwa.RS256}, k, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
 		if !errors.Is(err, jose.ErrInvalidKey) {
 			t.Fatalf("err = %v", err)
 		}
 		etCut(t, err, "k", len(kid1M))
 		bound := &jose.JWK{Key: make([]byte, 32), KeyID: kid1M, Algorithm: long, Use: long, KeyOps: []jose.KeyOp{jose.KeyOp(long), jose.KeyOp(long)}}
-		err = jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.HS256}, bound, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+		err = keysource.CheckFits([]jwa.SignatureAlgorithm{jwa.HS256}, bound, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
 		etCut(t, err, "k", len(kid1M))
 		etCut(t, err, "x", len(long))
 		if n := strings.Count(err.Error(), `…" (100000 bytes)`); n != 4 {
@@ -84,7 +85,7 @@ func TestErrorTextCut(t *testing.T) {
 			ops = append(ops, jose.KeyOp(strings.Repeat("\x01", 100)+strconv.Itoa(i)))
 		}
 		many := &jose.JWK{Key: make([]byte, 32), KeyOps: ops}
-		err = jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.HS256}, many, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+		err = keysource.CheckFits([]jwa.SignatureAlgorithm{jwa.HS256}, many, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
 		if !errors.Is(err, jose.ErrInvalidKey) || len(err.Error()) > 1<<10 || !strings.Contains(err.Error(), `… (32 values)]`) {
 			t.Errorf("%d key_ops: error of %d bytes: %.300s", len(ops), len(err.Error()), err)
 		}

@@ -2,7 +2,6 @@ package jose
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/josebench/josebench/internal/untrusted"
 )
@@ -18,57 +17,6 @@ type Algorithm interface {
 	// FitsKey reports whether a Go key has the type (and curve, or key
 	// wrap size) the algorithm needs.
 	FitsKey(key any) bool
-}
-
-// KeyFits reports whether key, a Go key or a supported *JWK, has the type
-// and curve alg needs ([Algorithm.FitsKey]); a JWK's "alg", "use" and
-// "key_ops" are not consulted ([JWK.Permits] and [CheckKeyFits] do).
-func KeyFits[A Algorithm](alg A, key any) bool {
-	if k, ok := key.(*JWK); ok {
-		return k.Supported() && alg.FitsKey(k.Key)
-	}
-	return alg.FitsKey(key)
-}
-
-// CheckKeyFits returns an error wrapping [ErrInvalidKey] if key can serve
-// none of algs: its type or curve fits none ([KeyFits]), or, for a *JWK,
-// its own "alg", "use" and "key_ops" (RFC 7517 §4.2-4.4) permit none of
-// those it fits, op(alg) being the operation each algorithm asks of the
-// key ([JWK.Permits]), the same test by which [Select] drops a key from a
-// set. jws.NewVerifier and jwe.NewDecrypter refuse so a single key that
-// could never serve a token, rather than refusing every token with an
-// error that reads like an attack. A key that can serve some of algs is
-// accepted; tokens of the others are refused one by one.
-func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
-	jwk, isJWK := key.(*JWK)
-	typeFits := false
-	for _, a := range algs {
-		if !KeyFits(a, key) {
-			continue
-		}
-		if !isJWK || jwk.permits(string(a), op(a)) {
-			return nil
-		}
-		typeFits = true
-	}
-	what := fmt.Sprintf("%T key", key)
-	if isJWK && jwk != nil {
-		what = fmt.Sprintf("JWK %s (%T)", untrusted.Quote(jwk.KeyID), jwk.Key)
-	}
-	if typeFits {
-		var members []string
-		if jwk.Algorithm != "" {
-			members = append(members, "alg "+untrusted.Quote(jwk.Algorithm))
-		}
-		if jwk.Use != "" {
-			members = append(members, "use "+untrusted.Quote(jwk.Use))
-		}
-		if jwk.KeyOps != nil {
-			members = append(members, "key_ops "+untrusted.QuoteList(jwk.KeyOps))
-		}
-		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, ErrInvalidKey)
-	}
-	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
 }
 
 // Select returns the keys of s that may be tried, in order, for a token

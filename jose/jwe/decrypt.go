@@ -160,7 +160,7 @@ type Message struct {
 // NewDecrypter returns a Decrypter for opts. It refuses empty allow-lists,
 // algorithms this module does not implement, zero or several key sources,
 // and, with ErrInvalidKey, a Key that can serve none of KeyAlgorithms
-// ([jose.CheckKeyFits]: its type, curve or size fits none, or, for a
+// ([keysource.CheckFits]: its type, curve or size fits none, or, for a
 // *jose.JWK, its "alg", "use" and "key_ops" permit none of those it fits),
 // a Key that cannot decrypt with any of those it fits (a public key, or an
 // opaque key that cannot decrypt, for RSA1_5, RSA-OAEP*, ECDH-ES* and

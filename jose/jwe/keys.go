@@ -12,6 +12,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -47,7 +48,7 @@ func keyParams(h *jose.Header, alg jwa.KeyAlgorithm) (jwa.KeyParams, error) {
 }
 
 // checkDecryptionKey refuses, with ErrInvalidKey, a Key whose type fits
-// some of algs ([jose.CheckKeyFits] has accepted it) but which can decrypt
+// some of algs ([keysource.CheckFits] has accepted it) but which can decrypt
 // with none of them: a public key, or an opaque key that cannot decrypt,
 // for the algorithms that need the private key
 // ([jwa.KeyAlgorithm.DecryptsWith]); a private key of which
@@ -81,8 +82,8 @@ func checkDecryptionKey(algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption, k
 	var unusable error
 	dir := false
 	for _, a := range algs {
-		if !jose.KeyFits(a, key) || (isJWK && j.Permits(string(a), decryptOp(a)) != nil) {
-			continue // refused, if no other fits, by jose.CheckKeyFits
+		if !keysource.Fits(a, key) || (isJWK && j.Permits(string(a), decryptOp(a)) != nil) {
+			continue // refused, if no other fits, by keysource.CheckFits
 		}
 		switch {
 		case !a.DecryptsWith(k):

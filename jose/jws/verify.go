@@ -176,7 +176,7 @@ var ErrMultipleSignatures = fmt.Errorf("jws: more than one signature, use Verify
 // empty or holds "none" or an algorithm jwa does not implement, if not
 // exactly one of Key, Keys, KeyFunc and KeyFuncContext is set, and, with
 // ErrInvalidKey, if
-// Key can verify none of the listed algorithms ([jose.CheckKeyFits]: its
+// Key can verify none of the listed algorithms ([keysource.CheckFits]: its
 // type or curve fits none, or, for a *jose.JWK, its "alg", "use" and
 // "key_ops" permit none of those it fits) or Keys mixes secret and public
 // keys. A Key that can verify some of the algorithms is accepted; a token

@@ -55,7 +55,7 @@ func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
 // Check checks the key source of a verifier or decrypter
 // (jws.VerifyOptions, jwe.DecryptOptions) when it is made: exactly one of
 // key, set, plain (KeyFunc) and withCtx (KeyFuncContext) is given; a single
-// key can serve one of algs, asking op(alg) of it ([jose.CheckKeyFits],
+// key can serve one of algs, asking op(alg) of it ([CheckFits],
 // [jose.ErrInvalidKey]); a set does not mix secret and public keys
 // ([jose.Set.CheckMixed], [jose.ErrInvalidKey]), which the set remembers
 // for [jose.Select].
@@ -73,7 +73,7 @@ func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jos
 		if _, ok := key.(*jose.Set); ok {
 			return fmt.Errorf("jose: Key holds a *jose.Set: a JWK Set goes in Keys: %w", jose.ErrInvalidKey)
 		}
-		return jose.CheckKeyFits(algs, key, op)
+		return CheckFits(algs, key, op)
 	case set != nil:
 		return set.CheckMixed()
 	}
