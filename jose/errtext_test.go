@@ -126,7 +126,7 @@ func TestErrorTextCut(t *testing.T) {
 			etCut(t, err, "x", len(long))
 		}
 	})
-	t.Run("MergeHeaders", func(t *testing.T) {
+	t.Run("MergeJOSEHeader", func(t *testing.T) {
 		a, b := new(jose.Header), new(jose.Header)
 		if err := a.Set(long, 1); err != nil {
 			t.Fatal(err)
@@ -134,7 +134,7 @@ func TestErrorTextCut(t *testing.T) {
 		if err := b.Set(long, 2); err != nil {
 			t.Fatal(err)
 		}
-		_, err := jose.MergeHeaders(a, b)
+		_, err := jose.MergeJOSEHeader(a, b)
 		etCut(t, err, "x", len(long))
 	})
 	t.Run("AnalyzeSet", func(t *testing.T) {

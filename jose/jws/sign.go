@@ -135,7 +135,7 @@ func (s *Signer) checkUnprotected(h *jose.Header) error {
 	if h.Has("crit") || h.Has("b64") {
 		return fmt.Errorf("jws: crit and b64 must be in the protected header: %w", jose.ErrMalformed)
 	}
-	if _, err := jose.MergeHeaders(s.protected, h); err != nil {
+	if _, err := jose.MergeJOSEHeader(s.protected, h); err != nil {
 		return fmt.Errorf("jws: unprotected header: %w", err)
 	}
 	return nil
