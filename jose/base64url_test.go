@@ -29,8 +29,8 @@ func b64check(t testing.TB, s []byte) {
 		t.Fatalf("Base64URLEncode(%q) = %q, want %q", s, got, want)
 	}
 	prefix := []byte("pre")
-	if got := AppendBase64URL(prefix[:3:3], s); string(got[:3]) != "pre" || string(got[3:]) != base64.RawURLEncoding.EncodeToString(s) {
-		t.Fatalf("AppendBase64URL(%q) = %q", s, got)
+	if got := b64enc.Append(prefix[:3:3], s); string(got[:3]) != "pre" || string(got[3:]) != base64.RawURLEncoding.EncodeToString(s) {
+		t.Fatalf("b64enc.Append(%q) = %q", s, got)
 	}
 	want, ok := b64ref(s)
 	for _, got := range [][]byte{decodeOrNil(t, s, ok), decodeOrNil(t, string(s), ok)} {
@@ -40,9 +40,9 @@ func b64check(t testing.TB, s []byte) {
 	}
 	// Appending leaves the prefix, and on error returns dst unchanged.
 	dst := append(make([]byte, 0, 64), "xy"...)
-	got, err := AppendBase64URLDecode(dst, s)
+	got, err := b64enc.AppendDecode(dst, s, ErrMalformed)
 	if ok != (err == nil) || string(got[:2]) != "xy" || (ok && !bytes.Equal(got[2:], want)) || (!ok && len(got) != 2) {
-		t.Fatalf("AppendBase64URLDecode(%q) = %q, %v", s, got, err)
+		t.Fatalf("b64enc.AppendDecode(%q, ErrMalformed) = %q, %v", s, got, err)
 	}
 }
 
@@ -114,9 +114,9 @@ func FuzzBase64URL(f *testing.F) {
 		b64check(t, s)
 		b64check(t, []byte(base64.RawURLEncoding.EncodeToString(s)))
 		// The in-place encoding equals the appending one.
-		buf := make([]byte, Base64URLEncodedLen(len(s)))
+		buf := make([]byte, b64enc.EncodedLen(len(s)))
 		copy(buf, s)
-		if got, want := b64enc.EncodeInPlace(buf, len(s)), AppendBase64URL(nil, s); !bytes.Equal(got, want) {
+		if got, want := b64enc.EncodeInPlace(buf, len(s)), b64enc.Append(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("in place %q, want %q", got, want)
 		}
 	})
@@ -129,14 +129,14 @@ func BenchmarkBase64URL(b *testing.B) {
 	b.Run("encode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			buf = AppendBase64URL(buf[:0], src)
+			buf = b64enc.Append(buf[:0], src)
 		}
 	})
 	b.Run("decode", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			var err error
-			if buf, err = AppendBase64URLDecode(buf[:0], enc); err != nil {
+			if buf, err = b64enc.AppendDecode(buf[:0], enc, ErrMalformed); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -146,8 +146,8 @@ func BenchmarkBase64URL(b *testing.B) {
 // TestBase64URLLen checks the length formulas against encoding/base64.
 func TestBase64URLLen(t *testing.T) {
 	for n := 0; n < 10000; n++ {
-		if got, want := Base64URLDecodedLen(n), base64.RawURLEncoding.DecodedLen(n); got != want {
-			t.Fatalf("Base64URLDecodedLen(%d) = %d, want %d", n, got, want)
+		if got, want := b64enc.DecodedLen(n), base64.RawURLEncoding.DecodedLen(n); got != want {
+			t.Fatalf("b64enc.DecodedLen(%d) = %d, want %d", n, got, want)
 		}
 		if got, want := b64enc.EncodedLen(n), base64.RawURLEncoding.EncodedLen(n); got != want {
 			t.Fatalf("b64enc.EncodedLen(%d) = %d, want %d", n, got, want)
@@ -156,13 +156,13 @@ func TestBase64URLLen(t *testing.T) {
 }
 
 // TestEncodeInPlace: the in-place encoding equals
-// AppendBase64URL's for every length up to 300 and random bytes, and
+// b64enc.Append's for every length up to 300 and random bytes, and
 // touches nothing past its result.
 func TestEncodeInPlace(t *testing.T) {
 	for n := range 300 {
 		src := make([]byte, n)
 		rand.Read(src)
-		want := AppendBase64URL(nil, src)
+		want := b64enc.Append(nil, src)
 		buf := make([]byte, len(want)+3)
 		copy(buf, src)
 		buf[len(want)], buf[len(want)+1], buf[len(want)+2] = 1, 2, 3

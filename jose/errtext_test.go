@@ -13,6 +13,7 @@ import (
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/headers"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -63,16 +64,16 @@ func TestErrorTextCut(t *testing.T) {
 	}
 
 	// A JWK of a remote set, with a kid of 1 MiB and long alg and use,
-	// that fits none of the algorithms: CheckKeyFits, Permits, Select.
+	// that fits none of the algorithms: keysource.CheckFits, Permits, Select.
 	k := &jose.JWK{Key: make([]byte, 32), KeyID: kid1M}
-	t.Run("CheckKeyFits, kid of 1 MiB", func(t *testing.T) {
-		err := jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.RS256}, k, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+	t.Run("keysource.CheckFits, kid of 1 MiB", func(t *testing.T) {
+		err := keysource.CheckFits([]jwa.SignatureAlgorithm{jwa.RS256}, k, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
 		if !errors.Is(err, jose.ErrInvalidKey) {
 			t.Fatalf("err = %v", err)
 		}
 		etCut(t, err, "k", len(kid1M))
 		bound := &jose.JWK{Key: make([]byte, 32), KeyID: kid1M, Algorithm: long, Use: long, KeyOps: []jose.KeyOp{jose.KeyOp(long), jose.KeyOp(long)}}
-		err = jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.HS256}, bound, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+		err = keysource.CheckFits([]jwa.SignatureAlgorithm{jwa.HS256}, bound, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
 		etCut(t, err, "k", len(kid1M))
 		etCut(t, err, "x", len(long))
 		if n := strings.Count(err.Error(), `…" (100000 bytes)`); n != 4 {
@@ -84,7 +85,7 @@ func TestErrorTextCut(t *testing.T) {
 			ops = append(ops, jose.KeyOp(strings.Repeat("\x01", 100)+strconv.Itoa(i)))
 		}
 		many := &jose.JWK{Key: make([]byte, 32), KeyOps: ops}
-		err = jose.CheckKeyFits([]jwa.SignatureAlgorithm{jwa.HS256}, many, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
+		err = keysource.CheckFits([]jwa.SignatureAlgorithm{jwa.HS256}, many, func(jwa.SignatureAlgorithm) jose.KeyOp { return jose.OpVerify })
 		if !errors.Is(err, jose.ErrInvalidKey) || len(err.Error()) > 1<<10 || !strings.Contains(err.Error(), `… (32 values)]`) {
 			t.Errorf("%d key_ops: error of %d bytes: %.300s", len(ops), len(err.Error()), err)
 		}
@@ -101,14 +102,14 @@ func TestErrorTextCut(t *testing.T) {
 	t.Run("Select, kid of 1 MiB", func(t *testing.T) {
 		set := &jose.Set{Keys: []*jose.JWK{{Key: make([]byte, 32), KeyID: "k1"}, {Key: make([]byte, 32), KeyID: kid1M, Algorithm: "HS512"}}}
 		for _, kid := range []string{kid1M, strings.Repeat("k", 1<<20-1)} {
-			_, err := jose.Select(nil, set, nil, jwa.HS256, kid, jose.OpVerify, 4, nil)
+			_, err := jose.Select(nil, set, jwa.HS256, kid, jose.OpVerify, 4, nil)
 			if !errors.Is(err, jose.ErrKeyNotFound) && !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 				t.Fatalf("err = %v", err)
 			}
 			etCut(t, err, "k", len(kid))
 		}
 		two := &jose.Set{Keys: []*jose.JWK{{Key: make([]byte, 32), KeyID: kid1M}, {Key: make([]byte, 32), KeyID: kid1M}}}
-		_, err := jose.Select(nil, two, nil, jwa.HS256, kid1M, jose.OpVerify, 4, nil)
+		_, err := jose.Select(nil, two, jwa.HS256, kid1M, jose.OpVerify, 4, nil)
 		etCut(t, err, "k", len(kid1M))
 	})
 	t.Run("header names and crit", func(t *testing.T) {
@@ -125,7 +126,7 @@ func TestErrorTextCut(t *testing.T) {
 			etCut(t, err, "x", len(long))
 		}
 	})
-	t.Run("MergeHeaders", func(t *testing.T) {
+	t.Run("MergeJOSEHeader", func(t *testing.T) {
 		a, b := new(jose.Header), new(jose.Header)
 		if err := a.Set(long, 1); err != nil {
 			t.Fatal(err)
@@ -133,7 +134,7 @@ func TestErrorTextCut(t *testing.T) {
 		if err := b.Set(long, 2); err != nil {
 			t.Fatal(err)
 		}
-		_, err := jose.MergeHeaders(a, b)
+		_, err := jose.MergeJOSEHeader(a, b)
 		etCut(t, err, "x", len(long))
 	})
 	t.Run("AnalyzeSet", func(t *testing.T) {

@@ -146,7 +146,7 @@ func (h *Header) Set(name string, value any) error {
 	var tmp Header
 	if i := headerIndex(name); i >= 0 {
 		m := &headerMembers[i]
-		if err := m.decode(&tmp, raw); err != nil {
+		if err := m.decode(&tmp, raw, nil); err != nil {
 			return headerMemberError(name, err)
 		}
 		m.copy(h, &tmp)
@@ -199,28 +199,15 @@ func (h *Header) ValuesOnly() bool {
 		h.P2S == nil && h.EK == nil && h.Extra == nil && h.unprotected == nil
 }
 
-// MergeHeaders returns the union of the members of hs, for the JOSE Header
-// of a JWS or JWE JSON serialization: protected, shared unprotected and
-// per-signature or per-recipient headers (RFC 7515 §7.2.1, RFC 7516
-// §7.2.1). A member name present in more than one header is refused with
-// an error wrapping [ErrMalformed] that names it. Nil headers are skipped.
-// The result is a deep copy, as [Header.Clone] makes. It does not say
-// which members were protected; [MergeJOSEHeader] does.
-func MergeHeaders(hs ...*Header) (*Header, error) {
-	out := new(Header)
-	for _, h := range hs {
-		if err := out.merge(h, false); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// MergeJOSEHeader is [MergeHeaders] of the protected header protected (or
-// nil) and the unprotected headers unprotected, which also records which
-// members came from the unprotected ones: [Header.Unprotected] reports it.
-// jws and jwe make the JOSE Header of a JSON serialization so (RFC 7515
-// §7.2.1, RFC 7516 §7.2.1).
+// MergeJOSEHeader returns the JOSE Header of a JWS or JWE JSON
+// serialization: the union of the members of the protected header
+// protected (or nil) and of the unprotected headers unprotected (shared,
+// then per signature or per recipient; RFC 7515 §7.2.1, RFC 7516 §7.2.1),
+// recording which members came from the unprotected ones:
+// [Header.Unprotected] reports it. A member name present in more than one
+// header is refused with an error wrapping [ErrMalformed] that names it.
+// Nil headers are skipped. The result is a deep copy, as [Header.Clone]
+// makes. jws and jwe make the JOSE Header of a JSON serialization so.
 func MergeJOSEHeader(protected *Header, unprotected ...*Header) (*Header, error) {
 	out := new(Header)
 	if err := out.merge(protected, false); err != nil {

@@ -26,17 +26,20 @@ func ExampleParseHeader() {
 	// true
 }
 
-// ExampleMergeHeaders joins the protected and unprotected headers of a JWS
-// or JWE JSON serialization, refusing a member present in both.
-func ExampleMergeHeaders() {
+// ExampleMergeJOSEHeader joins the protected and unprotected headers of a
+// JWS or JWE JSON serialization, refusing a member present in both, and
+// says which members are unprotected.
+func ExampleMergeJOSEHeader() {
 	protected, _ := jose.ParseHeader([]byte(`{"alg":"ES256"}`), jose.Limits{})
 	unprotected, _ := jose.ParseHeader([]byte(`{"kid":"e9bc097a"}`), jose.Limits{})
-	h, err := jose.MergeHeaders(protected, unprotected)
+	h, err := jose.MergeJOSEHeader(protected, unprotected)
 	fmt.Println(h.Algorithm, h.KeyID, err)
+	fmt.Println(h.Unprotected("alg"), h.Unprotected("kid"))
 
-	_, err = jose.MergeHeaders(protected, &jose.Header{Algorithm: "none"})
+	_, err = jose.MergeJOSEHeader(protected, &jose.Header{Algorithm: "none"})
 	fmt.Println(err)
 	// Output:
 	// ES256 e9bc097a <nil>
+	// false true
 	// jose: header member "alg" in more than one header: malformed input
 }

@@ -180,12 +180,18 @@ func (u HeaderUse) Parse(data []byte, lim Limits) (*Header, error) {
 // holds partial results): a verifier or decrypter parses into the Header
 // storage of the message it returns, without allocating a Header.
 func (u HeaderUse) ParseInto(h *Header, data []byte, lim Limits) error {
+	return u.parseInto(h, data, lim, nil)
+}
+
+// parseInto is [HeaderUse.ParseInto], counting the full RSA validations of
+// a "jwk" or "epk" in v.
+func (u HeaderUse) parseInto(h *Header, data []byte, lim Limits, v *validations) error {
 	lim = lim.WithDefaults()
 	if len(data) > lim.MaxHeaderSize {
 		return fmt.Errorf("jose: header of %d bytes, more than %d: %w", len(data), lim.MaxHeaderSize, ErrLimitExceeded)
 	}
 	*h = Header{}
-	set := func(name, raw []byte) error { return h.setRaw(u, name, raw) }
+	set := func(name, raw []byte) error { return h.setRaw(u, name, raw, v) }
 	if err := jsonx.ScanObject(data, headerJSONLimits(lim), set); err != nil {
 		return wrapJSONError("header", err)
 	}
@@ -195,7 +201,7 @@ func (u HeaderUse) ParseInto(h *Header, data []byte, lim Limits) error {
 // setRaw sets the member name to the raw JSON value raw, validated by
 // jsonx, with the rules of ParseHeader for a header of kind u. It is
 // called once per name.
-func (h *Header) setRaw(u HeaderUse, name, raw []byte) error {
+func (h *Header) setRaw(u HeaderUse, name, raw []byte, v *validations) error {
 	i := headerIndex(name)
 	if i < 0 || !u.reads(i) {
 		if h.Extra == nil {
@@ -205,7 +211,7 @@ func (h *Header) setRaw(u HeaderUse, name, raw []byte) error {
 		return nil
 	}
 	m := &headerMembers[i]
-	if err := m.decode(h, raw); err != nil {
+	if err := m.decode(h, raw, v); err != nil {
 		return headerMemberError(m.name, err)
 	}
 	return nil

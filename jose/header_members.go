@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 	"math"
 	"slices"
@@ -22,7 +23,7 @@ type headerMember struct {
 	has    func(h *Header) bool
 	copy   func(dst, src *Header) // deep copy, except *JWK pointers
 	del    func(h *Header)
-	decode func(h *Header, raw []byte) error
+	decode func(h *Header, raw []byte, count *validations) error // count counts full RSA validations (jwk, epk)
 	value  func(dst []byte, h *Header) ([]byte, error)
 }
 
@@ -45,7 +46,7 @@ var headerMembers = [...]headerMember{
 			}
 		},
 		del: func(h *Header) { h.B64 = nil },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			v, err := jsonx.Bool(raw)
 			if err != nil {
 				return err
@@ -60,7 +61,7 @@ var headerMembers = [...]headerMember{
 		has:  func(h *Header) bool { return len(h.Critical) > 0 },
 		copy: func(dst, src *Header) { dst.Critical = slices.Clone(src.Critical) },
 		del:  func(h *Header) { h.Critical = nil },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			crit, err := decodeCritical(raw)
 			h.Critical = crit
 			return err
@@ -75,7 +76,7 @@ var headerMembers = [...]headerMember{
 		has:  func(h *Header) bool { return len(h.X5C) > 0 },
 		copy: func(dst, src *Header) { dst.X5C = slices.Clone(src.X5C) },
 		del:  func(h *Header) { h.X5C = nil },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			x5c, err := decodeX5C(raw)
 			h.X5C = x5c
 			return err
@@ -95,7 +96,7 @@ var headerMembers = [...]headerMember{
 		has:  func(h *Header) bool { return h.P2C != 0 },
 		copy: func(dst, src *Header) { dst.P2C = src.P2C },
 		del:  func(h *Header) { h.P2C = 0 },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			v, err := jsonx.Int64(raw)
 			if err != nil {
 				return err
@@ -182,7 +183,7 @@ func headerString(name string, field func(*Header) *string, intern bool, check f
 		has:  func(h *Header) bool { return *field(h) != "" },
 		copy: func(dst, src *Header) { *field(dst) = *field(src) },
 		del:  func(h *Header) { *field(h) = "" },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			b, err := jsonx.StringBytes(raw)
 			if err != nil {
 				return err
@@ -226,7 +227,7 @@ func headerBytes(name string, field func(*Header) *[]byte) headerMember {
 		has:  func(h *Header) bool { return *field(h) != nil },
 		copy: func(dst, src *Header) { *field(dst) = bytes.Clone(*field(src)) },
 		del:  func(h *Header) { *field(h) = nil },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			s, err := jsonx.StringBytes(raw)
 			if err != nil {
 				return err
@@ -243,7 +244,7 @@ func headerBytes(name string, field func(*Header) *[]byte) headerMember {
 		},
 		value: func(dst []byte, h *Header) ([]byte, error) {
 			dst = append(dst, '"')
-			dst = AppendBase64URL(dst, *field(h))
+			dst = b64enc.Append(dst, *field(h))
 			return append(dst, '"'), nil
 		},
 	}
@@ -260,7 +261,7 @@ var headerEK = headerMember{
 	has:  func(h *Header) bool { return h.EK != nil },
 	copy: func(dst, src *Header) { dst.EK = bytes.Clone(src.EK) },
 	del:  func(h *Header) { h.EK = nil },
-	decode: func(h *Header, raw []byte) error {
+	decode: func(h *Header, raw []byte, count *validations) error {
 		s, err := jsonx.StringBytes(raw)
 		if err != nil {
 			return err
@@ -280,7 +281,7 @@ var headerEK = headerMember{
 	},
 	value: func(dst []byte, h *Header) ([]byte, error) {
 		dst = append(dst, '"')
-		dst = AppendBase64URL(dst, h.EK)
+		dst = b64enc.Append(dst, h.EK)
 		return append(dst, '"'), nil
 	},
 }
@@ -291,7 +292,7 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 		has:  func(h *Header) bool { return *field(h) != nil },
 		copy: func(dst, src *Header) { *field(dst) = *field(src) },
 		del:  func(h *Header) { *field(h) = nil },
-		decode: func(h *Header, raw []byte) error {
+		decode: func(h *Header, raw []byte, count *validations) error {
 			if jsonx.KindOf(raw) != jsonx.KindObject {
 				return &jsonx.TypeError{Want: "object", Got: jsonx.KindOf(raw)}
 			}
@@ -303,7 +304,8 @@ func headerKey(name string, field func(*Header) **JWK) headerMember {
 			}
 			// ParseKey may keep subslices of its input (unknown members):
 			// give it a copy so that the Header never aliases the data.
-			k, err := ParseKey(bytes.Clone(raw))
+			k := new(JWK)
+			err := k.parse(bytes.Clone(raw), Limits{}.WithDefaults(), count)
 			if err != nil {
 				return err
 			}

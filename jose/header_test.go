@@ -645,7 +645,7 @@ func TestHeaderMerge(t *testing.T) {
 	}
 	shared, _ := ParseHeader([]byte(`{"jku":"https://example.com","x":"y"}`), Limits{})
 	recip, _ := ParseHeader([]byte(`{"kid":"k","epk":`+hdrEPK+`,"apu":"QWxpY2U"}`), Limits{})
-	m, err := MergeHeaders(p, nil, shared, recip, nil)
+	m, err := MergeJOSEHeader(p, nil, shared, recip, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -658,10 +658,10 @@ func TestHeaderMerge(t *testing.T) {
 	}
 	m.APU[0] = 'X'
 	if recip.APU[0] != 'A' {
-		t.Error("MergeHeaders shares binary members with its input")
+		t.Error("MergeJOSEHeader shares binary members with its input")
 	}
-	if m, err := MergeHeaders(); err != nil || len(m.Names()) != 0 {
-		t.Errorf("MergeHeaders() = %v, %v", m, err)
+	if m, err := MergeJOSEHeader(nil); err != nil || len(m.Names()) != 0 {
+		t.Errorf("MergeJOSEHeader(nil) = %v, %v", m, err)
 	}
 	f := false
 	for name, hs := range map[string][]*Header{
@@ -674,7 +674,7 @@ func TestHeaderMerge(t *testing.T) {
 		"enc": {{Encryption: "A128GCM"}, {Extra: map[string]json.RawMessage{"enc": json.RawMessage(`"A256GCM"`)}}},
 		"zip": {{Extra: map[string]json.RawMessage{"zip": json.RawMessage(`"DEF"`)}}, {Compression: "DEF"}},
 	} {
-		_, err := MergeHeaders(hs...)
+		_, err := MergeJOSEHeader(hs[0], hs[1:]...)
 		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), strconv.Quote(name)) {
 			t.Errorf("duplicate %q: got %v", name, err)
 		}

@@ -6,11 +6,12 @@ import (
 	"crypto"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // akpBuild refuses AKP keys: ML-DSA needs crypto/mldsa (Go 1.27).
 func akpBuild(alg string, _, _ []byte) (any, error) {
-	return nil, jwkErrorf(ErrUnsupportedAlgorithm, "AKP key for %s: ML-DSA needs a build with Go 1.27 or later", alg)
+	return nil, jwkErrorf(ErrUnsupportedAlgorithm, "AKP key for %s %s", alg, jwa.SignatureAlgorithm(alg).UnsupportedReason())
 }
 
 // The hooks below know no AKP key before Go 1.27.
@@ -23,5 +24,5 @@ func akpNewJWK(any) (*JWK, bool, error)    { return nil, false, nil }
 func (w *jwkWriter) akp(any) (bool, error) { return false, nil }
 
 func akpGenerate(alg string) (any, error) {
-	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP key for %s: ML-DSA needs a build with Go 1.27 or later", untrusted.Quote(alg))
+	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP algorithm %s %s", untrusted.Quote(alg), jwa.SignatureAlgorithm(alg).UnsupportedReason())
 }

@@ -26,8 +26,23 @@ func octFromParams(kp *keyParams) (any, error) {
 	return kp.k, nil
 }
 
-// rsaFromParams builds an RSA key (RFC 7518 §6.3).
-func rsaFromParams(kp *keyParams) (any, error) {
+// validations counts the full RSA private-key validations (crypto/rsa's
+// precomputation and Validate) made by one call of the internal parse
+// functions that take it; nil, which every exported function passes,
+// counts nothing. The tests of untrusted keys pass one to see that a key
+// the cheap checks refuse never reaches a full validation.
+type validations struct{ rsa int }
+
+// fullRSA records one full RSA private-key validation.
+func (v *validations) fullRSA() {
+	if v != nil {
+		v.rsa++
+	}
+}
+
+// rsaFromParams builds an RSA key (RFC 7518 §6.3), counting a full
+// validation in v.
+func rsaFromParams(kp *keyParams, v *validations) (any, error) {
 	if kp.oth {
 		return nil, jwkErrorf(ErrUnsupportedAlgorithm, "member \"oth\": multi-prime RSA keys are not supported")
 	}
@@ -92,19 +107,13 @@ func rsaFromParams(kp *keyParams) (any, error) {
 	// One full validation, with the CRT values given: crypto/rsa checks
 	// them (no modular exponentiation), and Validate then finds the key
 	// precomputed and consistent.
-	if rsaValidateHook != nil {
-		rsaValidateHook()
-	}
+	v.fullRSA()
 	key.Precompute()
 	if err := key.Validate(); err != nil {
 		return nil, jwkErrorf(ErrInvalidKey, "RSA private key: %v", err)
 	}
 	return key, nil
 }
-
-// rsaValidateHook, when set by tests, is called before each full RSA
-// private-key validation, so that tests can count them.
-var rsaValidateHook func()
 
 // checkRSAPrivateShape refuses, with plain big.Int arithmetic and no
 // modular exponentiation, a two-prime RSA private key whose parts do not
@@ -449,6 +458,11 @@ func keyTypeOf(key any) string {
 // RFC 9964 §4) is set to the key's parameter set. Otherwise the returned
 // JWK has no kid, use, key_ops or alg: set them as needed.
 func NewJWK(key any) (*JWK, error) {
+	return newJWK(key, nil)
+}
+
+// newJWK is [NewJWK], counting a full RSA validation in v.
+func newJWK(key any, v *validations) (*JWK, error) {
 	switch key := key.(type) {
 	case []byte:
 		if len(key) == 0 {
@@ -479,9 +493,7 @@ func NewJWK(key any) (*JWK, error) {
 		if err := checkRSAPrivateShape(key); err != nil {
 			return nil, err
 		}
-		if rsaValidateHook != nil {
-			rsaValidateHook()
-		}
+		v.fullRSA()
 		if err := key.Validate(); err != nil {
 			return nil, jwkErrorf(ErrInvalidKey, "RSA private key: %v", err)
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -213,7 +214,7 @@ func (w *jwkWriter) str(n, v string) {
 func (w *jwkWriter) b64(n string, v []byte) {
 	w.name(n)
 	w.buf = append(w.buf, '"')
-	w.buf = AppendBase64URL(w.buf, v)
+	w.buf = b64enc.Append(w.buf, v)
 	w.buf = append(w.buf, '"')
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -44,7 +45,7 @@ func ParseKey(data []byte) (*JWK, error) {
 // the key and of every object nested in it).
 func ParseKeyWithLimits(data []byte, lim Limits) (*JWK, error) {
 	k := new(JWK)
-	if err := k.parse(data, lim.WithDefaults()); err != nil {
+	if err := k.parse(data, lim.WithDefaults(), nil); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -53,15 +54,16 @@ func ParseKeyWithLimits(data []byte, lim Limits) (*JWK, error) {
 // UnmarshalJSON parses data as [ParseKey] does and, on success, replaces k.
 func (k *JWK) UnmarshalJSON(data []byte) error {
 	var nk JWK
-	if err := nk.parse(data, Limits{}.WithDefaults()); err != nil {
+	if err := nk.parse(data, Limits{}.WithDefaults(), nil); err != nil {
 		return err
 	}
 	*k = nk
 	return nil
 }
 
-// parse fills k from data, a JSON object of at most lim.MaxKeySize bytes.
-func (k *JWK) parse(data []byte, lim Limits) error {
+// parse fills k from data, a JSON object of at most lim.MaxKeySize bytes,
+// counting a full RSA validation in v.
+func (k *JWK) parse(data []byte, lim Limits, v *validations) error {
 	if len(data) > lim.MaxKeySize {
 		return jwkErrorf(ErrLimitExceeded, "key of %d bytes exceeds %d", len(data), lim.MaxKeySize)
 	}
@@ -69,7 +71,7 @@ func (k *JWK) parse(data []byte, lim Limits) error {
 	if err != nil {
 		return err
 	}
-	return k.fromMembers(members)
+	return k.fromMembers(members, v)
 }
 
 // keyParams are the binary key members, decoded; nil when absent.
@@ -79,8 +81,9 @@ type keyParams struct {
 	oth                                bool
 }
 
-// fromMembers fills k from the members of a JWK object.
-func (k *JWK) fromMembers(members []jwkMember) error {
+// fromMembers fills k from the members of a JWK object, counting a full
+// RSA validation in v.
+func (k *JWK) fromMembers(members []jwkMember, v *validations) error {
 	var kty, crv string
 	var haveKty bool
 	for _, m := range members {
@@ -252,7 +255,7 @@ func (k *JWK) fromMembers(members []jwkMember) error {
 	case KeyTypeOct:
 		nk.Key, err = octFromParams(&kp)
 	case KeyTypeRSA:
-		nk.Key, err = rsaFromParams(&kp)
+		nk.Key, err = rsaFromParams(&kp, v)
 	case KeyTypeEC:
 		nk.Key, err = ecFromParams(crv, &kp)
 	case KeyTypeOKP:
@@ -339,7 +342,7 @@ func jwkBase64(m jwkMember) ([]byte, error) {
 	}
 	b, err := Base64URLDecode(s)
 	if err != nil {
-		return nil, jwkErrorf(ErrMalformed, "member %q: base64url: %s", m.name, base64URLProblem(s))
+		return nil, jwkErrorf(ErrMalformed, "member %q: base64url: %s", m.name, b64enc.Problem(s))
 	}
 	return b, nil
 }

@@ -2,8 +2,6 @@ package jose
 
 import (
 	"fmt"
-	"strings"
-	"sync/atomic"
 
 	"github.com/josebench/josebench/internal/untrusted"
 )
@@ -21,57 +19,6 @@ type Algorithm interface {
 	FitsKey(key any) bool
 }
 
-// KeyFits reports whether key, a Go key or a supported *JWK, has the type
-// and curve alg needs ([Algorithm.FitsKey]); a JWK's "alg", "use" and
-// "key_ops" are not consulted ([JWK.Permits] and [CheckKeyFits] do).
-func KeyFits[A Algorithm](alg A, key any) bool {
-	if k, ok := key.(*JWK); ok {
-		return k.Supported() && alg.FitsKey(k.Key)
-	}
-	return alg.FitsKey(key)
-}
-
-// CheckKeyFits returns an error wrapping [ErrInvalidKey] if key can serve
-// none of algs: its type or curve fits none ([KeyFits]), or, for a *JWK,
-// its own "alg", "use" and "key_ops" (RFC 7517 §4.2-4.4) permit none of
-// those it fits, op(alg) being the operation each algorithm asks of the
-// key ([JWK.Permits]), the same test by which [Select] drops a key from a
-// set. jws.NewVerifier and jwe.NewDecrypter refuse so a single key that
-// could never serve a token, rather than refusing every token with an
-// error that reads like an attack. A key that can serve some of algs is
-// accepted; tokens of the others are refused one by one.
-func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
-	jwk, isJWK := key.(*JWK)
-	typeFits := false
-	for _, a := range algs {
-		if !KeyFits(a, key) {
-			continue
-		}
-		if !isJWK || jwk.permits(string(a), op(a)) {
-			return nil
-		}
-		typeFits = true
-	}
-	what := fmt.Sprintf("%T key", key)
-	if isJWK && jwk != nil {
-		what = fmt.Sprintf("JWK %s (%T)", untrusted.Quote(jwk.KeyID), jwk.Key)
-	}
-	if typeFits {
-		var members []string
-		if jwk.Algorithm != "" {
-			members = append(members, "alg "+untrusted.Quote(jwk.Algorithm))
-		}
-		if jwk.Use != "" {
-			members = append(members, "use "+untrusted.Quote(jwk.Use))
-		}
-		if jwk.KeyOps != nil {
-			members = append(members, "key_ops "+untrusted.QuoteList(jwk.KeyOps))
-		}
-		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, ErrInvalidKey)
-	}
-	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, ErrInvalidKey)
-}
-
 // Select returns the keys of s that may be tried, in order, for a token
 // whose alg is alg, whose "kid" is kid (or "") and which asks op of the
 // key, appended to dst (which, with capacity max, keeps the selection from
@@ -85,8 +32,9 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 //     is refused with [ErrInvalidKey]: which keys a token may pick from it
 //     is ambiguous, and such a set is a configuration error (a secret
 //     published with public keys, or public keys mixed into a secret
-//     store). The check is checked's ([SetCheck.Check]): a set it has
-//     accepted is not walked again; a nil checked walks s on every call.
+//     store). The set remembers the Keys it found unmixed (see [Set]): a
+//     set checked once, by [Set.CheckMixed] or a former Select, is not
+//     walked again until its Keys is reassigned, appended to or cut.
 //   - Keys that cannot serve alg are dropped first: unusable entries, keys
 //     of another type or curve ([Algorithm.FitsKey]) or that fits
 //     refuses, keys whose "alg",
@@ -105,11 +53,11 @@ func CheckKeyFits[A Algorithm](algs []A, key any, op func(A) KeyOp) error {
 //
 // The errors name the package "jose"; callers wrap them with their own
 // name as context.
-func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid string, op KeyOp, max int, fits func(key any) bool) ([]*JWK, error) {
+func Select[A Algorithm](dst []*JWK, s *Set, alg A, kid string, op KeyOp, max int, fits func(key any) bool) ([]*JWK, error) {
 	if s == nil {
 		return dst, fmt.Errorf("jose: no key set: %w", ErrKeyNotFound)
 	}
-	if err := checked.Check(s); err != nil {
+	if err := s.checkUnmixed(); err != nil {
 		return dst, err
 	}
 	n := len(dst)
@@ -165,65 +113,4 @@ func Select[A Algorithm](dst []*JWK, s *Set, checked *SetCheck, alg A, kid strin
 		return dst, fmt.Errorf("jose: no key fits %s: %w", string(alg), ErrKeyNotFound)
 	}
 	return dst, nil
-}
-
-// CheckMixed refuses, with [ErrInvalidKey], a set that holds both secret
-// keys (symmetric or private) and public keys; see [Select]. Unusable
-// entries are not counted; a nil set mixes nothing. It walks the whole
-// set: a key source that checks the same set for every token uses a
-// [SetCheck].
-func (s *Set) CheckMixed() error {
-	if s == nil {
-		return nil
-	}
-	var secret, public bool
-	for _, k := range s.Keys {
-		if !k.Supported() {
-			continue
-		}
-		if k.IsPrivate() {
-			secret = true
-		} else {
-			public = true
-		}
-	}
-	if secret && public {
-		return fmt.Errorf("jose: JWK Set mixes secret or private keys with public keys: %w", ErrInvalidKey)
-	}
-	return nil
-}
-
-// SetCheck is [Set.CheckMixed] with a memory of one set: it remembers the
-// last set it found unmixed, by its pointer, and does not walk that set
-// again, so that a key source returning the same *Set for every token
-// (the Keys of jws.VerifyOptions and jwe.DecryptOptions, checked by their
-// constructors; the KeyFunc of a remote set of package jwks, which returns
-// one *Set until it fetches another) pays for the walk once, not per
-// token. Any other set, and a set refused, is walked on every call: a set
-// that mixes secret and public keys is refused every time. The remembered
-// pointer keeps its set alive, so a new set can never be mistaken for it.
-// The check holds only as long as the set is not modified after it was
-// checked, which jws and jwe require of every set they are given.
-//
-// The zero value is ready to use, a nil *SetCheck walks on every call, and
-// a SetCheck is safe for concurrent use without a lock. It must not be
-// copied after first use.
-type SetCheck struct {
-	unmixed atomic.Pointer[Set] // the last set found unmixed
-}
-
-// Check returns s.CheckMixed(), walking s only if it is not the set c
-// last found unmixed; see [SetCheck].
-func (c *SetCheck) Check(s *Set) error {
-	if c == nil || s == nil {
-		return s.CheckMixed()
-	}
-	if c.unmixed.Load() == s {
-		return nil
-	}
-	if err := s.CheckMixed(); err != nil {
-		return err
-	}
-	c.unmixed.Store(s)
-	return nil
 }

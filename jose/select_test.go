@@ -47,7 +47,7 @@ func TestSelect(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			set := &jose.Set{Keys: c.keys}
 			var buf [2]*jose.JWK
-			got, err := jose.Select(buf[:0], set, nil, c.alg, c.kid, jose.OpVerify, len(buf), nil)
+			got, err := jose.Select(buf[:0], set, c.alg, c.kid, jose.OpVerify, len(buf), nil)
 			if !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
 				t.Fatalf("err %v, want %v", err, c.err)
 			}
@@ -64,7 +64,7 @@ func TestSelect(t *testing.T) {
 	set := &jose.Set{Keys: []*jose.JWK{{Key: &p384.PublicKey}, {Key: &p256.PublicKey, KeyID: "b"}}}
 	if n := testing.AllocsPerRun(100, func() {
 		var buf [2]*jose.JWK
-		if _, err := jose.Select(buf[:0], set, nil, jwa.ES256, "b", jose.OpVerify, 2, nil); err != nil {
+		if _, err := jose.Select(buf[:0], set, jwa.ES256, "b", jose.OpVerify, 2, nil); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
@@ -93,7 +93,7 @@ func TestSelectUnusableEntry(t *testing.T) {
 		{jwa.HS256, long, `(1000 bytes)`},
 	} {
 		var buf [2]*jose.JWK
-		_, err := jose.Select(buf[:0], set, nil, c.alg, c.kid, jose.OpVerify, len(buf), nil)
+		_, err := jose.Select(buf[:0], set, c.alg, c.kid, jose.OpVerify, len(buf), nil)
 		if !errors.Is(err, jose.ErrKeyNotFound) || errors.Is(err, jose.ErrAlgorithmNotAllowed) ||
 			!strings.Contains(err.Error(), "unusable") || !strings.Contains(err.Error(), c.text) || len(err.Error()) > 1<<10 {
 			t.Errorf("%s, kid %.10q: %v", c.alg, c.kid, err)
@@ -101,16 +101,18 @@ func TestSelectUnusableEntry(t *testing.T) {
 	}
 	// A usable key of that kid that cannot serve alg is still that.
 	var buf [2]*jose.JWK
-	if _, err := jose.Select(buf[:0], set, nil, jwa.ES256, "o", jose.OpVerify, len(buf), nil); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
+	if _, err := jose.Select(buf[:0], set, jwa.ES256, "o", jose.OpVerify, len(buf), nil); !errors.Is(err, jose.ErrAlgorithmNotAllowed) {
 		t.Errorf("usable key of another type: %v", err)
 	}
 }
 
-// TestSetCheck: a SetCheck walks a set it has accepted once, refuses a
-// mixed set every time, and walks every other set. That a set is not
-// walked again is observed by making it mixed after its check, against the
-// rule that a checked set is not modified: a walk would refuse it.
-func TestSetCheck(t *testing.T) {
+// TestSetRemembersUnmixed: a set found unmixed is not walked again for
+// the same Keys slice, and is walked again once Keys is reassigned,
+// appended to or cut; a mixed set is refused every time. That a set is not
+// walked again is observed by making it mixed in place after its check,
+// against the rule that a checked set is not modified: a walk would refuse
+// it. Select is the observer: it needs no memory argument.
+func TestSetRemembersUnmixed(t *testing.T) {
 	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	public := &jose.JWK{Key: &p256.PublicKey}
 	secrets := func(n int) *jose.Set {
@@ -120,81 +122,138 @@ func TestSetCheck(t *testing.T) {
 		}
 		return s
 	}
-	var c jose.SetCheck
-	big := secrets(500)
-	if err := c.Check(big); err != nil {
-		t.Fatalf("unmixed set: %v", err)
+	var buf [1]*jose.JWK
+	sel := func(s *jose.Set) error {
+		_, err := jose.Select(buf[:0], s, jwa.HS256, "", jose.OpVerify, 1, nil)
+		return err
 	}
-	big.Keys = append(big.Keys, public) // now mixed: a walk refuses it
-	if err := big.CheckMixed(); !errors.Is(err, jose.ErrInvalidKey) {
-		t.Fatalf("CheckMixed of the mixed set: %v, want ErrInvalidKey", err)
-	}
-	for i := range 1000 {
-		if err := c.Check(big); err != nil {
-			t.Fatalf("check %d of the accepted set: %v, want it remembered (not walked again)", i, err)
+	// Each way to change Keys that is seen: the set is walked again and,
+	// being mixed by then, refused every time.
+	for _, c := range []struct {
+		name   string
+		change func(s *jose.Set)
+	}{
+		{"appended", func(s *jose.Set) { s.Keys = append(s.Keys, &jose.JWK{Key: bytes.Repeat([]byte{9}, 32)}) }},
+		{"cut at the end", func(s *jose.Set) { s.Keys = s.Keys[:len(s.Keys)-1] }},
+		{"cut at the front", func(s *jose.Set) { s.Keys = s.Keys[1:] }},
+		{"reassigned a copy", func(s *jose.Set) { s.Keys = slices.Clone(s.Keys) }},
+	} {
+		s := secrets(500)
+		if err := sel(s); err != nil {
+			t.Fatalf("%s: unmixed set: %v", c.name, err)
+		}
+		s.Keys[250] = public // mixed in place: not seen
+		for i := range 1000 {
+			if err := sel(s); err != nil {
+				t.Fatalf("%s: select %d of the checked set: %v, want it remembered (not walked again)", c.name, i, err)
+			}
+		}
+		c.change(s)
+		for i := range 3 {
+			if err := sel(s); !errors.Is(err, jose.ErrInvalidKey) {
+				t.Fatalf("%s: select %d after the change: %v, want ErrInvalidKey (walked again)", c.name, i, err)
+			}
+		}
+		// Unmixed again by a new slice: accepted, and remembered.
+		s.Keys = slices.Clone(secrets(3).Keys)
+		if err := sel(s); err != nil {
+			t.Fatalf("%s: unmixed again: %v", c.name, err)
+		}
+		s.Keys[0] = public
+		if err := sel(s); err != nil {
+			t.Fatalf("%s: the new slice, once checked: %v, want it remembered", c.name, err)
 		}
 	}
-	// Another pointer, even to the same keys, is walked: a mixed set is
-	// refused every time, and a refusal is not remembered.
-	mixed := &jose.Set{Keys: big.Keys}
-	for i := range 3 {
-		if err := c.Check(mixed); !errors.Is(err, jose.ErrInvalidKey) {
-			t.Fatalf("check %d of a mixed set: %v, want ErrInvalidKey", i, err)
-		}
-	}
-	if err := c.Check(big); err != nil {
-		t.Fatalf("the accepted set after a refusal: %v", err)
-	}
-	// A new unmixed set replaces the remembered one, which is walked again.
-	if err := c.Check(secrets(2)); err != nil {
+	// CheckMixed walks every time, and a refusal is not remembered as an
+	// acceptance: Select walks again after it.
+	s := secrets(20)
+	if err := s.CheckMixed(); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Check(big); !errors.Is(err, jose.ErrInvalidKey) {
-		t.Fatalf("the first set once forgotten: %v, want ErrInvalidKey (walked again)", err)
+	s.Keys[3] = public
+	if err := sel(s); err != nil {
+		t.Fatalf("Select after CheckMixed accepted: %v, want it remembered", err)
 	}
-	// A nil SetCheck walks every time; a nil set mixes nothing.
-	var none *jose.SetCheck
-	if err := none.Check(big); !errors.Is(err, jose.ErrInvalidKey) {
-		t.Fatalf("nil SetCheck: %v, want ErrInvalidKey", err)
+	if err := s.CheckMixed(); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("CheckMixed of a set mixed in place: %v, want ErrInvalidKey (walked)", err)
 	}
-	if err := c.Check(nil); err != nil {
+	if err := sel(s); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("Select after CheckMixed refused: %v, want ErrInvalidKey", err)
+	}
+	// Another Set of the same keys has its own memory: it is walked.
+	s = secrets(20)
+	if err := sel(s); err != nil {
+		t.Fatal(err)
+	}
+	s.Keys[3] = public
+	if err := sel(&jose.Set{Keys: s.Keys}); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("a new Set of the checked keys: %v, want ErrInvalidKey (walked)", err)
+	}
+	// NewSet checks its keys and remembers it; a parsed set is checked
+	// by its first Select.
+	ns, err := jose.NewSet(secrets(2).Keys...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns.Keys[0] = public
+	if err := sel(ns); err != nil {
+		t.Fatalf("a set made by NewSet: %v, want it remembered", err)
+	}
+	ps, err := jose.ParseSet([]byte(`{"keys":[{"kty":"oct","k":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps.Keys = append(ps.Keys, public)
+	if err := sel(ps); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("a parsed set made mixed before any check: %v, want ErrInvalidKey", err)
+	}
+	// A nil set mixes nothing (and has no keys); an empty one neither.
+	if err := (*jose.Set)(nil).CheckMixed(); err != nil {
 		t.Fatalf("nil set: %v", err)
 	}
-	// Select checks through its SetCheck, and walks without one.
-	var buf [1]*jose.JWK
-	c = jose.SetCheck{}
-	pub := &jose.Set{Keys: []*jose.JWK{public}}
-	if _, err := jose.Select(buf[:0], pub, &c, jwa.ES256, "", jose.OpVerify, 1, nil); err != nil {
-		t.Fatal(err)
+	if err := sel(nil); !errors.Is(err, jose.ErrKeyNotFound) {
+		t.Fatalf("Select of a nil set: %v, want ErrKeyNotFound", err)
 	}
-	pub.Keys = append(pub.Keys, &jose.JWK{Key: bytes.Repeat([]byte{1}, 32)})
-	if _, err := jose.Select(buf[:0], pub, &c, jwa.ES256, "", jose.OpVerify, 1, nil); err != nil {
-		t.Fatalf("Select of the checked set: %v, want it remembered", err)
-	}
-	if _, err := jose.Select(buf[:0], pub, nil, jwa.ES256, "", jose.OpVerify, 1, nil); !errors.Is(err, jose.ErrInvalidKey) {
-		t.Fatalf("Select without SetCheck: %v, want ErrInvalidKey", err)
+	if err := sel(&jose.Set{}); !errors.Is(err, jose.ErrKeyNotFound) {
+		t.Fatalf("Select of an empty set: %v, want ErrKeyNotFound", err)
 	}
 }
 
-// TestSetCheckConcurrent: concurrent checks of alternating sets, for the
-// race detector, each with the verdict of a walk.
-func TestSetCheckConcurrent(t *testing.T) {
+// TestSetRemembersUnmixedConcurrent: Select and CheckMixed from many
+// goroutines (under -race) on sets first checked concurrently, each with
+// the verdict of a walk.
+func TestSetRemembersUnmixedConcurrent(t *testing.T) {
 	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	a := &jose.Set{Keys: []*jose.JWK{{Key: &p256.PublicKey}}}
-	b := &jose.Set{Keys: []*jose.JWK{{Key: bytes.Repeat([]byte{1}, 32)}}}
-	mixed := &jose.Set{Keys: append(slices.Clone(a.Keys), b.Keys...)}
-	var c jose.SetCheck
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			for i := range 200 {
-				s := []*jose.Set{a, b, mixed}[(g+i)%3]
-				if err := c.Check(s); (err != nil) != (s == mixed) {
-					t.Errorf("set %d: %v", (g+i)%3, err)
-					return
+	pub := &jose.JWK{Key: &p256.PublicKey}
+	sec := &jose.JWK{Key: bytes.Repeat([]byte{1}, 32)}
+	for round := range 20 {
+		a := &jose.Set{Keys: []*jose.JWK{pub, pub}}
+		b := &jose.Set{Keys: []*jose.JWK{sec}}
+		mixed := &jose.Set{Keys: []*jose.JWK{pub, sec}}
+		sets := []*jose.Set{a, b, mixed}
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				var buf [1]*jose.JWK
+				for i := range 60 {
+					n := (g + i) % 3
+					s := sets[n]
+					var err error
+					if i%2 == 0 {
+						err = s.CheckMixed()
+					} else {
+						_, err = jose.Select(buf[:0], s, jwa.HS256, "", jose.OpVerify, 1, nil)
+						if n == 0 && errors.Is(err, jose.ErrKeyNotFound) {
+							err = nil // a's keys are not HS256 keys: selected none, but not refused as mixed
+						}
+					}
+					if errors.Is(err, jose.ErrInvalidKey) != (s == mixed) || (s != mixed && err != nil) {
+						t.Errorf("round %d, set %d: %v", round, n, err)
+						return
+					}
 				}
-			}
-		})
+			})
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
@@ -32,11 +33,25 @@ import (
 // entry alone, where a search would refuse the kid as ambiguous. Make such
 // changes on a copy, s.Keys = slices.Clone(s.Keys), or not at all once the
 // set is in use (jws and jwe require that a set they use is not modified).
+//
+// A set found not to mix secret and public keys ([Set.CheckMixed], and
+// the same check made by [Select] and by the verifiers and decrypters of
+// jws and jwe) remembers it for its Keys slice, as the index does: its
+// Keys is not walked again for that check until it is assigned another
+// slice, appended to or cut. A change in place (an entry replaced, or
+// its Key) is not seen, by the same rule that such a set is not modified.
+//
+// A Set is safe for concurrent use by any number of readers (the
+// verifiers and decrypters of jws and jwe, and the methods of Set). It
+// must not be copied once in use, as the memory of its check may be
+// written concurrently; make a new set of its keys, with [NewSet] or
+// &Set{Keys: s.Keys}, instead.
 type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 
-	extra []jwkMember // members other than "keys", in order
-	index *kidIndex   // by kid, built by the parsers; see kidIndex
+	extra   []jwkMember               // members other than "keys", in order
+	index   *kidIndex                 // by kid, built by the parsers; see kidIndex
+	unmixed atomic.Pointer[keysShape] // the Keys last found unmixed; see checkUnmixed
 }
 
 // NewSet returns a JWK Set (RFC 7517 §5) of keys, in order, for the Keys
@@ -90,7 +105,7 @@ func ParseSet(data []byte) (*Set, error) {
 // refuse the whole set with an error wrapping [ErrMalformed].
 func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 	s := new(Set)
-	if err := s.parse(data, lim.WithDefaults(), false); err != nil {
+	if err := s.parse(data, lim.WithDefaults(), false, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -107,7 +122,7 @@ func ParseSetWithLimits(data []byte, lim Limits) (*Set, error) {
 // validation of a private key.
 func ParsePublicSetWithLimits(data []byte, lim Limits) (*Set, error) {
 	s := new(Set)
-	if err := s.parse(data, lim.WithDefaults(), true); err != nil {
+	if err := s.parse(data, lim.WithDefaults(), true, nil); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -116,16 +131,17 @@ func ParsePublicSetWithLimits(data []byte, lim Limits) (*Set, error) {
 // UnmarshalJSON parses data as [ParseSet] does and, on success, replaces s.
 func (s *Set) UnmarshalJSON(data []byte) error {
 	var ns Set
-	if err := ns.parse(data, Limits{}.WithDefaults(), false); err != nil {
+	if err := ns.parse(data, Limits{}.WithDefaults(), false, nil); err != nil {
 		return err
 	}
-	*s = ns
+	s.Keys, s.extra, s.index = ns.Keys, ns.extra, ns.index
+	s.unmixed.Store(nil)
 	return nil
 }
 
 // parse parses data into s; publicOnly refuses an entry with a private
-// member before any key is parsed.
-func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
+// member before any key is parsed. A full RSA validation is counted in v.
+func (s *Set) parse(data []byte, lim Limits, publicOnly bool, v *validations) error {
 	if len(data) > lim.MaxSetSize {
 		return jwkErrorf(ErrLimitExceeded, "set of %d bytes exceeds %d", len(data), lim.MaxSetSize)
 	}
@@ -157,7 +173,7 @@ func (s *Set) parse(data []byte, lim Limits, publicOnly bool) error {
 	}
 	s.Keys = make([]*JWK, 0, len(elems))
 	for _, e := range elems {
-		s.Keys = append(s.Keys, parseSetEntry(e, lim))
+		s.Keys = append(s.Keys, parseSetEntry(e, lim, v))
 	}
 	s.buildIndex()
 	return nil
@@ -182,10 +198,10 @@ func privateMember(data []byte, lim Limits) (string, bool) {
 var errStop = errors.New("stop")
 
 // parseSetEntry parses one entry of a set, returning an unusable entry
-// rather than an error.
-func parseSetEntry(data []byte, lim Limits) *JWK {
+// rather than an error, counting a full RSA validation in v.
+func parseSetEntry(data []byte, lim Limits, v *validations) *JWK {
 	k := new(JWK)
-	err := k.parse(data, lim)
+	err := k.parse(data, lim, v)
 	if err == nil {
 		return k
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -189,7 +190,7 @@ func (p *Prover) Proof(method, uri string, opts *ProofOptions) (string, error) {
 	}
 	c := make([]byte, 0, 128+len(htu)+len(opts.Nonce))
 	c = append(c, `{"jti":"`...)
-	c = jose.AppendBase64URL(c, id[:])
+	c = b64enc.Append(c, id[:])
 	c = append(c, `","htm":`...)
 	c = jsonx.AppendString(c, method)
 	c = append(c, `,"htu":`...)

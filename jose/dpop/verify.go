@@ -15,6 +15,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -374,7 +375,7 @@ func checkJWKMembers(proof string) error {
 		seg = proof[:i]
 	}
 	var buf [512]byte
-	header, err := jose.AppendBase64URLDecode(buf[:0], seg)
+	header, err := b64enc.AppendDecode(buf[:0], seg, jose.ErrMalformed)
 	if err != nil {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -291,15 +292,32 @@ func sigKeyNeed(alg SignatureAlgorithm) string {
 	return "a key of its own type"
 }
 
-// sigUnsupportedError reports an algorithm NewSigner and NewVerifier do not
-// implement. The name, which may come from a token, is quoted and cut by
-// untrusted.Quote.
-func sigUnsupportedError(alg SignatureAlgorithm) error {
-	switch alg {
-	case MLDSA44, MLDSA65, MLDSA87:
-		return fmt.Errorf("jwa: %s needs a build with Go 1.27 or later (crypto/mldsa); this one is %s: %w", alg, runtime.Version(), ErrUnsupportedAlgorithm)
+// UnsupportedReason says why this build does not implement the signature
+// algorithm a, in words that follow its name in a sentence: "" when it
+// does ([SignatureAlgorithm.Known]); for ML-DSA-44, ML-DSA-65 and
+// ML-DSA-87 (RFC 9964 §2) in a build older than Go 1.27, "needs a build
+// with Go 1.27 or later (crypto/mldsa); this one is go1.26.8" (the
+// build's own version); for "none" in any case, that the unsecured JWS
+// (RFC 7518 §3.6) is never signed or verified; else "is unknown".
+// [NewSigner], [NewVerifier], jws.NewVerifier and jose.ParseKey give it in
+// their errors, which wrap [ErrUnsupportedAlgorithm].
+func (a SignatureAlgorithm) UnsupportedReason() string {
+	switch {
+	case a.Known():
+		return ""
+	case a == MLDSA44 || a == MLDSA65 || a == MLDSA87:
+		return "needs a build with Go 1.27 or later (crypto/mldsa); this one is " + runtime.Version()
+	case strings.EqualFold(string(a), "none"):
+		return "is the unsecured JWS (RFC 7518 §3.6), never signed or verified"
 	}
-	return fmt.Errorf("jwa: signature algorithm %s: %w", untrusted.Quote(alg), ErrUnsupportedAlgorithm)
+	return "is unknown"
+}
+
+// sigUnsupportedError reports an algorithm NewSigner and NewVerifier do not
+// implement, with its [SignatureAlgorithm.UnsupportedReason]. The name,
+// which may come from a token, is quoted and cut by untrusted.Quote.
+func sigUnsupportedError(alg SignatureAlgorithm) error {
+	return fmt.Errorf("jwa: signature algorithm %s %s: %w", untrusted.Quote(alg), alg.UnsupportedReason(), ErrUnsupportedAlgorithm)
 }
 
 // sigGrow returns dst extended by n bytes, and those n bytes.

@@ -284,7 +284,7 @@ func TestSignUnsupportedAlgorithm(t *testing.T) {
 		for _, key := range []any{k.hmac, k.rsa2048, k.p256, k.ed, nil} {
 			if _, err := NewSigner(alg, key); !errors.Is(err, ErrUnsupportedAlgorithm) {
 				t.Errorf("NewSigner(%.10q, %T) = %v, want ErrUnsupportedAlgorithm", alg, key, err)
-			} else if want := `jwa: signature algorithm "` + strings.Repeat("A", 64) + `…" (1000 bytes): unsupported algorithm`; alg == long && err.Error() != want {
+			} else if want := `jwa: signature algorithm "` + strings.Repeat("A", 64) + `…" (1000 bytes) is unknown: unsupported algorithm`; alg == long && err.Error() != want {
 				// The name is quoted and cut as every text of an
 				// attacker is (internal/untrusted).
 				t.Errorf("error for a long alg name: %s, want %s", err, want)

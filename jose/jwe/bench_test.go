@@ -135,7 +135,7 @@ func BenchmarkBare(b *testing.B) {
 				b.Fatal(err)
 			}
 			e, _ := bnSetup(b, c)
-			_, _, p, err := e.contentKey()
+			_, _, p, err := e.contentKey(nil)
 			if err != nil {
 				b.Fatal(err)
 			}

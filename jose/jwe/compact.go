@@ -6,6 +6,7 @@ import (
 	"crypto/cipher"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/josebench/josebench/jose"
@@ -25,10 +26,16 @@ func (e *Encrypter) Compact(plaintext []byte) ([]byte, error) {
 // large enough. plaintext must not overlap dst's spare capacity. On error
 // dst is returned unchanged.
 func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
+	return e.encryptCompact(nil, dst, plaintext)
+}
+
+// encryptCompact is [Encrypter.AppendCompact] with the CEK and IV read
+// from rnd ([readRand]: crypto/rand when nil).
+func (e *Encrypter) encryptCompact(rnd io.Reader, dst, plaintext []byte) ([]byte, error) {
 	if e.unprotected != nil {
 		return dst, errors.New("jwe: the compact serialization has no unprotected header")
 	}
-	aead, ek, p, err := e.contentKey()
+	aead, ek, p, err := e.contentKey(rnd)
 	if err != nil {
 		return dst, err
 	}
@@ -36,23 +43,24 @@ func (e *Encrypter) AppendCompact(dst, plaintext []byte) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	return e.appendCompact(dst, plaintext, aead, ek, hdr), nil
+	return e.appendCompact(rnd, dst, plaintext, aead, ek, hdr), nil
 }
 
 // appendCompact seals plaintext with aead under the encoded protected
-// header hdr and appends the compact token, whose encrypted key is ek.
+// header hdr and appends the compact token, whose encrypted key is ek,
+// under an IV read from rnd ([readRand]).
 //
 // The ciphertext is sealed straight into the token, where its encoding
 // goes, and encoded there in place (b64enc.EncodeInPlace): the token
 // is the only buffer, one allocation of its size unless dst has room, and
 // the plaintext is read once by the AEAD and the ciphertext once by the
 // encoder, the floor of a compact JWE.
-func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
+func (e *Encrypter) appendCompact(rnd io.Reader, dst, plaintext []byte, aead cipher.AEAD, ek, hdr []byte) []byte {
 	if e.zip {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
-	b64 := jose.Base64URLEncodedLen
+	b64 := b64enc.EncodedLen
 	// The AEAD overhead bounds the ciphertext expansion (tag, and CBC
 	// padding); the room after the IV must hold both the sealed bytes and
 	// their encoding. Past the token's end, the buffer holds the raw IV
@@ -64,12 +72,12 @@ func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, h
 	out := slices.Grow(dst, end-len(dst)+ivSize+tagSize)
 	scratch := out[end : end+ivSize+tagSize]
 	iv, tag := scratch[:ivSize], scratch[ivSize:]
-	e.readRand(iv)
+	readRand(rnd, iv)
 	out = append(out, hdr...)
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, ek)
+	out = b64enc.Append(out, ek)
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, iv)
+	out = b64enc.Append(out, iv)
 	out = append(out, '.')
 	p := len(out)
 	raw := aead.Seal(out[p:p:end], iv, plaintext, hdr)
@@ -77,7 +85,7 @@ func (e *Encrypter) appendCompact(dst, plaintext []byte, aead cipher.AEAD, ek, h
 	copy(tag, raw[ctLen:]) // the encoding of the ciphertext overwrites it
 	out = out[:p+len(b64enc.EncodeInPlace(out[p:end], ctLen))]
 	out = append(out, '.')
-	out = jose.AppendBase64URL(out, tag) // before end: the tag is not overwritten
+	out = b64enc.Append(out, tag) // before end: the tag is not overwritten
 	clear(scratch)
 	return out
 }
@@ -168,7 +176,7 @@ func (d *Decrypter) decryptCompact(ctx context.Context, m *Message, tok []byte) 
 	// overwrites, so that it starts the buffer), iv and encrypted key.
 	n := 0
 	for _, s := range seg {
-		n += jose.Base64URLDecodedLen(len(s))
+		n += b64enc.DecodedLen(len(s))
 	}
 	var t token
 	var parsed *jose.Header // the header parsed here, to cache once decrypted
@@ -176,7 +184,7 @@ func (d *Decrypter) decryptCompact(ctx context.Context, m *Message, tok []byte) 
 		// A header seen before: copy it into m's storage (nothing done to
 		// *m.Header reaches the cache), skip the parse.
 		m.hdr = *ch
-		n -= jose.Base64URLDecodedLen(len(seg[0]))
+		n -= b64enc.DecodedLen(len(seg[0]))
 		t.buf = m.Plaintext[:0]
 		if cap(t.buf) < n {
 			t.buf = make([]byte, 0, n)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -70,9 +71,9 @@ type DecryptOptions struct {
 	// returns. Of a JSON serialization, the header's
 	// [jose.Header.Unprotected] tells the members the AAD does not cover. It may
 	// return a *jose.Set: the keys are then selected from it exactly as
-	// from Keys (a mixed set is refused for every token, and the set last
-	// found unmixed is remembered by its pointer and not checked again,
-	// [jose.SetCheck]), and its JWKs prepared once and remembered, so a
+	// from Keys (a mixed set is refused for every token, and a set found
+	// unmixed remembers it and is not walked again, [jose.Set]), and its
+	// JWKs prepared once and remembered, so a
 	// KeyFunc that returns the same set for every token (a cached remote
 	// set of package jwks) costs what Keys costs. A set must not be
 	// modified once returned.
@@ -127,9 +128,6 @@ type Decrypter struct {
 	// lastPrep is the most recently used prepared key, checked before the
 	// map.
 	lastPrep atomic.Pointer[prepEntry]
-	// setCheck remembers the set of Keys, checked by NewDecrypter, or the
-	// last set KeyFunc returned that was found unmixed.
-	setCheck jose.SetCheck
 
 	algOne [1]jwa.KeyAlgorithm // storage of algs for one value
 	encOne [1]jwa.ContentEncryption
@@ -162,7 +160,7 @@ type Message struct {
 // NewDecrypter returns a Decrypter for opts. It refuses empty allow-lists,
 // algorithms this module does not implement, zero or several key sources,
 // and, with ErrInvalidKey, a Key that can serve none of KeyAlgorithms
-// ([jose.CheckKeyFits]: its type, curve or size fits none, or, for a
+// ([keysource.CheckFits]: its type, curve or size fits none, or, for a
 // *jose.JWK, its "alg", "use" and "key_ops" permit none of those it fits),
 // a Key that cannot decrypt with any of those it fits (a public key, or an
 // opaque key that cannot decrypt, for RSA1_5, RSA-OAEP*, ECDH-ES* and
@@ -190,7 +188,7 @@ func NewDecrypter(opts DecryptOptions) (*Decrypter, error) {
 		}
 	}
 	d := new(Decrypter)
-	if err := keysource.Check(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, decryptOp, &d.setCheck); err != nil {
+	if err := keysource.Check(opts.KeyAlgorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, decryptOp); err != nil {
 		return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 	}
 	if err := checkDecryptionKey(opts.KeyAlgorithms, opts.ContentEncryptions, opts.Key, opts.Keys); err != nil {
@@ -247,7 +245,7 @@ func (d *Decrypter) checkHeaderSize(enc []byte) error {
 	if len(enc) == 0 {
 		return fmt.Errorf("jwe: empty protected header: %w", jose.ErrMalformed)
 	}
-	if jose.Base64URLDecodedLen(len(enc)) > d.lim.MaxHeaderSize {
+	if b64enc.DecodedLen(len(enc)) > d.lim.MaxHeaderSize {
 		return fmt.Errorf("jwe: protected header of %d encoded bytes: %w", len(enc), jose.ErrLimitExceeded)
 	}
 	return nil
@@ -267,7 +265,7 @@ func (d *Decrypter) parseProtected(buf, enc []byte) (*jose.Header, []byte, error
 
 // parseProtectedInto is parseProtected into *h.
 func (d *Decrypter) parseProtectedInto(h *jose.Header, buf, enc []byte) ([]byte, error) {
-	raw, err := jose.AppendBase64URLDecode(buf, enc)
+	raw, err := b64enc.AppendDecode(buf, enc, jose.ErrMalformed)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
@@ -323,7 +321,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	// Decode the shared parts once into one buffer: ciphertext || tag
 	// (which the plaintext overwrites, from the buffer's start), iv, then
 	// room for the longest encrypted key.
-	b64len := jose.Base64URLDecodedLen
+	b64len := b64enc.DecodedLen
 	maxEK := 0
 	for _, c := range cands {
 		maxEK = max(maxEK, b64len(len(c.ek)))
@@ -332,17 +330,17 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 	if need := b64len(len(t.iv)) + b64len(len(t.ct)) + b64len(len(t.tag)) + maxEK; cap(buf) < need {
 		buf, t.reuse = make([]byte, 0, need), false
 	}
-	buf, err := jose.AppendBase64URLDecode(buf, t.ct)
+	buf, err := b64enc.AppendDecode(buf, t.ct, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jwe: ciphertext: %w", err)
 	}
-	buf, err = jose.AppendBase64URLDecode(buf, t.tag)
+	buf, err = b64enc.AppendDecode(buf, t.tag, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jwe: tag: %w", err)
 	}
 	ctTag := buf[:len(buf):len(buf)]
 	tagLen := len(ctTag) - b64len(len(t.ct))
-	buf, err = jose.AppendBase64URLDecode(buf, t.iv)
+	buf, err = b64enc.AppendDecode(buf, t.iv, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jwe: iv: %w", err)
 	}
@@ -386,7 +384,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			failed = true
 			continue
 		}
-		ek, err := jose.AppendBase64URLDecode(ekBuf[:0], c.ek)
+		ek, err := b64enc.AppendDecode(ekBuf[:0], c.ek, jose.ErrMalformed)
 		if err != nil {
 			return fmt.Errorf("jwe: encrypted_key: %w", err)
 		}

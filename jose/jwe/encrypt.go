@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -64,10 +65,6 @@ type Encrypter struct {
 	fixedHeader []byte
 	// dirAEAD is the content cipher of "dir", made once.
 	dirAEAD cipher.AEAD
-
-	// rand replaces crypto/rand for the CEK and IV in the vector tests,
-	// which reproduce published tokens; nil in normal use.
-	rand io.Reader
 }
 
 // NewEncrypter returns an Encrypter for alg and enc with the recipient's
@@ -145,12 +142,16 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 	return e, nil
 }
 
-// readRand fills b from the test hook or crypto/rand.
-func (e *Encrypter) readRand(b []byte) {
-	if e.rand != nil {
+// readRand fills b, a CEK or an IV, from crypto/rand when rnd is nil, as
+// every exported function passes it. A non-nil rnd gives chosen bytes to
+// the tests of published vectors (RFC 7516 Appendix A, RFC 7520 §5),
+// which so run the code path of the exported functions; it must hold
+// enough bytes.
+func readRand(rnd io.Reader, b []byte) {
+	if rnd != nil {
 		tmp := make([]byte, len(b)) // keeps b on the caller's stack
-		if _, err := io.ReadFull(e.rand, tmp); err != nil {
-			panic("jwe: test rand: " + err.Error())
+		if _, err := io.ReadFull(rnd, tmp); err != nil {
+			panic("jwe: chosen random bytes: " + err.Error())
 		}
 		copy(b, tmp)
 		return
@@ -167,8 +168,9 @@ type sealed struct {
 
 // contentKey runs key management for one message and returns the content
 // cipher, the encrypted key and the parameters that go into the header
-// (nil for dir, whose cipher is made once).
-func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
+// (nil for dir, whose cipher is made once), the CEK read from rnd
+// ([readRand]).
+func (e *Encrypter) contentKey(rnd io.Reader) (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 	if e.dirAEAD != nil {
 		return e.dirAEAD, nil, nil, nil
 	}
@@ -183,7 +185,7 @@ func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 	var cek []byte
 	if !e.alg.IsDirect() {
 		cek = make([]byte, e.enc.KeySize())
-		e.readRand(cek)
+		readRand(rnd, cek)
 	}
 	cekOut, ek, err := e.ke.EncryptKey(cek, e.enc, p)
 	if err != nil {
@@ -198,14 +200,15 @@ func (e *Encrypter) contentKey() (cipher.AEAD, []byte, *jwa.KeyParams, error) {
 }
 
 // seal encrypts plaintext (deflating it first when configured) with the
-// Additional Authenticated Data of RFC 7516 §5.1 step 14.
-func (e *Encrypter) seal(aead cipher.AEAD, hdr, plaintext, aad []byte) *sealed {
+// Additional Authenticated Data of RFC 7516 §5.1 step 14, under an IV read
+// from rnd ([readRand]).
+func (e *Encrypter) seal(rnd io.Reader, aead cipher.AEAD, hdr, plaintext, aad []byte) *sealed {
 	if e.zip {
 		plaintext = deflate(plaintext)
 	}
 	ivSize, tagSize := e.enc.IVSize(), e.enc.TagSize()
 	s := &sealed{iv: make([]byte, ivSize), tagSize: tagSize}
-	e.readRand(s.iv)
+	readRand(rnd, s.iv)
 	s.raw = aead.Seal(nil, s.iv, plaintext, aadInput(hdr, aad))
 	return s
 }
@@ -216,8 +219,8 @@ func aadInput(hdr, aad []byte) []byte {
 	if len(aad) == 0 {
 		return hdr
 	}
-	b := make([]byte, 0, len(hdr)+1+jose.Base64URLEncodedLen(len(aad)))
+	b := make([]byte, 0, len(hdr)+1+b64enc.EncodedLen(len(aad)))
 	b = append(b, hdr...)
 	b = append(b, '.')
-	return jose.AppendBase64URL(b, aad)
+	return b64enc.Append(b, aad)
 }

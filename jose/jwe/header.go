@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -17,7 +18,7 @@ import (
 // appendB64String appends src base64url-encoded as a JSON string.
 func appendB64String(dst, src []byte) []byte {
 	dst = append(dst, '"')
-	dst = jose.AppendBase64URL(dst, src)
+	dst = b64enc.Append(dst, src)
 	return append(dst, '"')
 }
 
@@ -122,7 +123,7 @@ func (e *Encrypter) encodedHeader(p *jwa.KeyParams) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jose.AppendBase64URL(nil, hj), nil
+	return b64enc.Append(nil, hj), nil
 }
 
 // protectedJSON appends the protected header of a message whose key

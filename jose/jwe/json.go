@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -199,7 +200,13 @@ func (d *Decrypter) parseRecipients(t *token, v []byte) error {
 // protected header except those of [EncrypterOptions.Unprotected]. A
 // non-empty aad is the JWE AAD (RFC 7516 §5.1 step 14).
 func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
-	aead, ek, p, err := e.contentKey()
+	return e.encryptFlattened(nil, plaintext, aad)
+}
+
+// encryptFlattened is [Encrypter.Flattened] with the CEK and IV read from
+// rnd ([readRand]: crypto/rand when nil).
+func (e *Encrypter) encryptFlattened(rnd io.Reader, plaintext, aad []byte) ([]byte, error) {
+	aead, ek, p, err := e.contentKey(rnd)
 	if err != nil {
 		return nil, err
 	}
@@ -207,14 +214,15 @@ func (e *Encrypter) Flattened(plaintext, aad []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.flattened(plaintext, aad, aead, ek, hdr)
+	return e.flattened(rnd, plaintext, aad, aead, ek, hdr)
 }
 
 // flattened seals plaintext with aead under the encoded protected header
-// hdr and returns the flattened token, whose encrypted key is ek.
-func (e *Encrypter) flattened(plaintext, aad []byte, aead cipher.AEAD, ek, hdr []byte) ([]byte, error) {
+// hdr and returns the flattened token, whose encrypted key is ek, under
+// an IV read from rnd ([readRand]).
+func (e *Encrypter) flattened(rnd io.Reader, plaintext, aad []byte, aead cipher.AEAD, ek, hdr []byte) ([]byte, error) {
 	var err error
-	s := e.seal(aead, hdr, plaintext, aad)
+	s := e.seal(rnd, aead, hdr, plaintext, aad)
 	out := []byte(`{"protected":"`)
 	out = append(out, hdr...)
 	out = append(out, '"')
@@ -280,7 +288,8 @@ func EncryptGeneral(enc jwa.ContentEncryption, plaintext, aad []byte, opts *Encr
 	return encryptGeneral(nil, enc, plaintext, aad, opts, recipients)
 }
 
-// encryptGeneral is EncryptGeneral with a test rand hook.
+// encryptGeneral is [EncryptGeneral] with the CEK and IV read from rnd
+// ([readRand]: crypto/rand when nil).
 func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []byte, opts *EncrypterOptions, recipients []Recipient) ([]byte, error) {
 	if opts == nil {
 		opts = &EncrypterOptions{}
@@ -299,7 +308,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 			return nil, fmt.Errorf("jwe: %s can only be used with a single recipient", r.Algorithm)
 		}
 	}
-	e := &Encrypter{enc: enc, rand: rnd, unprotected: opts.Unprotected}
+	e := &Encrypter{enc: enc, unprotected: opts.Unprotected}
 	var err error
 	if _, err = protectedHeader(&e.hdr, "", enc, opts.KeyID, opts); err != nil {
 		return nil, err
@@ -319,7 +328,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	if err != nil {
 		return nil, fmt.Errorf("jwe: protected header: %w", err)
 	}
-	hdr := jose.AppendBase64URL(nil, hj)
+	hdr := b64enc.Append(nil, hj)
 
 	var cek []byte
 	// The CEK, shared by every recipient, is cleared when the token is
@@ -327,7 +336,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	defer func() { clear(cek) }()
 	if !recipients[0].Algorithm.IsDirect() {
 		cek = make([]byte, enc.KeySize())
-		e.readRand(cek)
+		readRand(rnd, cek)
 	}
 	type out struct {
 		header []byte
@@ -376,7 +385,7 @@ func encryptGeneral(rnd io.Reader, enc jwa.ContentEncryption, plaintext, aad []b
 	if err != nil {
 		return nil, fmt.Errorf("jwe: content encryption: %w", err)
 	}
-	s := e.seal(aead, hdr, plaintext, aad)
+	s := e.seal(rnd, aead, hdr, plaintext, aad)
 
 	b := []byte(`{"protected":"`)
 	b = append(b, hdr...)

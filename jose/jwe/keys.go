@@ -12,6 +12,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -47,7 +48,7 @@ func keyParams(h *jose.Header, alg jwa.KeyAlgorithm) (jwa.KeyParams, error) {
 }
 
 // checkDecryptionKey refuses, with ErrInvalidKey, a Key whose type fits
-// some of algs ([jose.CheckKeyFits] has accepted it) but which can decrypt
+// some of algs ([keysource.CheckFits] has accepted it) but which can decrypt
 // with none of them: a public key, or an opaque key that cannot decrypt,
 // for the algorithms that need the private key
 // ([jwa.KeyAlgorithm.DecryptsWith]); a private key of which
@@ -81,8 +82,8 @@ func checkDecryptionKey(algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption, k
 	var unusable error
 	dir := false
 	for _, a := range algs {
-		if !jose.KeyFits(a, key) || (isJWK && j.Permits(string(a), decryptOp(a)) != nil) {
-			continue // refused, if no other fits, by jose.CheckKeyFits
+		if !keysource.Fits(a, key) || (isJWK && j.Permits(string(a), decryptOp(a)) != nil) {
+			continue // refused, if no other fits, by keysource.CheckFits
 		}
 		switch {
 		case !a.DecryptsWith(k):
@@ -137,14 +138,14 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 	op := keyOp(alg, true)
 	switch {
 	case d.keys != nil:
-		return setKeys(dst, d.keys, &d.setCheck, h, alg, op, enc, epk)
+		return setKeys(dst, d.keys, h, alg, op, enc, epk)
 	case d.keyFunc.Set():
 		k, err := d.keyFunc.Call(ctx, lookups, h)
 		if err != nil {
 			return nil, err
 		}
 		if set, ok := k.(*jose.Set); ok {
-			return setKeys(dst, set, &d.setCheck, h, alg, op, enc, epk) // selected and cached as from Keys
+			return setKeys(dst, set, h, alg, op, enc, epk) // selected and cached as from Keys
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
@@ -167,11 +168,11 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 
 // setKeys appends to dst the keys of set selected for a recipient whose
 // merged header is h by the policy of [jose.Select], with their cache
-// identity; checked remembers the set last found unmixed. Keys that
+// identity. Keys that
 // cannot serve this recipient are dropped before they count as candidates:
 // for the ECDH-ES family keys of another curve than epk's, for dir keys of
 // another size than enc's CEK.
-func setKeys(dst []keyRef, set *jose.Set, checked *jose.SetCheck, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
+func setKeys(dst []keyRef, set *jose.Set, h *jose.Header, alg jwa.KeyAlgorithm, op jose.KeyOp, enc jwa.ContentEncryption, epk *ecdh.PublicKey) ([]keyRef, error) {
 	var fits func(any) bool
 	switch {
 	case alg.IsECDH() && epk != nil:
@@ -180,7 +181,7 @@ func setKeys(dst []keyRef, set *jose.Set, checked *jose.SetCheck, h *jose.Header
 		fits = func(k any) bool { b, _ := k.([]byte); return len(b) == enc.KeySize() }
 	}
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], set, checked, alg, h.KeyID, op, MaxKeyCandidates, fits)
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, op, MaxKeyCandidates, fits)
 	if err != nil {
 		return nil, fmt.Errorf("jwe: JWK Set: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -57,14 +58,14 @@ func BenchmarkLargePayload(b *testing.B) {
 			iv := make([]byte, 12)
 			aad := []byte("eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0")
 			ct := make([]byte, 0, n+16)
-			enc := make([]byte, 0, jose.Base64URLEncodedLen(n+16))
+			enc := make([]byte, 0, b64enc.EncodedLen(n+16))
 			b.SetBytes(int64(n))
 			b.ReportAllocs()
 			for b.Loop() {
 				rand.Read(iv)
 				ct = aead.Seal(ct[:0], iv, pt, aad)
-				enc = jose.AppendBase64URL(enc[:0], ct)
-				dec, err := jose.AppendBase64URLDecode(ct[:0], enc)
+				enc = b64enc.Append(enc[:0], ct)
+				dec, err := b64enc.AppendDecode(ct[:0], enc, jose.ErrMalformed)
 				if err != nil {
 					b.Fatal(err)
 				}

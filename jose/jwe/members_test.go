@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
@@ -29,11 +30,11 @@ func dirA128GCM(t *testing.T, hdr string, aad func(protected []byte) []byte, pla
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := jose.AppendBase64URL(nil, []byte(hdr))
+	p := b64enc.Append(nil, []byte(hdr))
 	nonce := bytes.Repeat([]byte{7}, 12)
 	sealed := gcm.Seal(nil, nonce, []byte(plaintext), aad(p))
 	n := len(sealed) - 16
-	enc := func(b []byte) string { return string(jose.AppendBase64URL(nil, b)) }
+	enc := func(b []byte) string { return string(b64enc.Append(nil, b)) }
 	return string(p), enc(nonce), enc(sealed[:n]), enc(sealed[n:])
 }
 

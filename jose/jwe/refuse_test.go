@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -539,8 +540,8 @@ func TestDecompressionBomb(t *testing.T) {
 	}
 	// Invalid DEFLATE data, authenticated, is malformed.
 	e, _ = NewEncrypter(jwa.Direct, jwa.A128GCM, key, nil)
-	aead, _, _, _ := e.contentKey()
-	tok = e.appendCompact(nil, []byte("not deflate data"), aead, nil, jose.AppendBase64URL(nil, []byte(`{"alg":"dir","enc":"A128GCM","zip":"DEF"}`)))
+	aead, _, _, _ := e.contentKey(nil)
+	tok = e.appendCompact(nil, nil, []byte("not deflate data"), aead, nil, b64enc.Append(nil, []byte(`{"alg":"dir","enc":"A128GCM","zip":"DEF"}`)))
 	if _, err := d.DecryptCompact(tok); !errors.Is(err, jose.ErrMalformed) {
 		t.Fatalf("bad deflate: %v", err)
 	}

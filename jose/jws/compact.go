@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 )
 
 // errDotInPayload reports an unencoded payload that the compact
@@ -51,10 +52,10 @@ func (s *Signer) appendCompact(dst, payload []byte, detached bool) ([]byte, erro
 	}
 	plen := len(payload)
 	if !s.unencoded {
-		plen = jose.Base64URLEncodedLen(len(payload))
+		plen = b64enc.EncodedLen(len(payload))
 	}
 	n := len(s.protB64) + 1 + plen // the signing input
-	out := len(s.protB64) + 2 + jose.Base64URLEncodedLen(s.sigSize)
+	out := len(s.protB64) + 2 + b64enc.EncodedLen(s.sigSize)
 	if !detached {
 		out += plen
 	}
@@ -79,7 +80,7 @@ func (s *Signer) appendCompact(dst, payload []byte, detached bool) ([]byte, erro
 		buf = append(buf[:base+len(s.protB64)], '.')
 	}
 	buf = append(buf, '.')
-	return jose.AppendBase64URL(buf, sig), nil
+	return b64enc.Append(buf, sig), nil
 }
 
 // maxStackSig is the largest signature Compact copies to the stack: ES512's
@@ -187,7 +188,7 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 	if err := v.checkProtectedSize(len(hseg)); err != nil {
 		return err
 	}
-	hdrLen := jose.Base64URLDecodedLen(len(hseg))
+	hdrLen := b64enc.DecodedLen(len(hseg))
 	payLen := len(pseg)
 	cached := false
 	if ch := v.headers.Get(hseg); ch != nil {
@@ -195,12 +196,12 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 		// *m.Header reaches the cache.
 		m.hdr = *ch
 		cached, hdrLen = true, 0
-		payLen = jose.Base64URLDecodedLen(len(pseg))
+		payLen = b64enc.DecodedLen(len(pseg))
 	}
 	if isDetached {
 		payLen = 0
 	}
-	sigLen := jose.Base64URLDecodedLen(len(sseg))
+	sigLen := b64enc.DecodedLen(len(sseg))
 	buf := m.Payload[:0]
 	if need := payLen + sigLen + hdrLen; cap(buf) < need {
 		buf = make([]byte, 0, need)
@@ -226,14 +227,14 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 	if err != nil {
 		return err
 	}
-	sig, err := jose.AppendBase64URLDecode(buf[payLen:payLen], sseg)
+	sig, err := b64enc.AppendDecode(buf[payLen:payLen], sseg, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jws: signature: %w", err)
 	}
 	var payload, input []byte
 	switch {
 	case !isDetached && !unencoded:
-		payload, err = jose.AppendBase64URLDecode(buf[:0:payLen], pseg)
+		payload, err = b64enc.AppendDecode(buf[:0:payLen], pseg, jose.ErrMalformed)
 		if err != nil {
 			return fmt.Errorf("jws: payload: %w", err)
 		}
@@ -243,12 +244,12 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 		input = token[:len(hseg)+1+len(pseg)]
 	default:
 		payload = detached
-		input = make([]byte, 0, len(hseg)+1+jose.Base64URLEncodedLen(len(detached)))
+		input = make([]byte, 0, len(hseg)+1+b64enc.EncodedLen(len(detached)))
 		input = append(append(input, hseg...), '.')
 		if unencoded {
 			input = append(input, detached...)
 		} else {
-			input = jose.AppendBase64URL(input, detached)
+			input = b64enc.Append(input, detached)
 		}
 	}
 	budget := v.lim.MaxKeyAttempts

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/keysource"
 	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -134,7 +135,7 @@ func TestConformanceLatchsetRFC7520JWS(t *testing.T) {
 				// the token is refused.
 				servesOther := func(k *jose.JWK) bool {
 					return slices.ContainsFunc(others, func(a jwa.SignatureAlgorithm) bool {
-						return jose.KeyFits(a, k) && k.Permits(string(a), jose.OpVerify) == nil
+						return keysource.Fits(a, k) && k.Permits(string(a), jose.OpVerify) == nil
 					})
 				}
 				want := jose.ErrInvalidKey

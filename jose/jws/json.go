@@ -10,6 +10,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -228,7 +229,7 @@ func (v *Verifier) verifyJSON(ctx context.Context, data, detached []byte, isDeta
 	case isDetached && unencoded == 1:
 		seg, payload = detached, detached
 	case isDetached:
-		seg, payload = jose.AppendBase64URL(nil, detached), detached
+		seg, payload = b64enc.Append(nil, detached), detached
 	case unencoded == 1:
 		seg, payload = j.payload, bytes.Clone(j.payload) // not an alias of data
 	default:
@@ -395,7 +396,7 @@ func SignGeneral(payload []byte, signers ...*Signer) ([]byte, error) {
 func appendPayload(b, payload []byte, unencoded bool) ([]byte, error) {
 	if !unencoded {
 		b = append(b, '"')
-		b = jose.AppendBase64URL(b, payload)
+		b = b64enc.Append(b, payload)
 		return append(b, '"'), nil
 	}
 	if !utf8.Valid(payload) {
@@ -425,6 +426,6 @@ func (s *Signer) appendSignature(b, payload []byte, unprotected *jose.Header) ([
 		return nil, err
 	}
 	b = append(b, `"signature":"`...)
-	b = jose.AppendBase64URL(b, sig)
+	b = b64enc.Append(b, sig)
 	return append(b, '"'), nil
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -133,9 +134,10 @@ func TestKeyFuncSet(t *testing.T) {
 
 // TestKeyFuncSetCheckedOnce: a set KeyFunc returns for every token is
 // checked for mixing once, not per token, while a mixed set is refused
-// every time and a new set is checked again. That the set is not walked
-// again is observed by making it mixed after it was checked, against the
-// rule that a returned set is not modified: a walk would refuse it.
+// every time, and a new set, or the same set whose Keys was appended to or
+// cut, is checked again. That the set is not walked again is observed by
+// making it mixed in place after it was checked, against the rule that a
+// returned set is not modified: a walk would refuse it.
 func TestKeyFuncSetCheckedOnce(t *testing.T) {
 	es, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	big := &jose.Set{}
@@ -162,7 +164,7 @@ func TestKeyFuncSetCheckedOnce(t *testing.T) {
 	if err := v.VerifyCompactInto(&m, tok); err != nil {
 		t.Fatal(err)
 	}
-	big.Keys = append(big.Keys, &jose.JWK{Key: &es.PublicKey, KeyID: "pub"}) // mixed from now on
+	big.Keys[0] = &jose.JWK{Key: &es.PublicKey, KeyID: "pub"} // mixed in place from now on: not seen
 	for i := range 100 {
 		if err := v.VerifyCompactInto(&m, tok); err != nil {
 			t.Fatalf("token %d: %v, want the checked set not walked again", i, err)
@@ -171,25 +173,38 @@ func TestKeyFuncSetCheckedOnce(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, func() { _ = v.VerifyCompactInto(&m, tok) }); allocs != 0 && !vectortest.RaceEnabled { // sync.Pool drops items under -race
 		t.Errorf("VerifyCompactInto through KeyFunc: %v allocs, want 0", allocs)
 	}
-	// A new pointer is checked: the same keys, now mixed, are refused for
+	// The same set with a key appended is checked again, and refused for
+	// every token: it is now mixed.
+	big.Keys = append(big.Keys, big.Keys[1])
+	for i := range 3 {
+		if err := v.VerifyCompactInto(&m, tok); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Fatalf("appended set, token %d: %v, want ErrInvalidKey", i, err)
+		}
+	}
+	// A new pointer is checked: the same keys, mixed, are refused for
 	// every token.
-	cur = &jose.Set{Keys: big.Keys}
+	cur = &jose.Set{Keys: big.Keys[:500]}
 	for i := range 3 {
 		if err := v.VerifyCompactInto(&m, tok); !errors.Is(err, jose.ErrInvalidKey) {
 			t.Fatalf("mixed set, token %d: %v, want ErrInvalidKey", i, err)
 		}
 	}
-	if calls != 1+100+101+3 {
+	if calls != 1+100+101+3+3 {
 		t.Errorf("KeyFunc called %d times", calls)
 	}
 	// The set of Keys, checked by NewVerifier, is not walked again.
-	keys := &jose.Set{Keys: big.Keys[:500]}
+	keys := &jose.Set{Keys: slices.Clone(big.Keys[1:500])} // k1...k499
 	fromKeys, err := NewVerifier(VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Keys: keys})
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys.Keys = big.Keys
+	keys.Keys[0] = big.Keys[0] // the public key, in place
 	if err := fromKeys.VerifyCompactInto(&m, tok); err != nil {
 		t.Fatalf("Keys: %v, want the set checked by NewVerifier not walked again", err)
+	}
+	// Cut, it is walked again: mixed, it is refused.
+	keys.Keys = keys.Keys[:len(keys.Keys)-1]
+	if err := fromKeys.VerifyCompactInto(&m, tok); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("Keys cut: %v, want ErrInvalidKey (walked again)", err)
 	}
 }

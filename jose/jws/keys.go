@@ -119,7 +119,7 @@ func leafHolds(leaf *x509.Certificate, key any) bool {
 func (v *Verifier) setCandidates(set *jose.Set, h *jose.Header, alg jwa.SignatureAlgorithm) (candidates, error) {
 	var c candidates
 	var buf [MaxKeyCandidates]*jose.JWK
-	keys, err := jose.Select(buf[:0], set, &v.setCheck, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates, nil)
+	keys, err := jose.Select(buf[:0], set, alg, h.KeyID, jose.OpVerify, MaxKeyCandidates, nil)
 	if err != nil {
 		return c, fmt.Errorf("jws: JWK Set: %w", err)
 	}

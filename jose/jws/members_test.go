@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -18,12 +19,12 @@ var membersKey = bytes.Repeat([]byte{0x5a}, 32)
 // hs256Compact signs payload under the protected header JSON hdr, as
 // written, with HS256 and membersKey.
 func hs256Compact(hdr, payload string) []byte {
-	input := jose.AppendBase64URL(nil, []byte(hdr))
+	input := b64enc.Append(nil, []byte(hdr))
 	input = append(input, '.')
-	input = jose.AppendBase64URL(input, []byte(payload))
+	input = b64enc.Append(input, []byte(payload))
 	mac := hmac.New(sha256.New, membersKey)
 	mac.Write(input)
-	return jose.AppendBase64URL(append(input, '.'), mac.Sum(nil))
+	return b64enc.Append(append(input, '.'), mac.Sum(nil))
 }
 
 // TestJWEMembersIgnored is issue 18 finding 10(d): the members only JWE
@@ -80,7 +81,7 @@ func TestEmptyProtected(t *testing.T) {
 	// The signature of a JWS without protected header: over "." || payload.
 	mac := hmac.New(sha256.New, membersKey)
 	mac.Write([]byte(".cGF5bG9hZA"))
-	sig := string(jose.AppendBase64URL(nil, mac.Sum(nil)))
+	sig := string(b64enc.Append(nil, mac.Sum(nil)))
 	absent := `{"payload":"cGF5bG9hZA","header":{"alg":"HS256"},"signature":"` + sig + `"}`
 	if _, err := v.VerifyJSON([]byte(absent)); err != nil {
 		t.Fatalf("no protected member: %v", err)

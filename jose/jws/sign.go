@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -134,7 +135,7 @@ func (s *Signer) checkUnprotected(h *jose.Header) error {
 	if h.Has("crit") || h.Has("b64") {
 		return fmt.Errorf("jws: crit and b64 must be in the protected header: %w", jose.ErrMalformed)
 	}
-	if _, err := jose.MergeHeaders(s.protected, h); err != nil {
+	if _, err := jose.MergeJOSEHeader(s.protected, h); err != nil {
 		return fmt.Errorf("jws: unprotected header: %w", err)
 	}
 	return nil
@@ -179,11 +180,11 @@ func (s *Signer) appendSigningInput(dst, payload []byte) []byte {
 	if s.unencoded {
 		return append(dst, payload...)
 	}
-	return jose.AppendBase64URL(dst, payload)
+	return b64enc.Append(dst, payload)
 }
 
 func (s *Signer) sign(payload []byte) ([]byte, error) {
-	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+jose.Base64URLEncodedLen(len(payload))), payload)
+	input := s.appendSigningInput(make([]byte, 0, len(s.protB64)+1+b64enc.EncodedLen(len(payload))), payload)
 	sig, err := s.signer.Sign(nil, input)
 	if err != nil {
 		return nil, fmt.Errorf("jws: signing: %w", err)

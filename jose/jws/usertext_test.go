@@ -7,7 +7,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"io"
-	"strings"
+	"runtime"
 	"testing"
 
 	"github.com/josebench/josebench/jose"
@@ -73,12 +73,22 @@ func TestUserText(t *testing.T) {
 			t.Errorf("%s:\n got %v\nwant %s", c.name, c.err, c.want)
 		}
 	}
+	// An unknown name is said to be unknown, by NewSigner and NewVerifier
+	// alike (jwa.SignatureAlgorithm.UnsupportedReason).
+	if err := signer("ES256X", ec); err == nil || err.Error() != `jws: NewSigner: jwa: signature algorithm "ES256X" is unknown: unsupported algorithm` {
+		t.Errorf("NewSigner of an unknown alg: %v", err)
+	}
+	if err := verifier("ES256X", &ec.PublicKey); err == nil || err.Error() != `jws: alg "ES256X" is unknown: unsupported algorithm` {
+		t.Errorf("NewVerifier of an unknown alg: %v", err)
+	}
 	if jwa.MLDSASupported() {
 		return
 	}
-	for _, err := range []error{signer(jwa.MLDSA65, ec), verifier(jwa.MLDSA65, &ec.PublicKey)} {
-		if err == nil || !strings.Contains(err.Error(), "ML-DSA-65") || !strings.Contains(err.Error(), "needs a build with Go 1.27 or later") {
-			t.Errorf("ML-DSA before Go 1.27: %v", err)
-		}
+	needs := ` needs a build with Go 1.27 or later (crypto/mldsa); this one is ` + runtime.Version() + `: unsupported algorithm`
+	if err := signer(jwa.MLDSA65, ec); err == nil || err.Error() != `jws: NewSigner: jwa: signature algorithm "ML-DSA-65"`+needs {
+		t.Errorf("NewSigner of ML-DSA before Go 1.27: %v", err)
+	}
+	if err := verifier(jwa.MLDSA65, &ec.PublicKey); err == nil || err.Error() != `jws: alg "ML-DSA-65"`+needs {
+		t.Errorf("NewVerifier of ML-DSA before Go 1.27: %v", err)
 	}
 }

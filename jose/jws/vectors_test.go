@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -38,7 +39,7 @@ func vecSigner(t *testing.T, alg jwa.SignatureAlgorithm, key any, hdr []byte) *S
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Signer{alg: alg, signer: js, sigSize: signatureSize(alg, key), protB64: jose.AppendBase64URL(nil, hdr)}
+	s := &Signer{alg: alg, signer: js, sigSize: signatureSize(alg, key), protB64: b64enc.Append(nil, hdr)}
 	if len(hdr) > 0 {
 		if s.protected, err = jose.ParseHeader(hdr, jose.Limits{}); err != nil {
 			t.Fatal(err)

@@ -5,11 +5,11 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/hdrcache"
 	"github.com/josebench/josebench/jose/internal/headers"
 	"github.com/josebench/josebench/jose/internal/keysource"
@@ -52,8 +52,8 @@ type VerifyOptions struct {
 	// on every call, which costs little for RSA, ECDSA and Ed25519 keys but
 	// repeats the HMAC key setup. From a *jose.Set the keys are selected
 	// exactly as from Keys ([jose.Select]; a mixed set is refused for
-	// every token, and the set last found unmixed is remembered by its
-	// pointer and not checked again, [jose.SetCheck]), and its JWKs are
+	// every token, and a set found unmixed remembers it and is not
+	// walked again, [jose.Set]), and its JWKs are
 	// prepared once and remembered: a KeyFunc that returns the same set for
 	// every token, such as the KeyFunc of a remote set of package jwks,
 	// costs what Keys costs. A set must not be modified once returned.
@@ -95,11 +95,8 @@ type Verifier struct {
 	cache   verifierCache    // prepared verifiers of JWKs (Keys, KeyFunc)
 	headers hdrcache.Cache   // verified compact protected headers (the rule of hdrcache)
 	keyFunc keysource.Source // KeyFunc or KeyFuncContext
-	// setCheck remembers the set of Keys, checked by NewVerifier, or the
-	// last set KeyFunc returned that was found unmixed.
-	setCheck jose.SetCheck
-	one      [1]prepared // storage of single for one algorithm
-	algOne   [1]jwa.SignatureAlgorithm
+	one     [1]prepared      // storage of single for one algorithm
+	algOne  [1]jwa.SignatureAlgorithm
 }
 
 // verifyOp is the key operation every signature algorithm asks of a
@@ -179,7 +176,7 @@ var ErrMultipleSignatures = fmt.Errorf("jws: more than one signature, use Verify
 // empty or holds "none" or an algorithm jwa does not implement, if not
 // exactly one of Key, Keys, KeyFunc and KeyFuncContext is set, and, with
 // ErrInvalidKey, if
-// Key can verify none of the listed algorithms ([jose.CheckKeyFits]: its
+// Key can verify none of the listed algorithms ([keysource.CheckFits]: its
 // type or curve fits none, or, for a *jose.JWK, its "alg", "use" and
 // "key_ops" permit none of those it fits) or Keys mixes secret and public
 // keys. A Key that can verify some of the algorithms is accepted; a token
@@ -194,14 +191,11 @@ func NewVerifier(opts VerifyOptions) (*Verifier, error) {
 			return nil, fmt.Errorf("jws: alg %q cannot be allowed: unsecured JWS are never accepted: %w", a, jose.ErrAlgorithmNotAllowed)
 		}
 		if !slices.Contains(supported, a) {
-			if isMLDSA(a) {
-				return nil, fmt.Errorf("jws: alg %q needs a build with Go 1.27 or later (crypto/mldsa); this one is %s: %w", a, runtime.Version(), jose.ErrUnsupportedAlgorithm)
-			}
-			return nil, fmt.Errorf("jws: alg %q: %w", a, jose.ErrUnsupportedAlgorithm)
+			return nil, fmt.Errorf("jws: alg %s %s: %w", untrusted.Quote(a), a.UnsupportedReason(), jose.ErrUnsupportedAlgorithm)
 		}
 	}
 	v := new(Verifier)
-	if err := keysource.Check(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, verifyOp, &v.setCheck); err != nil {
+	if err := keysource.Check(opts.Algorithms, opts.Key, opts.Keys, opts.KeyFunc, opts.KeyFuncContext, verifyOp); err != nil {
 		return nil, fmt.Errorf("jws: VerifyOptions: %w", err)
 	}
 	for _, c := range opts.Critical {
@@ -288,7 +282,7 @@ func isJSON(data []byte) bool {
 // checkProtectedSize refuses an encoded protected header of n characters
 // that decodes to more than Limits.MaxHeaderSize bytes, before decoding.
 func (v *Verifier) checkProtectedSize(n int) error {
-	if d := jose.Base64URLDecodedLen(n); d > v.lim.MaxHeaderSize {
+	if d := b64enc.DecodedLen(n); d > v.lim.MaxHeaderSize {
 		return fmt.Errorf("jws: protected header of %d bytes exceeds %d: %w", d, v.lim.MaxHeaderSize, jose.ErrLimitExceeded)
 	}
 	return nil
@@ -322,7 +316,7 @@ func (v *Verifier) decodeProtected(seg, buf []byte) (*jose.Header, []byte, error
 // decodeProtectedInto is decodeProtected into *h.
 func (v *Verifier) decodeProtectedInto(h *jose.Header, seg, buf []byte) ([]byte, error) {
 	n := len(buf)
-	buf, err := jose.AppendBase64URLDecode(buf, seg)
+	buf, err := b64enc.AppendDecode(buf, seg, jose.ErrMalformed)
 	if err != nil {
 		return nil, fmt.Errorf("jws: protected header: %w", err)
 	}
@@ -386,10 +380,4 @@ func verifyWith(cands *candidates, input, sig []byte, budget *int) error {
 		}
 	}
 	return fmt.Errorf("jws: %w", jose.ErrVerificationFailed)
-}
-
-// isMLDSA reports whether a names an ML-DSA algorithm (RFC 9964 §2), which
-// builds before Go 1.27 do not implement.
-func isMLDSA(a jwa.SignatureAlgorithm) bool {
-	return a == jwa.MLDSA44 || a == jwa.MLDSA65 || a == jwa.MLDSA87
 }

@@ -1,6 +1,8 @@
-// Package b64enc is the table-driven unpadded base64url encoder (RFC 4648
-// §5, RFC 7515 §2) behind package jose's Base64URL functions, and the
-// in-place encoding jwe seals compact tokens with.
+// Package b64enc is the table-driven unpadded base64url codec (RFC 4648
+// §5, RFC 7515 §2) behind package jose's Base64URL functions: the
+// appending and length functions jws and jwe encode and decode tokens
+// with, and the in-place encoding jwe seals compact tokens with. Its
+// decoding is strict, as RFC 7515 §2 requires.
 package b64enc
 
 import "encoding/binary"

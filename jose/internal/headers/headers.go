@@ -14,6 +14,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 )
 
 // CheckCritical applies the "crit" rules of RFC 7515 §4.1.11 (for JWE,
@@ -126,10 +127,10 @@ func EncodeProtected(h *jose.Header) ([]byte, *jose.Header, error) {
 		return nil, nil, err
 	}
 	enc := data[len(data):len(data)]
-	if n := jose.Base64URLEncodedLen(len(data)); cap(enc) < n {
+	if n := b64enc.EncodedLen(len(data)); cap(enc) < n {
 		enc = make([]byte, 0, n)
 	}
-	enc = jose.AppendBase64URL(enc, data)
+	enc = b64enc.Append(enc, data)
 	return enc[:len(enc):len(enc)], back, nil
 }
 

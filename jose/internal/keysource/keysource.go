@@ -58,11 +58,11 @@ func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
 // Check checks the key source of a verifier or decrypter
 // (jws.VerifyOptions, jwe.DecryptOptions) when it is made: exactly one of
 // key, set, plain (KeyFunc) and withCtx (KeyFuncContext) is given; a single
-// key can serve one of algs, asking op(alg) of it ([jose.CheckKeyFits],
+// key can serve one of algs, asking op(alg) of it ([CheckFits],
 // [jose.ErrInvalidKey]); a set does not mix secret and public keys
-// ([jose.SetCheck.Check], [jose.ErrInvalidKey]), and checked, if not nil,
-// remembers it for [jose.Select].
-func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp, checked *jose.SetCheck) error {
+// ([jose.Set.CheckMixed], [jose.ErrInvalidKey]), which the set remembers
+// for [jose.Select].
+func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp) error {
 	n := 0
 	for _, given := range [...]bool{key != nil, set != nil, plain != nil, withCtx != nil} {
 		if given {
@@ -76,9 +76,9 @@ func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jos
 		if _, ok := key.(*jose.Set); ok {
 			return fmt.Errorf("jose: Key holds a *jose.Set: a JWK Set goes in Keys: %w", jose.ErrInvalidKey)
 		}
-		return jose.CheckKeyFits(algs, key, op)
+		return CheckFits(algs, key, op)
 	case set != nil:
-		return checked.Check(set)
+		return set.CheckMixed()
 	}
 	return nil
 }

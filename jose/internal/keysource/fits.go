@@ -1,0 +1,61 @@
+package keysource
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose"
+)
+
+// Fits reports whether key, a Go key or a supported *jose.JWK, has the
+// type and curve alg needs ([jose.Algorithm.FitsKey]); a JWK's "alg",
+// "use" and "key_ops" are not consulted ([jose.JWK.Permits] and
+// [CheckFits] do).
+func Fits[A jose.Algorithm](alg A, key any) bool {
+	if k, ok := key.(*jose.JWK); ok {
+		return k.Supported() && alg.FitsKey(k.Key)
+	}
+	return alg.FitsKey(key)
+}
+
+// CheckFits returns an error wrapping [jose.ErrInvalidKey] if key can
+// serve none of algs: its type or curve fits none ([Fits]), or, for a *JWK,
+// its own "alg", "use" and "key_ops" (RFC 7517 §4.2-4.4) permit none of
+// those it fits, op(alg) being the operation each algorithm asks of the
+// key ([jose.JWK.Permits]), the same test by which [jose.Select] drops a key from a
+// set. jws.NewVerifier and jwe.NewDecrypter refuse so a single key that
+// could never serve a token, rather than refusing every token with an
+// error that reads like an attack. A key that can serve some of algs is
+// accepted; tokens of the others are refused one by one.
+func CheckFits[A jose.Algorithm](algs []A, key any, op func(A) jose.KeyOp) error {
+	jwk, isJWK := key.(*jose.JWK)
+	typeFits := false
+	for _, a := range algs {
+		if !Fits(a, key) {
+			continue
+		}
+		if !isJWK || jwk.Permits(string(a), op(a)) == nil {
+			return nil
+		}
+		typeFits = true
+	}
+	what := fmt.Sprintf("%T key", key)
+	if isJWK && jwk != nil {
+		what = fmt.Sprintf("JWK %s (%T)", untrusted.Quote(jwk.KeyID), jwk.Key)
+	}
+	if typeFits {
+		var members []string
+		if jwk.Algorithm != "" {
+			members = append(members, "alg "+untrusted.Quote(jwk.Algorithm))
+		}
+		if jwk.Use != "" {
+			members = append(members, "use "+untrusted.Quote(jwk.Use))
+		}
+		if jwk.KeyOps != nil {
+			members = append(members, "key_ops "+untrusted.QuoteList(jwk.KeyOps))
+		}
+		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, jose.ErrInvalidKey)
+	}
+	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, jose.ErrInvalidKey)
+}
