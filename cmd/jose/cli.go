@@ -74,7 +74,26 @@ func init() {
 		inspectCommand,
 		jwtCommand,
 		dpopCommand,
+		versionCommand,
 	}
+}
+
+// versionCommand is "jose version", also run by "jose --version".
+var versionCommand = &command{
+	name:    "version",
+	summary: "print the version of this build",
+	usage: `Usage: jose version (or jose --version)
+
+Print one line: the module version, what the build knows of its VCS
+revision that the version does not already say (the revision, its time,
+"modified"), and the Go release that built it.
+`,
+	flags: func(*flag.FlagSet) action {
+		return func(s *streams, _ []string) error {
+			_, err := fmt.Fprintln(s.stdout, version.Line("jose"))
+			return err
+		}
+	},
 }
 
 const mainUsage = `jose makes keys and tokens from the shell: JWK and JWK Sets (RFC 7517),
@@ -87,8 +106,7 @@ Usage:
 Commands:
 
 %s
-Run "jose help <command>" or "jose <command> -h" for its flags, and
-"jose --version" for the version of this build.
+Run "jose help <command>" or "jose <command> -h" for its flags.
 Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 FILE means standard input; a TOKEN may also be the token itself, pasted.
 Data goes to standard output, messages to standard error. Exit status: 0
@@ -143,8 +161,7 @@ func runWith(s *streams, args []string) int {
 	case "-h", "-help", "--help":
 		return help(stdout, stderr, nil)
 	case "--version", "-version":
-		fmt.Fprintln(stdout, version.Line("jose"))
-		return exitOK
+		args = append([]string{versionCommand.name}, args[1:]...)
 	}
 	c, path, rest, err := resolve(args)
 	if err != nil {

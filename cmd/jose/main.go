@@ -17,7 +17,7 @@
 //	jose dpop thumbprint --key FILE
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
-//	jose --version
+//	jose version (or jose --version)
 //
 // Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 // file means standard input. A TOKEN argument that names no file and is a
