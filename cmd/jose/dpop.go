@@ -78,7 +78,7 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 					return err
 				}
 				if tok = bytes.TrimSpace(tok); len(tok) == 0 {
-					return fmt.Errorf("%s: no access token", displayName(*tokenFile))
+					return errorf("%s: no access token", displayName(*tokenFile))
 				}
 				opts.AccessToken = string(tok)
 			}

@@ -65,7 +65,7 @@ func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
 // library (a registered name given a value of the wrong type).
 func headerError(err error, members map[string]any) error {
 	if err != nil && len(members) > 0 && strings.Contains(err.Error(), "header member") {
-		return usagef("--header %s", strings.TrimPrefix(message(err), "header member "))
+		return usagef("--header %s", strings.TrimPrefix(userText(err), "header member "))
 	}
 	return err
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -46,17 +45,17 @@ func readInput(s *streams, name string, max int64) ([]byte, error) {
 	if !isStdin(name) {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, errors.Unwrap(err))
+			return nil, errorf("%s: %v", name, errors.Unwrap(err))
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %v", displayName(name), err)
+		return nil, errorf("read %s: %v", displayName(name), err)
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: larger than %d bytes", displayName(name), max)
+		return nil, errorf("%s: larger than %d bytes", displayName(name), max)
 	}
 	return data, nil
 }
@@ -76,16 +75,16 @@ func readToken(s *streams, name string) ([]byte, error) {
 		if _, err := os.Stat(name); err != nil {
 			arg := bytes.TrimSpace([]byte(name))
 			if len(arg) > maxToken {
-				return nil, fmt.Errorf("%s: larger than %d bytes", argName(name), maxToken)
+				return nil, errorf("%s: larger than %d bytes", argName(name), maxToken)
 			}
 			terr := checkToken(arg)
 			if terr == nil {
 				return arg, nil
 			}
 			if looksLikeToken(arg) {
-				return nil, fmt.Errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
+				return nil, errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
 			}
-			return nil, fmt.Errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
+			return nil, errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
 		}
 	}
 	data, err := readInput(s, name, maxToken)
@@ -94,10 +93,10 @@ func readToken(s *streams, name string) ([]byte, error) {
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, fmt.Errorf("%s: no token", displayName(name))
+		return nil, errorf("%s: no token", displayName(name))
 	}
 	if err := checkToken(data); err != nil {
-		return nil, fmt.Errorf("%s: %v", displayName(name), err)
+		return nil, errorf("%s: %v", displayName(name), err)
 	}
 	return data, nil
 }
@@ -128,7 +127,7 @@ func checkToken(tok []byte) error {
 		_, err = inspectCompact(tok)
 	}
 	if err != nil {
-		return fmt.Errorf("not a JWS or JWE: %s", message(err))
+		return errorf("not a JWS or JWE: %s", userText(err))
 	}
 	return nil
 }
@@ -152,19 +151,19 @@ func loadKeyFile(s *streams, name string) (*keyFile, error) {
 	trimmed := bytes.TrimSpace(data)
 	switch {
 	case len(trimmed) == 0:
-		return nil, fmt.Errorf("%s: empty key file", kf.name)
+		return nil, errorf("%s: empty key file", kf.name)
 	case bytes.HasPrefix(trimmed, []byte("-----BEGIN")):
 		kf.pem = true
 		kf.key, err = jose.ParseKeyPEM(trimmed)
 	case trimmed[0] != '{':
-		return nil, fmt.Errorf("%s: not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)", kf.name)
+		return nil, errorf("%s: not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)", kf.name)
 	case isSet(trimmed):
 		kf.set, err = jose.ParseSet(trimmed)
 	default:
 		kf.key, err = jose.ParseKey(trimmed)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", kf.name, message(err))
+		return nil, errorf("%s: %s", kf.name, userText(err))
 	}
 	return kf, nil
 }
@@ -196,7 +195,7 @@ func loadKey(s *streams, name string) (*jose.JWK, error) {
 		return nil, err
 	}
 	if kf.set != nil {
-		return nil, fmt.Errorf("%s: a JWK Set, not a key (use the \"jose set\" commands)", kf.name)
+		return nil, errorf("%s: a JWK Set, not a key (use the \"jose set\" commands)", kf.name)
 	}
 	return kf.key, nil
 }
@@ -208,7 +207,7 @@ func loadSet(s *streams, name string) (*jose.Set, error) {
 		return nil, err
 	}
 	if kf.set == nil {
-		return nil, fmt.Errorf("%s: a key, not a JWK Set (a set is {\"keys\":[...]})", kf.name)
+		return nil, errorf("%s: a key, not a JWK Set (a set is {\"keys\":[...]})", kf.name)
 	}
 	return kf.set, nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -130,7 +129,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 				tok, err = signer.Sign(claims)
 			}
 			if errors.Is(err, jwt.ErrInvalidClaims) {
-				return fmt.Errorf("the claims would not validate: %s", strings.TrimPrefix(message(err), "claims that would not validate: "))
+				return errorf("the claims would not validate: %s", strings.TrimPrefix(userText(err), "claims that would not validate: "))
 			}
 			if err != nil {
 				return err
@@ -350,11 +349,11 @@ signature.
 			}
 			switch {
 			case isJSON(tok):
-				return errors.New("a JWT is a compact token (RFC 7519 §7.2), not a JSON serialization")
+				return errorf("a JWT is a compact token (RFC 7519 §7.2), not a JSON serialization")
 			case bytes.Count(tok, []byte(".")) == 4 && !n.nested():
-				return errors.New("an encrypted JWT (JWE): give --enc-alg, --enc and --enc-key to validate a nested JWT")
+				return errorf("an encrypted JWT (JWE): give --enc-alg, --enc and --enc-key to validate a nested JWT")
 			case bytes.Count(tok, []byte(".")) == 2 && n.nested():
-				return errors.New("a signed JWT, not a nested one: with --enc-alg, --enc and --enc-key only nested JWTs are accepted")
+				return errorf("a signed JWT, not a nested one: with --enc-alg, --enc and --enc-key only nested JWTs are accepted")
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {
@@ -370,7 +369,7 @@ signature.
 func validateError(err error) error {
 	var ce *jwt.ClaimError
 	if errors.As(err, &ce) && errors.Is(err, jwt.ErrMissingClaim) && ce.Claim == "exp" {
-		return fmt.Errorf("%w (--no-exp accepts tokens without it)", err)
+		return errorf("%w (--no-exp accepts tokens without it)", err)
 	}
 	return err
 }

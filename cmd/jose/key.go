@@ -241,7 +241,7 @@ func (g *genFlags) generate() (*jose.JWK, error) {
 func checkFit(k *jose.JWK) error {
 	for _, f := range jose.AnalyzeKey(k) {
 		if f.Severity == jose.SeverityCritical {
-			return fmt.Errorf("%s", f.Message)
+			return errorf("%s", f.Message)
 		}
 	}
 	return nil
@@ -295,7 +295,7 @@ publication. A symmetric key has no public form.
 			}
 			pub := k.Public()
 			if pub == nil {
-				return fmt.Errorf("a symmetric (oct) key has no public form")
+				return errorf("a symmetric (oct) key has no public form")
 			}
 			return writeValue(s.stdout, pub)
 		}
@@ -390,9 +390,9 @@ key without findings is not thereby proven safe.
 			case 0:
 				return nil
 			case 1:
-				return fmt.Errorf("1 weakness found")
+				return errorf("1 weakness found")
 			}
-			return fmt.Errorf("%d weaknesses found", weak)
+			return errorf("%d weaknesses found", weak)
 		}
 	},
 }

@@ -73,7 +73,7 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	case f.secretFile != "":
 		data, err := readInput(s, f.secretFile, maxKeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("--secret-file %v", err)
+			return nil, errorf("--secret-file %v", err)
 		}
 		secret = data
 	case f.secretEnv != "":
@@ -90,7 +90,7 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 			return nil, usagef("%s: a raw secret is for HMAC (HS256, HS384, HS512), not %s: give the key with --key", f.given(), a)
 		}
 		if n := a.Hash().Size(); len(secret) < n {
-			return nil, fmt.Errorf("%s: a secret of %d bytes is too short for %s, which needs at least %d (RFC 7518 §3.2)", f.given(), len(secret), a, n)
+			return nil, errorf("%s: a secret of %d bytes is too short for %s, which needs at least %d (RFC 7518 §3.2)", f.given(), len(secret), a, n)
 		}
 	}
 	return secret, nil
@@ -112,21 +112,22 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	if err != nil {
 		return nil, err
 	}
-	k, where, err := kf.pick("--kid", kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !alg.FitsKey(k.Key):
-		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
-	case !k.IsPrivate():
-		return nil, fmt.Errorf("%s holds a public key; signing needs the private key", where)
-	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
-	case k.Use == jose.UseEncryption:
-		return nil, fmt.Errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
-	}
-	return k, nil
+	return kf.pick("--kid", kid, string(alg), sigKeyWanted(alg), func(k *jose.JWK, where string) error {
+		switch {
+		case !alg.FitsKey(k.Key):
+			return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
+		case !k.IsPrivate():
+			return errorf("%s holds a public key; signing needs the private key", where)
+		case k.Algorithm != "" && k.Algorithm != string(alg):
+			return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+		case k.Use == jose.UseEncryption:
+			return errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
+		}
+		if b, ok := k.Key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
+			return errorf("%s holds %s; %s needs at least %d bits (RFC 7518 §3.2)", where, describeKey(k), alg, 8*alg.Hash().Size())
+		}
+		return nil
+	})
 }
 
 // encryptionKey is the recipient's key for alg: the key of the file, or
@@ -137,27 +138,28 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid s
 	if err != nil {
 		return nil, err
 	}
-	k, where, err := kf.pick(kidFlag, kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !alg.FitsKey(k.Key):
-		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
-	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
-	case k.Use == jose.UseSignature:
-		return nil, fmt.Errorf("%s is for signatures (use \"sig\"): give an encryption key", where+": the key")
-	}
-	return k, nil
+	return kf.pick(kidFlag, kid, string(alg), encKeyWanted(alg), func(k *jose.JWK, where string) error {
+		switch {
+		case !alg.FitsKey(k.Key):
+			return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
+		case k.Algorithm != "" && k.Algorithm != string(alg):
+			return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+		case k.Use == jose.UseSignature:
+			return errorf("%s is for signatures (use \"sig\"): give an encryption key", where+": the key")
+		}
+		return nil
+	})
 }
 
 // pick returns the one key of kf, or for a set the key whose kid is kid,
-// the value of the flag kidFlag (one that fits, when several have that
-// kid), and how messages name it.
-func (kf *keyFile) pick(kidFlag, kid string, fits func(*jose.JWK) bool) (*jose.JWK, string, error) {
+// the value of the flag kidFlag, once check (which names the key as
+// where) finds it usable for alg. When several keys have that kid, the
+// first usable one is returned; when none is, the error describes them
+// all, up to maxDescribed, and says what alg needs (wanted: "an EC P-256
+// key").
+func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK, where string) error) (*jose.JWK, error) {
 	if kf.set == nil {
-		return kf.key, kf.name, nil
+		return kf.key, check(kf.key, kf.name)
 	}
 	var kids []string
 	for _, k := range kf.set.Keys {
@@ -167,22 +169,60 @@ func (kf *keyFile) pick(kidFlag, kid string, fits func(*jose.JWK) bool) (*jose.J
 	}
 	if kid == "" {
 		if len(kids) == 1 {
-			return kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)], kf.name, nil
+			k := kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)]
+			return k, check(k, kf.name)
 		}
-		return nil, "", usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, strings.Join(quoteAll(kids), ", "))
+		return nil, usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, strings.Join(quoteAll(kids), ", "))
 	}
 	ks := kf.set.LookupKeyID(kid)
 	if len(ks) == 0 {
-		return nil, "", usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), strings.Join(quoteAll(kids), ", "))
+		return nil, usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), strings.Join(quoteAll(kids), ", "))
 	}
 	where := fmt.Sprintf("%s (kid %s)", kf.name, untrusted.Quote(kid))
+	var first error
 	for _, k := range ks {
-		if fits(k) {
-			return k, where, nil
+		err := check(k, where)
+		if err == nil {
+			return k, nil
+		}
+		if first == nil {
+			first = err
 		}
 	}
-	return ks[0], where, nil
+	if len(ks) == 1 {
+		return nil, first
+	}
+	var desc []string
+	for _, k := range ks[:min(len(ks), maxDescribed)] {
+		desc = append(desc, describeCandidate(k))
+	}
+	if n := len(ks) - maxDescribed; n > 0 {
+		desc = append(desc, fmt.Sprintf("and %d more", n))
+	}
+	return nil, errorf("%s has %d keys of kid %s, none usable for %s: %s; %s needs %s", kf.name, len(ks), untrusted.Quote(kid), alg, strings.Join(desc, ", "), alg, wanted)
 }
+
+// describeCandidate is describeKey with what else decides whether k may
+// be used: "an oct key of 256 bits for HS256", "an EC P-256 public key
+// for signatures".
+func describeCandidate(k *jose.JWK) string {
+	d := describeKey(k)
+	if !k.IsPrivate() && k.KeyType() != "" && k.KeyType() != jose.KeyTypeOct {
+		d = strings.TrimSuffix(d, " key") + " public key"
+	}
+	switch {
+	case k.Algorithm != "":
+		d += " for " + argName(k.Algorithm)
+	case k.Use == jose.UseSignature:
+		d += " for signatures"
+	case k.Use == jose.UseEncryption:
+		d += " for encryption"
+	}
+	return d
+}
+
+// maxDescribed is the number of keys a message describes, at most.
+const maxDescribed = 5
 
 func quoteAll(vals []string) []string {
 	out := make([]string, len(vals))
@@ -207,7 +247,8 @@ func describeKey(k *jose.JWK) string {
 	return "an " + kty + " key"
 }
 
-// sigKeyWanted says what key alg needs: "an EC P-256 key".
+// sigKeyWanted says what key alg needs: "an EC P-256 key", "an oct key
+// of at least 256 bits".
 func sigKeyWanted(alg jwa.SignatureAlgorithm) string {
 	kty := alg.KeyType()
 	if crv := alg.Curve(); crv != "" {
@@ -215,6 +256,9 @@ func sigKeyWanted(alg jwa.SignatureAlgorithm) string {
 	}
 	if kty == jose.KeyTypeAKP {
 		return "an AKP key for " + string(alg)
+	}
+	if kty == jose.KeyTypeOct {
+		return fmt.Sprintf("an oct key of at least %d bits", 8*alg.Hash().Size())
 	}
 	return "an " + kty + " key"
 }
@@ -242,18 +286,18 @@ func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
 	k := kf.key
 	if !slices.ContainsFunc(allowed, func(a jwa.SignatureAlgorithm) bool { return a.FitsKey(k.Key) }) {
 		if len(allowed) == 1 {
-			return fmt.Errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], sigKeyWanted(allowed[0]))
+			return errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], sigKeyWanted(allowed[0]))
 		}
-		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
+		return errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
 	}
 	if k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s, not for signatures: give a signature key", kf.name, argName(k.Algorithm))
+		return errorf("%s: the key is for %s, not for signatures: give a signature key", kf.name, argName(k.Algorithm))
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.SignatureAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+		return errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
 	if k.Use == jose.UseEncryption {
-		return fmt.Errorf("%s: the key is for encryption (use \"enc\"): give a signature key", kf.name)
+		return errorf("%s: the key is for encryption (use \"enc\"): give a signature key", kf.name)
 	}
 	return nil
 }
@@ -267,21 +311,21 @@ func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
 	k := kf.key
 	if !slices.ContainsFunc(allowed, func(a jwa.KeyAlgorithm) bool { return a.FitsKey(k.Key) }) {
 		if len(allowed) == 1 {
-			return fmt.Errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], encKeyWanted(allowed[0]))
+			return errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], encKeyWanted(allowed[0]))
 		}
-		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
+		return errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
 	}
 	if !k.IsPrivate() {
-		return fmt.Errorf("%s holds a public key; decrypting needs the private key", kf.name)
+		return errorf("%s holds a public key; decrypting needs the private key", kf.name)
 	}
 	if k.Algorithm != "" && !slices.Contains(keyAlgs, jwa.KeyAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s, not for encryption: give an encryption key", kf.name, argName(k.Algorithm))
+		return errorf("%s: the key is for %s, not for encryption: give an encryption key", kf.name, argName(k.Algorithm))
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.KeyAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+		return errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
 	if k.Use == jose.UseSignature {
-		return fmt.Errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)
+		return errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)
 	}
 	return nil
 }
@@ -293,6 +337,6 @@ func keyNotFound(err error, file string) error {
 	if !errors.Is(err, jose.ErrKeyNotFound) || file == "" {
 		return err
 	}
-	msg := strings.TrimSuffix(strings.TrimPrefix(message(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
-	return fmt.Errorf("%s: %s for the token", displayName(file), msg)
+	msg := strings.TrimSuffix(strings.TrimPrefix(userText(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
+	return errorf("%s: %s for the token", displayName(file), msg)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -175,7 +174,7 @@ func newVerifier(s *streams, key *keyFlags, allowed []jwa.SignatureAlgorithm) (*
 		return nil, err
 	}
 	if kf.set != nil && kf.set.CheckMixed() != nil {
-		return nil, fmt.Errorf("%s mixes private or secret keys with public ones: verify with the public set (\"jose set public\")", kf.name)
+		return nil, errorf("%s mixes private or secret keys with public ones: verify with the public set (\"jose set public\")", kf.name)
 	}
 	if err := kf.checkVerifying(allowed); err != nil {
 		return nil, err
@@ -223,7 +222,7 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 	}
 	for _, r := range results {
 		if r.Err != nil {
-			return nil, fmt.Errorf("signature %d of %d: %w", r.Index+1, len(results), r.Err)
+			return nil, errorf("signature %d of %d: %w", r.Index+1, len(results), r.Err)
 		}
 	}
 	return payload, nil

@@ -19,6 +19,12 @@ const (
 	tSecret  = "testdata/tokens/secret-hs256.jws"
 	tNotAJWS = "testdata/tokens/not-a-token.txt" // "not.a.token"
 
+	// kAPIName is ec.jwk's public key, kid "Verify", in a file whose name
+	// looks like an API name; kKidSet is a set of six keys of kid
+	// "Verify" and ec.jwk.
+	kAPIName = "testdata/keys/JWK.json"
+	kKidSet  = "testdata/keys/kid-set.json"
+
 	// secretEnv and shortEnv are environment variables the tests set:
 	// the secret of kSecret, and one too short for HS256.
 	secretEnv = "JOSE_TEST_SECRET"
@@ -119,6 +125,23 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-file-missing", "", []string{"sign", "--alg", "HS256", "--secret-file", "testdata/keys/nope.txt", "testdata/tokens/payload.txt"}},
 		{"generate-size-unbound", "", []string{"key", "generate", "--kty", "oct", "--size", "136"}},
 		{"generate-ed-enc", "", []string{"key", "generate", "--kty", "OKP", "--crv", "Ed25519", "--use", "enc"}},
+
+		// What the user gave is kept whole in a message, even when it
+		// looks like one of the library's API or package names.
+		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
+		{"text-file-pkg-name", "", []string{"verify", "--alg", "HS256", "--key", "jws", tHS256}},
+		{"text-token-api-name", "", []string{"inspect", "KeyFunc"}},
+		{"text-file-jwk-json", tEd, []string{"sign", "--alg", "ES256", "--key", kAPIName}},
+		{"text-kid-api-name", tEd, []string{"sign", "--alg", "ES256", "--key", kSet, "--kid", "Verify"}},
+		{"text-header-name", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "VerifyOptions=1", "--header", "VerifyOptions=2"}},
+
+		// --kid with several keys of that kid: the first usable one, or
+		// all of them described (at most 5) when none is.
+		{"kid-several-one-fits", tEd, []string{"sign", "--alg", "EdDSA", "--key", kKidSet, "--kid", "Verify"}},
+		{"kid-several-none-fit", tEd, []string{"sign", "--alg", "ES256", "--key", kKidSet, "--kid", "Verify"}},
+		{"kid-several-hmac-short", tEd, []string{"sign", "--alg", "HS384", "--key", kKidSet, "--kid", "Verify"}},
+		{"kid-several-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kKidSet, "--kid", "Verify"}},
+		{"sign-hmac-short", tEd, []string{"sign", "--alg", "HS512", "--key", kHS256Any}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			checkGolden(t, tt.name, tt.in, testTime, tt.args)
@@ -159,20 +182,54 @@ func TestKidEncrypt(t *testing.T) {
 	}
 }
 
-// TestMessage: the library's chains are cut to the user's words, and
-// quoted input is kept as it was, whatever it holds.
+// TestMessage: the library's chains are cut to the user's words: package
+// names, API names after a package name, a repeated sentinel. Whatever
+// else the text holds is kept, quoted or not: a part that only looks like
+// an API name or a package name ("Verify", "KeyFile", "JWK.json", "jws"),
+// and a part said twice that is not a sentinel.
 func TestMessage(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`jwt: jws: key: jose: key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`, `key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`},
 		{`jws: VerifyOptions: jose: JWK Set mixes keys: invalid key for algorithm`, `JWK Set mixes keys: invalid key for algorithm`},
+		{`jws: SignerOptions: jose: header member "x5u": jsonx: want string, have number: malformed input`, `header member "x5u": want string, have number`},
 		{`jwk: jsonx: want object, have invalid JSON: malformed input`, `want object, have invalid JSON`},
 		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
 		{`malformed input`, `malformed input`},
-		{`a: b: a`, `a: b`},
+		{`jws: verification failed: verification failed`, `verification failed`},
+		// Not the library's names: kept.
+		{`a: b: a`, `a: b: a`},
+		{`Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`, `Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`},
+		{`jws: key: RS256 needs an RSA key`, `key: RS256 needs an RSA key`},
+		{`jose: no key of kid "Verify": no matching key`, `no key of kid "Verify": no matching key`},
+		{`jose: header member "jws": jws: x`, `header member "jws": x`},
+		{`x: jws: x`, `x: x`},
 	} {
 		if got := message(errors.New(tt.in)); got != tt.want {
 			t.Errorf("message(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestErrorfKeepsText: the command's own errors are printed as they are,
+// whatever file name or value they hold, and the library errors they
+// embed are cleaned; errors.Is sees through them.
+func TestErrorfKeepsText(t *testing.T) {
+	lib := errors.New("jws: NewSigner: jose: key \"k\": no matching key")
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{errorf("%s: %v", "jws", errors.New("no such file or directory")), "jws: no such file or directory"},
+		{errorf("%s: empty key file", "Verify"), "Verify: empty key file"},
+		{errorf("%s: %s: %w", "KeyFile", "KeyFile", lib), `KeyFile: KeyFile: key "k": no matching key`},
+		{usagef("--header %s: given twice", "VerifyOptions"), "--header VerifyOptions: given twice"},
+	} {
+		if got := userText(tt.err); got != tt.want {
+			t.Errorf("userText = %q, want %q", got, tt.want)
+		}
+	}
+	if err := errorf("x: %w", lib); !errors.Is(err, lib) {
+		t.Errorf("errorf does not wrap %v", lib)
 	}
 }
 
