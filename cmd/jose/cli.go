@@ -53,6 +53,9 @@ type command struct {
 	usage string
 	// maxArgs is the number of positional arguments (FILE) accepted.
 	maxArgs int
+	// tokenArg is set when the argument is a TOKEN: a file, "-", or the
+	// token itself.
+	tokenArg bool
 	// flags registers the command's flags on fs and returns its action.
 	flags func(fs *flag.FlagSet) action
 	// sub are the subcommands of a group.
@@ -193,6 +196,10 @@ func runWith(s *streams, args []string) int {
 		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
 		return exitUsage
 	}
+	if msg := emptyInput(c, fs); msg != "" {
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, msg)
+		return exitUsage
+	}
 	if err := act(s, fs.Args()); err != nil {
 		fmt.Fprintf(stderr, "jose: %s: %s\n", path, userText(err))
 		var ue *usageError
@@ -241,6 +248,35 @@ func userText(err error) string {
 		return err.Error()
 	}
 	return refusal(message(err))
+}
+
+// fileFlags are the flags that name a file, "-" for standard input.
+var fileFlags = []string{"key", "secret-file", "enc-key", "payload", "access-token"}
+
+// emptyInput refuses an empty argument and an empty file flag, as an
+// empty "$(cat missing)" or "$TOKEN" gives them: only "-" (or no argument)
+// means standard input, so that a missing token is not silently read
+// from the terminal or a pipe. It returns the message, or "".
+func emptyInput(c *command, fs *flag.FlagSet) string {
+	for _, a := range fs.Args() {
+		if a == "" {
+			if c.tokenArg {
+				return "the TOKEN argument is empty: give a file, - for standard input, or the token itself"
+			}
+			return "the FILE argument is empty: give a file, or - for standard input"
+		}
+	}
+	var msg string
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case msg != "" || f.Value.String() != "":
+		case slices.Contains(fileFlags, f.Name):
+			msg = fmt.Sprintf("--%s is empty: give a file, or - for standard input", f.Name)
+		case f.Name == "secret-env":
+			msg = "--secret-env is empty: give the name of an environment variable"
+		}
+	})
+	return msg
 }
 
 // message is the library's error text err in the user's words: the

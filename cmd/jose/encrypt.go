@@ -95,7 +95,8 @@ with the key or JWK Set in FILE, accepting only the algorithms of --alg and
 --enc. Print the plaintext only when it decrypted; any failure is one
 opaque error and exit status 1.
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		var algs, encs listFlag
 		fs.Var(&algs, "alg", "the accepted key management `algorithms`, comma-separated or repeated (required)")

@@ -26,7 +26,8 @@ trusted. Headers must still be well-formed JOSE headers (RFC 7515 §4,
 RFC 7516 §4). A payload that is a JSON object or array is shown as JSON,
 other UTF-8 text as "payload_text", anything else as "payload_base64url".
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		return func(s *streams, args []string) error {
 			tok, err := readToken(s, argOrStdin(args))

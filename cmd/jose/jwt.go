@@ -275,7 +275,8 @@ Print the claims as JSON only when the token is valid; otherwise exit with
 status 1 and the reason on standard error: the failing claim, or the
 signature.
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		var algs, iss, aud, required listFlag
 		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")

@@ -281,6 +281,9 @@ func formatRun(in string, args []string, code int, stdout, stderr string) string
 	var b strings.Builder
 	b.WriteString("$ jose")
 	for _, a := range args {
+		if a == "" {
+			a = "''" // as a shell gives it
+		}
 		b.WriteString(" " + a)
 	}
 	if in != "" {

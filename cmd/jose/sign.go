@@ -120,7 +120,8 @@ or, for HMAC, a raw shared secret (see "jose sign"), accepting only the algorith
 exit with status 1 and the reason on standard error. A general JSON
 serialization verifies only when every signature does.
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		var algs listFlag
 		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")

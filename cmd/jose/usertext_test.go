@@ -73,6 +73,19 @@ func TestUserTextGolden(t *testing.T) {
 		{"inspect-not-a-token", tNotAJWS, []string{"inspect"}},
 		{"jwt-validate-not-a-token", tNotAJWS, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience"}},
 
+		// An empty argument or file flag ("$(cat missing)") is refused,
+		// standard input (given here) left unread: only - means it.
+		{"empty-token-verify", tHS256, []string{"verify", "--alg", "HS256", "--key", kHS256, ""}},
+		{"empty-token-decrypt", tA128KW, []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, ""}},
+		{"empty-token-jwt-validate", tHS256, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", ""}},
+		{"empty-token-inspect", tHS256, []string{"inspect", ""}},
+		{"empty-file-key-public", kEC, []string{"key", "public", ""}},
+		{"empty-file-sign", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, ""}},
+		{"empty-flag-key", tHS256, []string{"verify", "--alg", "HS256", "--key", "", tHS256}},
+		{"empty-flag-secret-file", tHS256, []string{"verify", "--alg", "HS256", "--secret-file", "", tHS256}},
+		{"empty-flag-secret-env", tHS256, []string{"verify", "--alg", "HS256", "--secret-env", "", tHS256}},
+		{"empty-flag-payload", "", []string{"verify", "--alg", "EdDSA", "--key", kEd, "--payload", "", tEdDetach}},
+
 		// Raw HMAC secrets.
 		{"secret-file-sign", "", []string{"sign", "--alg", "HS256", "--secret-file", kSecret, "testdata/tokens/payload.txt"}},
 		{"secret-env-verify", "", []string{"verify", "--alg", "HS256", "--secret-env", secretEnv, tSecret}},
