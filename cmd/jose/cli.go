@@ -320,10 +320,14 @@ func refusal(msg string) string {
 		return fmt.Sprintf("%sthe token's %s %s is not allowed by --%s", m[1], m[2], m[3], m[2])
 	}
 	if msg == jose.ErrVerificationFailed.Error() {
-		return msg + ": the token was not signed with this key, or was changed"
+		return msg + notSignedWithKey
 	}
 	return msg
 }
+
+// notSignedWithKey is what refusal adds to a signature that does not
+// verify.
+const notSignedWithKey = ": the token was not signed with this key, or was changed"
 
 var notAllowed = regexp.MustCompile(`^(signature \d+ of \d+: )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
 

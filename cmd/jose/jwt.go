@@ -358,7 +358,7 @@ signature.
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {
-				return keyNotFound(validateError(err), key.file)
+				return key.newlineHint(keyNotFound(validateError(err), key.file))
 			}
 			return writeJSON(s.stdout, t.Payload)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,10 @@ import (
 // kept in the shell's history.
 type keyFlags struct {
 	file, secretFile, secretEnv string
+	// newline is set by secret when the secret ends with a line break, as
+	// a file written by echo does: kept (the secret is its bytes as they
+	// are), but named when verification fails.
+	newline bool
 }
 
 func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
@@ -85,6 +90,7 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	default:
 		return nil, nil
 	}
+	f.newline = bytes.HasSuffix(secret, []byte("\n"))
 	for _, a := range algs {
 		if a.KeyType() != jose.KeyTypeOct {
 			return nil, usagef("%s: a raw secret is for HMAC (HS256, HS384, HS512), not %s: give the key with --key", f.given(), a)
@@ -94,6 +100,25 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 		}
 	}
 	return secret, nil
+}
+
+// newlineHint adds to a failed verification with a secret that ends
+// with a line break that it does: the likeliest cause is a file written
+// with echo, or a variable set from one, when the signer's secret has no
+// line break. The secret itself is not changed (see secret).
+func (f *keyFlags) newlineHint(err error) error {
+	if err == nil || !f.newline || !errors.Is(err, jose.ErrVerificationFailed) {
+		return err
+	}
+	how := "write the file with printf or echo -n"
+	if f.secretEnv != "" {
+		how = "set the variable without it"
+	}
+	msg := strings.TrimSuffix(userText(err), notSignedWithKey)
+	return &cmdError{
+		msg:  fmt.Sprintf("%s: the token was not signed with this secret, or was changed; note that %s ends with a line break, part of the secret as it is read: if the secret has none, %s", msg, f.given(), how),
+		errs: []error{err},
+	}
 }
 
 // signingKey is the key to sign with alg: the raw secret, the key of the

@@ -150,7 +150,7 @@ serialization verifies only when every signature does.
 			}
 			payload, err := verify(s, v, tok, *payloadFile)
 			if err != nil {
-				return keyNotFound(err, key.file)
+				return key.newlineHint(keyNotFound(err, key.file))
 			}
 			_, err = s.stdout.Write(payload)
 			return err

@@ -29,6 +29,11 @@ const (
 	// the secret of kSecret, and one too short for HS256.
 	secretEnv = "JOSE_TEST_SECRET"
 	shortEnv  = "JOSE_TEST_SHORT_SECRET"
+
+	// kSecretNL is kSecret's secret and a line break, as echo writes
+	// it; newlineEnv holds the same.
+	kSecretNL  = "testdata/keys/secret-nl.txt"
+	newlineEnv = "JOSE_TEST_SECRET_NL"
 )
 
 // token is the token in the file name, without its line break, as a user
@@ -46,6 +51,7 @@ func token(t *testing.T, name string) string {
 func setSecrets(t *testing.T) {
 	t.Setenv(secretEnv, "correct horse battery staple 123")
 	t.Setenv(shortEnv, "hunter2")
+	t.Setenv(newlineEnv, "correct horse battery staple 123\n")
 }
 
 // TestUserTextGolden pins what issue 23 asked the command to say and do:
@@ -97,6 +103,13 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-unset", "", []string{"sign", "--alg", "HS256", "--secret-env", "JOSE_TEST_UNSET", "testdata/tokens/payload.txt"}},
 		{"secret-and-key", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "--secret-env", secretEnv}},
 		{"secret-stdin-twice", "", []string{"sign", "--alg", "HS256", "--secret-file", "-"}},
+
+		// A secret file written by echo: its line break is part of the
+		// secret, and a failed verification says so.
+		{"secret-newline-verify", "", []string{"verify", "--alg", "HS256", "--secret-file", kSecretNL, tSecret}},
+		{"secret-newline-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--secret-file", kSecretNL, "--any-audience", tSecret}},
+		{"secret-newline-env", "", []string{"verify", "--alg", "HS256", "--secret-env", newlineEnv, tSecret}},
+		{"secret-newline-alg", "", []string{"verify", "--alg", "HS384", "--secret-file", kSecretNL, tSecret}},
 
 		// --kid picks the key of a set.
 		{"kid-sign-set", tEd, []string{"sign", "--alg", "EdDSA", "--key", kSet, "--kid", "ed-1"}},
@@ -173,6 +186,23 @@ func TestSecretIsRaw(t *testing.T) {
 	mac.Write([]byte(tok[:i]))
 	if want := jose.Base64URLEncode(mac.Sum(nil)); tok[i+1:] != want {
 		t.Errorf("signature %s, want %s", tok[i+1:], want)
+	}
+}
+
+// TestSecretNewlineKept: a secret file's final line break stays part of
+// the secret (the documented behaviour): the token it signs is the HMAC
+// of those bytes, and it verifies with the same file, without a hint.
+func TestSecretNewlineKept(t *testing.T) {
+	secret := readFile(t, "keys", "secret-nl.txt")
+	tok := strings.TrimSpace(string(mustRun(t, []byte("hello"), "sign", "--alg", "HS256", "--secret-file", kSecretNL)))
+	i := strings.LastIndexByte(tok, '.')
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(tok[:i]))
+	if want := jose.Base64URLEncode(mac.Sum(nil)); tok[i+1:] != want {
+		t.Errorf("signature %s, want the HMAC of the file's %d bytes, %s", tok[i+1:], len(secret), want)
+	}
+	if got := mustRun(t, nil, "verify", "--alg", "HS256", "--secret-file", kSecretNL, tok); string(got) != "hello" {
+		t.Errorf("verified %q", got)
 	}
 }
 
