@@ -47,6 +47,9 @@ object, in that order; a registered claim may be given one way only. WHEN
 is "now", a duration from now (1h, -5m, 90s), an RFC 3339 time
 (2030-01-02T15:04:05Z), or "none" to leave the claim out. "exp" is one
 hour from now unless --exp or --claims says otherwise; "iat" is now.
+--header adds protected members of the JWS as "jose sign --header" does;
+alg, kid, typ, cty, b64 and crit are refused ("cty" is "JWT" on the JWE
+of a nested JWT, RFC 7519 §5.2, which the command sets itself).
 `,
 	flags: func(fs *flag.FlagSet) action {
 		alg := fs.String("alg", "", "signature `algorithm` (required)")
@@ -80,7 +83,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			if err := n.check(key.fromStdin(), ""); err != nil {
 				return err
 			}
-			members, err := extraHeader.members(jwsHeaderNames)
+			members, err := extraHeader.members(jwtHeaderNames)
 			if err != nil {
 				return err
 			}

@@ -23,9 +23,11 @@ is refused. For HMAC, the raw shared secret may be read instead from a
 file (--secret-file, its bytes as they are) or an environment variable
 (--secret-env); it must be at least as long as the hash (32 bytes for
 HS256, RFC 7518 §3.2). --header adds protected members: the value is JSON
-if it parses as JSON (5, true, {"a":1}, "quoted"), else the string as
-given; the members the command sets itself (alg, kid, typ, cty, b64,
-crit) are refused.
+if it parses as JSON (5, true, null, {"a":1}, "quoted": --header 'v="2"'
+for the string "2"), else the string as given (--header x= is the empty
+string). A number is kept as written, but one no IEEE 754 double holds
+(1e400) is refused. The members the command sets itself (alg, kid, typ,
+cty, b64, crit), and a name given twice, are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {

@@ -128,6 +128,10 @@ func TestUserTextGolden(t *testing.T) {
 		{"header-registered-type", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "x5u=5"}},
 		{"header-encrypt-enc", tEd, []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "--header", "enc=A256GCM"}},
 		{"header-jwt-issue", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--header", "typ=at+jwt"}},
+		{"header-jwt-issue-cty", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--header", "cty=JWT"}},
+		{"header-null-empty", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "n=null", "--header", "e="}},
+		{"header-overflow", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "x=1e400"}},
+		{"header-overflow-nested", tEd, []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "--header", `x={"a":[1e-400]}`}},
 
 		// Errors in the user's words.
 		{"sign-public-key", tEd, []string{"sign", "--alg", "ES256", "--key", kECPubPEM}},
