@@ -193,6 +193,13 @@ func runWith(s *streams, args []string) int {
 		return exitUsage
 	}
 	if fs.NArg() > c.maxArgs {
+		// The flag package stops at the first argument: a flag after it
+		// is a common slip ("jose key thumbprint key.jwk --uri").
+		if extra := fs.Arg(c.maxArgs); c.maxArgs > 0 && len(extra) > 1 && extra[0] == '-' {
+			fmt.Fprintf(stderr, "jose: %s: %s after the argument %s: flags go before the argument, with their values\n",
+				path, argName(extra), argName(fs.Arg(0)))
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
 		return exitUsage
 	}

@@ -60,6 +60,12 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 			if err != nil {
 				return err
 			}
+			switch {
+			case k.KeyType() == jose.KeyTypeOct:
+				return errorf("%s holds an oct (secret) key; a DPoP proof is signed with an asymmetric private key (EC, OKP or RSA)", displayName(*keyFile))
+			case !k.IsPrivate():
+				return errorf("%s holds a public key; a DPoP proof needs the private key", displayName(*keyFile))
+			}
 			a, err := dpopAlg(*alg, k)
 			if err != nil {
 				return err

@@ -123,6 +123,9 @@ opaque error and exit status 1.
 			if err != nil {
 				return err
 			}
+			if !isJWE(tok) {
+				return errJWSGiven
+			}
 			var m *jwe.Message
 			if isJSON(tok) {
 				m, err = d.DecryptJSON(tok)

@@ -101,6 +101,22 @@ func readToken(s *streams, name string) ([]byte, error) {
 	return data, nil
 }
 
+// isJWE reports whether the well-formed token tok (readToken checked it)
+// is a JWE: five compact parts, or a JSON object with "ciphertext".
+func isJWE(tok []byte) bool {
+	if !isJSON(tok) {
+		return bytes.Count(tok, []byte(".")) == 4
+	}
+	m, err := members(tok)
+	return err == nil && m["ciphertext"] != nil
+}
+
+// Refusals of a token of the other kind, saying which command takes it.
+var (
+	errJWEGiven = errorf("the token is a JWE (encrypted), not a JWS: decrypt it with \"jose decrypt\", or validate a nested JWT with \"jose jwt validate --enc-alg ... --enc ... --enc-key ...\"")
+	errJWSGiven = errorf("the token is a JWS (signed), not a JWE: verify it with \"jose verify\" or \"jose jwt validate\"")
+)
+
 // argName is how messages name a file argument: as given, or quoted and
 // cut when it is long or not printable (a broken pasted token).
 func argName(name string) string {
@@ -156,7 +172,10 @@ func loadKeyFile(s *streams, name string) (*keyFile, error) {
 		kf.pem = true
 		kf.key, err = jose.ParseKeyPEM(trimmed)
 	case trimmed[0] != '{':
-		return nil, errorf("%s: not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)", kf.name)
+		return nil, &cmdError{
+			msg:  kf.name + ": not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)",
+			errs: []error{errNotKeyFile},
+		}
 	case isSet(trimmed):
 		kf.set, err = jose.ParseSet(trimmed)
 	default:
@@ -167,6 +186,10 @@ func loadKeyFile(s *streams, name string) (*keyFile, error) {
 	}
 	return kf, nil
 }
+
+// errNotKeyFile is wrapped by the refusal of a file that is neither JSON
+// nor PEM, such as a raw secret given with --key.
+var errNotKeyFile = errors.New("not a key file")
 
 // isSet reports whether data is a JSON object with a "keys" member, which a
 // JWK never has (RFC 7517 §5).
@@ -245,6 +268,13 @@ func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
 	if !slices.Contains(known, A(value)) {
 		if needsGo127(value) {
 			return "", usagef("--%s %s: ML-DSA needs a build with Go 1.27 or later (this one is %s)", flagName, value, runtime.Version())
+		}
+		names := make([]string, len(known))
+		for i, a := range known {
+			names[i] = string(a)
+		}
+		if k := closeTo(value, names); k != "" {
+			return "", usagef("--%s %s: unknown algorithm (did you mean %s? names are case-sensitive)", flagName, value, k)
 		}
 		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
 	}

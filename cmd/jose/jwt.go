@@ -361,7 +361,7 @@ signature.
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {
-				return key.newlineHint(keyNotFound(validateError(err), key.file))
+				return key.newlineHint(keyNotFound(validateError(err, *typ), key.file))
 			}
 			return writeJSON(s.stdout, t.Payload)
 		}
@@ -369,11 +369,18 @@ signature.
 }
 
 // validateError adds to a refusal the flag that would change it, when
-// there is one.
-func validateError(err error) error {
+// there is one (--typ only when it was not given: typ is its value).
+func validateError(err error, typ string) error {
 	var ce *jwt.ClaimError
-	if errors.As(err, &ce) && errors.Is(err, jwt.ErrMissingClaim) && ce.Claim == "exp" {
+	switch {
+	case errors.As(err, &ce) && errors.Is(err, jwt.ErrMissingClaim) && ce.Claim == "exp":
 		return errorf("%w (--no-exp accepts tokens without it)", err)
+	case errors.Is(err, jwt.ErrExpired):
+		return errorf("%w (a new token is needed; --leeway tolerates clock skew)", err)
+	case errors.Is(err, jwt.ErrNotYetValid), errors.Is(err, jwt.ErrIssuedInTheFuture):
+		return errorf("%w (--leeway tolerates clock skew)", err)
+	case errors.Is(err, jwt.ErrInvalidType) && typ == "":
+		return errorf("%w (--typ names the expected type)", err)
 	}
 	return err
 }

@@ -102,6 +102,16 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	return secret, nil
 }
 
+// rawSecretHint adds to the refusal of a --key file that is no key file
+// (errNotKeyFile) that a raw HMAC secret is given with --secret-file, when
+// every algorithm of algs is HMAC.
+func (f *keyFlags) rawSecretHint(err error, algs []jwa.SignatureAlgorithm) error {
+	if !errors.Is(err, errNotKeyFile) || slices.ContainsFunc(algs, func(a jwa.SignatureAlgorithm) bool { return a.KeyType() != jose.KeyTypeOct }) {
+		return err
+	}
+	return errorf("%w; for a raw HMAC secret, give --secret-file %s instead of --key", err, f.file)
+}
+
 // newlineHint adds to a failed verification with a secret that ends
 // with a line break that it does: the likeliest cause is a file written
 // with echo, or a variable set from one, when the signer's secret has no
@@ -135,7 +145,7 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	}
 	kf, err := loadKeyFile(s, f.file)
 	if err != nil {
-		return nil, err
+		return nil, f.rawSecretHint(err, []jwa.SignatureAlgorithm{alg})
 	}
 	return kf.pick("--kid", kid, string(alg), sigKeyWanted(alg), func(k *jose.JWK, where string) error {
 		switch {

@@ -150,6 +150,9 @@ serialization verifies only when every signature does.
 			if err != nil {
 				return err
 			}
+			if isJWE(tok) {
+				return errJWEGiven
+			}
 			payload, err := verify(s, v, tok, *payloadFile)
 			if err != nil {
 				return key.newlineHint(keyNotFound(err, key.file))
@@ -174,7 +177,7 @@ func newVerifier(s *streams, key *keyFlags, allowed []jwa.SignatureAlgorithm) (*
 	}
 	kf, err := loadKeyFile(s, key.file)
 	if err != nil {
-		return nil, err
+		return nil, key.rawSecretHint(err, allowed)
 	}
 	if kf.set != nil && kf.set.CheckMixed() != nil {
 		return nil, errorf("%s mixes private or secret keys with public ones: verify with the public set (\"jose set public\")", kf.name)

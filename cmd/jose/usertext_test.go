@@ -156,6 +156,23 @@ func TestUserTextGolden(t *testing.T) {
 		{"generate-size-unbound", "", []string{"key", "generate", "--kty", "oct", "--size", "136"}},
 		{"generate-ed-enc", "", []string{"key", "generate", "--kty", "OKP", "--crv", "Ed25519", "--use", "enc"}},
 
+		// Common mistakes of a new user: each message says what to do.
+		{"walk-alg-case", tEd, []string{"sign", "--alg", "hs256", "--key", kHS256}},
+		{"walk-kty-case", "", []string{"key", "generate", "--kty", "ec"}},
+		{"walk-crv", "", []string{"key", "generate", "--kty", "EC", "--crv", "p256"}},
+		{"walk-crv-okp", "", []string{"key", "generate", "--kty", "OKP", "--crv", "X448"}},
+		{"walk-size-oct", "", []string{"key", "generate", "--kty", "oct", "--size", "100"}},
+		{"walk-verify-jwe", "", []string{"verify", "--alg", "HS256", "--key", kHS256, tA128KW}},
+		{"walk-verify-jwe-json", "", []string{"verify", "--alg", "HS256", "--key", kHS256, tECDHFlat}},
+		{"walk-decrypt-jws", "", []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, tHS256}},
+		{"walk-raw-secret-as-key", tEd, []string{"sign", "--alg", "HS256", "--key", kSecret}},
+		{"walk-raw-secret-as-key-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--key", kSecret, "--any-audience", tSecret}},
+		{"walk-raw-secret-not-hmac", "", []string{"verify", "--alg", "HS256,ES256", "--key", kSecret, tSecret}},
+		{"walk-flag-after-arg", "", []string{"key", "thumbprint", kEC, "--uri"}},
+		{"walk-flag-after-token", "", []string{"verify", "--alg", "HS256", tHS256, "--key", kHS256}},
+		{"walk-dpop-public-key", "", []string{"dpop", "proof", "--key", kECPubPEM, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dpop-oct-key", "", []string{"dpop", "proof", "--key", kHS256, "--method", "GET", "--url", "https://server.example/"}},
+
 		// What the user gave is kept whole in a message, even when it
 		// looks like one of the library's API or package names.
 		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
