@@ -12,6 +12,7 @@ import (
 
 	"github.com/josebench/josebench/internal/version"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // Exit statuses.
@@ -329,6 +330,10 @@ func refusal(msg string) string {
 	if msg == jose.ErrVerificationFailed.Error() {
 		return msg + notSignedWithKey
 	}
+	if m := cannotVerify.FindStringSubmatchIndex(msg); m != nil {
+		alg := jwa.SignatureAlgorithm(msg[m[2]:m[3]])
+		return msg[:m[0]] + fmt.Sprintf("the key cannot verify %s, which needs %s", alg, sigKeyWanted(alg))
+	}
 	return msg
 }
 
@@ -336,7 +341,12 @@ func refusal(msg string) string {
 // verify.
 const notSignedWithKey = ": the token was not signed with this key, or was changed"
 
-var notAllowed = regexp.MustCompile(`^(signature \d+ of \d+: )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
+// cannotVerify is the library's refusal of a key of the wrong type for a
+// signature's alg, which names the key's Go type ("*ecdsa.PublicKey key
+// cannot verify EdDSA"): a token of several signatures with one key.
+var cannotVerify = regexp.MustCompile(`\S+ key cannot verify ([A-Za-z0-9-]+): algorithm not allowed$`)
+
+var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
 
 // splitParts splits an error's text at each ": " outside double quotes,
 // so that quoted input (a kid of "a: jose: b") is kept whole.

@@ -115,7 +115,7 @@ opaque error and exit status 1.
 			if err := needKey(*keyFile, input); err != nil {
 				return err
 			}
-			d, err := newDecrypter(s, *keyFile, allowedAlgs, allowedEncs)
+			d, kf, err := newDecrypter(s, *keyFile, allowedAlgs, allowedEncs)
 			if err != nil {
 				return err
 			}
@@ -125,6 +125,9 @@ opaque error and exit status 1.
 			}
 			if !isJWE(tok) {
 				return errJWSGiven
+			}
+			if err := kf.checkEncryptedWith(tok, allowedAlgs); err != nil {
+				return err
 			}
 			var m *jwe.Message
 			if isJSON(tok) {
@@ -142,16 +145,17 @@ opaque error and exit status 1.
 }
 
 // newDecrypter returns a decrypter of the algorithms allowed with the key
-// or JWK Set in the file keyFile.
-func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) (*jwe.Decrypter, error) {
+// or JWK Set in the file keyFile, and that file.
+func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) (*jwe.Decrypter, *keyFile, error) {
 	kf, err := loadKeyFile(s, keyFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := kf.checkDecrypting(algs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts := jwe.DecryptOptions{KeyAlgorithms: algs, ContentEncryptions: encs}
 	opts.Key, opts.Keys = kf.source()
-	return jwe.NewDecrypter(opts)
+	d, err := jwe.NewDecrypter(opts)
+	return d, kf, err
 }

@@ -205,7 +205,8 @@ func (n *nestFlags) decrypter(s *streams) (*jwe.Decrypter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newDecrypter(s, n.keyFile, algs, encs)
+	d, _, err := newDecrypter(s, n.keyFile, algs, encs)
+	return d, err
 }
 
 // parseWhen reads the value of a date flag: "now", a duration from now, an
@@ -358,6 +359,11 @@ signature.
 				return errorf("an encrypted JWT (JWE): give --enc-alg, --enc and --enc-key to validate a nested JWT")
 			case bytes.Count(tok, []byte(".")) == 2 && n.nested():
 				return errorf("a signed JWT, not a nested one: with --enc-alg, --enc and --enc-key only nested JWTs are accepted")
+			}
+			if !n.nested() {
+				if err := key.loaded.checkSignedWith(tok, allowed); err != nil {
+					return err
+				}
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {

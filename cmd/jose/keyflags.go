@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,6 +21,8 @@ import (
 // kept in the shell's history.
 type keyFlags struct {
 	file, secretFile, secretEnv string
+	// loaded is the key file newVerifier read, nil for a raw secret.
+	loaded *keyFile
 	// newline is set by secret when the secret ends with a line break, as
 	// a file written by echo does: kept (the secret is its bytes as they
 	// are), but named when verification fails.
@@ -341,6 +344,12 @@ func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
 // --alg.
 func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
 	if kf.set != nil {
+		switch {
+		case kf.set.CheckMixed() != nil:
+			return errorf("%s mixes private or secret keys with public ones: decrypt with a set of private (or secret) keys only", kf.name)
+		case !slices.ContainsFunc(kf.set.Keys, func(k *jose.JWK) bool { return k.Supported() && k.IsPrivate() }):
+			return errorf("%s holds only public keys; decrypting needs the private key", kf.name)
+		}
 		return nil
 	}
 	k := kf.key
@@ -374,4 +383,88 @@ func keyNotFound(err error, file string) error {
 	}
 	msg := strings.TrimSuffix(strings.TrimPrefix(userText(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
 	return errorf("%s: %s for the token", displayName(file), msg)
+}
+
+// tokenAlgs returns the distinct "alg" values of the headers of the
+// well-formed token tok (readToken checked it), in order.
+func tokenAlgs(tok []byte) []string {
+	var in *inspection
+	var err error
+	if isJSON(tok) {
+		in, err = inspectJSON(tok)
+	} else {
+		in, err = inspectCompact(tok)
+	}
+	if err != nil {
+		return nil
+	}
+	raws := []json.RawMessage{in.Header, in.Protected, in.Unprotected}
+	for _, h := range append(in.Signatures, in.Recipients...) {
+		raws = append(raws, h.Protected, h.Header)
+	}
+	var algs []string
+	for _, raw := range raws {
+		var h struct{ Alg string }
+		if len(raw) > 0 && json.Unmarshal(raw, &h) == nil && h.Alg != "" && !slices.Contains(algs, h.Alg) {
+			algs = append(algs, h.Alg)
+		}
+	}
+	return algs
+}
+
+// checkTokenKey checks the one key of kf (a set is the library's to
+// search) against the token's one algorithm, when --alg allows it, as
+// checkVerifying checks it against --alg: the library would otherwise
+// say it in its own terms. fits and wanted are the algorithm's
+// (jwa.SignatureAlgorithm or jwa.KeyAlgorithm) FitsKey and what key it
+// needs. A token of several algorithms is the library's to refuse,
+// signature by signature.
+func (kf *keyFile) checkTokenKey(tok []byte, allowed []string, fits func(alg string, key any) bool, wanted func(alg string) string) error {
+	if kf == nil || kf.set != nil {
+		return nil
+	}
+	algs := tokenAlgs(tok)
+	if len(algs) != 1 || !slices.Contains(allowed, algs[0]) {
+		return nil
+	}
+	a, k := algs[0], kf.key
+	switch {
+	case !fits(a, k.Key):
+		return errorf("%s holds %s; the token's alg %s needs %s: give the key the token was made for", kf.name, describeKey(k), argName(a), wanted(a))
+	case k.Algorithm != "" && k.Algorithm != a:
+		return errorf("%s: the key is for %s, the token's alg is %s: give the key the token was made for", kf.name, argName(k.Algorithm), argName(a))
+	}
+	return nil
+}
+
+// checkSignedWith is checkTokenKey for a JWS and the algorithms allowed.
+func (kf *keyFile) checkSignedWith(tok []byte, allowed []jwa.SignatureAlgorithm) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return kf.checkTokenKey(tok, names,
+		func(a string, key any) bool { return sigFits(jwa.SignatureAlgorithm(a), key) },
+		func(a string) string { return sigKeyWanted(jwa.SignatureAlgorithm(a)) })
+}
+
+// checkEncryptedWith is checkTokenKey for a JWE and the key management
+// algorithms allowed.
+func (kf *keyFile) checkEncryptedWith(tok []byte, allowed []jwa.KeyAlgorithm) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return kf.checkTokenKey(tok, names,
+		func(a string, key any) bool { return jwa.KeyAlgorithm(a).FitsKey(key) },
+		func(a string) string { return encKeyWanted(jwa.KeyAlgorithm(a)) })
+}
+
+// sigFits reports whether key fits alg (FitsKey) and, for HMAC, is at
+// least as long as the hash (RFC 7518 §3.2), as the library requires.
+func sigFits(alg jwa.SignatureAlgorithm, key any) bool {
+	if b, ok := key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
+		return false
+	}
+	return alg.FitsKey(key)
 }

@@ -153,6 +153,9 @@ serialization verifies only when every signature does.
 			if isJWE(tok) {
 				return errJWEGiven
 			}
+			if err := key.loaded.checkSignedWith(tok, allowed); err != nil {
+				return err
+			}
 			payload, err := verify(s, v, tok, *payloadFile)
 			if err != nil {
 				return key.newlineHint(keyNotFound(err, key.file))
@@ -185,6 +188,7 @@ func newVerifier(s *streams, key *keyFlags, allowed []jwa.SignatureAlgorithm) (*
 	if err := kf.checkVerifying(allowed); err != nil {
 		return nil, err
 	}
+	key.loaded = kf
 	opts.Key, opts.Keys = kf.source()
 	return jws.NewVerifier(opts)
 }

@@ -173,6 +173,18 @@ func TestUserTextGolden(t *testing.T) {
 		{"walk-dpop-public-key", "", []string{"dpop", "proof", "--key", kECPubPEM, "--method", "GET", "--url", "https://server.example/"}},
 		{"walk-dpop-oct-key", "", []string{"dpop", "proof", "--key", kHS256, "--method", "GET", "--url", "https://server.example/"}},
 
+		// The key checked against the token's alg, when --alg allows
+		// several, in the user's words rather than the library's.
+		{"walk-token-alg-misfit", "", []string{"verify", "--alg", "HS256,ES256,EdDSA", "--key", kEC, tEd}},
+		{"walk-token-alg-misfit-jwt", "", []string{"jwt", "validate", "--alg", "HS256,ES256,EdDSA", "--key", kAPIName, "--any-audience", tEd}},
+		{"walk-token-hmac-short", "", []string{"verify", "--alg", "HS256", "--key", kOctNoAlg, tHS256}},
+		{"walk-general-misfit", "", []string{"verify", "--alg", "ES256,EdDSA", "--key", kEd, tGeneral}},
+		{"walk-general-key-type", "", []string{"verify", "--alg", "ES256,EdDSA,HS256", "--key", kHS256Any, tGeneral}},
+		{"walk-general-not-allowed", "", []string{"verify", "--alg", "EdDSA", "--key", kSetPublic, tGeneral}},
+		{"walk-decrypt-token-misfit", "", []string{"decrypt", "--alg", "A128KW,ECDH-ES", "--enc", "A256GCM", "--key", kA128KW, tECDHFlat}},
+		{"walk-decrypt-public-set", "", []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", kSetPublic, tECDHFlat}},
+		{"walk-decrypt-mixed-set", "", []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", "testdata/keys/set-mixed.json", tECDHFlat}},
+
 		// What the user gave is kept whole in a message, even when it
 		// looks like one of the library's API or package names.
 		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
