@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
@@ -56,6 +57,9 @@ crit) are refused.
 			}
 			k, err := encryptionKey(s, *keyFile, a, "--kid", *kid)
 			if err != nil {
+				return err
+			}
+			if err := checkDirKey(k, *keyFile, a, e); err != nil {
 				return err
 			}
 			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
@@ -158,4 +162,24 @@ func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jw
 	opts.Key, opts.Keys = kf.source()
 	d, err := jwe.NewDecrypter(opts)
 	return d, kf, err
+}
+
+// checkDirKey checks that the key of "dir" (RFC 7518 §4.5), the content
+// encryption key itself, has the size enc needs.
+func checkDirKey(k *jose.JWK, file string, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) error {
+	b, ok := k.Key.([]byte)
+	if alg != jwa.Direct || !ok || len(b) == enc.KeySize() {
+		return nil
+	}
+	var fit []jwa.ContentEncryption
+	for _, e := range contentEncs {
+		if e.KeySize() == len(b) {
+			fit = append(fit, e)
+		}
+	}
+	hint := ""
+	if len(fit) > 0 {
+		hint = " (this key is for --enc " + joinAlgs(fit) + ")"
+	}
+	return errorf("%s holds %s; dir with %s needs an oct key of %d bits%s", displayName(file), describeKey(k), enc, 8*enc.KeySize(), hint)
 }

@@ -192,6 +192,9 @@ func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer, kid string) (*jwt.
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDirKey(k, n.keyFile, a, e); err != nil {
+		return nil, err
+	}
 	return jwt.NewNestedEncrypter(signer, a, e, k, nil)
 }
 

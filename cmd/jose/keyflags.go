@@ -151,21 +151,30 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 		return nil, f.rawSecretHint(err, []jwa.SignatureAlgorithm{alg})
 	}
 	return kf.pick("--kid", kid, string(alg), sigKeyWanted(alg), func(k *jose.JWK, where string) error {
-		switch {
-		case !alg.FitsKey(k.Key):
-			return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
-		case !k.IsPrivate():
-			return errorf("%s holds a public key; signing needs the private key", where)
-		case k.Algorithm != "" && k.Algorithm != string(alg):
-			return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
-		case k.Use == jose.UseEncryption:
-			return errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
-		}
-		if b, ok := k.Key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
-			return errorf("%s holds %s; %s needs at least %d bits (RFC 7518 §3.2)", where, describeKey(k), alg, 8*alg.Hash().Size())
-		}
-		return nil
+		return checkSigningKey(k, where, alg)
 	})
+}
+
+// checkSigningKey checks k, named where, as the key to sign with alg: the
+// type and curve alg needs, the private half, the key's own alg and use,
+// and for HMAC its length.
+func checkSigningKey(k *jose.JWK, where string, alg jwa.SignatureAlgorithm) error {
+	switch {
+	case !alg.FitsKey(k.Key):
+		return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
+	case !k.IsPrivate():
+		return errorf("%s holds a public key; signing needs the private key", where)
+	case k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)):
+		return errorf("%s: the key is for %s, not for signatures: give a signing key", where, argName(k.Algorithm))
+	case k.Algorithm != "" && k.Algorithm != string(alg):
+		return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+	case k.Use == jose.UseEncryption:
+		return errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
+	}
+	if b, ok := k.Key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
+		return errorf("%s holds %s; %s needs at least %d bits (RFC 7518 §3.2)", where, describeKey(k), alg, 8*alg.Hash().Size())
+	}
+	return nil
 }
 
 // encryptionKey is the recipient's key for alg: the key of the file, or
@@ -180,6 +189,8 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid s
 		switch {
 		case !alg.FitsKey(k.Key):
 			return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
+		case k.Algorithm != "" && !slices.Contains(keyAlgs, jwa.KeyAlgorithm(k.Algorithm)):
+			return errorf("%s: the key is for %s, not for encryption: give an encryption key", where, argName(k.Algorithm))
 		case k.Algorithm != "" && k.Algorithm != string(alg):
 			return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
 		case k.Use == jose.UseSignature:

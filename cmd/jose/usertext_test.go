@@ -185,6 +185,12 @@ func TestUserTextGolden(t *testing.T) {
 		{"walk-decrypt-public-set", "", []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", kSetPublic, tECDHFlat}},
 		{"walk-decrypt-mixed-set", "", []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", "testdata/keys/set-mixed.json", tECDHFlat}},
 
+		{"walk-dpop-alg-misfit", "", []string{"dpop", "proof", "--alg", "ES384", "--key", kEC, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dpop-rsa-no-alg", "", []string{"dpop", "proof", "--key", kRSA, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dpop-enc-key", "", []string{"dpop", "proof", "--key", kX25519, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dir-key-size", tEd, []string{"encrypt", "--alg", "dir", "--enc", "A128GCM", "--key", "testdata/keys/oct-enc.jwk"}},
+		{"walk-sign-enc-alg-key", tEd, []string{"sign", "--alg", "ES256", "--key", "testdata/keys/ec-enc.jwk"}},
+
 		// What the user gave is kept whole in a message, even when it
 		// looks like one of the library's API or package names.
 		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
