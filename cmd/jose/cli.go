@@ -111,7 +111,8 @@ Usage:
 Commands:
 
 %s
-Run "jose help <command>" or "jose <command> -h" for its flags.
+Run "jose help <command>" or "jose <command> -h" for its flags, which
+come before FILE.
 Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 FILE means standard input; a TOKEN may also be the token itself, pasted.
 Data goes to standard output, messages to standard error. Exit status: 0

@@ -94,10 +94,9 @@ var decryptCommand = &command{
 	usage: `Usage: jose decrypt --alg ALG[,ALG...] --enc ENC[,ENC...] --key FILE|SETFILE [TOKEN]
 
 Decrypt the JWE TOKEN (a file, - for standard input, or the token itself;
-default standard input), compact or JSON,
-with the key or JWK Set in FILE, accepting only the algorithms of --alg and
---enc. Print the plaintext only when it decrypted; any failure is one
-opaque error and exit status 1.
+default standard input), compact or JSON, with the key or JWK Set in FILE,
+accepting only the algorithms of --alg and --enc. Print the plaintext only
+when it decrypted; any failure is one opaque error and exit status 1.
 `,
 	maxArgs:  1,
 	tokenArg: true,

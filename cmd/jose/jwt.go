@@ -35,12 +35,12 @@ var jwtIssueCommand = &command{
 	usage: `Usage: jose jwt issue --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--header NAME=VALUE]... [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE [--enc-kid KID]]
 
 Sign a JWT Claims Set with the key in FILE (a JWK, PEM, or a JWK Set and
---kid to pick the key; for HMAC, or a raw secret as in "jose sign") and
-print the JWT,
-a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1) unless --typ
-names an explicit type (RFC 8725 §3.11), such as at+jwt. With --enc-alg,
---enc and --enc-key, the signed JWT is then encrypted to the recipient's
-key: a nested JWT, a JWE with "cty": "JWT" (RFC 7519 §5.2).
+--kid to pick the key; for HMAC, a raw secret as in "jose sign") and print
+the JWT, a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1)
+unless --typ names an explicit type (RFC 8725 §3.11), such as at+jwt.
+With --enc-alg, --enc and --enc-key, the signed JWT is then encrypted to
+the recipient's key: a nested JWT, a JWE with "cty": "JWT" (RFC 7519
+§5.2).
 
 The claims are those of the flags and the members of --claims, a JSON
 object, in that order; a registered claim may be given one way only. WHEN
@@ -269,14 +269,14 @@ var jwtValidateCommand = &command{
 
 Validate the signed JWT TOKEN (a file, - for standard input, or the token
 itself; default standard input) with the key or JWK Set in FILE or a raw
-HMAC secret (as in "jose sign"), accepting only the algorithms of --alg ("none" never),
-as RFC 7519 §7.2 says: the signature first, then "typ" (absent or JWT
-unless --typ names the expected type), then the claims. "exp" is required
-unless --no-exp, and an audience decision is: --aud, the values that name
-this recipient, or --any-audience (RFC 8725 §3.9). With --enc-alg, --enc
-and --enc-key, only nested JWTs are accepted: a JWE with "cty": "JWT"
-(RFC 7519 §5.2), decrypted with the key or JWK Set of --enc-key, whose
-plaintext is the signed JWT.
+HMAC secret (as in "jose sign"), accepting only the algorithms of --alg
+("none" never), as RFC 7519 §7.2 says: the signature first, then "typ"
+(absent or JWT unless --typ names the expected type), then the claims.
+"exp" is required unless --no-exp, and an audience decision is: --aud, the
+values that name this recipient, or --any-audience (RFC 8725 §3.9). With
+--enc-alg, --enc and --enc-key, only nested JWTs are accepted: a JWE with
+"cty": "JWT" (RFC 7519 §5.2), decrypted with the key or JWK Set of
+--enc-key, whose plaintext is the signed JWT.
 
 Print the claims as JSON only when the token is valid; otherwise exit with
 status 1 and the reason on standard error: the failing claim, or the

@@ -117,10 +117,10 @@ var verifyCommand = &command{
 
 Verify the JWS TOKEN (a file, - for standard input, or the token itself;
 default standard input), compact or JSON, with the key or JWK Set in FILE
-or, for HMAC, a raw shared secret (see "jose sign"), accepting only the algorithms of --alg
-("none" never). Print the payload only when the token verified; otherwise
-exit with status 1 and the reason on standard error. A general JSON
-serialization verifies only when every signature does.
+or, for HMAC, a raw shared secret (see "jose sign"), accepting only the
+algorithms of --alg ("none" never). Print the payload only when the token
+verified; otherwise exit with status 1 and the reason on standard error.
+A general JSON serialization verifies only when every signature does.
 `,
 	maxArgs:  1,
 	tokenArg: true,
