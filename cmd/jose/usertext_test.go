@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -321,5 +322,30 @@ func TestTokenArgBound(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, "inspect", huge)
 	if code != exitFailure || out != "" || !strings.Contains(stderr, "larger than") || len(stderr) > 1<<10 {
 		t.Errorf("exit %d, stdout %q, stderr %.300q", code, out, stderr)
+	}
+}
+
+// TestMessageKeepsQuoted: whatever text the library quotes (a kid, a
+// header name, a value of the token), message keeps it whole, at any
+// place in a chain of package and API names, however much it looks like
+// them.
+func TestMessageKeepsQuoted(t *testing.T) {
+	for _, s := range []string{
+		"jws", "jose", "VerifyOptions", "NewSigner", "Verify", "JWK.json", "malformed input",
+		"a: jws: b", `": jose: "`, `\": x`, "key", "key: key", "verification failed",
+		strings.Repeat("jws: ", 40), "\x1b[31m: jose", "\"", "\\", "",
+	} {
+		q := untrusted.Quote(s)
+		for _, chain := range []string{
+			"jws: NewSigner: jose: key %s: no matching key",
+			"jose: header member %s: jsonx: want string, have number: malformed input",
+			"jwt: jws: key: jose: key %s is for alg \"ES256\": algorithm not allowed",
+			"%s: jose: %s",
+		} {
+			msg := strings.ReplaceAll(chain, "%s", q)
+			if got := message(errors.New(msg)); strings.Count(got, q) != strings.Count(msg, q) {
+				t.Errorf("message(%q) = %q: lost %s", msg, got, q)
+			}
+		}
 	}
 }
