@@ -221,11 +221,11 @@ func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK
 			k := kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)]
 			return k, check(k, kf.name)
 		}
-		return nil, usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, strings.Join(quoteAll(kids), ", "))
+		return nil, usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, listKids(kids))
 	}
 	ks := kf.set.LookupKeyID(kid)
 	if len(ks) == 0 {
-		return nil, usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), strings.Join(quoteAll(kids), ", "))
+		return nil, usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), listKids(kids))
 	}
 	where := fmt.Sprintf("%s (kid %s)", kf.name, untrusted.Quote(kid))
 	var first error
@@ -272,6 +272,15 @@ func describeCandidate(k *jose.JWK) string {
 
 // maxDescribed is the number of keys a message describes, at most.
 const maxDescribed = 5
+
+// listKids is the kids of a message, quoted, at most maxKids of them.
+func listKids(kids []string) string {
+	const maxKids = 10
+	if len(kids) <= maxKids {
+		return strings.Join(quoteAll(kids), ", ")
+	}
+	return strings.Join(quoteAll(kids[:maxKids]), ", ") + fmt.Sprintf(" and %d more", len(kids)-maxKids)
+}
 
 func quoteAll(vals []string) []string {
 	out := make([]string, len(vals))

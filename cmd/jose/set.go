@@ -121,9 +121,13 @@ Remove every key whose kid is KID from the set. It fails if there is none.
 				return err
 			}
 			n := len(set.Keys)
+			var kids []string
+			for _, k := range set.Keys {
+				kids = append(kids, k.KeyID)
+			}
 			set.Keys = slices.DeleteFunc(set.Keys, func(k *jose.JWK) bool { return k.KeyID == *kid })
 			if len(set.Keys) == n {
-				return errorf("no key with kid %q in the set", *kid)
+				return errorf("%s has no key with kid %s (its kids: %s)", displayName(argOrStdin(args)), untrusted.Quote(*kid), listKids(kids))
 			}
 			return writeValue(s.stdout, set)
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -347,5 +348,17 @@ func TestMessageKeepsQuoted(t *testing.T) {
 				t.Errorf("message(%q) = %q: lost %s", msg, got, q)
 			}
 		}
+	}
+}
+
+// TestListKidsBound: a message lists at most 10 kids of a set.
+func TestListKidsBound(t *testing.T) {
+	var kids []string
+	for i := range 12 {
+		kids = append(kids, "k"+strconv.Itoa(i))
+	}
+	want := `"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" and 2 more`
+	if got := listKids(kids); got != want {
+		t.Errorf("listKids = %s, want %s", got, want)
 	}
 }
