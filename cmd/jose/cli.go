@@ -12,6 +12,7 @@ import (
 
 	"github.com/josebench/josebench/internal/version"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // Exit statuses.
@@ -26,8 +27,9 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// usagef is errorf for a usage error.
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{errorf(format, args...).Error()}
 }
 
 // streams are the standard streams of one run, and its clock.
@@ -52,6 +54,9 @@ type command struct {
 	usage string
 	// maxArgs is the number of positional arguments (FILE) accepted.
 	maxArgs int
+	// tokenArg is set when the argument is a TOKEN: a file, "-", or the
+	// token itself.
+	tokenArg bool
 	// flags registers the command's flags on fs and returns its action.
 	flags func(fs *flag.FlagSet) action
 	// sub are the subcommands of a group.
@@ -74,7 +79,26 @@ func init() {
 		inspectCommand,
 		jwtCommand,
 		dpopCommand,
+		versionCommand,
 	}
+}
+
+// versionCommand is "jose version", also run by "jose --version".
+var versionCommand = &command{
+	name:    "version",
+	summary: "print the version of this build",
+	usage: `Usage: jose version (or jose --version)
+
+Print one line: the module version, what the build knows of its VCS
+revision that the version does not already say (the revision, its time,
+"modified"), and the Go release that built it.
+`,
+	flags: func(*flag.FlagSet) action {
+		return func(s *streams, _ []string) error {
+			_, err := fmt.Fprintln(s.stdout, version.Line("jose"))
+			return err
+		}
+	},
 }
 
 const mainUsage = `jose makes keys and tokens from the shell: JWK and JWK Sets (RFC 7517),
@@ -87,8 +111,8 @@ Usage:
 Commands:
 
 %s
-Run "jose help <command>" or "jose <command> -h" for its flags, and
-"jose --version" for the version of this build.
+Run "jose help <command>" or "jose <command> -h" for its flags, which
+come before FILE.
 Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
 FILE means standard input; a TOKEN may also be the token itself, pasted.
 Data goes to standard output, messages to standard error. Exit status: 0
@@ -143,8 +167,7 @@ func runWith(s *streams, args []string) int {
 	case "-h", "-help", "--help":
 		return help(stdout, stderr, nil)
 	case "--version", "-version":
-		fmt.Fprintln(stdout, version.Line("jose"))
-		return exitOK
+		args = append([]string{versionCommand.name}, args[1:]...)
 	}
 	c, path, rest, err := resolve(args)
 	if err != nil {
@@ -172,11 +195,22 @@ func runWith(s *streams, args []string) int {
 		return exitUsage
 	}
 	if fs.NArg() > c.maxArgs {
+		// The flag package stops at the first argument: a flag after it
+		// is a common slip ("jose key thumbprint key.jwk --uri").
+		if extra := fs.Arg(c.maxArgs); c.maxArgs > 0 && len(extra) > 1 && extra[0] == '-' {
+			fmt.Fprintf(stderr, "jose: %s: %s after the argument %s: flags go before the argument, with their values\n",
+				path, argName(extra), argName(fs.Arg(0)))
+			return exitUsage
+		}
 		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
 		return exitUsage
 	}
+	if msg := emptyInput(c, fs); msg != "" {
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, msg)
+		return exitUsage
+	}
 	if err := act(s, fs.Args()); err != nil {
-		fmt.Fprintf(stderr, "jose: %s: %s\n", path, refusal(message(err)))
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, userText(err))
 		var ue *usageError
 		if errors.As(err, &ue) {
 			return exitUsage
@@ -186,22 +220,97 @@ func runWith(s *streams, args []string) int {
 	return exitOK
 }
 
-// message is err's text in the user's words: the library's chains name
-// the packages and option types an error passed through ("jose: jwt
-// issue: jwt: jws: key: jose: key ..."), which mean nothing to a user of
-// the command. It drops those names, a label the next part repeats ("key:
-// key \"ec-1\" ..."), a part said twice, and a final "malformed input"
-// after the words that say what is malformed.
-func message(err error) string {
-	var parts []string
-	for _, p := range splitParts(err.Error()) {
-		if !pkgNames[p] && !isAPIName(p) {
-			parts = append(parts, p)
+// cmdError is an error the command made, in the user's words: its text is
+// printed as it is, never cleaned as the library's texts are, so that the
+// file names, kids and values it quotes or names are kept whole. errs are
+// the errors it was made from, for errors.Is and errors.As.
+type cmdError struct {
+	msg  string
+	errs []error
+}
+
+func (e *cmdError) Error() string   { return e.msg }
+func (e *cmdError) Unwrap() []error { return e.errs }
+
+// errorf is fmt.Errorf for the command's own errors: each error among args
+// is written in the user's words (userText), and %w wraps as %v does, the
+// errors kept for errors.Is and errors.As.
+func errorf(format string, args ...any) error {
+	var errs []error
+	text := make([]any, len(args))
+	for i, a := range args {
+		text[i] = a
+		if e, ok := a.(error); ok && e != nil {
+			errs = append(errs, e)
+			text[i] = userText(e)
 		}
 	}
+	return &cmdError{msg: fmt.Sprintf(strings.ReplaceAll(format, "%w", "%v"), text...), errs: errs}
+}
+
+// userText is what the command prints of err: its text when the command
+// made it (errorf, usagef), else the library's text cleaned by message and
+// worded by refusal.
+func userText(err error) string {
+	switch err.(type) {
+	case *cmdError, *usageError:
+		return err.Error()
+	}
+	return refusal(message(err))
+}
+
+// fileFlags are the flags that name a file, "-" for standard input.
+var fileFlags = []string{"key", "secret-file", "enc-key", "payload", "access-token"}
+
+// emptyInput refuses an empty argument and an empty file flag, as an
+// empty "$(cat missing)" or "$TOKEN" gives them: only "-" (or no argument)
+// means standard input, so that a missing token is not silently read
+// from the terminal or a pipe. It returns the message, or "".
+func emptyInput(c *command, fs *flag.FlagSet) string {
+	for _, a := range fs.Args() {
+		if a == "" {
+			if c.tokenArg {
+				return "the TOKEN argument is empty: give a file, - for standard input, or the token itself"
+			}
+			return "the FILE argument is empty: give a file, or - for standard input"
+		}
+	}
+	var msg string
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case msg != "" || f.Value.String() != "":
+		case slices.Contains(fileFlags, f.Name):
+			msg = fmt.Sprintf("--%s is empty: give a file, or - for standard input", f.Name)
+		case f.Name == "secret-env":
+			msg = "--secret-env is empty: give the name of an environment variable"
+		}
+	})
+	return msg
+}
+
+// message is the library's error text err in the user's words: the
+// library's chains name the packages and option types an error passed
+// through ("jws: SignerOptions: jose: header member ..."), which mean
+// nothing to a user of the command. It drops the parts (split at ": "
+// outside double quotes) that are one of those package names, an API name
+// of the library right after a package name, the label "key" after a
+// package name when the next words begin with "key", a sentinel's text
+// said a second time, and a final "malformed input" after the words that say
+// what is malformed. Nothing else is dropped: the library quotes what came
+// from its input (untrusted.Quote), and a quoted part is never one of
+// these names. The command's own errors (errorf) are not passed here.
+func message(err error) string {
+	raw := splitParts(err.Error())
 	var out []string
-	for i, p := range parts {
-		if i+1 < len(parts) && strings.HasPrefix(parts[i+1], p+" ") || slices.Contains(out, p) {
+	for i, p := range raw {
+		switch {
+		case pkgNames[p]:
+			continue
+		case apiNames[p] && i > 0 && pkgNames[raw[i-1]]:
+			continue
+		case p == "key" && i > 0 && pkgNames[raw[i-1]] && i+1 < len(raw) && nextSaysKey(raw[i+1:]):
+			continue // "jws: key: jose: key \"ec-1\" is ...": the label the next words repeat
+		case sentinels[p] && slices.Contains(out, p):
 			continue
 		}
 		out = append(out, p)
@@ -220,12 +329,25 @@ func refusal(msg string) string {
 		return fmt.Sprintf("%sthe token's %s %s is not allowed by --%s", m[1], m[2], m[3], m[2])
 	}
 	if msg == jose.ErrVerificationFailed.Error() {
-		return msg + ": the token was not signed with this key, or was changed"
+		return msg + notSignedWithKey
+	}
+	if m := cannotVerify.FindStringSubmatchIndex(msg); m != nil {
+		alg := jwa.SignatureAlgorithm(msg[m[2]:m[3]])
+		return msg[:m[0]] + fmt.Sprintf("the key cannot verify %s, which needs %s", alg, sigKeyWanted(alg))
 	}
 	return msg
 }
 
-var notAllowed = regexp.MustCompile(`^(signature \d+ of \d+: )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
+// notSignedWithKey is what refusal adds to a signature that does not
+// verify.
+const notSignedWithKey = ": the token was not signed with this key, or was changed"
+
+// cannotVerify is the library's refusal of a key of the wrong type for a
+// signature's alg, which names the key's Go type ("*ecdsa.PublicKey key
+// cannot verify EdDSA"): a token of several signatures with one key.
+var cannotVerify = regexp.MustCompile(`\S+ key cannot verify ([A-Za-z0-9-]+): algorithm not allowed$`)
+
+var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
 
 // splitParts splits an error's text at each ": " outside double quotes,
 // so that quoted input (a kid of "a: jose: b") is kept whole.
@@ -247,31 +369,45 @@ func splitParts(msg string) []string {
 	return append(parts, msg[start:])
 }
 
-// pkgNames are the packages whose names prefix the library's errors.
-var pkgNames = map[string]bool{
-	"jose": true, "jws": true, "jwe": true, "jwt": true, "jwa": true, "jwk": true, "jwks": true,
-	"jsonx": true, "base64url": true, "header": true,
-}
-
-// isAPIName reports whether p is a Go type or function name, such as
-// VerifyOptions: one word in mixed case, an upper-case letter first.
-func isAPIName(p string) bool {
-	if p == "" || p[0] < 'A' || p[0] > 'Z' || strings.ContainsAny(p, " \"'") {
-		return false
-	}
-	lower, upper := false, false
-	for _, c := range p[1:] {
-		switch {
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= 'A' && c <= 'Z':
-			upper = lower
-		case c >= '0' && c <= '9':
-		default:
-			return false
+// nextSaysKey reports whether the first part of rest that is not a
+// package name begins with "key ".
+func nextSaysKey(rest []string) bool {
+	for _, p := range rest {
+		if !pkgNames[p] {
+			return strings.HasPrefix(p, "key ")
 		}
 	}
-	return lower && upper
+	return false
+}
+
+// pkgNames are the packages whose names prefix the library's errors, and
+// "jwk", the prefix of its JWK parser's.
+var pkgNames = map[string]bool{
+	"jose": true, "jws": true, "jwe": true, "jwt": true, "jwa": true, "jwk": true, "jwks": true,
+	"jsonx": true, "dpop": true,
+}
+
+// apiNames are the library's functions and option types that label a
+// part of its errors after the package name ("jws: SignerOptions: ...").
+var apiNames = map[string]bool{
+	"NewSigner": true, "NewVerifier": true, "NewEncrypter": true, "NewDecrypter": true,
+	"NewNestedEncrypter": true, "NewValidator": true, "NewSet": true,
+	"SignerOptions": true, "VerifyOptions": true, "EncrypterOptions": true, "DecryptOptions": true,
+	"ValidatorOptions": true, "KeyFunc": true,
+}
+
+// sentinels are the texts of the library's sentinel errors, which a chain
+// may say more than once.
+var sentinels = map[string]bool{}
+
+func init() {
+	for _, e := range []error{
+		jose.ErrMalformed, jose.ErrVerificationFailed, jose.ErrDecryptionFailed, jose.ErrKeyNotFound,
+		jose.ErrAlgorithmNotAllowed, jose.ErrUnsupportedAlgorithm, jose.ErrInvalidKey, jose.ErrLimitExceeded,
+		jose.ErrKeyDevice, jose.ErrUnsupportedCritical,
+	} {
+		sentinels[e.Error()] = true
+	}
 }
 
 func isHelpFlag(s string) bool {
@@ -308,13 +444,13 @@ func help(stdout, stderr io.Writer, args []string) int {
 func resolve(args []string) (c *command, path string, rest []string, err error) {
 	c = lookup(commands, args[0])
 	if c == nil {
-		return nil, "", nil, fmt.Errorf("unknown command %q (run \"jose help\")", args[0])
+		return nil, "", nil, errorf("unknown command %q (run \"jose help\")", args[0])
 	}
 	path, rest = c.name, args[1:]
 	if c.sub != nil && len(rest) > 0 && !isHelpFlag(rest[0]) {
 		s := lookup(c.sub, rest[0])
 		if s == nil {
-			return nil, "", nil, fmt.Errorf("unknown command %q (run \"jose help %s\")", path+" "+rest[0], path)
+			return nil, "", nil, errorf("unknown command %q (run \"jose help %s\")", path+" "+rest[0], path)
 		}
 		c, path, rest = s, path+" "+s.name, rest[1:]
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/josebench/josebench/jose"
@@ -64,8 +65,17 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 			if err != nil {
 				return err
 			}
-			a, err := dpopAlg(*alg, k)
+			switch {
+			case k.KeyType() == jose.KeyTypeOct:
+				return errorf("%s holds an oct (secret) key; a DPoP proof is signed with an asymmetric private key (EC, OKP or RSA)", displayName(*keyFile))
+			case !k.IsPrivate():
+				return errorf("%s holds a public key; a DPoP proof needs the private key", displayName(*keyFile))
+			}
+			a, err := dpopAlg(*alg, k, displayName(*keyFile))
 			if err != nil {
+				return err
+			}
+			if err := checkSigningKey(k, displayName(*keyFile), a); err != nil {
 				return err
 			}
 			p, err := dpop.NewProver(a, k)
@@ -82,7 +92,7 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 					return err
 				}
 				if tok = bytes.TrimSpace(tok); len(tok) == 0 {
-					return fmt.Errorf("%s: no access token", displayName(*tokenFile))
+					return errorf("%s: no access token", displayName(*tokenFile))
 				}
 				opts.AccessToken = string(tok)
 			}
@@ -114,10 +124,14 @@ func standardMethod(m string) string {
 	return ""
 }
 
-// dpopAlg is the algorithm of --alg, or the one the key implies.
-func dpopAlg(flagValue string, k *jose.JWK) (jwa.SignatureAlgorithm, error) {
+// dpopAlg is the algorithm of --alg, or the one the key (read from the
+// file name) implies.
+func dpopAlg(flagValue string, k *jose.JWK, name string) (jwa.SignatureAlgorithm, error) {
 	if flagValue != "" {
 		return parseAlg("alg", flagValue, signatureAlgs)
+	}
+	if k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)) {
+		return "", errorf("%s: the key is for %s, not for signatures: a DPoP proof needs a signing key", name, argName(k.Algorithm))
 	}
 	if k.Algorithm != "" {
 		return jwa.SignatureAlgorithm(k.Algorithm), nil
@@ -135,7 +149,7 @@ func dpopAlg(flagValue string, k *jose.JWK) (jwa.SignatureAlgorithm, error) {
 	case ed25519.PrivateKey:
 		return jwa.EdDSA, nil
 	}
-	return "", usagef("--alg is required for a %s key", k.KeyType())
+	return "", usagef("--alg is required for %s (the key has no \"alg\")", describeKey(k))
 }
 
 var dpopThumbprintCommand = &command{

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
@@ -58,6 +59,9 @@ crit) are refused.
 			if err != nil {
 				return err
 			}
+			if err := checkDirKey(k, *keyFile, a, e); err != nil {
+				return err
+			}
 			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
 				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c, Extra: members,
 			})
@@ -90,12 +94,12 @@ var decryptCommand = &command{
 	usage: `Usage: jose decrypt --alg ALG[,ALG...] --enc ENC[,ENC...] --key FILE|SETFILE [TOKEN]
 
 Decrypt the JWE TOKEN (a file, - for standard input, or the token itself;
-default standard input), compact or JSON,
-with the key or JWK Set in FILE, accepting only the algorithms of --alg and
---enc. Print the plaintext only when it decrypted; any failure is one
-opaque error and exit status 1.
+default standard input), compact or JSON, with the key or JWK Set in FILE,
+accepting only the algorithms of --alg and --enc. Print the plaintext only
+when it decrypted; any failure is one opaque error and exit status 1.
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		var algs, encs listFlag
 		fs.Var(&algs, "alg", "the accepted key management `algorithms`, comma-separated or repeated (required)")
@@ -114,12 +118,18 @@ opaque error and exit status 1.
 			if err := needKey(*keyFile, input); err != nil {
 				return err
 			}
-			d, err := newDecrypter(s, *keyFile, allowedAlgs, allowedEncs)
+			d, kf, err := newDecrypter(s, *keyFile, allowedAlgs, allowedEncs)
 			if err != nil {
 				return err
 			}
 			tok, err := readToken(s, input)
 			if err != nil {
+				return err
+			}
+			if !isJWE(tok) {
+				return errJWSGiven
+			}
+			if err := kf.checkEncryptedWith(tok, allowedAlgs); err != nil {
 				return err
 			}
 			var m *jwe.Message
@@ -138,16 +148,37 @@ opaque error and exit status 1.
 }
 
 // newDecrypter returns a decrypter of the algorithms allowed with the key
-// or JWK Set in the file keyFile.
-func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) (*jwe.Decrypter, error) {
+// or JWK Set in the file keyFile, and that file.
+func newDecrypter(s *streams, keyFile string, algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption) (*jwe.Decrypter, *keyFile, error) {
 	kf, err := loadKeyFile(s, keyFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := kf.checkDecrypting(algs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts := jwe.DecryptOptions{KeyAlgorithms: algs, ContentEncryptions: encs}
 	opts.Key, opts.Keys = kf.source()
-	return jwe.NewDecrypter(opts)
+	d, err := jwe.NewDecrypter(opts)
+	return d, kf, err
+}
+
+// checkDirKey checks that the key of "dir" (RFC 7518 §4.5), the content
+// encryption key itself, has the size enc needs.
+func checkDirKey(k *jose.JWK, file string, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption) error {
+	b, ok := k.Key.([]byte)
+	if alg != jwa.Direct || !ok || len(b) == enc.KeySize() {
+		return nil
+	}
+	var fit []jwa.ContentEncryption
+	for _, e := range contentEncs {
+		if e.KeySize() == len(b) {
+			fit = append(fit, e)
+		}
+	}
+	hint := ""
+	if len(fit) > 0 {
+		hint = " (this key is for --enc " + joinAlgs(fit) + ")"
+	}
+	return errorf("%s holds %s; dir with %s needs an oct key of %d bits%s", displayName(file), describeKey(k), enc, 8*enc.KeySize(), hint)
 }

@@ -2,15 +2,21 @@ package main
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/josebench/josebench/internal/untrusted"
 )
 
 // headerFlag is --header NAME=VALUE, repeatable: members of the protected
-// header. VALUE is JSON when it parses as JSON (5, true, {"a":1},
+// header. VALUE is JSON when it parses as JSON (5, true, null, {"a":1},
 // "quoted"), else the string as given, so that --header ver=2 is a number
-// and --header org=acme a string; --header 'ver="2"' is the string "2".
+// and --header org=acme a string; --header 'ver="2"' is the string "2",
+// and --header x= the empty string. A number is kept as written
+// (12345678901234567890 stays so), but one that no IEEE 754 double holds
+// (1e400 overflows, 1e-400 underflows to 0) is refused: most readers of
+// a header could not read it back. The name is case-sensitive and may
+// not be empty, nor given twice.
 type headerFlag []string
 
 func (h *headerFlag) String() string { return strings.Join(*h, " ") }
@@ -28,6 +34,8 @@ func (h *headerFlag) Set(v string) error {
 // give them.
 var (
 	jwsHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "--cty", "b64": "", "crit": ""}
+	// jwtHeaderNames are those of "jwt issue", which has no --cty.
+	jwtHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "", "b64": "", "crit": ""}
 	jweHeaderNames = map[string]string{
 		"alg": "--alg", "enc": "--enc", "zip": "--zip", "kid": "--kid", "typ": "--typ", "cty": "--cty", "p2c": "--p2c",
 		"b64": "", "crit": "", "epk": "", "apu": "", "apv": "", "iv": "", "tag": "", "p2s": "",
@@ -53,6 +61,13 @@ func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
 			return nil, usagef("--header %s: given twice", untrusted.Quote(name))
 		}
 		if json.Valid([]byte(value)) {
+			if n := badNumber(value); n != "" {
+				as := `"` + n + `"`
+				if strings.TrimSpace(value) == n && strconv.Quote(name) == `"`+name+`"` && !strings.ContainsAny(name, "' ") {
+					as = `--header '` + name + `="` + n + `"'`
+				}
+				return nil, usagef("--header %s: the number %s is out of the range of a double (IEEE 754), which most readers of the header cannot hold: give it as a string, %s", untrusted.Quote(name), n, as)
+			}
 			m[name] = json.RawMessage(value)
 		} else {
 			m[name] = value
@@ -65,7 +80,29 @@ func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
 // library (a registered name given a value of the wrong type).
 func headerError(err error, members map[string]any) error {
 	if err != nil && len(members) > 0 && strings.Contains(err.Error(), "header member") {
-		return usagef("--header %s", strings.TrimPrefix(message(err), "header member "))
+		return usagef("--header %s", strings.TrimPrefix(userText(err), "header member "))
 	}
 	return err
+}
+
+// badNumber returns the first number of the JSON value v that overflows a
+// double or underflows to zero, or "".
+func badNumber(v string) string {
+	d := json.NewDecoder(strings.NewReader(v))
+	d.UseNumber()
+	for {
+		t, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		n, ok := t.(json.Number)
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(n.String(), 64)
+		mantissa, _, _ := strings.Cut(strings.ToLower(n.String()), "e")
+		if err != nil || f == 0 && strings.ContainsAny(mantissa, "123456789") {
+			return n.String()
+		}
+	}
 }

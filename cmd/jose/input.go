@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -46,17 +45,17 @@ func readInput(s *streams, name string, max int64) ([]byte, error) {
 	if !isStdin(name) {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, errors.Unwrap(err))
+			return nil, errorf("%s: %v", name, errors.Unwrap(err))
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %v", displayName(name), err)
+		return nil, errorf("read %s: %v", displayName(name), err)
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: larger than %d bytes", displayName(name), max)
+		return nil, errorf("%s: larger than %d bytes", displayName(name), max)
 	}
 	return data, nil
 }
@@ -76,16 +75,16 @@ func readToken(s *streams, name string) ([]byte, error) {
 		if _, err := os.Stat(name); err != nil {
 			arg := bytes.TrimSpace([]byte(name))
 			if len(arg) > maxToken {
-				return nil, fmt.Errorf("%s: larger than %d bytes", argName(name), maxToken)
+				return nil, errorf("%s: larger than %d bytes", argName(name), maxToken)
 			}
 			terr := checkToken(arg)
 			if terr == nil {
 				return arg, nil
 			}
 			if looksLikeToken(arg) {
-				return nil, fmt.Errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
+				return nil, errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
 			}
-			return nil, fmt.Errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
+			return nil, errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
 		}
 	}
 	data, err := readInput(s, name, maxToken)
@@ -94,13 +93,29 @@ func readToken(s *streams, name string) ([]byte, error) {
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, fmt.Errorf("%s: no token", displayName(name))
+		return nil, errorf("%s: no token", displayName(name))
 	}
 	if err := checkToken(data); err != nil {
-		return nil, fmt.Errorf("%s: %v", displayName(name), err)
+		return nil, errorf("%s: %v", displayName(name), err)
 	}
 	return data, nil
 }
+
+// isJWE reports whether the well-formed token tok (readToken checked it)
+// is a JWE: five compact parts, or a JSON object with "ciphertext".
+func isJWE(tok []byte) bool {
+	if !isJSON(tok) {
+		return bytes.Count(tok, []byte(".")) == 4
+	}
+	m, err := members(tok)
+	return err == nil && m["ciphertext"] != nil
+}
+
+// Refusals of a token of the other kind, saying which command takes it.
+var (
+	errJWEGiven = errorf("the token is a JWE (encrypted), not a JWS: decrypt it with \"jose decrypt\", or validate a nested JWT with \"jose jwt validate --enc-alg ... --enc ... --enc-key ...\"")
+	errJWSGiven = errorf("the token is a JWS (signed), not a JWE: verify it with \"jose verify\" or \"jose jwt validate\"")
+)
 
 // argName is how messages name a file argument: as given, or quoted and
 // cut when it is long or not printable (a broken pasted token).
@@ -128,7 +143,7 @@ func checkToken(tok []byte) error {
 		_, err = inspectCompact(tok)
 	}
 	if err != nil {
-		return fmt.Errorf("not a JWS or JWE: %s", message(err))
+		return errorf("not a JWS or JWE: %s", userText(err))
 	}
 	return nil
 }
@@ -152,22 +167,29 @@ func loadKeyFile(s *streams, name string) (*keyFile, error) {
 	trimmed := bytes.TrimSpace(data)
 	switch {
 	case len(trimmed) == 0:
-		return nil, fmt.Errorf("%s: empty key file", kf.name)
+		return nil, errorf("%s: empty key file", kf.name)
 	case bytes.HasPrefix(trimmed, []byte("-----BEGIN")):
 		kf.pem = true
 		kf.key, err = jose.ParseKeyPEM(trimmed)
 	case trimmed[0] != '{':
-		return nil, fmt.Errorf("%s: not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)", kf.name)
+		return nil, &cmdError{
+			msg:  kf.name + ": not a key file: want a JWK or JWK Set (a JSON object) or PEM (-----BEGIN ...)",
+			errs: []error{errNotKeyFile},
+		}
 	case isSet(trimmed):
 		kf.set, err = jose.ParseSet(trimmed)
 	default:
 		kf.key, err = jose.ParseKey(trimmed)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", kf.name, message(err))
+		return nil, errorf("%s: %s", kf.name, userText(err))
 	}
 	return kf, nil
 }
+
+// errNotKeyFile is wrapped by the refusal of a file that is neither JSON
+// nor PEM, such as a raw secret given with --key.
+var errNotKeyFile = errors.New("not a key file")
 
 // isSet reports whether data is a JSON object with a "keys" member, which a
 // JWK never has (RFC 7517 §5).
@@ -196,7 +218,7 @@ func loadKey(s *streams, name string) (*jose.JWK, error) {
 		return nil, err
 	}
 	if kf.set != nil {
-		return nil, fmt.Errorf("%s: a JWK Set, not a key (use the \"jose set\" commands)", kf.name)
+		return nil, errorf("%s: a JWK Set, not a key (use the \"jose set\" commands)", kf.name)
 	}
 	return kf.key, nil
 }
@@ -208,7 +230,7 @@ func loadSet(s *streams, name string) (*jose.Set, error) {
 		return nil, err
 	}
 	if kf.set == nil {
-		return nil, fmt.Errorf("%s: a key, not a JWK Set (a set is {\"keys\":[...]})", kf.name)
+		return nil, errorf("%s: a key, not a JWK Set (a set is {\"keys\":[...]})", kf.name)
 	}
 	return kf.set, nil
 }
@@ -246,6 +268,13 @@ func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
 	if !slices.Contains(known, A(value)) {
 		if needsGo127(value) {
 			return "", usagef("--%s %s: ML-DSA needs a build with Go 1.27 or later (this one is %s)", flagName, value, runtime.Version())
+		}
+		names := make([]string, len(known))
+		for i, a := range known {
+			names[i] = string(a)
+		}
+		if k := closeTo(value, names); k != "" {
+			return "", usagef("--%s %s: unknown algorithm (did you mean %s? names are case-sensitive)", flagName, value, k)
 		}
 		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
 	}

@@ -19,14 +19,15 @@ var inspectCommand = &command{
 	usage: `Usage: jose inspect [TOKEN]
 
 Print the headers of the JWS or JWE TOKEN (a file, - for standard input, or
-the token itself; default standard input),
-compact or JSON, and for a JWS its payload, as JSON. Nothing is verified or
-decrypted: the output says "verified": false, and nothing in it may be
-trusted. Headers must still be well-formed JOSE headers (RFC 7515 §4,
-RFC 7516 §4). A payload that is a JSON object or array is shown as JSON,
-other UTF-8 text as "payload_text", anything else as "payload_base64url".
+the token itself; default standard input), compact or JSON, and for a JWS
+its payload, as JSON. Nothing is verified or decrypted: the output says
+"verified": false, and nothing in it may be trusted. Headers must still be
+well-formed JOSE headers (RFC 7515 §4, RFC 7516 §4). A payload that is a
+JSON object or array is shown as JSON, other UTF-8 text as
+"payload_text", anything else as "payload_base64url".
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		return func(s *streams, args []string) error {
 			tok, err := readToken(s, argOrStdin(args))

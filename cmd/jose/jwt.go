@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -36,18 +35,21 @@ var jwtIssueCommand = &command{
 	usage: `Usage: jose jwt issue --alg ALG (--key FILE [--kid KID] | --secret-file FILE | --secret-env NAME) [--header NAME=VALUE]... [--iss ISS] [--sub SUB] [--aud AUD,...] [--exp WHEN] [--nbf WHEN] [--iat WHEN] [--jti JTI] [--claims JSON] [--typ TYP] [--enc-alg ALG --enc ENC --enc-key FILE [--enc-kid KID]]
 
 Sign a JWT Claims Set with the key in FILE (a JWK, PEM, or a JWK Set and
---kid to pick the key; for HMAC, or a raw secret as in "jose sign") and
-print the JWT,
-a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1) unless --typ
-names an explicit type (RFC 8725 §3.11), such as at+jwt. With --enc-alg,
---enc and --enc-key, the signed JWT is then encrypted to the recipient's
-key: a nested JWT, a JWE with "cty": "JWT" (RFC 7519 §5.2).
+--kid to pick the key; for HMAC, a raw secret as in "jose sign") and print
+the JWT, a JWS Compact Serialization with "typ": "JWT" (RFC 7519 §5.1)
+unless --typ names an explicit type (RFC 8725 §3.11), such as at+jwt.
+With --enc-alg, --enc and --enc-key, the signed JWT is then encrypted to
+the recipient's key: a nested JWT, a JWE with "cty": "JWT" (RFC 7519
+§5.2).
 
 The claims are those of the flags and the members of --claims, a JSON
 object, in that order; a registered claim may be given one way only. WHEN
 is "now", a duration from now (1h, -5m, 90s), an RFC 3339 time
 (2030-01-02T15:04:05Z), or "none" to leave the claim out. "exp" is one
 hour from now unless --exp or --claims says otherwise; "iat" is now.
+--header adds protected members of the JWS as "jose sign --header" does;
+alg, kid, typ, cty, b64 and crit are refused ("cty" is "JWT" on the JWE
+of a nested JWT, RFC 7519 §5.2, which the command sets itself).
 `,
 	flags: func(fs *flag.FlagSet) action {
 		alg := fs.String("alg", "", "signature `algorithm` (required)")
@@ -81,7 +83,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 			if err := n.check(key.fromStdin(), ""); err != nil {
 				return err
 			}
-			members, err := extraHeader.members(jwsHeaderNames)
+			members, err := extraHeader.members(jwtHeaderNames)
 			if err != nil {
 				return err
 			}
@@ -130,7 +132,7 @@ hour from now unless --exp or --claims says otherwise; "iat" is now.
 				tok, err = signer.Sign(claims)
 			}
 			if errors.Is(err, jwt.ErrInvalidClaims) {
-				return fmt.Errorf("the claims would not validate: %s", strings.TrimPrefix(message(err), "claims that would not validate: "))
+				return errorf("the claims would not validate: %s", strings.TrimPrefix(userText(err), "claims that would not validate: "))
 			}
 			if err != nil {
 				return err
@@ -190,6 +192,9 @@ func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer, kid string) (*jwt.
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDirKey(k, n.keyFile, a, e); err != nil {
+		return nil, err
+	}
 	return jwt.NewNestedEncrypter(signer, a, e, k, nil)
 }
 
@@ -203,7 +208,8 @@ func (n *nestFlags) decrypter(s *streams) (*jwe.Decrypter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newDecrypter(s, n.keyFile, algs, encs)
+	d, _, err := newDecrypter(s, n.keyFile, algs, encs)
+	return d, err
 }
 
 // parseWhen reads the value of a date flag: "now", a duration from now, an
@@ -263,20 +269,21 @@ var jwtValidateCommand = &command{
 
 Validate the signed JWT TOKEN (a file, - for standard input, or the token
 itself; default standard input) with the key or JWK Set in FILE or a raw
-HMAC secret (as in "jose sign"), accepting only the algorithms of --alg ("none" never),
-as RFC 7519 §7.2 says: the signature first, then "typ" (absent or JWT
-unless --typ names the expected type), then the claims. "exp" is required
-unless --no-exp, and an audience decision is: --aud, the values that name
-this recipient, or --any-audience (RFC 8725 §3.9). With --enc-alg, --enc
-and --enc-key, only nested JWTs are accepted: a JWE with "cty": "JWT"
-(RFC 7519 §5.2), decrypted with the key or JWK Set of --enc-key, whose
-plaintext is the signed JWT.
+HMAC secret (as in "jose sign"), accepting only the algorithms of --alg
+("none" never), as RFC 7519 §7.2 says: the signature first, then "typ"
+(absent or JWT unless --typ names the expected type), then the claims.
+"exp" is required unless --no-exp, and an audience decision is: --aud, the
+values that name this recipient, or --any-audience (RFC 8725 §3.9). With
+--enc-alg, --enc and --enc-key, only nested JWTs are accepted: a JWE with
+"cty": "JWT" (RFC 7519 §5.2), decrypted with the key or JWK Set of
+--enc-key, whose plaintext is the signed JWT.
 
 Print the claims as JSON only when the token is valid; otherwise exit with
 status 1 and the reason on standard error: the failing claim, or the
 signature.
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		var algs, iss, aud, required listFlag
 		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")
@@ -350,15 +357,20 @@ signature.
 			}
 			switch {
 			case isJSON(tok):
-				return errors.New("a JWT is a compact token (RFC 7519 §7.2), not a JSON serialization")
+				return errorf("a JWT is a compact token (RFC 7519 §7.2), not a JSON serialization")
 			case bytes.Count(tok, []byte(".")) == 4 && !n.nested():
-				return errors.New("an encrypted JWT (JWE): give --enc-alg, --enc and --enc-key to validate a nested JWT")
+				return errorf("an encrypted JWT (JWE): give --enc-alg, --enc and --enc-key to validate a nested JWT")
 			case bytes.Count(tok, []byte(".")) == 2 && n.nested():
-				return errors.New("a signed JWT, not a nested one: with --enc-alg, --enc and --enc-key only nested JWTs are accepted")
+				return errorf("a signed JWT, not a nested one: with --enc-alg, --enc and --enc-key only nested JWTs are accepted")
+			}
+			if !n.nested() {
+				if err := key.loaded.checkSignedWith(tok, allowed); err != nil {
+					return err
+				}
 			}
 			t, err := validator.Validate(tok, nil)
 			if err != nil {
-				return keyNotFound(validateError(err), key.file)
+				return key.newlineHint(keyNotFound(validateError(err, *typ), key.file))
 			}
 			return writeJSON(s.stdout, t.Payload)
 		}
@@ -366,11 +378,18 @@ signature.
 }
 
 // validateError adds to a refusal the flag that would change it, when
-// there is one.
-func validateError(err error) error {
+// there is one (--typ only when it was not given: typ is its value).
+func validateError(err error, typ string) error {
 	var ce *jwt.ClaimError
-	if errors.As(err, &ce) && errors.Is(err, jwt.ErrMissingClaim) && ce.Claim == "exp" {
-		return fmt.Errorf("%w (--no-exp accepts tokens without it)", err)
+	switch {
+	case errors.As(err, &ce) && errors.Is(err, jwt.ErrMissingClaim) && ce.Claim == "exp":
+		return errorf("%w (--no-exp accepts tokens without it)", err)
+	case errors.Is(err, jwt.ErrExpired):
+		return errorf("%w (a new token is needed; --leeway tolerates clock skew)", err)
+	case errors.Is(err, jwt.ErrNotYetValid), errors.Is(err, jwt.ErrIssuedInTheFuture):
+		return errorf("%w (--leeway tolerates clock skew)", err)
+	case errors.Is(err, jwt.ErrInvalidType) && typ == "":
+		return errorf("%w (--typ names the expected type)", err)
 	}
 	return err
 }

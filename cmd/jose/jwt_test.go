@@ -246,9 +246,9 @@ func TestJWTRoundTrip(t *testing.T) {
 			msg  string // how stderr starts after "jose: jwt validate: "
 			kind string // how its line ends
 		}{
-			{"expired", time.Hour, tok, checks, `"exp": `, ": token has expired"},
-			{"long expired", 48 * time.Hour, tok, checks, `"exp": `, ": token has expired"},
-			{"not yet valid", -time.Hour - 2*time.Minute, tok, checks, `"nbf": `, ": token is not valid yet"},
+			{"expired", time.Hour, tok, checks, `"exp": `, ": token has expired (a new token is needed; --leeway tolerates clock skew)"},
+			{"long expired", 48 * time.Hour, tok, checks, `"exp": `, ": token has expired (a new token is needed; --leeway tolerates clock skew)"},
+			{"not yet valid", -time.Hour - 2*time.Minute, tok, checks, `"nbf": `, ": token is not valid yet (--leeway tolerates clock skew)"},
 			{"wrong audience", 0, tok, []string{"--aud", "mail", "--iss", "https://issuer.example"}, `"aud": `, ": unexpected audience"},
 			{"wrong issuer", 0, tok, []string{"--aud", "api", "--iss", "https://evil.example"}, `"iss": `, ": unexpected issuer"},
 			{"wrong subject", 0, tok, []string{"--any-audience", "--sub", "bob"}, `"sub": `, ": unexpected subject"},
@@ -277,7 +277,7 @@ func TestJWTValidateRefuses(t *testing.T) {
 	// A JWT signed with the same key for another purpose (an explicit type)
 	// is refused unless that type is expected.
 	tok := mustRun(t, nil, "jwt", "issue", "--alg", "HS256", "--key", kHS256, "--typ", "secevent+jwt")
-	if code, out, stderr := runCLI(t, tok, validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `"typ": `) || !strings.HasSuffix(stderr, ": unexpected token type\n") {
+	if code, out, stderr := runCLI(t, tok, validate...); code != exitFailure || out != "" || !strings.Contains(stderr, `"typ": `) || !strings.HasSuffix(stderr, ": unexpected token type (--typ names the expected type)\n") {
 		t.Errorf("explicit type: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 	if got := mustRun(t, tok, append(validate, "--typ", "application/secevent+jwt")...); !bytes.Contains(got, []byte(`"exp": 1796130000`)) {

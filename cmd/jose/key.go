@@ -96,7 +96,21 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 			return p, usagef("--kty AKP needs --alg: ML-DSA-44, ML-DSA-65 or ML-DSA-87")
 		}
 	default:
-		return p, usagef("--kty %s: want oct, RSA, EC, OKP or AKP", g.kty)
+		return p, usagef("--kty %s: want oct, RSA, EC, OKP or AKP%s", g.kty, didYouMean(g.kty, []string{jose.KeyTypeOct, jose.KeyTypeRSA, jose.KeyTypeEC, jose.KeyTypeOKP, jose.KeyTypeAKP}))
+	}
+	// The curve and size, checked here to name the flag (the library
+	// refuses them too).
+	curves := map[string][]string{
+		jose.KeyTypeEC:  {jose.CurveP256, jose.CurveP384, jose.CurveP521, jose.CurveSecp256k1},
+		jose.KeyTypeOKP: {jose.CurveEd25519, jose.CurveX25519},
+	}[g.kty]
+	switch {
+	case curves != nil && !slices.Contains(curves, p.Curve):
+		return p, usagef("--crv %s: an %s key's curve is one of %s%s", p.Curve, g.kty, strings.Join(curves, ", "), didYouMean(p.Curve, curves))
+	case g.kty == jose.KeyTypeRSA && (p.Bits < jose.MinRSABits || p.Bits > jose.MaxRSAModulusBits):
+		return p, usagef("--size %d: an RSA key has %d to %d bits", p.Bits, jose.MinRSABits, jose.MaxRSAModulusBits)
+	case g.kty == jose.KeyTypeOct && (p.Bits < jose.MinOctBits || p.Bits > jose.MaxOctBits || p.Bits%8 != 0):
+		return p, usagef("--size %d: an oct key has a multiple of 8 bits from %d to %d", p.Bits, jose.MinOctBits, jose.MaxOctBits)
 	}
 	if p.Algorithm == "" {
 		// A key without alg and use may be used for anything, which the
@@ -241,7 +255,7 @@ func (g *genFlags) generate() (*jose.JWK, error) {
 func checkFit(k *jose.JWK) error {
 	for _, f := range jose.AnalyzeKey(k) {
 		if f.Severity == jose.SeverityCritical {
-			return fmt.Errorf("%s", f.Message)
+			return errorf("%s", f.Message)
 		}
 	}
 	return nil
@@ -295,7 +309,7 @@ publication. A symmetric key has no public form.
 			}
 			pub := k.Public()
 			if pub == nil {
-				return fmt.Errorf("a symmetric (oct) key has no public form")
+				return errorf("a symmetric (oct) key has no public form")
 			}
 			return writeValue(s.stdout, pub)
 		}
@@ -390,9 +404,9 @@ key without findings is not thereby proven safe.
 			case 0:
 				return nil
 			case 1:
-				return fmt.Errorf("1 weakness found")
+				return errorf("1 weakness found")
 			}
-			return fmt.Errorf("%d weaknesses found", weak)
+			return errorf("%d weaknesses found", weak)
 		}
 	},
 }
@@ -475,9 +489,35 @@ JWK that has them. A JWK made from PEM gets its thumbprint as kid unless
 	},
 }
 
+// didYouMean is " (did you mean X?)" when X, one of known, differs from
+// v only in case or punctuation ("ec", "p256", "hs256"), else "".
+func didYouMean(v string, known []string) string {
+	if k := closeTo(v, known); k != "" {
+		return fmt.Sprintf(" (did you mean %s?)", k)
+	}
+	return ""
+}
+
+// closeTo is the one of known that differs from v only in case or
+// punctuation, or "".
+func closeTo(v string, known []string) string {
+	fold := func(s string) string {
+		return strings.ToLower(strings.NewReplacer("-", "", "_", "", " ", "").Replace(s))
+	}
+	for _, k := range known {
+		if k != v && fold(k) == fold(v) {
+			return k
+		}
+	}
+	return ""
+}
+
 // keyPEM is the PEM form of k: its certificates when it is a public key
 // with x5c (so that a certificate converts back to itself), else the key.
 func keyPEM(k *jose.JWK) ([]byte, error) {
+	if k.KeyType() == jose.KeyTypeOct {
+		return nil, errorf("an oct (symmetric) key has no PEM form: keep it as a JWK")
+	}
 	if k.IsPrivate() || len(k.Certificates) == 0 {
 		return k.MarshalPEM()
 	}

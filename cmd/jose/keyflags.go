@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +21,12 @@ import (
 // kept in the shell's history.
 type keyFlags struct {
 	file, secretFile, secretEnv string
+	// loaded is the key file newVerifier read, nil for a raw secret.
+	loaded *keyFile
+	// newline is set by secret when the secret ends with a line break, as
+	// a file written by echo does: kept (the secret is its bytes as they
+	// are), but named when verification fails.
+	newline bool
 }
 
 func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
@@ -73,7 +81,7 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	case f.secretFile != "":
 		data, err := readInput(s, f.secretFile, maxKeyFile)
 		if err != nil {
-			return nil, fmt.Errorf("--secret-file %v", err)
+			return nil, errorf("--secret-file %v", err)
 		}
 		secret = data
 	case f.secretEnv != "":
@@ -85,15 +93,45 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	default:
 		return nil, nil
 	}
+	f.newline = bytes.HasSuffix(secret, []byte("\n"))
 	for _, a := range algs {
 		if a.KeyType() != jose.KeyTypeOct {
 			return nil, usagef("%s: a raw secret is for HMAC (HS256, HS384, HS512), not %s: give the key with --key", f.given(), a)
 		}
 		if n := a.Hash().Size(); len(secret) < n {
-			return nil, fmt.Errorf("%s: a secret of %d bytes is too short for %s, which needs at least %d (RFC 7518 §3.2)", f.given(), len(secret), a, n)
+			return nil, errorf("%s: a secret of %d bytes is too short for %s, which needs at least %d (RFC 7518 §3.2)", f.given(), len(secret), a, n)
 		}
 	}
 	return secret, nil
+}
+
+// rawSecretHint adds to the refusal of a --key file that is no key file
+// (errNotKeyFile) that a raw HMAC secret is given with --secret-file, when
+// every algorithm of algs is HMAC.
+func (f *keyFlags) rawSecretHint(err error, algs []jwa.SignatureAlgorithm) error {
+	if !errors.Is(err, errNotKeyFile) || slices.ContainsFunc(algs, func(a jwa.SignatureAlgorithm) bool { return a.KeyType() != jose.KeyTypeOct }) {
+		return err
+	}
+	return errorf("%w; for a raw HMAC secret, give --secret-file %s instead of --key", err, f.file)
+}
+
+// newlineHint adds to a failed verification with a secret that ends
+// with a line break that it does: the likeliest cause is a file written
+// with echo, or a variable set from one, when the signer's secret has no
+// line break. The secret itself is not changed (see secret).
+func (f *keyFlags) newlineHint(err error) error {
+	if err == nil || !f.newline || !errors.Is(err, jose.ErrVerificationFailed) {
+		return err
+	}
+	how := "write the file with printf or echo -n"
+	if f.secretEnv != "" {
+		how = "set the variable without it"
+	}
+	msg := strings.TrimSuffix(userText(err), notSignedWithKey)
+	return &cmdError{
+		msg:  fmt.Sprintf("%s: the token was not signed with this secret, or was changed; note that %s ends with a line break, part of the secret as it is read: if the secret has none, %s", msg, f.given(), how),
+		errs: []error{err},
+	}
 }
 
 // signingKey is the key to sign with alg: the raw secret, the key of the
@@ -110,23 +148,33 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	}
 	kf, err := loadKeyFile(s, f.file)
 	if err != nil {
-		return nil, err
+		return nil, f.rawSecretHint(err, []jwa.SignatureAlgorithm{alg})
 	}
-	k, where, err := kf.pick("--kid", kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
-	if err != nil {
-		return nil, err
-	}
+	return kf.pick("--kid", kid, string(alg), sigKeyWanted(alg), func(k *jose.JWK, where string) error {
+		return checkSigningKey(k, where, alg)
+	})
+}
+
+// checkSigningKey checks k, named where, as the key to sign with alg: the
+// type and curve alg needs, the private half, the key's own alg and use,
+// and for HMAC its length.
+func checkSigningKey(k *jose.JWK, where string, alg jwa.SignatureAlgorithm) error {
 	switch {
 	case !alg.FitsKey(k.Key):
-		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
+		return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, sigKeyWanted(alg))
 	case !k.IsPrivate():
-		return nil, fmt.Errorf("%s holds a public key; signing needs the private key", where)
+		return errorf("%s holds a public key; signing needs the private key", where)
+	case k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)):
+		return errorf("%s: the key is for %s, not for signatures: give a signing key", where, argName(k.Algorithm))
 	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+		return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
 	case k.Use == jose.UseEncryption:
-		return nil, fmt.Errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
+		return errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
 	}
-	return k, nil
+	if b, ok := k.Key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
+		return errorf("%s holds %s; %s needs at least %d bits (RFC 7518 §3.2)", where, describeKey(k), alg, 8*alg.Hash().Size())
+	}
+	return nil
 }
 
 // encryptionKey is the recipient's key for alg: the key of the file, or
@@ -137,27 +185,30 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid s
 	if err != nil {
 		return nil, err
 	}
-	k, where, err := kf.pick(kidFlag, kid, func(k *jose.JWK) bool { return alg.FitsKey(k.Key) })
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case !alg.FitsKey(k.Key):
-		return nil, fmt.Errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
-	case k.Algorithm != "" && k.Algorithm != string(alg):
-		return nil, fmt.Errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
-	case k.Use == jose.UseSignature:
-		return nil, fmt.Errorf("%s is for signatures (use \"sig\"): give an encryption key", where+": the key")
-	}
-	return k, nil
+	return kf.pick(kidFlag, kid, string(alg), encKeyWanted(alg), func(k *jose.JWK, where string) error {
+		switch {
+		case !alg.FitsKey(k.Key):
+			return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
+		case k.Algorithm != "" && !slices.Contains(keyAlgs, jwa.KeyAlgorithm(k.Algorithm)):
+			return errorf("%s: the key is for %s, not for encryption: give an encryption key", where, argName(k.Algorithm))
+		case k.Algorithm != "" && k.Algorithm != string(alg):
+			return errorf("%s is for %s, not %s: give --alg %s, or a key for %s", where+": the key", argName(k.Algorithm), alg, argName(k.Algorithm), alg)
+		case k.Use == jose.UseSignature:
+			return errorf("%s is for signatures (use \"sig\"): give an encryption key", where+": the key")
+		}
+		return nil
+	})
 }
 
 // pick returns the one key of kf, or for a set the key whose kid is kid,
-// the value of the flag kidFlag (one that fits, when several have that
-// kid), and how messages name it.
-func (kf *keyFile) pick(kidFlag, kid string, fits func(*jose.JWK) bool) (*jose.JWK, string, error) {
+// the value of the flag kidFlag, once check (which names the key as
+// where) finds it usable for alg. When several keys have that kid, the
+// first usable one is returned; when none is, the error describes them
+// all, up to maxDescribed, and says what alg needs (wanted: "an EC P-256
+// key").
+func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK, where string) error) (*jose.JWK, error) {
 	if kf.set == nil {
-		return kf.key, kf.name, nil
+		return kf.key, check(kf.key, kf.name)
 	}
 	var kids []string
 	for _, k := range kf.set.Keys {
@@ -167,21 +218,68 @@ func (kf *keyFile) pick(kidFlag, kid string, fits func(*jose.JWK) bool) (*jose.J
 	}
 	if kid == "" {
 		if len(kids) == 1 {
-			return kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)], kf.name, nil
+			k := kf.set.Keys[slices.IndexFunc(kf.set.Keys, (*jose.JWK).Supported)]
+			return k, check(k, kf.name)
 		}
-		return nil, "", usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, strings.Join(quoteAll(kids), ", "))
+		return nil, usagef("%s is a JWK Set of %d keys: pick one with %s (%s)", kf.name, len(kids), kidFlag, listKids(kids))
 	}
 	ks := kf.set.LookupKeyID(kid)
 	if len(ks) == 0 {
-		return nil, "", usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), strings.Join(quoteAll(kids), ", "))
+		return nil, usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), listKids(kids))
 	}
 	where := fmt.Sprintf("%s (kid %s)", kf.name, untrusted.Quote(kid))
+	var first error
 	for _, k := range ks {
-		if fits(k) {
-			return k, where, nil
+		err := check(k, where)
+		if err == nil {
+			return k, nil
+		}
+		if first == nil {
+			first = err
 		}
 	}
-	return ks[0], where, nil
+	if len(ks) == 1 {
+		return nil, first
+	}
+	var desc []string
+	for _, k := range ks[:min(len(ks), maxDescribed)] {
+		desc = append(desc, describeCandidate(k))
+	}
+	if n := len(ks) - maxDescribed; n > 0 {
+		desc = append(desc, fmt.Sprintf("and %d more", n))
+	}
+	return nil, errorf("%s has %d keys of kid %s, none usable for %s: %s; %s needs %s", kf.name, len(ks), untrusted.Quote(kid), alg, strings.Join(desc, ", "), alg, wanted)
+}
+
+// describeCandidate is describeKey with what else decides whether k may
+// be used: "an oct key of 256 bits for HS256", "an EC P-256 public key
+// for signatures".
+func describeCandidate(k *jose.JWK) string {
+	d := describeKey(k)
+	if !k.IsPrivate() && k.KeyType() != "" && k.KeyType() != jose.KeyTypeOct {
+		d = strings.TrimSuffix(d, " key") + " public key"
+	}
+	switch {
+	case k.Algorithm != "":
+		d += " for " + argName(k.Algorithm)
+	case k.Use == jose.UseSignature:
+		d += " for signatures"
+	case k.Use == jose.UseEncryption:
+		d += " for encryption"
+	}
+	return d
+}
+
+// maxDescribed is the number of keys a message describes, at most.
+const maxDescribed = 5
+
+// listKids is the kids of a message, quoted, at most maxKids of them.
+func listKids(kids []string) string {
+	const maxKids = 10
+	if len(kids) <= maxKids {
+		return strings.Join(quoteAll(kids), ", ")
+	}
+	return strings.Join(quoteAll(kids[:maxKids]), ", ") + fmt.Sprintf(" and %d more", len(kids)-maxKids)
 }
 
 func quoteAll(vals []string) []string {
@@ -207,7 +305,8 @@ func describeKey(k *jose.JWK) string {
 	return "an " + kty + " key"
 }
 
-// sigKeyWanted says what key alg needs: "an EC P-256 key".
+// sigKeyWanted says what key alg needs: "an EC P-256 key", "an oct key
+// of at least 256 bits".
 func sigKeyWanted(alg jwa.SignatureAlgorithm) string {
 	kty := alg.KeyType()
 	if crv := alg.Curve(); crv != "" {
@@ -215,6 +314,9 @@ func sigKeyWanted(alg jwa.SignatureAlgorithm) string {
 	}
 	if kty == jose.KeyTypeAKP {
 		return "an AKP key for " + string(alg)
+	}
+	if kty == jose.KeyTypeOct {
+		return fmt.Sprintf("an oct key of at least %d bits", 8*alg.Hash().Size())
 	}
 	return "an " + kty + " key"
 }
@@ -242,18 +344,18 @@ func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
 	k := kf.key
 	if !slices.ContainsFunc(allowed, func(a jwa.SignatureAlgorithm) bool { return a.FitsKey(k.Key) }) {
 		if len(allowed) == 1 {
-			return fmt.Errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], sigKeyWanted(allowed[0]))
+			return errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], sigKeyWanted(allowed[0]))
 		}
-		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
+		return errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
 	}
 	if k.Algorithm != "" && !slices.Contains(signatureAlgs, jwa.SignatureAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s, not for signatures: give a signature key", kf.name, argName(k.Algorithm))
+		return errorf("%s: the key is for %s, not for signatures: give a signature key", kf.name, argName(k.Algorithm))
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.SignatureAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+		return errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
 	if k.Use == jose.UseEncryption {
-		return fmt.Errorf("%s: the key is for encryption (use \"enc\"): give a signature key", kf.name)
+		return errorf("%s: the key is for encryption (use \"enc\"): give a signature key", kf.name)
 	}
 	return nil
 }
@@ -262,26 +364,32 @@ func (kf *keyFile) checkVerifying(allowed []jwa.SignatureAlgorithm) error {
 // --alg.
 func (kf *keyFile) checkDecrypting(allowed []jwa.KeyAlgorithm) error {
 	if kf.set != nil {
+		switch {
+		case kf.set.CheckMixed() != nil:
+			return errorf("%s mixes private or secret keys with public ones: decrypt with a set of private (or secret) keys only", kf.name)
+		case !slices.ContainsFunc(kf.set.Keys, func(k *jose.JWK) bool { return k.Supported() && k.IsPrivate() }):
+			return errorf("%s holds only public keys; decrypting needs the private key", kf.name)
+		}
 		return nil
 	}
 	k := kf.key
 	if !slices.ContainsFunc(allowed, func(a jwa.KeyAlgorithm) bool { return a.FitsKey(k.Key) }) {
 		if len(allowed) == 1 {
-			return fmt.Errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], encKeyWanted(allowed[0]))
+			return errorf("%s holds %s; %s needs %s", kf.name, describeKey(k), allowed[0], encKeyWanted(allowed[0]))
 		}
-		return fmt.Errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
+		return errorf("%s holds %s, which none of --alg %s takes", kf.name, describeKey(k), joinAlgs(allowed))
 	}
 	if !k.IsPrivate() {
-		return fmt.Errorf("%s holds a public key; decrypting needs the private key", kf.name)
+		return errorf("%s holds a public key; decrypting needs the private key", kf.name)
 	}
 	if k.Algorithm != "" && !slices.Contains(keyAlgs, jwa.KeyAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s, not for encryption: give an encryption key", kf.name, argName(k.Algorithm))
+		return errorf("%s: the key is for %s, not for encryption: give an encryption key", kf.name, argName(k.Algorithm))
 	}
 	if k.Algorithm != "" && !slices.Contains(allowed, jwa.KeyAlgorithm(k.Algorithm)) {
-		return fmt.Errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
+		return errorf("%s: the key is for %s only, which --alg %s does not allow: add it to --alg, or give a key for %s", kf.name, argName(k.Algorithm), joinAlgs(allowed), joinAlgs(allowed))
 	}
 	if k.Use == jose.UseSignature {
-		return fmt.Errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)
+		return errorf("%s: the key is for signatures (use \"sig\"): give an encryption key", kf.name)
 	}
 	return nil
 }
@@ -293,6 +401,90 @@ func keyNotFound(err error, file string) error {
 	if !errors.Is(err, jose.ErrKeyNotFound) || file == "" {
 		return err
 	}
-	msg := strings.TrimSuffix(strings.TrimPrefix(message(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
-	return fmt.Errorf("%s: %s for the token", displayName(file), msg)
+	msg := strings.TrimSuffix(strings.TrimPrefix(userText(err), "JWK Set: "), ": "+jose.ErrKeyNotFound.Error())
+	return errorf("%s: %s for the token", displayName(file), msg)
+}
+
+// tokenAlgs returns the distinct "alg" values of the headers of the
+// well-formed token tok (readToken checked it), in order.
+func tokenAlgs(tok []byte) []string {
+	var in *inspection
+	var err error
+	if isJSON(tok) {
+		in, err = inspectJSON(tok)
+	} else {
+		in, err = inspectCompact(tok)
+	}
+	if err != nil {
+		return nil
+	}
+	raws := []json.RawMessage{in.Header, in.Protected, in.Unprotected}
+	for _, h := range append(in.Signatures, in.Recipients...) {
+		raws = append(raws, h.Protected, h.Header)
+	}
+	var algs []string
+	for _, raw := range raws {
+		var h struct{ Alg string }
+		if len(raw) > 0 && json.Unmarshal(raw, &h) == nil && h.Alg != "" && !slices.Contains(algs, h.Alg) {
+			algs = append(algs, h.Alg)
+		}
+	}
+	return algs
+}
+
+// checkTokenKey checks the one key of kf (a set is the library's to
+// search) against the token's one algorithm, when --alg allows it, as
+// checkVerifying checks it against --alg: the library would otherwise
+// say it in its own terms. fits and wanted are the algorithm's
+// (jwa.SignatureAlgorithm or jwa.KeyAlgorithm) FitsKey and what key it
+// needs. A token of several algorithms is the library's to refuse,
+// signature by signature.
+func (kf *keyFile) checkTokenKey(tok []byte, allowed []string, fits func(alg string, key any) bool, wanted func(alg string) string) error {
+	if kf == nil || kf.set != nil {
+		return nil
+	}
+	algs := tokenAlgs(tok)
+	if len(algs) != 1 || !slices.Contains(allowed, algs[0]) {
+		return nil
+	}
+	a, k := algs[0], kf.key
+	switch {
+	case !fits(a, k.Key):
+		return errorf("%s holds %s; the token's alg %s needs %s: give the key the token was made for", kf.name, describeKey(k), argName(a), wanted(a))
+	case k.Algorithm != "" && k.Algorithm != a:
+		return errorf("%s: the key is for %s, the token's alg is %s: give the key the token was made for", kf.name, argName(k.Algorithm), argName(a))
+	}
+	return nil
+}
+
+// checkSignedWith is checkTokenKey for a JWS and the algorithms allowed.
+func (kf *keyFile) checkSignedWith(tok []byte, allowed []jwa.SignatureAlgorithm) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return kf.checkTokenKey(tok, names,
+		func(a string, key any) bool { return sigFits(jwa.SignatureAlgorithm(a), key) },
+		func(a string) string { return sigKeyWanted(jwa.SignatureAlgorithm(a)) })
+}
+
+// checkEncryptedWith is checkTokenKey for a JWE and the key management
+// algorithms allowed.
+func (kf *keyFile) checkEncryptedWith(tok []byte, allowed []jwa.KeyAlgorithm) error {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return kf.checkTokenKey(tok, names,
+		func(a string, key any) bool { return jwa.KeyAlgorithm(a).FitsKey(key) },
+		func(a string) string { return encKeyWanted(jwa.KeyAlgorithm(a)) })
+}
+
+// sigFits reports whether key fits alg (FitsKey) and, for HMAC, is at
+// least as long as the hash (RFC 7518 §3.2), as the library requires.
+func sigFits(alg jwa.SignatureAlgorithm, key any) bool {
+	if b, ok := key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
+		return false
+	}
+	return alg.FitsKey(key)
 }

@@ -17,10 +17,11 @@
 //	jose dpop thumbprint --key FILE
 //	jose inspect [FILE]
 //	jose help [command [subcommand]]
-//	jose --version
+//	jose version (or jose --version)
 //
 // Keys are JWK or JWK Set files (or PEM where a command says so); "-" or no
-// file means standard input. A TOKEN argument that names no file and is a
+// file means standard input, and an empty argument or file flag (an empty
+// "$(cat missing)") is refused rather than read as standard input. A TOKEN argument that names no file and is a
 // well-formed JWS or JWE is the token itself, as pasted. For HMAC, a raw
 // shared secret is read from a file (--secret-file) or an environment
 // variable (--secret-env), never from the command line. Errors name the

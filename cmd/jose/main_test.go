@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/josebench/josebench/internal/version"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden/")
@@ -103,6 +105,7 @@ var goldenCases = []struct {
 	{"help-jwt", "", []string{"help", "jwt"}},
 	{"help-jwt-issue", "", []string{"help", "jwt", "issue"}},
 	{"help-jwt-validate", "", []string{"help", "jwt", "validate"}},
+	{"help-version", "", []string{"help", "version"}},
 	{"jwt-h", "", []string{"jwt", "-h"}},
 	{"key-h", "", []string{"key", "-h"}},
 	{"sign-h", "", []string{"sign", "-h"}},
@@ -278,6 +281,9 @@ func formatRun(in string, args []string, code int, stdout, stderr string) string
 	var b strings.Builder
 	b.WriteString("$ jose")
 	for _, a := range args {
+		if a == "" {
+			a = "''" // as a shell gives it
+		}
 		b.WriteString(" " + a)
 	}
 	if in != "" {
@@ -297,13 +303,21 @@ func formatRun(in string, args []string, code int, stdout, stderr string) string
 	).Replace(b.String())
 }
 
-// TestVersion: --version prints one line, "jose", the module version and
-// the toolchain (internal/version), on standard output.
+// TestVersion: "jose version", --version and -version print the same one
+// line, "jose" and the line of internal/version (module version, the VCS
+// facts the version does not hold, toolchain), on standard output; an
+// argument after them is refused.
 func TestVersion(t *testing.T) {
-	for _, flag := range []string{"--version", "-version"} {
-		code, out, errs := runCLI(t, nil, flag)
-		if code != exitOK || errs != "" || !strings.HasPrefix(out, "jose ") || !strings.HasSuffix(out, " "+runtime.Version()+"\n") {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q", flag, code, out, errs)
+	want := version.Line("jose") + "\n"
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		code, out, errs := runCLI(t, nil, args...)
+		if code != exitOK || errs != "" || out != want || !strings.HasPrefix(out, "jose ") || !strings.HasSuffix(out, " "+runtime.Version()+"\n") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	for _, args := range [][]string{{"version", "x"}, {"--version", "x"}} {
+		if code, out, errs := runCLI(t, nil, args...); code != exitUsage || out != "" || !strings.Contains(errs, `unexpected argument "x"`) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
 	}
 }

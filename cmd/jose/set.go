@@ -4,7 +4,6 @@ import (
 	"crypto"
 	"crypto/rsa"
 	"flag"
-	"fmt"
 	"slices"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -80,7 +79,7 @@ is refused.
 				k.KeyID = jose.Base64URLEncode(t)
 			}
 			if slices.ContainsFunc(set.Keys, func(o *jose.JWK) bool { return o.KeyID == k.KeyID }) {
-				return fmt.Errorf("kid %s is already in the set", untrusted.Quote(k.KeyID))
+				return errorf("kid %s is already in the set", untrusted.Quote(k.KeyID))
 			}
 			// A set is either published (public keys) or kept (private and
 			// secret keys); verifiers refuse a set that mixes them.
@@ -89,9 +88,9 @@ is refused.
 					continue
 				}
 				if k.IsPrivate() {
-					return fmt.Errorf("the set holds public keys and the key is private: add its public key (\"jose key public\"), or add the key to the private set")
+					return errorf("the set holds public keys and the key is private: add its public key (\"jose key public\"), or add the key to the private set")
 				}
-				return fmt.Errorf("the set holds private or secret keys and the key is public: add the private key, and publish the set with \"jose set public\"")
+				return errorf("the set holds private or secret keys and the key is public: add the private key, and publish the set with \"jose set public\"")
 			}
 			if *first {
 				set.Keys = slices.Insert(set.Keys, 0, k)
@@ -122,9 +121,13 @@ Remove every key whose kid is KID from the set. It fails if there is none.
 				return err
 			}
 			n := len(set.Keys)
+			var kids []string
+			for _, k := range set.Keys {
+				kids = append(kids, k.KeyID)
+			}
 			set.Keys = slices.DeleteFunc(set.Keys, func(k *jose.JWK) bool { return k.KeyID == *kid })
 			if len(set.Keys) == n {
-				return fmt.Errorf("no key with kid %q in the set", *kid)
+				return errorf("%s has no key with kid %s (its kids: %s)", displayName(argOrStdin(args)), untrusted.Quote(*kid), listKids(kids))
 			}
 			return writeValue(s.stdout, set)
 		}
@@ -174,7 +177,7 @@ preceded it; older keys are dropped.
 				return err
 			}
 			if len(set.Keys) == 0 {
-				return fmt.Errorf("the set has no keys: start it with \"jose set generate\"")
+				return errorf("the set has no keys: start it with \"jose set generate\"")
 			}
 			p, err := likeKey(set.Keys[0])
 			if err != nil {
@@ -194,10 +197,10 @@ preceded it; older keys are dropped.
 // likeKey describes a new key of the same kind as k.
 func likeKey(k *jose.JWK) (jose.GenerateParams, error) {
 	if err := k.Err(); err != nil {
-		return jose.GenerateParams{}, fmt.Errorf("the newest key (kid %s) is unusable: %v", untrusted.Quote(k.KeyID), err)
+		return jose.GenerateParams{}, errorf("the newest key (kid %s) is unusable: %v", untrusted.Quote(k.KeyID), err)
 	}
 	if !k.IsPrivate() {
-		return jose.GenerateParams{}, fmt.Errorf("the newest key (kid %s) is a public key: rotate the private set, then publish it with \"jose set public\"", untrusted.Quote(k.KeyID))
+		return jose.GenerateParams{}, errorf("the newest key (kid %s) is a public key: rotate the private set, then publish it with \"jose set public\"", untrusted.Quote(k.KeyID))
 	}
 	p := jose.GenerateParams{
 		KeyType:   k.KeyType(),

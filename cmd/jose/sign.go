@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -24,9 +23,11 @@ is refused. For HMAC, the raw shared secret may be read instead from a
 file (--secret-file, its bytes as they are) or an environment variable
 (--secret-env); it must be at least as long as the hash (32 bytes for
 HS256, RFC 7518 §3.2). --header adds protected members: the value is JSON
-if it parses as JSON (5, true, {"a":1}, "quoted"), else the string as
-given; the members the command sets itself (alg, kid, typ, cty, b64,
-crit) are refused.
+if it parses as JSON (5, true, null, {"a":1}, "quoted": --header 'v="2"'
+for the string "2"), else the string as given (--header x= is the empty
+string). A number is kept as written, but one no IEEE 754 double holds
+(1e400) is refused. The members the command sets itself (alg, kid, typ,
+cty, b64, crit), and a name given twice, are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {
@@ -116,12 +117,13 @@ var verifyCommand = &command{
 
 Verify the JWS TOKEN (a file, - for standard input, or the token itself;
 default standard input), compact or JSON, with the key or JWK Set in FILE
-or, for HMAC, a raw shared secret (see "jose sign"), accepting only the algorithms of --alg
-("none" never). Print the payload only when the token verified; otherwise
-exit with status 1 and the reason on standard error. A general JSON
-serialization verifies only when every signature does.
+or, for HMAC, a raw shared secret (see "jose sign"), accepting only the
+algorithms of --alg ("none" never). Print the payload only when the token
+verified; otherwise exit with status 1 and the reason on standard error.
+A general JSON serialization verifies only when every signature does.
 `,
-	maxArgs: 1,
+	maxArgs:  1,
+	tokenArg: true,
 	flags: func(fs *flag.FlagSet) action {
 		var algs listFlag
 		fs.Var(&algs, "alg", "the accepted signature `algorithms`, comma-separated or repeated (required)")
@@ -148,9 +150,15 @@ serialization verifies only when every signature does.
 			if err != nil {
 				return err
 			}
+			if isJWE(tok) {
+				return errJWEGiven
+			}
+			if err := key.loaded.checkSignedWith(tok, allowed); err != nil {
+				return err
+			}
 			payload, err := verify(s, v, tok, *payloadFile)
 			if err != nil {
-				return keyNotFound(err, key.file)
+				return key.newlineHint(keyNotFound(err, key.file))
 			}
 			_, err = s.stdout.Write(payload)
 			return err
@@ -172,14 +180,15 @@ func newVerifier(s *streams, key *keyFlags, allowed []jwa.SignatureAlgorithm) (*
 	}
 	kf, err := loadKeyFile(s, key.file)
 	if err != nil {
-		return nil, err
+		return nil, key.rawSecretHint(err, allowed)
 	}
 	if kf.set != nil && kf.set.CheckMixed() != nil {
-		return nil, fmt.Errorf("%s mixes private or secret keys with public ones: verify with the public set (\"jose set public\")", kf.name)
+		return nil, errorf("%s mixes private or secret keys with public ones: verify with the public set (\"jose set public\")", kf.name)
 	}
 	if err := kf.checkVerifying(allowed); err != nil {
 		return nil, err
 	}
+	key.loaded = kf
 	opts.Key, opts.Keys = kf.source()
 	return jws.NewVerifier(opts)
 }
@@ -223,7 +232,7 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 	}
 	for _, r := range results {
 		if r.Err != nil {
-			return nil, fmt.Errorf("signature %d of %d: %w", r.Index+1, len(results), r.Err)
+			return nil, errorf("signature %d of %d: %w", r.Index+1, len(results), r.Err)
 		}
 	}
 	return payload, nil

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 )
 
@@ -19,10 +21,21 @@ const (
 	tSecret  = "testdata/tokens/secret-hs256.jws"
 	tNotAJWS = "testdata/tokens/not-a-token.txt" // "not.a.token"
 
+	// kAPIName is ec.jwk's public key, kid "Verify", in a file whose name
+	// looks like an API name; kKidSet is a set of six keys of kid
+	// "Verify" and ec.jwk.
+	kAPIName = "testdata/keys/JWK.json"
+	kKidSet  = "testdata/keys/kid-set.json"
+
 	// secretEnv and shortEnv are environment variables the tests set:
 	// the secret of kSecret, and one too short for HS256.
 	secretEnv = "JOSE_TEST_SECRET"
 	shortEnv  = "JOSE_TEST_SHORT_SECRET"
+
+	// kSecretNL is kSecret's secret and a line break, as echo writes
+	// it; newlineEnv holds the same.
+	kSecretNL  = "testdata/keys/secret-nl.txt"
+	newlineEnv = "JOSE_TEST_SECRET_NL"
 )
 
 // token is the token in the file name, without its line break, as a user
@@ -40,6 +53,7 @@ func token(t *testing.T, name string) string {
 func setSecrets(t *testing.T) {
 	t.Setenv(secretEnv, "correct horse battery staple 123")
 	t.Setenv(shortEnv, "hunter2")
+	t.Setenv(newlineEnv, "correct horse battery staple 123\n")
 }
 
 // TestUserTextGolden pins what issue 23 asked the command to say and do:
@@ -67,6 +81,19 @@ func TestUserTextGolden(t *testing.T) {
 		{"inspect-not-a-token", tNotAJWS, []string{"inspect"}},
 		{"jwt-validate-not-a-token", tNotAJWS, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience"}},
 
+		// An empty argument or file flag ("$(cat missing)") is refused,
+		// standard input (given here) left unread: only - means it.
+		{"empty-token-verify", tHS256, []string{"verify", "--alg", "HS256", "--key", kHS256, ""}},
+		{"empty-token-decrypt", tA128KW, []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, ""}},
+		{"empty-token-jwt-validate", tHS256, []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", ""}},
+		{"empty-token-inspect", tHS256, []string{"inspect", ""}},
+		{"empty-file-key-public", kEC, []string{"key", "public", ""}},
+		{"empty-file-sign", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, ""}},
+		{"empty-flag-key", tHS256, []string{"verify", "--alg", "HS256", "--key", "", tHS256}},
+		{"empty-flag-secret-file", tHS256, []string{"verify", "--alg", "HS256", "--secret-file", "", tHS256}},
+		{"empty-flag-secret-env", tHS256, []string{"verify", "--alg", "HS256", "--secret-env", "", tHS256}},
+		{"empty-flag-payload", "", []string{"verify", "--alg", "EdDSA", "--key", kEd, "--payload", "", tEdDetach}},
+
 		// Raw HMAC secrets.
 		{"secret-file-sign", "", []string{"sign", "--alg", "HS256", "--secret-file", kSecret, "testdata/tokens/payload.txt"}},
 		{"secret-env-verify", "", []string{"verify", "--alg", "HS256", "--secret-env", secretEnv, tSecret}},
@@ -78,6 +105,13 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-unset", "", []string{"sign", "--alg", "HS256", "--secret-env", "JOSE_TEST_UNSET", "testdata/tokens/payload.txt"}},
 		{"secret-and-key", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "--secret-env", secretEnv}},
 		{"secret-stdin-twice", "", []string{"sign", "--alg", "HS256", "--secret-file", "-"}},
+
+		// A secret file written by echo: its line break is part of the
+		// secret, and a failed verification says so.
+		{"secret-newline-verify", "", []string{"verify", "--alg", "HS256", "--secret-file", kSecretNL, tSecret}},
+		{"secret-newline-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--secret-file", kSecretNL, "--any-audience", tSecret}},
+		{"secret-newline-env", "", []string{"verify", "--alg", "HS256", "--secret-env", newlineEnv, tSecret}},
+		{"secret-newline-alg", "", []string{"verify", "--alg", "HS384", "--secret-file", kSecretNL, tSecret}},
 
 		// --kid picks the key of a set.
 		{"kid-sign-set", tEd, []string{"sign", "--alg", "EdDSA", "--key", kSet, "--kid", "ed-1"}},
@@ -96,6 +130,10 @@ func TestUserTextGolden(t *testing.T) {
 		{"header-registered-type", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "x5u=5"}},
 		{"header-encrypt-enc", tEd, []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "--header", "enc=A256GCM"}},
 		{"header-jwt-issue", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--header", "typ=at+jwt"}},
+		{"header-jwt-issue-cty", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--header", "cty=JWT"}},
+		{"header-null-empty", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "n=null", "--header", "e="}},
+		{"header-overflow", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "x=1e400"}},
+		{"header-overflow-nested", tEd, []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "--header", `x={"a":[1e-400]}`}},
 
 		// Errors in the user's words.
 		{"sign-public-key", tEd, []string{"sign", "--alg", "ES256", "--key", kECPubPEM}},
@@ -119,6 +157,58 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-file-missing", "", []string{"sign", "--alg", "HS256", "--secret-file", "testdata/keys/nope.txt", "testdata/tokens/payload.txt"}},
 		{"generate-size-unbound", "", []string{"key", "generate", "--kty", "oct", "--size", "136"}},
 		{"generate-ed-enc", "", []string{"key", "generate", "--kty", "OKP", "--crv", "Ed25519", "--use", "enc"}},
+
+		// Common mistakes of a new user: each message says what to do.
+		{"walk-alg-case", tEd, []string{"sign", "--alg", "hs256", "--key", kHS256}},
+		{"walk-kty-case", "", []string{"key", "generate", "--kty", "ec"}},
+		{"walk-crv", "", []string{"key", "generate", "--kty", "EC", "--crv", "p256"}},
+		{"walk-crv-okp", "", []string{"key", "generate", "--kty", "OKP", "--crv", "X448"}},
+		{"walk-size-oct", "", []string{"key", "generate", "--kty", "oct", "--size", "100"}},
+		{"walk-verify-jwe", "", []string{"verify", "--alg", "HS256", "--key", kHS256, tA128KW}},
+		{"walk-verify-jwe-json", "", []string{"verify", "--alg", "HS256", "--key", kHS256, tECDHFlat}},
+		{"walk-decrypt-jws", "", []string{"decrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, tHS256}},
+		{"walk-raw-secret-as-key", tEd, []string{"sign", "--alg", "HS256", "--key", kSecret}},
+		{"walk-raw-secret-as-key-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--key", kSecret, "--any-audience", tSecret}},
+		{"walk-raw-secret-not-hmac", "", []string{"verify", "--alg", "HS256,ES256", "--key", kSecret, tSecret}},
+		{"walk-flag-after-arg", "", []string{"key", "thumbprint", kEC, "--uri"}},
+		{"walk-flag-after-token", "", []string{"verify", "--alg", "HS256", tHS256, "--key", kHS256}},
+		{"walk-dpop-public-key", "", []string{"dpop", "proof", "--key", kECPubPEM, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dpop-oct-key", "", []string{"dpop", "proof", "--key", kHS256, "--method", "GET", "--url", "https://server.example/"}},
+
+		// The key checked against the token's alg, when --alg allows
+		// several, in the user's words rather than the library's.
+		{"walk-token-alg-misfit", "", []string{"verify", "--alg", "HS256,ES256,EdDSA", "--key", kEC, tEd}},
+		{"walk-token-alg-misfit-jwt", "", []string{"jwt", "validate", "--alg", "HS256,ES256,EdDSA", "--key", kAPIName, "--any-audience", tEd}},
+		{"walk-token-hmac-short", "", []string{"verify", "--alg", "HS256", "--key", kOctNoAlg, tHS256}},
+		{"walk-general-misfit", "", []string{"verify", "--alg", "ES256,EdDSA", "--key", kEd, tGeneral}},
+		{"walk-general-key-type", "", []string{"verify", "--alg", "ES256,EdDSA,HS256", "--key", kHS256Any, tGeneral}},
+		{"walk-general-not-allowed", "", []string{"verify", "--alg", "EdDSA", "--key", kSetPublic, tGeneral}},
+		{"walk-decrypt-token-misfit", "", []string{"decrypt", "--alg", "A128KW,ECDH-ES", "--enc", "A256GCM", "--key", kA128KW, tECDHFlat}},
+		{"walk-decrypt-public-set", "", []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", kSetPublic, tECDHFlat}},
+		{"walk-decrypt-mixed-set", "", []string{"decrypt", "--alg", "ECDH-ES", "--enc", "A256GCM", "--key", "testdata/keys/set-mixed.json", tECDHFlat}},
+
+		{"walk-dpop-alg-misfit", "", []string{"dpop", "proof", "--alg", "ES384", "--key", kEC, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dpop-rsa-no-alg", "", []string{"dpop", "proof", "--key", kRSA, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dpop-enc-key", "", []string{"dpop", "proof", "--key", kX25519, "--method", "GET", "--url", "https://server.example/"}},
+		{"walk-dir-key-size", tEd, []string{"encrypt", "--alg", "dir", "--enc", "A128GCM", "--key", "testdata/keys/oct-enc.jwk"}},
+		{"walk-sign-enc-alg-key", tEd, []string{"sign", "--alg", "ES256", "--key", "testdata/keys/ec-enc.jwk"}},
+
+		// What the user gave is kept whole in a message, even when it
+		// looks like one of the library's API or package names.
+		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
+		{"text-file-pkg-name", "", []string{"verify", "--alg", "HS256", "--key", "jws", tHS256}},
+		{"text-token-api-name", "", []string{"inspect", "KeyFunc"}},
+		{"text-file-jwk-json", tEd, []string{"sign", "--alg", "ES256", "--key", kAPIName}},
+		{"text-kid-api-name", tEd, []string{"sign", "--alg", "ES256", "--key", kSet, "--kid", "Verify"}},
+		{"text-header-name", tEd, []string{"sign", "--alg", "HS256", "--key", kHS256, "--header", "VerifyOptions=1", "--header", "VerifyOptions=2"}},
+
+		// --kid with several keys of that kid: the first usable one, or
+		// all of them described (at most 5) when none is.
+		{"kid-several-one-fits", tEd, []string{"sign", "--alg", "EdDSA", "--key", kKidSet, "--kid", "Verify"}},
+		{"kid-several-none-fit", tEd, []string{"sign", "--alg", "ES256", "--key", kKidSet, "--kid", "Verify"}},
+		{"kid-several-hmac-short", tEd, []string{"sign", "--alg", "HS384", "--key", kKidSet, "--kid", "Verify"}},
+		{"kid-several-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kKidSet, "--kid", "Verify"}},
+		{"sign-hmac-short", tEd, []string{"sign", "--alg", "HS512", "--key", kHS256Any}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			checkGolden(t, tt.name, tt.in, testTime, tt.args)
@@ -137,6 +227,23 @@ func TestSecretIsRaw(t *testing.T) {
 	mac.Write([]byte(tok[:i]))
 	if want := jose.Base64URLEncode(mac.Sum(nil)); tok[i+1:] != want {
 		t.Errorf("signature %s, want %s", tok[i+1:], want)
+	}
+}
+
+// TestSecretNewlineKept: a secret file's final line break stays part of
+// the secret (the documented behaviour): the token it signs is the HMAC
+// of those bytes, and it verifies with the same file, without a hint.
+func TestSecretNewlineKept(t *testing.T) {
+	secret := readFile(t, "keys", "secret-nl.txt")
+	tok := strings.TrimSpace(string(mustRun(t, []byte("hello"), "sign", "--alg", "HS256", "--secret-file", kSecretNL)))
+	i := strings.LastIndexByte(tok, '.')
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte(tok[:i]))
+	if want := jose.Base64URLEncode(mac.Sum(nil)); tok[i+1:] != want {
+		t.Errorf("signature %s, want the HMAC of the file's %d bytes, %s", tok[i+1:], len(secret), want)
+	}
+	if got := mustRun(t, nil, "verify", "--alg", "HS256", "--secret-file", kSecretNL, tok); string(got) != "hello" {
+		t.Errorf("verified %q", got)
 	}
 }
 
@@ -159,20 +266,54 @@ func TestKidEncrypt(t *testing.T) {
 	}
 }
 
-// TestMessage: the library's chains are cut to the user's words, and
-// quoted input is kept as it was, whatever it holds.
+// TestMessage: the library's chains are cut to the user's words: package
+// names, API names after a package name, a repeated sentinel. Whatever
+// else the text holds is kept, quoted or not: a part that only looks like
+// an API name or a package name ("Verify", "KeyFile", "JWK.json", "jws"),
+// and a part said twice that is not a sentinel.
 func TestMessage(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`jwt: jws: key: jose: key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`, `key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`},
 		{`jws: VerifyOptions: jose: JWK Set mixes keys: invalid key for algorithm`, `JWK Set mixes keys: invalid key for algorithm`},
+		{`jws: SignerOptions: jose: header member "x5u": jsonx: want string, have number: malformed input`, `header member "x5u": want string, have number`},
 		{`jwk: jsonx: want object, have invalid JSON: malformed input`, `want object, have invalid JSON`},
 		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
 		{`malformed input`, `malformed input`},
-		{`a: b: a`, `a: b`},
+		{`jws: verification failed: verification failed`, `verification failed`},
+		// Not the library's names: kept.
+		{`a: b: a`, `a: b: a`},
+		{`Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`, `Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`},
+		{`jws: key: RS256 needs an RSA key`, `key: RS256 needs an RSA key`},
+		{`jose: no key of kid "Verify": no matching key`, `no key of kid "Verify": no matching key`},
+		{`jose: header member "jws": jws: x`, `header member "jws": x`},
+		{`x: jws: x`, `x: x`},
 	} {
 		if got := message(errors.New(tt.in)); got != tt.want {
 			t.Errorf("message(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestErrorfKeepsText: the command's own errors are printed as they are,
+// whatever file name or value they hold, and the library errors they
+// embed are cleaned; errors.Is sees through them.
+func TestErrorfKeepsText(t *testing.T) {
+	lib := errors.New("jws: NewSigner: jose: key \"k\": no matching key")
+	for _, tt := range []struct {
+		err  error
+		want string
+	}{
+		{errorf("%s: %v", "jws", errors.New("no such file or directory")), "jws: no such file or directory"},
+		{errorf("%s: empty key file", "Verify"), "Verify: empty key file"},
+		{errorf("%s: %s: %w", "KeyFile", "KeyFile", lib), `KeyFile: KeyFile: key "k": no matching key`},
+		{usagef("--header %s: given twice", "VerifyOptions"), "--header VerifyOptions: given twice"},
+	} {
+		if got := userText(tt.err); got != tt.want {
+			t.Errorf("userText = %q, want %q", got, tt.want)
+		}
+	}
+	if err := errorf("x: %w", lib); !errors.Is(err, lib) {
+		t.Errorf("errorf does not wrap %v", lib)
 	}
 }
 
@@ -182,5 +323,42 @@ func TestTokenArgBound(t *testing.T) {
 	code, out, stderr := runCLI(t, nil, "inspect", huge)
 	if code != exitFailure || out != "" || !strings.Contains(stderr, "larger than") || len(stderr) > 1<<10 {
 		t.Errorf("exit %d, stdout %q, stderr %.300q", code, out, stderr)
+	}
+}
+
+// TestMessageKeepsQuoted: whatever text the library quotes (a kid, a
+// header name, a value of the token), message keeps it whole, at any
+// place in a chain of package and API names, however much it looks like
+// them.
+func TestMessageKeepsQuoted(t *testing.T) {
+	for _, s := range []string{
+		"jws", "jose", "VerifyOptions", "NewSigner", "Verify", "JWK.json", "malformed input",
+		"a: jws: b", `": jose: "`, `\": x`, "key", "key: key", "verification failed",
+		strings.Repeat("jws: ", 40), "\x1b[31m: jose", "\"", "\\", "",
+	} {
+		q := untrusted.Quote(s)
+		for _, chain := range []string{
+			"jws: NewSigner: jose: key %s: no matching key",
+			"jose: header member %s: jsonx: want string, have number: malformed input",
+			"jwt: jws: key: jose: key %s is for alg \"ES256\": algorithm not allowed",
+			"%s: jose: %s",
+		} {
+			msg := strings.ReplaceAll(chain, "%s", q)
+			if got := message(errors.New(msg)); strings.Count(got, q) != strings.Count(msg, q) {
+				t.Errorf("message(%q) = %q: lost %s", msg, got, q)
+			}
+		}
+	}
+}
+
+// TestListKidsBound: a message lists at most 10 kids of a set.
+func TestListKidsBound(t *testing.T) {
+	var kids []string
+	for i := range 12 {
+		kids = append(kids, "k"+strconv.Itoa(i))
+	}
+	want := `"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" and 2 more`
+	if got := listKids(kids); got != want {
+		t.Errorf("listKids = %s, want %s", got, want)
 	}
 }

@@ -41,7 +41,26 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{runCommand, reportCommand, logCommand, listCommand, workerCommand}
+	commands = []*command{runCommand, reportCommand, logCommand, listCommand, workerCommand, versionCommand}
+}
+
+// versionCommand is "josebench version", also run by "josebench
+// --version": the line of internal/version, as "jose version" prints it.
+var versionCommand = &command{
+	name:    "version",
+	summary: "print the version of this build",
+	usage: `Usage: josebench version (or josebench --version)
+
+Print one line: the module version, what the build knows of its VCS
+revision that the version does not already say (the revision, its time,
+"modified"), and the Go release that built it.
+`,
+	flags: func(*flag.FlagSet) func(stdout, stderr io.Writer) error {
+		return func(stdout, _ io.Writer) error {
+			_, err := fmt.Fprintln(stdout, version.Line("josebench"))
+			return err
+		}
+	},
 }
 
 const mainUsage = `josebench runs the JOSE benchmark suite (the Go counterpart of the PHP
@@ -79,8 +98,7 @@ func run(stdout, stderr io.Writer, args []string) int {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "--version", "-version":
-		fmt.Fprintln(stdout, version.Line("josebench"))
-		return exitOK
+		name = versionCommand.name
 	case "help", "-h", "-help", "--help":
 		if name == "help" && len(rest) > 0 {
 			c := lookup(rest[0])
@@ -161,8 +179,13 @@ func (c *command) flagSet(w io.Writer) (*flag.FlagSet, func(stdout, stderr io.Wr
 	action := c.flags(fs)
 	fs.Usage = func() {
 		out := fs.Output()
-		fmt.Fprintf(out, "%s\nFlags:\n\n", c.usage)
-		fs.PrintDefaults()
+		io.WriteString(out, c.usage)
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			io.WriteString(out, "\nFlags:\n\n")
+			fs.PrintDefaults()
+		}
 	}
 	return fs, action
 }
