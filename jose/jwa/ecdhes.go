@@ -28,7 +28,7 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 		return nil, err
 	}
 	if pub == nil || !ecdhCurveSupported(pub.Curve()) {
-		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	return &ecdhEncrypter{alg: alg, pub: pub}, nil
 }
@@ -63,7 +63,7 @@ func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 			pub = dk.pub
 		}
 	default:
-		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PublicKey or *ecdsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	if err == nil && pub != nil && pub.Curve() == ecdh.X25519() && x25519SmallOrder(pub.Bytes()) {
 		err = errSmallOrder // every message to it would have an all-zero secret
@@ -135,7 +135,7 @@ func newECDHDecrypter(alg KeyAlgorithm, key any) (*ecdhDecrypter, error) {
 		return nil, err
 	}
 	if priv == nil || !ecdhCurveSupported(priv.Curve()) {
-		return nil, fmt.Errorf("jwa: %s needs a key on P-256, P-384, P-521 or X25519: %w", alg, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	return &ecdhDecrypter{alg: alg, priv: priv}, nil
 }
@@ -162,7 +162,10 @@ func recipientPrivateKey(alg KeyAlgorithm, key any) (*dhKey, error) {
 		}
 		return dk, nil
 	default:
-		return nil, fmt.Errorf("jwa: %s needs an *ecdh.PrivateKey, *ecdsa.PrivateKey or ecdh.KeyExchanger, not %T: %w", alg, key, ErrInvalidKey)
+		if sigIsPublic(key) && alg.FitsKey(key) {
+			return nil, privateKeyError(string(alg), "decrypt", key)
+		}
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("jwa: %s: %v: %w", alg, err, ErrInvalidKey)

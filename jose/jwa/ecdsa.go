@@ -8,6 +8,8 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"fmt"
+
+	"github.com/josebench/josebench/jose/internal/keytext"
 )
 
 // ecdsaSigner implements ES256, ES384 and ES512 (RFC 7518 §3.4) with a local
@@ -64,7 +66,7 @@ func ecdsaCurveName(c elliptic.Curve) string {
 func ecdsaCheckPublic(alg SignatureAlgorithm, pub *ecdsa.PublicKey) (*ecdsa.PublicKey, error) {
 	curve, _ := ecdsaParams(alg)
 	if pub.Curve != curve {
-		return nil, fmt.Errorf("jwa: %s needs a key on %s, got %s: %w", alg, curve.Params().Name, ecdsaCurveName(pub.Curve), ErrInvalidKey)
+		return nil, fmt.Errorf("jwa: %s: %w", keytext.One("on "+ecdsaCurveName(pub.Curve), string(alg), alg.KeyNeeds()), ErrInvalidKey)
 	}
 	if pub.X == nil || pub.Y == nil {
 		return nil, fmt.Errorf("jwa: %s with an ECDSA public key without a point: %w", alg, ErrInvalidKey)
@@ -111,7 +113,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*ecdsa.PublicKey)
 		if !ok {
-			return nil, sigSignerError(alg, key, k.Public())
+			return nil, sigKeyTypeError(alg, key)
 		}
 		if _, err := ecdsaCheckPublic(alg, pub); err != nil {
 			return nil, err

@@ -46,7 +46,7 @@ func newEdDSASigner(alg SignatureAlgorithm, key any) (*eddsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(ed25519.PublicKey)
 		if !ok {
-			return nil, sigSignerError(alg, key, k.Public())
+			return nil, sigKeyTypeError(alg, key)
 		}
 		if len(pub) != ed25519.PublicKeySize {
 			return nil, fmt.Errorf("jwa: %s with an Ed25519 public key of %d bytes: %w", alg, len(pub), ErrInvalidKey)

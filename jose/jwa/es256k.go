@@ -44,7 +44,7 @@ func newES256KSigner(key any) (*es256kSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*Secp256k1PublicKey)
 		if !ok || pub == nil {
-			return nil, sigSignerError(ES256K, key, k.Public())
+			return nil, sigKeyTypeError(ES256K, key)
 		}
 		if !pub.valid() {
 			return nil, errSecp256k1ZeroKey(ES256K)

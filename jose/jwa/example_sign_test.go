@@ -40,5 +40,5 @@ func Example_hmac() {
 	// Ef-q9qKUyxaiEMX6_Ackf15ocL1ZWQrvHtHDZp9OtOY
 	// <nil>
 	// true
-	// jwa: HS256 needs a key of at least 32 bytes, got 16: invalid key for algorithm
+	// jwa: the key is a 16-byte secret; HS256 needs a secret of at least 32 bytes: invalid key for algorithm
 }

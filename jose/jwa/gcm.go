@@ -59,10 +59,10 @@ type gcmKW struct {
 func newGCMKW(alg KeyAlgorithm, key any) (*gcmKW, error) {
 	k, ok := key.([]byte)
 	if !ok {
-		return nil, fmt.Errorf("jwa: %s needs a []byte key, not %T: %w", alg, key, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	if len(k) != alg.KeyWrapSize() {
-		return nil, fmt.Errorf("jwa: %s needs a %d-byte key, not %d bytes: %w", alg, alg.KeyWrapSize(), len(k), ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	aead, err := newGCM(k)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"encoding"
-	"fmt"
 	"hash"
 	"sync"
 )
@@ -75,7 +74,7 @@ func newHMACSigner(alg SignatureAlgorithm, key []byte) (*hmacSigner, error) {
 	pool := &hmacPools[hi]
 	size := alg.Hash().Size()
 	if len(key) < size {
-		return nil, fmt.Errorf("jwa: %s needs a key of at least %d bytes, got %d: %w", alg, size, len(key), ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	st := pool.Get().(*hmacState)
 	defer pool.Put(st)

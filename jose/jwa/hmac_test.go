@@ -74,7 +74,7 @@ func TestHMACKeyLength(t *testing.T) {
 	}
 	// The refusal names the sizes.
 	_, err := NewSigner(HS256, make([]byte, 31))
-	if err == nil || err.Error() != "jwa: HS256 needs a key of at least 32 bytes, got 31: invalid key for algorithm" {
+	if err == nil || err.Error() != "jwa: the key is a 31-byte secret; HS256 needs a secret of at least 32 bytes: invalid key for algorithm" {
 		t.Errorf("error = %v", err)
 	}
 }

@@ -127,7 +127,7 @@ func newHPKEEncrypter(alg KeyAlgorithm, key any) (*hpkeEncrypter, error) {
 		return nil, err
 	}
 	if pub == nil || pub.Curve() != curve {
-		return nil, fmt.Errorf("jwa: %s needs a key on %v: %w", alg, curve, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	pk, err := hpke.NewDHKEMPublicKey(pub)
 	if err != nil {
@@ -182,7 +182,7 @@ func newHPKEDecrypter(alg KeyAlgorithm, key any) (*hpkeDecrypter, error) {
 		return nil, err
 	}
 	if priv == nil || priv.Curve() != curve {
-		return nil, fmt.Errorf("jwa: %s needs a key on %v: %w", alg, curve, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	sk, err := hpke.NewDHKEMPrivateKey(priv)
 	if err != nil {

@@ -128,7 +128,7 @@ func NewKeyEncrypter(alg KeyAlgorithm, key any) (KeyEncrypter, error) {
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {
-			return nil, fmt.Errorf("jwa: %s needs a []byte password, not %T: %w", alg, key, ErrInvalidKey)
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
 		return NewPBES2Encrypter(alg, pw, 0)
 	}
@@ -186,7 +186,7 @@ func NewKeyDecrypter(alg KeyAlgorithm, key any) (KeyDecrypter, error) {
 	case alg.IsPBES2():
 		pw, ok := key.([]byte)
 		if !ok {
-			return nil, fmt.Errorf("jwa: %s needs a []byte password, not %T: %w", alg, key, ErrInvalidKey)
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
 		return NewPBES2Decrypter(alg, pw, 0, 0)
 	}
@@ -207,10 +207,10 @@ type aesKW struct {
 func newAESKW(alg KeyAlgorithm, key any) (*aesKW, error) {
 	k, ok := key.([]byte)
 	if !ok {
-		return nil, fmt.Errorf("jwa: %s needs a []byte key, not %T: %w", alg, key, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	if len(k) != alg.KeyWrapSize() {
-		return nil, fmt.Errorf("jwa: %s needs a %d-byte key, not %d bytes: %w", alg, alg.KeyWrapSize(), len(k), ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	block, err := aes.NewCipher(k)
 	if err != nil {
@@ -284,10 +284,10 @@ func newDirect(key any) (*direct, error) {
 func directKey(key any) ([]byte, error) {
 	k, ok := key.([]byte)
 	if !ok {
-		return nil, fmt.Errorf("jwa: dir needs a []byte key, not %T: %w", key, ErrInvalidKey)
+		return nil, keyError(string(Direct), Direct.KeyNeeds(), key)
 	}
 	if len(k) == 0 {
-		return nil, fmt.Errorf("jwa: dir needs a non-empty key: %w", ErrInvalidKey)
+		return nil, keyError(string(Direct), Direct.KeyNeeds(), key)
 	}
 	return k, nil
 }
@@ -348,7 +348,7 @@ func directKeySize(enc ContentEncryption, k []byte) error {
 		return unsupportedEnc(enc)
 	}
 	if len(k) != ks {
-		return fmt.Errorf("jwa: dir with %s needs a %d-byte key, not %d bytes: %w", enc, ks, len(k), ErrInvalidKey)
+		return keyError("dir with "+string(enc), enc.KeyNeeds(), k)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ import (
 func newRSAOpaqueDecrypter(alg KeyAlgorithm, dec crypto.Decrypter) (*rsaDecrypter, error) {
 	pub, ok := dec.Public().(*rsa.PublicKey)
 	if !ok {
-		return nil, fmt.Errorf("jwa: %s cannot use a crypto.Decrypter (%T) with a public key of type %T: %w", alg, dec, dec.Public(), ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), dec)
 	}
 	if err := rsaKeyCheck(alg, pub); err != nil {
 		return nil, err

@@ -75,7 +75,7 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 	case crypto.Signer:
 		p, ok := k.Public().(*mldsa.PublicKey)
 		if !ok || p == nil {
-			return nil, sigSignerError(alg, key, k.Public())
+			return nil, sigKeyTypeError(alg, key)
 		}
 		s.signer, pub = k, p
 	default:
@@ -192,4 +192,21 @@ func mldsaFitsKey(alg SignatureAlgorithm, key any) bool {
 		pub, _ = k.Public().(*mldsa.PublicKey)
 	}
 	return pub != nil && pub.Parameters() == params
+}
+
+// mldsaDescribe describes an ML-DSA key for [DescribeKey].
+func mldsaDescribe(key any) (string, bool) {
+	switch k := key.(type) {
+	case *mldsa.PrivateKey:
+		if k == nil {
+			return "an empty ML-DSA private key", true
+		}
+		return "an " + k.PublicKey().Parameters().String() + " private key", true
+	case *mldsa.PublicKey:
+		if k == nil {
+			return "an empty ML-DSA public key", true
+		}
+		return "an " + k.Parameters().String() + " public key", true
+	}
+	return "", false
 }

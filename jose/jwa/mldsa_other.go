@@ -24,3 +24,6 @@ func mldsaFitsKey(SignatureAlgorithm, any) bool { return false }
 
 // mldsaIsPublic reports false: there are no ML-DSA key types before Go 1.27.
 func mldsaIsPublic(any) bool { return false }
+
+// mldsaDescribe knows no ML-DSA key before Go 1.27.
+func mldsaDescribe(any) (string, bool) { return "", false }

@@ -59,7 +59,7 @@ func newRSAEncrypter(alg KeyAlgorithm, key any) (*rsaEncrypter, error) {
 			pub = &k.PublicKey
 		}
 	default:
-		return nil, fmt.Errorf("jwa: %s needs an *rsa.PublicKey, not %T: %w", alg, key, ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	if err := rsaKeyCheck(alg, pub); err != nil {
 		return nil, err
@@ -105,7 +105,10 @@ func newRSADecrypter(alg KeyAlgorithm, key any) (*rsaDecrypter, error) {
 		if dec, ok := key.(crypto.Decrypter); ok {
 			return newRSAOpaqueDecrypter(alg, dec)
 		}
-		return nil, fmt.Errorf("jwa: %s needs an *rsa.PrivateKey or a crypto.Decrypter, not %T: %w", alg, key, ErrInvalidKey)
+		if sigIsPublic(key) && alg.FitsKey(key) {
+			return nil, privateKeyError(string(alg), "decrypt", key)
+		}
+		return nil, keyError(string(alg), alg.KeyNeeds(), key)
 	}
 	if priv == nil {
 		return nil, fmt.Errorf("jwa: %s: nil RSA key: %w", alg, ErrInvalidKey)

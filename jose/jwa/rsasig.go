@@ -86,7 +86,7 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 	case crypto.Signer:
 		pub, ok := k.Public().(*rsa.PublicKey)
 		if !ok {
-			return nil, sigSignerError(alg, key, k.Public())
+			return nil, sigKeyTypeError(alg, key)
 		}
 		if err := rsaSigCheckPublic(alg, pub); err != nil {
 			return nil, err

@@ -238,26 +238,16 @@ func sigDigest(h crypto.Hash, in []byte, buf *[sha512.Size]byte) []byte {
 	panic("jwa: internal error: unexpected hash " + h.String())
 }
 
-// sigKeyTypeError reports a key of a type that alg cannot use, in the
-// words of what alg needs: a public key that alg verifies with, given to
-// sign, is told to be the wrong half.
+// sigKeyTypeError reports a key that alg cannot use, in the words of what
+// alg needs and what the key is ([SignatureAlgorithm.KeyNeeds],
+// [DescribeKey]): a public key that alg verifies with, given to sign, is
+// told to be the wrong half. A crypto.Signer (a KMS, an HSM) is described
+// by the public key it holds.
 func sigKeyTypeError(alg SignatureAlgorithm, key any) error {
 	if sigIsPublic(key) && alg.FitsKey(key) {
-		return fmt.Errorf("jwa: %s signs with a private key; %T is a public key: %w", alg, key, ErrInvalidKey)
+		return privateKeyError(string(alg), "sign", key)
 	}
-	return fmt.Errorf("jwa: %s needs %s, not %T: %w", alg, sigKeyNeed(alg), key, ErrInvalidKey)
-}
-
-// sigSignerError reports a crypto.Signer whose public key alg cannot use.
-// A key of the standard library is named by its own type ("not
-// *ecdsa.PrivateKey"); another signer (a KMS, an HSM) also by the public
-// key it holds.
-func sigSignerError(alg SignatureAlgorithm, key any, pub crypto.PublicKey) error {
-	switch key.(type) {
-	case *rsa.PrivateKey, *ecdsa.PrivateKey, ed25519.PrivateKey, *ed25519.PrivateKey, *Secp256k1PrivateKey:
-		return sigKeyTypeError(alg, key)
-	}
-	return fmt.Errorf("jwa: %s needs %s; the crypto.Signer %T holds a %T: %w", alg, sigKeyNeed(alg), key, pub, ErrInvalidKey)
+	return keyError(string(alg), alg.KeyNeeds(), key)
 }
 
 // sigIsPublic reports whether key is the public half of a key pair.
@@ -267,29 +257,6 @@ func sigIsPublic(key any) bool {
 		return true
 	}
 	return mldsaIsPublic(key)
-}
-
-// sigKeyNeed names the keys alg takes, for errors.
-func sigKeyNeed(alg SignatureAlgorithm) string {
-	switch alg {
-	case HS256, HS384, HS512:
-		return "a secret key ([]byte)"
-	case RS256, RS384, RS512, PS256, PS384, PS512:
-		return "an RSA key"
-	case ES256:
-		return "an ECDSA key on P-256"
-	case ES384:
-		return "an ECDSA key on P-384"
-	case ES512:
-		return "an ECDSA key on P-521"
-	case ES256K:
-		return "an ECDSA key on secp256k1"
-	case EdDSA, Ed25519:
-		return "an Ed25519 key"
-	case MLDSA44, MLDSA65, MLDSA87:
-		return "an " + string(alg) + " key"
-	}
-	return "a key of its own type"
 }
 
 // UnsupportedReason says why this build does not implement the signature
