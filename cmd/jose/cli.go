@@ -343,9 +343,10 @@ func refusal(msg string) string {
 const notSignedWithKey = ": the token was not signed with this key, or was changed"
 
 // cannotVerify is the library's refusal of a key of the wrong type for a
-// signature's alg, which names the key's Go type ("*ecdsa.PublicKey key
-// cannot verify EdDSA"): a token of several signatures with one key.
-var cannotVerify = regexp.MustCompile(`\S+ key cannot verify ([A-Za-z0-9-]+): algorithm not allowed$`)
+// signature's alg, which describes the Go key ("the key is a P-256 ECDSA
+// public key; EdDSA needs an Ed25519 key"): a token of several signatures
+// with one key. The command says it in the words of JWK files.
+var cannotVerify = regexp.MustCompile(`the key is .+; ([A-Za-z0-9-]+) needs [^;:]+: algorithm not allowed$`)
 
 var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
 

@@ -8,8 +8,6 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"fmt"
-
-	"github.com/josebench/josebench/jose/internal/keytext"
 )
 
 // ecdsaSigner implements ES256, ES384 and ES512 (RFC 7518 §3.4) with a local
@@ -63,10 +61,12 @@ func ecdsaCurveName(c elliptic.Curve) string {
 
 // ecdsaCheckPublic refuses a public key that is not a valid point of the
 // curve of alg, and returns an independent copy of a valid one.
-func ecdsaCheckPublic(alg SignatureAlgorithm, pub *ecdsa.PublicKey) (*ecdsa.PublicKey, error) {
+// given is the key as the caller gave it (pub itself, its private key, or
+// a crypto.Signer), which a refusal describes.
+func ecdsaCheckPublic(alg SignatureAlgorithm, pub *ecdsa.PublicKey, given any) (*ecdsa.PublicKey, error) {
 	curve, _ := ecdsaParams(alg)
 	if pub.Curve != curve {
-		return nil, fmt.Errorf("jwa: %s: %w", keytext.One("on "+ecdsaCurveName(pub.Curve), string(alg), alg.KeyNeeds()), ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), given)
 	}
 	if pub.X == nil || pub.Y == nil {
 		return nil, fmt.Errorf("jwa: %s with an ECDSA public key without a point: %w", alg, ErrInvalidKey)
@@ -88,7 +88,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 	s := &ecdsaSigner{alg: alg, hash: alg.Hash(), size: size}
 	switch k := key.(type) {
 	case *ecdsa.PrivateKey:
-		if _, err := ecdsaCheckPublic(alg, &k.PublicKey); err != nil {
+		if _, err := ecdsaCheckPublic(alg, &k.PublicKey, k); err != nil {
 			return nil, err
 		}
 		// Re-parsing checks the scalar against the public point and gives
@@ -115,7 +115,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 		if !ok {
 			return nil, sigKeyTypeError(alg, key)
 		}
-		if _, err := ecdsaCheckPublic(alg, pub); err != nil {
+		if _, err := ecdsaCheckPublic(alg, pub, key); err != nil {
 			return nil, err
 		}
 		s.signer = k
@@ -162,7 +162,7 @@ func newECDSAVerifier(alg SignatureAlgorithm, key any) (*ecdsaVerifier, error) {
 	if !ok {
 		return nil, sigKeyTypeError(alg, key)
 	}
-	pub, err := ecdsaCheckPublic(alg, k)
+	pub, err := ecdsaCheckPublic(alg, k, k)
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func TestKeyRefusalSentinel(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = NewSigner(ES384, ec)
-	if want := "jwa: the key is on P-256; ES384 needs a P-384 ECDSA key: invalid key for algorithm"; err == nil || err.Error() != want || !errors.Is(err, ErrInvalidKey) {
+	if want := "jwa: the key is a P-256 ECDSA private key; ES384 needs a P-384 ECDSA key: invalid key for algorithm"; err == nil || err.Error() != want || !errors.Is(err, ErrInvalidKey) {
 		t.Errorf("ES384 with a P-256 key: %v, want %s", err, want)
 	}
 	_, err = NewSigner(ES256, descSigner{nil})

@@ -13,6 +13,7 @@ import (
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/keysource"
+	"github.com/josebench/josebench/jose/internal/keytext"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -106,13 +107,18 @@ func checkDecryptionKey(algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption, k
 		}
 	}
 	if len(public) > 0 {
-		return fmt.Errorf("%T key cannot decrypt %v: a private key is needed: %w", k, public, jose.ErrInvalidKey)
+		private := func(jwa.KeyAlgorithm) string { return jwa.PrivateKeyNeeded("decrypt") }
+		return fmt.Errorf("%s: %w", keysource.Refusal(jwa.DescribeKey(k), public, private), jose.ErrInvalidKey)
 	}
 	if unusable != nil {
 		return fmt.Errorf("the key can serve none of %v: %w", algs, unusable)
 	}
 	if dir {
-		return fmt.Errorf("dir key of %d bytes fits none of the content encryptions %v: %w", len(k.([]byte)), encs, jose.ErrInvalidKey)
+		labels, needs := make([]string, len(encs)), make([]string, len(encs))
+		for i, e := range encs {
+			labels[i], needs[i] = "dir with "+string(e), e.KeyNeeds()
+		}
+		return fmt.Errorf("%s: %w", keytext.Refusal(jwa.DescribeKey(k), labels, needs), jose.ErrInvalidKey)
 	}
 	return nil
 }
@@ -214,11 +220,11 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, err)
 		}
 	} else if alg.IsPBES2() {
-		pw, ok := k.key.([]byte)
-		if !ok {
-			return nil, fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, k.key, jose.ErrInvalidKey)
+		if pw, ok := k.key.([]byte); ok {
+			p.kd, err = jwa.NewPBES2Decrypter(alg, pw, d.lim.PBES2MinCount, d.lim.PBES2MaxCount)
+		} else {
+			_, err = jwa.NewKeyDecrypter(alg, k.key) // refused, in jwa's words
 		}
-		p.kd, err = jwa.NewPBES2Decrypter(alg, pw, d.lim.PBES2MinCount, d.lim.PBES2MaxCount)
 	} else {
 		p.kd, err = jwa.NewKeyDecrypter(alg, k.key)
 	}
@@ -247,11 +253,11 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 	}
 	var ke jwa.KeyEncrypter
 	if alg.IsPBES2() {
-		pw, ok := key.([]byte)
-		if !ok {
-			return nil, "", fmt.Errorf("jwe: %s needs a []byte password, not %T: %w", alg, key, jose.ErrInvalidKey)
+		if pw, ok := key.([]byte); ok {
+			ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
+		} else {
+			_, err = jwa.NewKeyEncrypter(alg, key) // refused, in jwa's words
 		}
-		ke, err = jwa.NewPBES2Encrypter(alg, pw, p2c)
 	} else {
 		ke, err = jwa.NewKeyEncrypter(alg, key)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/keytext"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -160,7 +161,7 @@ func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
 		key = jwk.Key
 	}
 	if !alg.FitsKey(key) {
-		return nil, fmt.Errorf("jws: %T key cannot verify %s: %w", key, alg, jose.ErrAlgorithmNotAllowed)
+		return nil, fmt.Errorf("jws: %s: %w", keytext.One(jwa.DescribeKey(key), string(alg), alg.KeyNeeds()), jose.ErrAlgorithmNotAllowed)
 	}
 	jv, err := jwa.NewVerifier(alg, key)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/keytext"
+	"github.com/josebench/josebench/jose/jwa"
 )
 
 // Fits reports whether key, a Go key or a supported *jose.JWK, has the
@@ -27,7 +29,9 @@ func Fits[A jose.Algorithm](alg A, key any) bool {
 // set. jws.NewVerifier and jwe.NewDecrypter refuse so a single key that
 // could never serve a token, rather than refusing every token with an
 // error that reads like an attack. A key that can serve some of algs is
-// accepted; tokens of the others are refused one by one.
+// accepted; tokens of the others are refused one by one. The error says
+// what the key is and what each algorithm needs ([jwa.DescribeKey],
+// [Refusal]), with no package prefix: jws and jwe give it under theirs.
 func CheckFits[A jose.Algorithm](algs []A, key any, op func(A) jose.KeyOp) error {
 	jwk, isJWK := key.(*jose.JWK)
 	typeFits := false
@@ -40,11 +44,12 @@ func CheckFits[A jose.Algorithm](algs []A, key any, op func(A) jose.KeyOp) error
 		}
 		typeFits = true
 	}
-	what := fmt.Sprintf("%T key", key)
+	what := jwa.DescribeKey(key)
 	if isJWK && jwk != nil {
-		what = fmt.Sprintf("JWK %s (%T)", untrusted.Quote(jwk.KeyID), jwk.Key)
+		what = jwa.DescribeKey(jwk.Key) + " (JWK " + untrusted.Quote(jwk.KeyID) + ")"
 	}
 	if typeFits {
+		what = "JWK " + untrusted.Quote(jwk.KeyID) + " (" + jwa.DescribeKey(jwk.Key) + ")"
 		var members []string
 		if jwk.Algorithm != "" {
 			members = append(members, "alg "+untrusted.Quote(jwk.Algorithm))
@@ -55,7 +60,19 @@ func CheckFits[A jose.Algorithm](algs []A, key any, op func(A) jose.KeyOp) error
 		if jwk.KeyOps != nil {
 			members = append(members, "key_ops "+untrusted.QuoteList(jwk.KeyOps))
 		}
-		return fmt.Errorf("jose: %s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, jose.ErrInvalidKey)
+		return fmt.Errorf("%s with %s permits none of the algorithms %v: %w", what, strings.Join(members, ", "), algs, jose.ErrInvalidKey)
 	}
-	return fmt.Errorf("jose: %s fits none of the algorithms %v: %w", what, algs, jose.ErrInvalidKey)
+	return fmt.Errorf("%s: %w", Refusal(what, algs, func(a A) string { return a.KeyNeeds() }), jose.ErrInvalidKey)
+}
+
+// Refusal is the refusal of the key desc describes by algs, each needing
+// needs(alg): "the key is a P-256 ECDSA public key; ES384 needs a P-384
+// ECDSA key" ([keytext.Refusal]).
+func Refusal[A ~string](desc string, algs []A, needs func(A) string) string {
+	names := make([]string, len(algs))
+	ns := make([]string, len(algs))
+	for i, a := range algs {
+		names[i], ns[i] = string(a), needs(a)
+	}
+	return keytext.Refusal(desc, names, ns)
 }

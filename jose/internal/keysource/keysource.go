@@ -61,7 +61,8 @@ func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
 // key can serve one of algs, asking op(alg) of it ([CheckFits],
 // [jose.ErrInvalidKey]); a set does not mix secret and public keys
 // ([jose.Set.CheckMixed], [jose.ErrInvalidKey]), which the set remembers
-// for [jose.Select].
+// for [jose.Select]. Its errors have no package prefix: jws and jwe give
+// them under theirs ("jws: VerifyOptions: ...").
 func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp) error {
 	n := 0
 	for _, given := range [...]bool{key != nil, set != nil, plain != nil, withCtx != nil} {
@@ -71,10 +72,10 @@ func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jos
 	}
 	switch {
 	case n != 1:
-		return errors.New("jose: exactly one of Key, Keys, KeyFunc and KeyFuncContext must be set")
+		return errors.New("exactly one of Key, Keys, KeyFunc and KeyFuncContext must be set")
 	case key != nil:
 		if _, ok := key.(*jose.Set); ok {
-			return fmt.Errorf("jose: Key holds a *jose.Set: a JWK Set goes in Keys: %w", jose.ErrInvalidKey)
+			return fmt.Errorf("Key holds a JWK Set (*jose.Set), which goes in Keys: %w", jose.ErrInvalidKey)
 		}
 		return CheckFits(algs, key, op)
 	case set != nil:
