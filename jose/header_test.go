@@ -232,9 +232,9 @@ var hdrBad = []struct {
 }{
 	// Not a JSON object.
 	{``, ErrMalformed, "end of input"},
-	{`[]`, ErrMalformed, "want object"},
-	{`"alg"`, ErrMalformed, "want object"},
-	{`null`, ErrMalformed, "want object"},
+	{`[]`, ErrMalformed, "header: must be an object, not an array"},
+	{`"alg"`, ErrMalformed, "header: must be an object, not a string"},
+	{`null`, ErrMalformed, "header: must be an object, not null"},
 	{`{"alg":"HS256"`, ErrMalformed, "end of input"},
 	{`{"alg":"HS256"}x`, ErrMalformed, "trailing data"},
 	{`{"alg":"HS256"}{}`, ErrMalformed, "trailing data"},
@@ -248,7 +248,7 @@ var hdrBad = []struct {
 	{`{"x":{"y":1,"y":2}}`, ErrMalformed, `duplicate member name "y"`},
 	{`{"jwk":{"kty":"EC","kty":"EC"}}`, ErrMalformed, `duplicate member name "kty"`},
 	// Wrong types of registered members.
-	{`{"alg":1}`, ErrMalformed, `"alg": jsonx: want string, have number`},
+	{`{"alg":1}`, ErrMalformed, `"alg": must be a string, not a number`},
 	{`{"alg":null}`, ErrMalformed, `"alg"`},
 	{`{"alg":["HS256"]}`, ErrMalformed, `"alg"`},
 	{`{"alg":""}`, ErrMalformed, `"alg": empty string`},
@@ -273,7 +273,7 @@ var hdrBad = []struct {
 	{`{"crit":[["b64"]]}`, ErrMalformed, `"crit"`},
 	{`{"crit":["b64","b64"]}`, ErrMalformed, `"crit": name "b64" listed twice`},
 	{`{"crit":["a","b","c","d","e","f","g","h","i","j","a"]}`, ErrMalformed, `"crit": name "a" listed twice`},
-	{`{"b64":"false"}`, ErrMalformed, `"b64": jsonx: want boolean, have string`},
+	{`{"b64":"false"}`, ErrMalformed, `"b64": must be a boolean, not a string`},
 	{`{"b64":0}`, ErrMalformed, `"b64"`},
 	{`{"b64":null}`, ErrMalformed, `"b64"`},
 	{`{"x5c":"MIIB"}`, ErrMalformed, `"x5c"`},
@@ -283,7 +283,7 @@ var hdrBad = []struct {
 	{`{"x5c":["AAAA","MIIB\nAAAA"]}`, ErrMalformed, `"x5c": certificate 1`},
 	{`{"x5c":["AAA"]}`, ErrMalformed, `"x5c": certificate 0`},
 	{`{"x5c":[1]}`, ErrMalformed, `"x5c"`},
-	{`{"jwk":"key"}`, ErrMalformed, `"jwk": jsonx: want object, have string`},
+	{`{"jwk":"key"}`, ErrMalformed, `"jwk": must be an object, not a string`},
 	{`{"jwk":{}}`, ErrMalformed, `"jwk"`},
 	{`{"epk":null}`, ErrMalformed, `"epk"`},
 	{`{"epk":{"kty":"EC","crv":"P-384","x":"AA","y":"AA"}}`, nil, `"epk"`},
@@ -304,13 +304,13 @@ var hdrBad = []struct {
 	{`{"ek":"BA=="}`, ErrMalformed, `"ek"`},
 	{`{"ek":"` + strings.Repeat("A", 179) + `"}`, ErrLimitExceeded, `"ek": more than 133 bytes`},
 	{`{"ek":"` + strings.Repeat("A", 4000) + `"}`, ErrLimitExceeded, `"ek": more than 133 bytes`},
-	{`{"p2c":"4096"}`, ErrMalformed, `"p2c": jsonx: want integer, have string`},
-	{`{"p2c":4096.0}`, ErrMalformed, `"p2c": jsonx: want integer, have number`},
+	{`{"p2c":"4096"}`, ErrMalformed, `"p2c": must be an integer, not a string`},
+	{`{"p2c":4096.0}`, ErrMalformed, `"p2c": must be an integer, not a number`},
 	{`{"p2c":4e3}`, ErrMalformed, `"p2c"`},
 	{`{"p2c":0}`, ErrMalformed, `"p2c": not a positive 32-bit integer`},
 	{`{"p2c":-1}`, ErrMalformed, `"p2c"`},
 	{`{"p2c":2147483648}`, ErrMalformed, `"p2c": not a positive 32-bit integer`},
-	{`{"p2c":99999999999999999999}`, ErrMalformed, `"p2c": jsonx: number "99999999999999999999" out of range`},
+	{`{"p2c":99999999999999999999}`, ErrMalformed, `"p2c": number "99999999999999999999" out of range`},
 	{`{"p2c":01}`, ErrMalformed, `"p2c"`}, // caught by the scanner: no member name in the message
 }
 

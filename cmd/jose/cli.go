@@ -294,7 +294,7 @@ func emptyInput(c *command, fs *flag.FlagSet) string {
 // nothing to a user of the command. It drops the parts (split at ": "
 // outside double quotes) that are one of those package names, an API name
 // of the library right after a package name, the label "key" after a
-// package name when the next words begin with "key", a sentinel's text
+// package name when the next words begin with "key" or "the key", a sentinel's text
 // said a second time, and a final "malformed input" after the words that say
 // what is malformed. Nothing else is dropped: the library quotes what came
 // from its input (untrusted.Quote), and a quoted part is never one of
@@ -371,11 +371,11 @@ func splitParts(msg string) []string {
 }
 
 // nextSaysKey reports whether the first part of rest that is not a
-// package name begins with "key ".
+// package name begins with "key " or "the key ".
 func nextSaysKey(rest []string) bool {
 	for _, p := range rest {
 		if !pkgNames[p] {
-			return strings.HasPrefix(p, "key ")
+			return strings.HasPrefix(p, "key ") || strings.HasPrefix(p, "the key ")
 		}
 	}
 	return false

@@ -41,7 +41,7 @@ func TestHeaderValues(t *testing.T) {
 		{"cty=text", `--header "cty": give "cty" with --cty`, exitUsage},
 		{"b64=false", `--header "b64": the command sets "b64" itself`, exitUsage},
 		{`crit=["x"]`, `--header "crit": the command sets "crit" itself`, exitUsage},
-		{"x5u=5", `--header "x5u": want string, have number`, exitUsage},
+		{"x5u=5", `--header "x5u": must be a string, not a number`, exitUsage},
 	} {
 		code, stdout, stderr := runCLI(t, []byte("hello"), "sign", "--alg", "HS256", "--key", kHS256, "--header", tt.header)
 		if code != tt.code {

@@ -275,8 +275,10 @@ func TestMessage(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`jwt: jws: key: jose: key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`, `key "ec-1" is for alg "ES256", not "HS256": algorithm not allowed`},
 		{`jws: VerifyOptions: jose: JWK Set mixes keys: invalid key for algorithm`, `JWK Set mixes keys: invalid key for algorithm`},
-		{`jws: SignerOptions: jose: header member "x5u": jsonx: want string, have number: malformed input`, `header member "x5u": want string, have number`},
-		{`jwk: jsonx: want object, have invalid JSON: malformed input`, `want object, have invalid JSON`},
+		{`jws: SignerOptions: jose: header member "x5u": must be a string, not a number: malformed input`, `header member "x5u": must be a string, not a number`},
+		{`jwk: must be an object; the text is not JSON: malformed input`, `must be an object; the text is not JSON`},
+		{`jws: VerifyOptions: the key is a P-256 ECDSA public key; ES384 needs a P-384 ECDSA key: invalid key for algorithm`, `the key is a P-256 ECDSA public key; ES384 needs a P-384 ECDSA key: invalid key for algorithm`},
+		{`jwe: key: jwa: the key is a 32-byte secret; A128KW needs a 16-byte secret: invalid key for algorithm`, `the key is a 32-byte secret; A128KW needs a 16-byte secret: invalid key for algorithm`},
 		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
 		{`malformed input`, `malformed input`},
 		{`jws: verification failed: verification failed`, `verification failed`},
@@ -339,7 +341,7 @@ func TestMessageKeepsQuoted(t *testing.T) {
 		q := untrusted.Quote(s)
 		for _, chain := range []string{
 			"jws: NewSigner: jose: key %s: no matching key",
-			"jose: header member %s: jsonx: want string, have number: malformed input",
+			"jose: header member %s: must be a string, not a number: malformed input",
 			"jwt: jws: key: jose: key %s is for alg \"ES256\": algorithm not allowed",
 			"%s: jose: %s",
 		} {

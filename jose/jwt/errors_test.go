@@ -56,7 +56,7 @@ func TestErrorText(t *testing.T) {
 		{"malformed", ValidatorOptions{}, mustSign(t, s, json.RawMessage(`{"exp":1796130000,"aud":"https://api.example","x":[1,2]}`)), "x", ErrMalformedClaims, jose.ErrMalformed,
 			&xClaims{}, `jwt: "x": decoding into *jwt.xClaims: array cannot be decoded into string: malformed claims`},
 		{"limit", ValidatorOptions{MaxClaims: 2}, tok(func(*Claims) {}), "", errLimit, jose.ErrLimitExceeded,
-			nil, `jwt: claims: jsonx: object with more than 2 members at offset 50: claims exceed a limit`},
+			nil, `jwt: claims: object with more than 2 members at offset 50: claims exceed a limit`},
 	} {
 		_, err := hsValidator(t, c.opts).Validate(c.token, c.dst)
 		var ce *ClaimError

@@ -27,7 +27,9 @@
 //
 // Errors are [*SyntaxError], [*DuplicateError], [*LimitError], [*TypeError]
 // and [*RangeError]; callers (jose, jws, jwe) wrap them in their own
-// sentinel errors.
+// sentinel errors. Their texts carry no package prefix: this package is
+// internal, and its errors reach a user only under the context a caller
+// gives them (`jose: header member "kid": must be a string, not a number`).
 package jsonx
 
 import (
@@ -87,7 +89,7 @@ type SyntaxError struct {
 
 // Error implements the error interface.
 func (e *SyntaxError) Error() string {
-	return "jsonx: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
+	return "invalid JSON: " + e.Msg + " at offset " + strconv.Itoa(e.Offset)
 }
 
 // DuplicateError reports an object with two members of the same name
@@ -99,7 +101,7 @@ type DuplicateError struct {
 
 // Error implements the error interface.
 func (e *DuplicateError) Error() string {
-	return "jsonx: duplicate member name " + untrusted.Quote(e.Name) + " at offset " + strconv.Itoa(e.Offset)
+	return "duplicate member name " + untrusted.Quote(e.Name) + " at offset " + strconv.Itoa(e.Offset)
 }
 
 // LimitError reports a text beyond a [Limits] bound.
@@ -112,9 +114,9 @@ type LimitError struct {
 // Error implements the error interface.
 func (e *LimitError) Error() string {
 	if e.Limit == "depth" {
-		return "jsonx: nesting deeper than " + strconv.Itoa(e.Max) + " at offset " + strconv.Itoa(e.Offset)
+		return "nesting deeper than " + strconv.Itoa(e.Max) + " at offset " + strconv.Itoa(e.Offset)
 	}
-	return "jsonx: object with more than " + strconv.Itoa(e.Max) + " members at offset " + strconv.Itoa(e.Offset)
+	return "object with more than " + strconv.Itoa(e.Max) + " members at offset " + strconv.Itoa(e.Offset)
 }
 
 // TypeError reports a valid JSON value of the wrong type for a decoder.
@@ -125,7 +127,21 @@ type TypeError struct {
 
 // Error implements the error interface.
 func (e *TypeError) Error() string {
-	return "jsonx: want " + e.Want + ", have " + e.Got.String()
+	switch e.Got {
+	case KindInvalid:
+		return "must be " + withArticle(e.Want) + "; the text is not JSON"
+	case KindNull:
+		return "must be " + withArticle(e.Want) + ", not null"
+	}
+	return "must be " + withArticle(e.Want) + ", not " + withArticle(e.Got.String())
+}
+
+// withArticle prefixes the name of a kind of value with "a" or "an".
+func withArticle(name string) string {
+	if name != "" && (name[0] == 'a' || name[0] == 'e' || name[0] == 'i' || name[0] == 'o' || name[0] == 'u') {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // RangeError reports an integer outside the range of the decoder's type.
@@ -136,7 +152,7 @@ type RangeError struct {
 
 // Error implements the error interface.
 func (e *RangeError) Error() string {
-	return "jsonx: number " + e.Number + " out of range of " + e.Type
+	return "number " + e.Number + " out of range of " + e.Type
 }
 
 // Kind is the type of a JSON value (RFC 8259 §3).
