@@ -55,6 +55,12 @@ func TestErrorText(t *testing.T) {
 			`jwt: "typ": "at+jwt", "JWT" expected: unexpected token type`},
 		{"malformed", ValidatorOptions{}, mustSign(t, s, json.RawMessage(`{"exp":1796130000,"aud":"https://api.example","x":[1,2]}`)), "x", ErrMalformedClaims, jose.ErrMalformed,
 			&xClaims{}, `jwt: "x": decoding into *jwt.xClaims: array cannot be decoded into string: malformed claims`},
+		// A clock with nanoseconds: now is said at the claim's precision,
+		// whole seconds, rounded up as the checks compare it.
+		{"exp, clock in ns", ValidatorOptions{Now: func() time.Time { return testNow.Add(641287271) }}, tok(func(c *Claims) { c.Expiry = NewNumericDate(testNow) }), "exp", ErrExpired, nil, nil,
+			`jwt: "exp": 2026-12-01T12:00:00Z, now 2026-12-01T12:00:01Z: token has expired`},
+		{"nbf, clock in ns", ValidatorOptions{Now: func() time.Time { return testNow.Add(-2*time.Minute + 641287271) }}, tok(func(*Claims) {}), "nbf", ErrNotYetValid, nil, nil,
+			`jwt: "nbf": 2026-12-01T11:59:00Z, now 2026-12-01T11:58:01Z: token is not valid yet`},
 		{"limit", ValidatorOptions{MaxClaims: 2}, tok(func(*Claims) {}), "", errLimit, jose.ErrLimitExceeded,
 			nil, `jwt: claims: object with more than 2 members at offset 50: claims exceed a limit`},
 	} {

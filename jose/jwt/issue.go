@@ -50,7 +50,7 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *jws.SignerOptions) (*S
 	}
 	s, err := jws.NewSigner(alg, key, &o)
 	if err != nil {
-		return nil, fmt.Errorf("jwt: %w", err)
+		return nil, err // jws's words, under no bare "jwt:" (errors.go)
 	}
 	return &Signer{s: s}, nil
 }
@@ -93,7 +93,7 @@ func (s *Signer) AppendSign(dst []byte, claims any) ([]byte, error) {
 	}
 	out, err := s.s.AppendCompact(dst, payload)
 	if err != nil {
-		return dst, fmt.Errorf("jwt: %w", err)
+		return dst, err
 	}
 	return out, nil
 }
@@ -157,7 +157,7 @@ func newEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, o *j
 	}
 	e, err := jwe.NewEncrypter(alg, enc, key, o)
 	if err != nil {
-		return nil, fmt.Errorf("jwt: %w", err)
+		return nil, err // jwe's words, under no bare "jwt:" (errors.go)
 	}
 	return &Encrypter{e: e, signer: s}, nil
 }
@@ -179,7 +179,7 @@ func (e *Encrypter) Encrypt(claims any) ([]byte, error) {
 	}
 	tok, err := e.e.Compact(pt)
 	if err != nil {
-		return nil, fmt.Errorf("jwt: %w", err)
+		return nil, err
 	}
 	return tok, nil
 }

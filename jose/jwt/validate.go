@@ -635,7 +635,15 @@ func missing(name string) error {
 }
 
 func (v *Validator) timeDetail(t, now time.Time) string {
-	s := t.Format(time.RFC3339Nano) + ", now " + now.UTC().Format(time.RFC3339Nano)
+	// The claim as written; now at the claim's precision: for a date of
+	// whole seconds (almost every issuer's), now rounded up to the second,
+	// as the checks of "nbf" and "iat" compare it (atPrecisionOf), and
+	// still after an "exp" it has passed.
+	layout := time.RFC3339Nano
+	if t.Nanosecond() == 0 {
+		layout = time.RFC3339
+	}
+	s := t.Format(layout) + ", now " + atPrecisionOf(t, now).UTC().Format(layout)
 	if v.leeway != 0 {
 		s += ", leeway " + v.leeway.String()
 	}
