@@ -253,6 +253,20 @@ func TestProverRefuses(t *testing.T) {
 	if _, err := NewProver(jwa.ES256, &jose.JWK{Key: key, KeyID: "k"}); err != nil {
 		t.Errorf("JWK: %v", err)
 	}
+	// What a refusal says: the key in words, no Go type; a lower
+	// package's words under no bare "dpop:" (issue 23 item 2).
+	for _, tt := range []struct {
+		alg  jwa.SignatureAlgorithm
+		key  any
+		want string
+	}{
+		{jwa.ES256, key.Public(), "dpop: the key is a P-256 ECDSA public key; a proof is signed with a private key"},
+		{jwa.ES384, key, "jws: NewSigner: jwa: the key is a P-256 ECDSA private key; ES384 needs a P-384 ECDSA key: invalid key for algorithm"},
+	} {
+		if _, err := NewProver(tt.alg, tt.key); err == nil || err.Error() != tt.want {
+			t.Errorf("NewProver(%s, %T) = %v, want %s", tt.alg, tt.key, err, tt.want)
+		}
+	}
 	p := newProver(t, jwa.EdDSA, ed25519.PrivateKey(edKey(t)))
 	for _, tt := range []struct{ method, uri, nonce string }{
 		{"", testURI, ""},

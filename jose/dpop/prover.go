@@ -46,13 +46,13 @@ func NewProver(alg jwa.SignatureAlgorithm, key any) (*Prover, error) {
 			return nil, errors.New("dpop: the JWK holds no usable key")
 		}
 		if err := k.Permits(string(alg), jose.OpSign); err != nil {
-			return nil, fmt.Errorf("dpop: %w", err)
+			return nil, err // jose's words, under no bare "dpop:"
 		}
 		key = k.Key
 	}
 	s, ok := key.(crypto.Signer)
 	if !ok {
-		return nil, fmt.Errorf("dpop: a %T is not a private key", key)
+		return nil, fmt.Errorf("dpop: the key is %s; a proof is signed with a private key", jwa.DescribeKey(key))
 	}
 	pub, err := jose.NewJWK(s.Public())
 	if err != nil {
@@ -60,7 +60,7 @@ func NewProver(alg jwa.SignatureAlgorithm, key any) (*Prover, error) {
 	}
 	signer, err := jws.NewSigner(alg, key, &jws.SignerOptions{Type: Type, Extra: map[string]any{"jwk": pub}})
 	if err != nil {
-		return nil, fmt.Errorf("dpop: %w", err)
+		return nil, err // jws's words, under no bare "dpop:"
 	}
 	jkt, err := Thumbprint(pub)
 	if err != nil {
@@ -209,7 +209,7 @@ func (p *Prover) Proof(method, uri string, opts *ProofOptions) (string, error) {
 	c = append(c, '}')
 	tok, err := p.signer.Compact(c)
 	if err != nil {
-		return "", fmt.Errorf("dpop: %w", err)
+		return "", err
 	}
 	return string(tok), nil
 }

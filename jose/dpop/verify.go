@@ -149,7 +149,7 @@ func NewVerifier(opts VerifierOptions) (*Verifier, error) {
 		Limits:         jose.Limits{MaxTokenSize: v.maxSize},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("dpop: %w", err)
+		return nil, err // jws's or jwt's words, under no bare "dpop:"
 	}
 	v.validator, err = jwt.NewValidator(jwt.ValidatorOptions{
 		Verifier:       jv,
@@ -161,7 +161,7 @@ func NewVerifier(opts VerifierOptions) (*Verifier, error) {
 		Now:            v.now,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("dpop: %w", err)
+		return nil, err // jws's or jwt's words, under no bare "dpop:"
 	}
 	return v, nil
 }

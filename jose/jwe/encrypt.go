@@ -177,7 +177,7 @@ func (e *Encrypter) contentKey(rnd io.Reader) (cipher.AEAD, []byte, *jwa.KeyPara
 	if ie, ok := e.ke.(jwa.IntegratedEncrypter); ok { // HPKE Integrated Encryption (hpke.go)
 		ek, aead, err := ie.IntegratedAEAD()
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("jwe: %w", err)
+			return nil, nil, nil, err // jwa's words, under no bare "jwe:"
 		}
 		return aead, ek, nil, nil
 	}

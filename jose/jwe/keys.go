@@ -281,7 +281,7 @@ func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 			return nil, "", fmt.Errorf("jwe: unsupported JWK: %w", jose.ErrInvalidKey)
 		}
 		if err := j.Permits(string(alg), keyOp(alg, false)); err != nil {
-			return nil, "", fmt.Errorf("jwe: %w", err)
+			return nil, "", err // jose's words, under no bare "jwe:"
 		}
 		kid, key = j.KeyID, j.Key
 	}

@@ -142,7 +142,7 @@ func (r *Remote) fetchErrorf(format string, args ...any) error {
 // secret or private key was refused before its keys were parsed.
 func (r *Remote) checkKeys(set *jose.Set) error {
 	if err := set.CheckMixed(); err != nil {
-		return fmt.Errorf("jwks: %w", err)
+		return fmt.Errorf("jwks: fetched set: %w", err)
 	}
 	return nil
 }

@@ -156,7 +156,7 @@ func prepare(alg jwa.SignatureAlgorithm, key any) (jwa.Verifier, error) {
 			return nil, fmt.Errorf("jws: JWK holds no usable key: %w", jose.ErrKeyNotFound)
 		}
 		if err := jwk.Permits(string(alg), jose.OpVerify); err != nil {
-			return nil, fmt.Errorf("jws: %w", errAlgNotAllowed(err))
+			return nil, errAlgNotAllowed(err) // jose's words, under no bare "jws:"
 		}
 		key = jwk.Key
 	}

@@ -139,7 +139,7 @@ func NewIDTokenVerifier(p *Provider, opts VerifierOptions) (*IDTokenVerifier, er
 	v := &IDTokenVerifier{p: p, clientID: opts.ClientID, trusted: slices.Clone(opts.TrustedAudiences), now: now, leeway: leeway}
 	ver, err := jws.NewVerifier(jws.VerifyOptions{Algorithms: algs, KeyFuncContext: v.keyFunc, Limits: opts.Limits})
 	if err != nil {
-		return nil, fmt.Errorf("oidc: %w", err)
+		return nil, err // jws's or jwt's words, under no bare "oidc:"
 	}
 	v.validator, err = jwt.NewValidator(jwt.ValidatorOptions{
 		Verifier:  ver,
@@ -150,7 +150,7 @@ func NewIDTokenVerifier(p *Provider, opts VerifierOptions) (*IDTokenVerifier, er
 		Now:       now,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("oidc: %w", err)
+		return nil, err // jws's or jwt's words, under no bare "oidc:"
 	}
 	return v, nil
 }
