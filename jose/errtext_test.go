@@ -188,3 +188,20 @@ func TestHeaderMemberTextNamesPackageOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestNewJWKUnknownKeyText: a value NewJWK cannot hold is said in words,
+// its Go type only when jose does not know it (issue 23 item 2).
+func TestNewJWKUnknownKeyText(t *testing.T) {
+	for _, c := range []struct {
+		key  any
+		want string
+	}{
+		{42, "jose: jwk: a JWK cannot hold a key of Go type int, which jose does not know: unsupported algorithm"},
+		{"secret", "jose: jwk: a JWK cannot hold a string (a secret or password is a []byte): unsupported algorithm"},
+	} {
+		_, err := jose.NewJWK(c.key)
+		if err == nil || err.Error() != c.want || !errors.Is(err, jose.ErrUnsupportedAlgorithm) {
+			t.Errorf("NewJWK(%T) = %v, want %s", c.key, err, c.want)
+		}
+	}
+}

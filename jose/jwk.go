@@ -154,7 +154,7 @@ func (k *JWK) Err() error {
 	case k.Key == nil:
 		return jwkErrorf(ErrInvalidKey, "no key")
 	case keyTypeOf(k.Key) == "":
-		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported Go key type %T", k.Key)
+		return jwkErrorf(ErrUnsupportedAlgorithm, "a JWK cannot hold %s", jwa.DescribeKey(k.Key))
 	}
 	return nil
 }

@@ -585,7 +585,7 @@ func newJWK(key any, v *validations) (*JWK, error) {
 	if k, ok, err := akpNewJWK(key); ok {
 		return k, err
 	}
-	return nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported Go key type %T", key)
+	return nil, jwkErrorf(ErrUnsupportedAlgorithm, "a JWK cannot hold %s", jwa.DescribeKey(key))
 }
 
 // ecdhCurve returns the elliptic.Curve of a NIST ecdh.Curve.

@@ -129,7 +129,7 @@ func (k *JWK) AppendJSON(dst []byte) ([]byte, error) {
 		return dst, jwkErrorf(ErrInvalidKey, "no key")
 	default:
 		if ok, err := b.akp(key); !ok {
-			return dst, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported Go key type %T", key)
+			return dst, jwkErrorf(ErrUnsupportedAlgorithm, "a JWK cannot hold %s", jwa.DescribeKey(key))
 		} else if err != nil {
 			return dst, err
 		}
