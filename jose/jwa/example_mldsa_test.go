@@ -34,5 +34,5 @@ func ExampleNewSigner_mldsa() {
 	fmt.Println(err)
 	// Output:
 	// 3309 true
-	// jwa: ML-DSA-44 needs an ML-DSA-44 key, got an ML-DSA-65 key: invalid key for algorithm
+	// jwa: the key is an ML-DSA-65 public key; ML-DSA-44 needs an ML-DSA-44 key: invalid key for algorithm
 }

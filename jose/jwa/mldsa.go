@@ -48,11 +48,12 @@ func MLDSAParameters(alg SignatureAlgorithm) (mldsa.Parameters, bool) {
 	return mldsa.Parameters{}, false
 }
 
-// mldsaCheckPublic refuses a public key of another parameter set than alg's.
-func mldsaCheckPublic(alg SignatureAlgorithm, pub *mldsa.PublicKey) (mldsa.Parameters, error) {
+// mldsaCheckPublic refuses a public key of another parameter set than
+// alg's; given is the key as the caller gave it, which a refusal describes.
+func mldsaCheckPublic(alg SignatureAlgorithm, pub *mldsa.PublicKey, given any) (mldsa.Parameters, error) {
 	params, _ := MLDSAParameters(alg)
 	if got := pub.Parameters(); got != params {
-		return params, fmt.Errorf("jwa: %s needs an %s key, got an %s key: %w", alg, params, got, ErrInvalidKey)
+		return params, keyError(string(alg), alg.KeyNeeds(), given)
 	}
 	return params, nil
 }
@@ -81,7 +82,7 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 	default:
 		return nil, sigKeyTypeError(alg, key)
 	}
-	params, err := mldsaCheckPublic(alg, pub)
+	params, err := mldsaCheckPublic(alg, pub, key)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func newMLDSAVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 	if pub == nil {
 		return nil, sigKeyTypeError(alg, key)
 	}
-	params, err := mldsaCheckPublic(alg, pub)
+	params, err := mldsaCheckPublic(alg, pub, key)
 	if err != nil {
 		return nil, err
 	}

@@ -305,3 +305,19 @@ func TestMLDSASignerDevice(t *testing.T) {
 		sigCheckDevice(t, alg, mldsaTestKey(t, params, "device"))
 	}
 }
+
+// TestMLDSADescribeKey: an ML-DSA key is described by its parameter set
+// and half, and a key of another set is refused in those words.
+func TestMLDSADescribeKey(t *testing.T) {
+	k44 := mldsaTestKey(t, mldsa.MLDSA44(), "describe")
+	if got, want := DescribeKey(k44), "an ML-DSA-44 private key"; got != want {
+		t.Errorf("DescribeKey(private) = %q, want %q", got, want)
+	}
+	if got, want := DescribeKey(k44.PublicKey()), "an ML-DSA-44 public key"; got != want {
+		t.Errorf("DescribeKey(public) = %q, want %q", got, want)
+	}
+	_, err := NewVerifier(MLDSA65, k44.PublicKey())
+	if want := "jwa: the key is an ML-DSA-44 public key; ML-DSA-65 needs an ML-DSA-65 key: invalid key for algorithm"; err == nil || err.Error() != want {
+		t.Errorf("ML-DSA-65 with an ML-DSA-44 key: %v, want %s", err, want)
+	}
+}
