@@ -442,7 +442,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 				case errors.Is(err, jwa.ErrKeyDevice):
 					deviceErr = fmt.Errorf("jwe: key decryption: %w", err)
 				case errors.Is(err, jwa.ErrInvalidParameter):
-					lastErr = fmt.Errorf("jwe: %w: %w", err, jose.ErrMalformed)
+					lastErr = fmt.Errorf("jwe: key decryption: %w: %w", err, jose.ErrMalformed)
 				default:
 					failed = true
 				}
