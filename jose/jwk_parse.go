@@ -276,7 +276,7 @@ func (k *JWK) fromMembers(members []jwkMember, v *validations) error {
 // jwkString returns the value of m, which must be a JSON string.
 func jwkString(m jwkMember) (string, error) {
 	if jsonx.KindOf(m.value) != jsonx.KindString {
-		return "", jwkErrorf(ErrMalformed, "member %q: %s, want a string", m.name, jsonx.KindOf(m.value))
+		return "", jwkErrorf(ErrMalformed, "member %q: %v", m.name, &jsonx.TypeError{Want: "string", Got: jsonx.KindOf(m.value)})
 	}
 	s, err := jsonx.String(m.value)
 	if err != nil {
@@ -302,7 +302,7 @@ func jwkCheckURI(m jwkMember) error {
 // jwkStringArray returns the value of m, which must be an array of strings.
 func jwkStringArray(m jwkMember) ([]string, error) {
 	if jsonx.KindOf(m.value) != jsonx.KindArray {
-		return nil, jwkErrorf(ErrMalformed, "member %q: %s, want an array of strings", m.name, jsonx.KindOf(m.value))
+		return nil, jwkErrorf(ErrMalformed, "member %q: %v", m.name, &jsonx.TypeError{Want: "array of strings", Got: jsonx.KindOf(m.value)})
 	}
 	ss, err := jsonx.StringArray(m.value)
 	if err != nil {

@@ -166,7 +166,7 @@ func (s *stringPool) of(v []byte) string {
 // value decodes the raw JSON value v, which must be a string.
 func (s *stringPool) value(v []byte) (string, error) {
 	if jsonx.KindOf(v) != jsonx.KindString {
-		return "", fmt.Errorf("%s, not a string", jsonx.KindOf(v))
+		return "", &jsonx.TypeError{Want: "string", Got: jsonx.KindOf(v)} // "must be a string, not a number"
 	}
 	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
 		// No escape: the content as is (v has been validated).
@@ -211,7 +211,7 @@ func parseAudience(v []byte, s *stringPool, max int) (Audience, error) {
 		}
 		return aud, nil
 	}
-	return nil, fmt.Errorf("%s, not a string or an array of strings", jsonx.KindOf(v))
+	return nil, &jsonx.TypeError{Want: "string or an array of strings", Got: jsonx.KindOf(v)}
 }
 
 // errLimit is the cause sentinel of a claims set beyond a limit.
