@@ -237,10 +237,5 @@ func keyError(alg, needs string, key any) error {
 // privateKeyError is the refusal of the public key key by alg, which needs
 // the private key to do what (sign, decrypt), wrapping [ErrInvalidKey].
 func privateKeyError(alg, what string, key any) error {
-	return keyError(alg, PrivateKeyNeeded(what), key)
+	return keyError(alg, keytext.PrivateKeyNeeded(what), key)
 }
-
-// PrivateKeyNeeded is what an algorithm given a public key needs to do
-// what ("sign", "decrypt"), in the words of [SignatureAlgorithm.KeyNeeds]:
-// "the private key to sign".
-func PrivateKeyNeeded(what string) string { return "the private key to " + what }

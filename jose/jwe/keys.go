@@ -107,7 +107,7 @@ func checkDecryptionKey(algs []jwa.KeyAlgorithm, encs []jwa.ContentEncryption, k
 		}
 	}
 	if len(public) > 0 {
-		private := func(jwa.KeyAlgorithm) string { return jwa.PrivateKeyNeeded("decrypt") }
+		private := func(jwa.KeyAlgorithm) string { return keytext.PrivateKeyNeeded("decrypt") }
 		return fmt.Errorf("%s: %w", keysource.Refusal(jwa.DescribeKey(k), public, private), jose.ErrInvalidKey)
 	}
 	if unusable != nil {

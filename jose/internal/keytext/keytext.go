@@ -42,6 +42,11 @@ func Refusal(desc string, algs, needs []string) string {
 	return b.String()
 }
 
+// PrivateKeyNeeded is what an algorithm given a public key needs to do
+// what ("sign", "decrypt"), in the words of jwa's KeyNeeds methods: "the
+// private key to sign".
+func PrivateKeyNeeded(what string) string { return "the private key to " + what }
+
 // One is Refusal for a single algorithm.
 func One(desc, alg, needs string) string {
 	return "the key is " + desc + "; " + alg + " needs " + needs
