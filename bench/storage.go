@@ -255,6 +255,7 @@ type RunInfo struct {
 	Start      time.Time
 	Tag        string
 	Groups     []string
+	Filter     string // the run's --filter, "" for none
 	Variants   int
 	Commit     string
 	Modified   bool
@@ -281,6 +282,7 @@ func (s Store) List() ([]RunInfo, error) {
 			Start      time.Time   `json:"start"`
 			Tag        string      `json:"tag"`
 			Groups     []string    `json:"groups"`
+			Filter     string      `json:"filter"`
 			Env        Environment `json:"env"`
 			Incomplete bool        `json:"incomplete"`
 			Results    []struct{}  `json:"results"`
@@ -288,7 +290,7 @@ func (s Store) List() ([]RunInfo, error) {
 		if err := json.Unmarshal(data, &r); err != nil || r.Format != RunFormat {
 			return nil, fmt.Errorf("bench: stored run %s is not valid (format %d): %v", id, r.Format, err)
 		}
-		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Variants: len(r.Results),
+		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Filter: r.Filter, Variants: len(r.Results),
 			Commit: r.Env.Commit, Modified: r.Env.Modified, CommitFrom: r.Env.CommitFrom, Incomplete: r.Incomplete})
 	}
 	return infos, nil

@@ -11,8 +11,11 @@ import (
 	"os/exec"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/report"
@@ -567,7 +570,9 @@ var logCommand = &command{
 	usage: `Usage: josebench log [flags]
 
 Lists the runs saved by "josebench run --store", oldest first: id, start
-date (UTC), tag, groups requested, variants measured, commit of the build
+date (UTC), tag, groups requested, --filter ("-" for none; quoted when it
+holds a space or a control character, cut to 32 characters), variants
+measured, commit of the build
 (12 digits, "+" when the tree was modified, untracked files included),
 where the commit came from ("build": the binary's VCS stamping; "git": a
 binary built without it, as with GOFLAGS=-buildvcs=false, asked git in the
@@ -603,7 +608,7 @@ run before the latest), or a tag (the newest run with that tag).
 // tree was modified) and where it came from, the build's VCS stamping or
 // git (see bench.Environment).
 func writeLog(w io.Writer, runs []bench.RunInfo) error {
-	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "from", "status"}}
+	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "filter", "variants", "commit", "from", "status"}}
 	for _, r := range runs {
 		commit, from := "-", "-"
 		if r.Commit != "" {
@@ -622,24 +627,24 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 		if r.Incomplete {
 			status = "incomplete"
 		}
-		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, from, status})
+		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), logFilter(r.Filter), fmt.Sprint(r.Variants), commit, from, status})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
 		for j, c := range row {
-			widths[j] = max(widths[j], len(c))
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
 		}
 	}
 	var b strings.Builder
 	for _, row := range rows {
 		for j, c := range row {
 			switch {
-			case j == 4: // variants, right-aligned
+			case j == 5: // variants, right-aligned
 				fmt.Fprintf(&b, "%*s", widths[j], c)
 			case j == len(row)-1:
 				b.WriteString(c)
 			default:
-				fmt.Fprintf(&b, "%-*s", widths[j], c)
+				b.WriteString(c + strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)))
 			}
 			if j < len(row)-1 {
 				b.WriteString("  ")
@@ -649,6 +654,25 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// maxLogFilter bounds the characters of a filter in the log's column.
+const maxLogFilter = 32
+
+// logFilter is the log's filter column: "-" for none, quoted when it holds
+// a space or a character that is not printable, and a long pattern cut to
+// maxLogFilter characters ending in "…" (the stored JSON has it whole).
+func logFilter(f string) string {
+	if strings.ContainsFunc(f, func(r rune) bool { return r == ' ' || !unicode.IsPrint(r) }) {
+		f = strconv.Quote(f)
+	}
+	switch {
+	case f == "":
+		return "-"
+	case utf8.RuneCountInString(f) > maxLogFilter:
+		return string([]rune(f)[:maxLogFilter-1]) + "…"
+	}
+	return f
 }
 
 // warnDrift warns on stderr when the comparison of run with the stored
