@@ -392,6 +392,7 @@ Examples:
 				ref = r.Against
 			}
 			if ref != nil && r.Against == nil {
+				warnRefSet(stderr, r, ref)
 				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			}
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
@@ -493,6 +494,7 @@ Examples:
 				if ref, err = store.Load(of.ref); err != nil {
 					return err
 				}
+				warnRefSet(stderr, r, ref)
 				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			case r.Against != nil:
 				ref, of.against = r.Against, true
@@ -673,6 +675,52 @@ func logFilter(f string) string {
 		return string([]rune(f)[:maxLogFilter-1]) + "…"
 	}
 	return f
+}
+
+// warnRefSet warns on stderr about the variants of run that the stored
+// run ref does not have, as when ref was made with other groups or another
+// --filter (named then): they are not compared, and --fail-slower cannot
+// count them, so a comparison with a reference of other variants does not
+// pass for one that found no regression.
+func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
+	have := make(map[string]bool, len(ref.Results))
+	for i := range ref.Results {
+		have[ref.Results[i].ID()] = true
+	}
+	var missing []string
+	for i := range run.Results {
+		if id := run.Results[i].ID(); !have[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	var made []string
+	if g, rg := strings.Join(run.Groups, ","), strings.Join(ref.Groups, ","); g != rg {
+		made = append(made, "the groups "+rg)
+	}
+	if run.Filter != ref.Filter {
+		if ref.Filter == "" {
+			made = append(made, "no --filter")
+		} else {
+			made = append(made, fmt.Sprintf("--filter %q", ref.Filter))
+		}
+	}
+	why := ""
+	if len(made) > 0 {
+		why = " (made with " + strings.Join(made, " and ") + ")"
+	}
+	names := strings.Join(missing[:min(3, len(missing))], ", ")
+	if len(missing) > 3 {
+		names += fmt.Sprintf(" and %d more", len(missing)-3)
+	}
+	what := "they are not compared"
+	if len(missing) == len(run.Results) {
+		what = "no variant is compared"
+	}
+	fmt.Fprintf(stderr, "josebench: warning: %d of %d variants are not in run %s%s: %s, and --fail-slower counts none of them: %s\n",
+		len(missing), len(run.Results), ref.ID, why, what, names)
 }
 
 // warnDrift warns on stderr when the comparison of run with the stored
