@@ -99,7 +99,7 @@ func (run *Run) roundsDone() int {
 // runner.warn_rejects_above percent of what they measured, each with the
 // count and the worst variants (at most three named); and, with
 // warn_rejects_above on, those whose rejects reached runner.retry_limit,
-// while iterations they kept still deviate ([Samples].AtLimit; with the shipped
+// while iterations they kept still deviate ([Samples.AtLimit]; with the shipped
 // defaults, 50 rounds and a limit of 10, neither share can be crossed
 // otherwise). None when both are off or no variant crosses them.
 func (run *Run) SampleWarnings() []string {
