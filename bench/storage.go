@@ -200,6 +200,8 @@ func (s Store) Load(id string) (*Run, error) {
 		switch {
 		case len(ids) == 0:
 			return nil, fmt.Errorf("%w: storage %s holds no runs", ErrNoRun, s.Dir)
+		case back >= 1 && len(ids) == 1:
+			return nil, fmt.Errorf("%w: %s: storage %s holds 1 run, latest", ErrNoRun, id, s.Dir)
 		case back >= uint64(len(ids)):
 			return nil, fmt.Errorf("%w: %s: storage %s holds %d runs, latest to latest~%d", ErrNoRun, id, s.Dir, len(ids), len(ids)-1)
 		}

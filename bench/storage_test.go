@@ -267,6 +267,19 @@ func TestStoreLatestBack(t *testing.T) {
 	if _, err := s.Load("latest~1"); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "holds no runs") {
 		t.Errorf("latest~1 of an empty store: %v", err)
 	}
+	// One run: latest and latest~0 are it, latest~1 is not stored.
+	one := Store{Dir: t.TempDir()}
+	if _, err := one.Save(&Run{Format: RunFormat, ID: "019ad7a0-0000-7000-8000-000000000001", Config: DefaultConfig()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"latest", "latest~0"} {
+		if r, err := one.Load(ref); err != nil || r.ID != "019ad7a0-0000-7000-8000-000000000001" {
+			t.Errorf("one run: Load(%s): %v, %v", ref, r, err)
+		}
+	}
+	if _, err := one.Load("latest~1"); !errors.Is(err, ErrNoRun) || !strings.HasSuffix(err.Error(), "latest~1: storage "+one.Dir+" holds 1 run, latest") {
+		t.Errorf("one run: Load(latest~1): %v", err)
+	}
 	ids := []string{"0190a000-0000-7000-8000-000000000001", "0190a000-0000-7000-8000-000000000002", "0190a000-0000-7000-8000-000000000003"}
 	for i, id := range ids {
 		r := storageRun(t, id)
