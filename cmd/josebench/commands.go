@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -678,8 +679,8 @@ func logFilter(f string) string {
 }
 
 // warnRefSet warns on stderr about the variants of run that the stored
-// run ref does not have, as when ref was made with other groups or another
-// --filter (named then): they are not compared, and --fail-slower cannot
+// run ref does not have, as when ref was made with other groups, another
+// --filter, other subjects or other measure settings (named then): they are not compared, and --fail-slower cannot
 // count them, so a comparison with a reference of other variants does not
 // pass for one that found no regression.
 func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
@@ -706,6 +707,14 @@ func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
 		} else {
 			made = append(made, fmt.Sprintf("--filter %q", ref.Filter))
 		}
+	}
+	m, rm := run.Config.Measure, ref.Config.Measure
+	if !slices.Equal(m.Subjects, rm.Subjects) {
+		made = append(made, "the subjects "+strings.Join(rm.Subjects, ","))
+	}
+	m.Groups, m.Subjects, rm.Groups, rm.Subjects = nil, nil, nil, nil
+	if !reflect.DeepEqual(m, rm) {
+		made = append(made, "other measure settings")
 	}
 	why := ""
 	if len(made) > 0 {
