@@ -203,9 +203,9 @@ func TestClaimsJSON(t *testing.T) {
 
 func sameClaims(a, b Claims) bool {
 	return a.Issuer == b.Issuer && a.Subject == b.Subject && a.ID == b.ID && equalAud(a.Audience, b.Audience) &&
-		a.Expiry.set == b.Expiry.set && a.Expiry.t.Equal(b.Expiry.t) &&
-		a.NotBefore.set == b.NotBefore.set && a.NotBefore.t.Equal(b.NotBefore.t) &&
-		a.IssuedAt.set == b.IssuedAt.set && a.IssuedAt.t.Equal(b.IssuedAt.t)
+		a.Expiry == b.Expiry &&
+		a.NotBefore == b.NotBefore &&
+		a.IssuedAt == b.IssuedAt
 }
 
 // TestParseClaimsRefusals: what the claims reader refuses, and with which

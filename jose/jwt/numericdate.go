@@ -35,26 +35,46 @@ const maxExponentDateSize = 32
 // 0.(700,000 zeros)19e700010, which is 1.9e9, would read as 0), is
 // refused.
 type NumericDate struct {
-	t   time.Time // UTC
-	set bool
+	// The instant as seconds since the epoch and nanoseconds within the
+	// second (0 to 999,999,999), as time.Time's Unix and Nanosecond
+	// return them: integers, so that reading and checking a date needs no
+	// time.Time arithmetic.
+	sec  int64
+	nsec int32
+	set  bool
 }
+
+// dateAt returns the NumericDate of sec seconds and nsec nanoseconds
+// since the epoch.
+func dateAt(sec, nsec int64) NumericDate {
+	return NumericDate{sec: sec, nsec: int32(nsec), set: true}
+}
+
+// zeroTimeUnix is time.Time{}.Unix(): a date made from the zero
+// time.Time (see NumericDate.check).
+const zeroTimeUnix = -62135596800
 
 // NewNumericDate returns the NumericDate of t truncated to whole seconds,
 // the form every JWT implementation reads. Use [NumericDateOf] to keep a
 // fraction.
 func NewNumericDate(t time.Time) NumericDate {
-	return NumericDate{t: t.Truncate(time.Second).UTC(), set: true}
+	return dateAt(t.Unix(), 0)
 }
 
 // NumericDateOf returns the NumericDate of t, keeping its fraction of a
 // second (written with up to nine decimals).
 func NumericDateOf(t time.Time) NumericDate {
-	return NumericDate{t: t.UTC(), set: true}
+	return dateAt(t.Unix(), int64(t.Nanosecond()))
 }
 
 // Time returns the date as a time.Time in UTC; the zero time.Time when d
 // is zero.
-func (d NumericDate) Time() time.Time { return d.t }
+func (d NumericDate) Time() time.Time {
+	if !d.set {
+		return time.Time{}
+	}
+	return time.Unix(d.sec, int64(d.nsec)).UTC()
+}
 
 // IsZero reports whether d is absent (the zero NumericDate). It lets
 // encoding/json's omitzero leave an absent date out.
@@ -66,7 +86,7 @@ func (d NumericDate) Unix() int64 {
 	if !d.set {
 		return 0
 	}
-	return d.t.Unix()
+	return d.sec
 }
 
 // String returns the date in RFC 3339 form, or "absent".
@@ -74,7 +94,7 @@ func (d NumericDate) String() string {
 	if !d.set {
 		return "absent"
 	}
-	return d.t.Format(time.RFC3339Nano)
+	return d.Time().Format(time.RFC3339Nano)
 }
 
 // AppendJSON appends the date as a JSON number: integer seconds, followed
@@ -82,8 +102,8 @@ func (d NumericDate) String() string {
 // writes any date, even one no Validator reads back; [NumericDate.MarshalJSON],
 // [Signer.Sign] and [Encrypter.Encrypt] refuse those.
 func (d NumericDate) AppendJSON(dst []byte) []byte {
-	dst = strconv.AppendInt(dst, d.Unix(), 10)
-	ns := d.t.Nanosecond()
+	dst = appendSeconds(dst, d.Unix())
+	ns := d.nsec
 	if !d.set || ns == 0 {
 		return dst
 	}
@@ -98,6 +118,25 @@ func (d NumericDate) AppendJSON(dst []byte) []byte {
 		n--
 	}
 	return append(dst, frac[:n]...)
+}
+
+// appendSeconds appends sec in decimal: the digits of a present-day date
+// directly, anything else with strconv.
+func appendSeconds(dst []byte, sec int64) []byte {
+	if sec < 0 || sec > MaxNumericDate {
+		return strconv.AppendInt(dst, sec, 10)
+	}
+	var b [12]byte // MaxNumericDate has 12 digits
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + sec%10)
+		sec /= 10
+		if sec == 0 {
+			break
+		}
+	}
+	return append(dst, b[i:]...)
 }
 
 // MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON]. It
@@ -115,12 +154,12 @@ func (d NumericDate) MarshalJSON() ([]byte, error) {
 // check returns why d cannot be issued, or nil: a present date must be
 // one that parseNumericDate reads, and not the zero time.Time.
 func (d NumericDate) check() error {
-	switch sec := d.t.Unix(); {
+	switch sec := d.sec; {
 	case !d.set:
 		return nil
-	case d.t.IsZero():
+	case sec == zeroTimeUnix && d.nsec == 0:
 		return errDateZeroTime
-	case sec < 0 || sec > MaxNumericDate || sec == MaxNumericDate && d.t.Nanosecond() != 0:
+	case sec < 0 || sec > MaxNumericDate || sec == MaxNumericDate && d.nsec != 0:
 		return errDateRange
 	}
 	return nil
@@ -193,18 +232,18 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 			if sec > MaxNumericDate {
 				return NumericDate{}, errDateRange
 			}
-			return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+			return dateAt(sec, 0), nil
 		}
 	}
 	if sec, err := jsonx.Int64(raw); err == nil {
 		if sec < 0 || sec > MaxNumericDate {
 			return NumericDate{}, errDateRange
 		}
-		return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+		return dateAt(sec, 0), nil
 	}
 	if raw[0] == '-' {
 		if isZeroNumber(raw) { // -0.0 is the epoch
-			return NumericDate{t: time.Unix(0, 0).UTC(), set: true}, nil
+			return dateAt(0, 0), nil
 		}
 		return NumericDate{}, errDateRange
 	}
@@ -233,7 +272,7 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 		if sec == MaxNumericDate && ns != 0 {
 			return NumericDate{}, errDateRange
 		}
-		return NumericDate{t: time.Unix(sec, int64(ns)).UTC(), set: true}, nil
+		return dateAt(sec, int64(ns)), nil
 	}
 	// An exponent: through float64, which is exact for integers up to
 	// 2^53 and to the microsecond for present-day dates, when strconv
@@ -256,7 +295,7 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	if sec > MaxNumericDate {
 		return NumericDate{}, errDateRange
 	}
-	return NumericDate{t: time.Unix(int64(sec), int64(ns)).UTC(), set: true}, nil
+	return dateAt(int64(sec), int64(ns)), nil
 }
 
 // fractionDot returns the index of the '.' of a number that has a fraction
@@ -306,4 +345,22 @@ func isZeroNumber(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// add returns d moved by x, as time.Time.Add moves an instant.
+func (d NumericDate) add(x time.Duration) NumericDate {
+	sec := d.sec + int64(x/time.Second)
+	nsec := int64(d.nsec) + int64(x%time.Second)
+	switch {
+	case nsec >= 1e9:
+		sec, nsec = sec+1, nsec-1e9
+	case nsec < 0:
+		sec, nsec = sec-1, nsec+1e9
+	}
+	return dateAt(sec, nsec)
+}
+
+// before reports whether the instant d is before e.
+func (d NumericDate) before(e NumericDate) bool {
+	return d.sec < e.sec || d.sec == e.sec && d.nsec < e.nsec
 }
