@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"strconv"
@@ -120,23 +121,39 @@ func (d NumericDate) AppendJSON(dst []byte) []byte {
 	return append(dst, frac[:n]...)
 }
 
-// appendSeconds appends sec in decimal: the digits of a present-day date
-// directly, anything else with strconv.
+// appendSeconds appends sec in decimal, as strconv.AppendInt does; a
+// present-day date (nine to sixteen digits) as its leading digits and
+// eight more converted at once (eightDigits).
 func appendSeconds(dst []byte, sec int64) []byte {
-	if sec < 0 || sec > MaxNumericDate {
+	if sec < 1e8 || sec >= 1e16 {
 		return strconv.AppendInt(dst, sec, 10)
 	}
-	var b [12]byte // MaxNumericDate has 12 digits
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + sec%10)
-		sec /= 10
-		if sec == 0 {
-			break
-		}
+	hi, lo := uint64(sec)/1e8, uint32(uint64(sec)%1e8)
+	switch {
+	case hi < 10:
+		dst = append(dst, byte('0'+hi))
+	case hi < 100:
+		dst = append(dst, byte('0'+hi/10), byte('0'+hi%10))
+	default:
+		dst = strconv.AppendUint(dst, hi, 10)
 	}
-	return append(dst, b[i:]...)
+	return binary.LittleEndian.AppendUint64(dst, eightDigits(lo))
+}
+
+// eightDigits returns the eight decimal digits of n < 1e8, leading zeros
+// included, as ASCII bytes in a little-endian word (the first digit in
+// the low byte). The digits are split in lanes of the word: two lanes of
+// four digits, then four of two, then eight of one, dividing every lane
+// at once by multiplying with a reciprocal (x*10486>>20 is x/100 for
+// x < 10000, x*103>>10 is x/10 for x < 100: TestEightDigits checks
+// every value at each step's bound).
+func eightDigits(n uint32) uint64 {
+	v := uint64(n/10000) | uint64(n%10000)<<32
+	q := (v * 10486 >> 20) & 0x0000007f_0000007f
+	v = q | (v-q*100)<<16
+	q = (v * 103 >> 10) & 0x000f_000f_000f_000f
+	v = q | (v-q*10)<<8
+	return v | 0x30303030_30303030
 }
 
 // MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON]. It

@@ -1,7 +1,9 @@
 package jwt
 
 import (
+	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -37,5 +39,38 @@ func TestDateArithmetic(t *testing.T) {
 		if got := db.atPrecisionOf(da).Time(); !got.Equal(want) {
 			t.Fatalf("%v at the precision of %v: %v, want %v", b, a, got, want)
 		}
+	}
+}
+
+// TestEightDigits checks eightDigits and appendSeconds against strconv:
+// the reciprocals of eightDigits at every value up to their bounds, and
+// appendSeconds around every power of ten and at random.
+func TestEightDigits(t *testing.T) {
+	for x := uint64(0); x < 10000; x++ {
+		if x*10486>>20 != x/100 {
+			t.Fatalf("%d*10486>>20 = %d, not %d", x, x*10486>>20, x/100)
+		}
+		if x < 100 && x*103>>10 != x/10 {
+			t.Fatalf("%d*103>>10 = %d, not %d", x, x*103>>10, x/10)
+		}
+	}
+	check := func(sec int64) {
+		t.Helper()
+		if got, want := string(appendSeconds([]byte("x"), sec)), "x"+strconv.FormatInt(sec, 10); got != want {
+			t.Fatalf("appendSeconds(%d) = %s, want %s", sec, got, want)
+		}
+	}
+	for p := int64(1); p <= 1e18; p *= 10 {
+		for _, d := range []int64{-1, 0, 1} {
+			check(p + d)
+			check(-p + d)
+		}
+	}
+	check(math.MaxInt64)
+	check(math.MinInt64)
+	check(MaxNumericDate)
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		check(r.Int64N(1e17))
 	}
 }
