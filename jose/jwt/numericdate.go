@@ -235,7 +235,28 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	if jsonx.KindOf(raw) != jsonx.KindNumber {
 		return NumericDate{}, errDateType
 	}
-	// The common case, up to 12 digits: exact, without floating point.
+	// The common case, nine to twelve digits (every date from 1973 to
+	// MaxNumericDate): the last eight at once.
+	if n := len(raw); n >= 9 && n <= 12 {
+		last := binary.LittleEndian.Uint64(raw[n-8:])
+		if nonDigit8(last) == 0 && raw[0] != '0' {
+			sec := int64(0)
+			for _, c := range raw[:n-8] {
+				if c < '0' || c > '9' {
+					sec = -1
+					break
+				}
+				sec = sec*10 + int64(c-'0')
+			}
+			if sec >= 0 {
+				if sec = sec*1e8 + int64(parseEightDigits(last)); sec > MaxNumericDate {
+					return NumericDate{}, errDateRange
+				}
+				return dateAt(sec, 0), nil
+			}
+		}
+	}
+	// Other integers of up to 12 digits: exact, without floating point.
 	if len(raw) <= 12 {
 		sec := int64(0)
 		for _, c := range raw {
@@ -313,6 +334,32 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 		return NumericDate{}, errDateRange
 	}
 	return dateAt(int64(sec), int64(ns)), nil
+}
+
+// nonDigit8 returns x with 0x80 in each byte that is not an ASCII digit
+// and 0 in the others. Each byte's seven low bits get at most 0x7f added,
+// so no carry crosses into the next byte.
+func nonDigit8(x uint64) uint64 {
+	const (
+		lsb = 0x0101010101010101
+		msb = 0x8080808080808080
+	)
+	l := x &^ msb
+	ge0 := l + lsb*(0x80-'0')     // high bit set: l >= '0'
+	gt9 := l + lsb*(0x80-('9'+1)) // high bit set: l > '9'
+	return (x | ^ge0 | gt9) & msb
+}
+
+// parseEightDigits returns the number written by eight ASCII digits in a
+// little-endian word (the first digit in the low byte), the inverse of
+// eightDigits: adjacent lanes are combined in pairs, two digits, then
+// four, then eight, every sum fitting its lane.
+func parseEightDigits(x uint64) uint32 {
+	x -= 0x30303030_30303030
+	x = (x*10 + x>>8) & 0x00ff_00ff_00ff_00ff
+	x = (x*100 + x>>16) & 0x0000ffff_0000ffff
+	x = (x*10000 + x>>32) & 0xffffffff
+	return uint32(x)
 }
 
 // fractionDot returns the index of the '.' of a number that has a fraction

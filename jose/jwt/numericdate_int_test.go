@@ -74,3 +74,35 @@ func TestEightDigits(t *testing.T) {
 		check(r.Int64N(1e17))
 	}
 }
+
+// TestParseEightDigits checks parseEightDigits and nonDigit8 on every
+// digit at every position, and the round trip with eightDigits.
+func TestParseEightDigits(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		n := uint32(r.IntN(1e8))
+		w := eightDigits(n)
+		if nonDigit8(w) != 0 {
+			t.Fatalf("nonDigit8(%08d) = %x", n, nonDigit8(w))
+		}
+		if got := parseEightDigits(w); got != n {
+			t.Fatalf("parseEightDigits(%08d) = %d", n, got)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			w := eightDigits(12345678)&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			got := nonDigit8(w) != 0
+			if want := c < '0' || c > '9'; got != want {
+				t.Fatalf("byte %#x at %d: nonDigit8 says %v", c, pos, got)
+			}
+			if !got {
+				want := []byte("12345678")
+				want[pos] = byte(c)
+				if n, _ := strconv.Atoi(string(want)); parseEightDigits(w) != uint32(n) {
+					t.Fatalf("parseEightDigits(%s) = %d", want, parseEightDigits(w))
+				}
+			}
+		}
+	}
+}
