@@ -106,3 +106,49 @@ func TestParseEightDigits(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNumericDateIntegers checks the fast path of parseNumericDate
+// (nine to twelve digits) against strconv, with a non-digit put at each
+// position: an integer reads as its value up to MaxNumericDate and out of
+// range past it; anything else goes to the general path, which reads it
+// as strconv.ParseFloat does or refuses it.
+func TestParseNumericDateIntegers(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		n := 9 + r.IntN(4)
+		b := []byte(strconv.FormatInt(r.Int64N(9*pow10(n-1))+pow10(n-1), 10))
+		want, _ := strconv.ParseInt(string(b), 10, 64)
+		d, err := parseNumericDate(b)
+		switch {
+		case want > MaxNumericDate:
+			if err != errDateRange {
+				t.Fatalf("%s: %v, %v, want out of range", b, d, err)
+			}
+		case err != nil || d != dateAt(want, 0):
+			t.Fatalf("%s: %v, %v, want %d", b, d, err, want)
+		}
+		// A '.' or 'e' inside makes a number the general path reads.
+		i := 1 + r.IntN(len(b)-2)
+		c := ".e"[r.IntN(2)]
+		m := append(append(append([]byte{}, b[:i]...), c), b[i+1:]...)
+		f, ferr := strconv.ParseFloat(string(m), 64)
+		d, err = parseNumericDate(m)
+		if ferr != nil || f > MaxNumericDate {
+			if err == nil {
+				t.Fatalf("%s: %v accepted, strconv: %v, %v", m, d, f, ferr)
+			}
+			continue
+		}
+		if err != nil || d.sec != int64(f) {
+			t.Fatalf("%s: %v, %v, strconv reads %v", m, d, err, f)
+		}
+	}
+}
+
+func pow10(n int) int64 {
+	p := int64(1)
+	for range n {
+		p *= 10
+	}
+	return p
+}
