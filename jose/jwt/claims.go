@@ -48,13 +48,14 @@ func (c *Claims) AppendJSON(dst []byte) []byte {
 // check returns the ClaimError of the first date of c that cannot be
 // issued (see NumericDate.MarshalJSON), or nil.
 func (c *Claims) check() *ClaimError {
-	for _, d := range [...]struct {
-		name string
-		d    NumericDate
-	}{{"exp", c.Expiry}, {"nbf", c.NotBefore}, {"iat", c.IssuedAt}} {
-		if err := d.d.check(); err != nil {
-			return d.d.claimError(d.name, err)
-		}
+	if err := c.Expiry.check(); err != nil {
+		return c.Expiry.claimError("exp", err)
+	}
+	if err := c.NotBefore.check(); err != nil {
+		return c.NotBefore.claimError("nbf", err)
+	}
+	if err := c.IssuedAt.check(); err != nil {
+		return c.IssuedAt.claimError("iat", err)
 	}
 	return nil
 }
