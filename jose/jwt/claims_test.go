@@ -285,6 +285,17 @@ func TestStringPool(t *testing.T) {
 	if c.Issuer != "issuer" || c.Subject != "séb" || c.ID != "id" || !equalAud(c.Audience, Audience{"x", "y/z"}) {
 		t.Fatalf("claims changed with the input: %+v", c)
 	}
+	in = []byte(`{"iss":"issuer","sub":"s\u00e9b","jti":"id","aud":"x"}`)
+	c = Claims{}
+	if err := parseClaims(in, defaultJSONLimits, &c, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		in[i] = 'X'
+	}
+	if c.Issuer != "issuer" || c.Subject != "séb" || c.ID != "id" || !equalAud(c.Audience, Audience{"x"}) {
+		t.Fatalf("claims changed with the input (one audience): %+v", c)
+	}
 	var p stringPool
 	if p.of(nil) != "" || p.of([]byte("ab")) != "ab" {
 		t.Fatal("empty pool")
