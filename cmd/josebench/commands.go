@@ -74,7 +74,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (widened by the run-to-run drift) includes 0")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id, latest, or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (round-to-round noise and run-to-run drift) includes 0, not comparable when it is too wide to detect the --fail-slower change (10% by default)")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -179,9 +179,11 @@ in both builds back to back in every round, and reports the median of the
 paired ratios with its interval (~ when it includes 0). --ref compares
 with a stored run: each variant's median of paired ratios is divided by
 the change common to the run (the median over the variants, or with
-fewer than 5 the calibration workload's) and its interval widened by the
-run-to-run drift between the variants; a change every variant shares is
-not claimed, and runs the machine moved too far between are "not
+fewer than 5 the calibration workload's); its interval combines the
+variant's round-to-round noise with the run-to-run drift estimated from
+the other variants. A change every variant shares is not claimed; runs
+the machine moved too far between, and variants whose interval is too
+wide to detect the --fail-slower change (10% by default), are "not
 comparable" (see README.md, "Comparing with a stored run"). A worker that does not answer a request
 within 20 times the work asked for (runner.time, or the times it reported,
 per revolution), and at least 10 s, is killed and the run fails naming it.
