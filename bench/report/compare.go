@@ -309,7 +309,6 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 		tau2 := max(v-s2/k, 0)
 		drift.Spread = math.Sqrt(tau2)
 		drift.Level = math.Sqrt(v / k)
-		drift.Quantile = 0
 		if drift.Kept > 2 {
 			drift.Quantile = stats.StudentQuantile(1-alpha/2, drift.Kept-2)
 		}
@@ -327,8 +326,8 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 					sum += l
 				}
 			}
-			if n < 2 {
-				return math.Inf(1), z
+			if n < 2 { // cannot happen: at least half the variants are kept
+				return 1, z // ±e^1.96: too noisy, and finite for JSON
 			}
 			cj := sum / n
 			for i, l := range logs {
