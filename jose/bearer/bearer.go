@@ -81,8 +81,7 @@ type Options struct {
 	// of §4.3, its "ath" against the token) before the Validator runs;
 	// the token's "cnf" "jkt" must then be the proof key's thumbprint
 	// (§6.1). With DPoP set, a token bound to a key is refused with the
-	// Bearer scheme (§7.2), which costs a scan of every bearer token's
-	// claims for "cnf". Every refusal of the DPoP scheme, a malformed or
+	// Bearer scheme (§7.2). Every refusal of the DPoP scheme, a malformed or
 	// oversized DPoP credential included, is answered with
 	// WWW-Authenticate: DPoP algs="...", error="invalid_dpop_proof",
 	// "use_dpop_nonce" (with a DPoP-Nonce header, §8), "invalid_token" or
@@ -241,21 +240,32 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err, from, "")
 		return
 	}
-	if m.dpop != nil {
-		jkt, err := dpop.TokenBinding(t.Payload)
+	// The token's binding (RFC 7800 §3.1): a "cnf" the Middleware cannot
+	// check refuses the token, whatever its scheme; a "jkt" must be the
+	// proof key's with the DPoP scheme (RFC 9449 §6.1), and is refused
+	// with the Bearer scheme (§7.2).
+	var jkt string
+	if mayHaveCnf(t.Payload) {
+		j, unchecked, err := confirmation(t.Payload, m.dpop != nil)
 		switch {
 		case err != nil:
 			m.fail(w, r, kindInvalidToken, err, from, "")
 			return
-		case from == fromDPoP:
-			if err := dpop.CheckBinding(jkt, c.proof); err != nil {
-				m.fail(w, r, kindDPoPBinding, err, from, "")
-				return
-			}
-		case jkt != "":
-			m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
+		case unchecked != nil:
+			m.fail(w, r, kindUncheckedBinding, unchecked, from, "")
 			return
 		}
+		jkt = j
+	}
+	switch {
+	case from == fromDPoP:
+		if err := dpop.CheckBinding(jkt, c.proof); err != nil {
+			m.fail(w, r, kindDPoPBinding, err, from, "")
+			return
+		}
+	case jkt != "": // m.dpop is set: confirmation found jkt unchecked otherwise
+		m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
+		return
 	}
 	if !c.claims.hasScopes(m.scopes) {
 		m.fail(w, r, kindInsufficientScope, nil, from, "")
