@@ -363,10 +363,13 @@ func requestURI(r *http.Request) string {
 	if r.TLS != nil {
 		sch = "https"
 	}
-	path := r.URL.EscapedPath()
+	path := ""
+	if r.URL != nil {
+		path = r.URL.EscapedPath()
+	}
 	switch t := r.RequestURI; {
 	case t == "":
-		if r.URL.Scheme != "" && r.TLS == nil {
+		if r.URL != nil && r.URL.Scheme != "" && r.TLS == nil {
 			sch = r.URL.Scheme
 		}
 	case t[0] == '/':

@@ -117,3 +117,19 @@ func TestDPoPURIInProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestDPoPURINoURL: a request made in the program without a URL (the
+// Middleware's credential reading allows it) gets a 400, not a panic.
+func TestDPoPURINoURL(t *testing.T) {
+	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newMiddleware(t, Options{DPoP: v}).Handler(echo)
+	req := &http.Request{Method: http.MethodGet, Header: http.Header{"Authorization": {"DPoP " + boundToken(t, "x")}, "Dpop": {"a.b.c"}}}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusBadRequest {
+		t.Errorf("status %d, want 400", rec.Code)
+	}
+}
