@@ -26,6 +26,8 @@ const (
 	// "Verify" and ec.jwk.
 	kAPIName = "testdata/keys/JWK.json"
 	kKidSet  = "testdata/keys/kid-set.json"
+	// kKidDup holds two P-256 keys of kid "ec-1".
+	kKidDup = "testdata/keys/kid-dup.json"
 
 	// secretEnv and shortEnv are environment variables the tests set:
 	// the secret of kSecret, and one too short for HS256.
@@ -208,6 +210,10 @@ func TestUserTextGolden(t *testing.T) {
 		{"kid-several-none-fit", tEd, []string{"sign", "--alg", "ES256", "--key", kKidSet, "--kid", "Verify"}},
 		{"kid-several-hmac-short", tEd, []string{"sign", "--alg", "HS384", "--key", kKidSet, "--kid", "Verify"}},
 		{"kid-several-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kKidSet, "--kid", "Verify"}},
+		// Two keys of the kid that fit: refused, as a verifier given
+		// the set refuses the token.
+		{"kid-ambiguous", tEd, []string{"sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1"}},
+		{"kid-ambiguous-hmac", tEd, []string{"sign", "--alg", "HS256", "--key", kKidSet, "--kid", "Verify"}},
 		{"sign-hmac-short", tEd, []string{"sign", "--alg", "HS512", "--key", kHS256Any}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,5 +366,37 @@ func TestListKidsBound(t *testing.T) {
 	want := `"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" and 2 more`
 	if got := listKids(kids); got != want {
 		t.Errorf("listKids = %s, want %s", got, want)
+	}
+}
+
+// TestKidAmbiguous: --kid picks a key as a verifier picks one for a token
+// of that kid. Two keys of the kid that fit the algorithm are refused, as
+// the verifier given the same set refuses them; otherwise the token made
+// with the set verifies with it.
+func TestKidAmbiguous(t *testing.T) {
+	for _, tt := range []struct{ alg, set, kid string }{
+		{"ES256", kKidDup, "ec-1"},   // two P-256 keys
+		{"HS256", kKidSet, "Verify"}, // three oct keys with no alg or alg HS256
+		{"EdDSA", kKidSet, "Verify"}, // one Ed25519 key: signs
+		{"ES256", kKidSet, "ec-1"},   // one key of that kid: signs
+		{"HS384", kKidSet, "Verify"}, // no key long enough: refused
+		{"EdDSA", kSet, "ed-1"},
+	} {
+		code, stdout, stderr := runCLI(t, []byte("hello"), "sign", "--alg", tt.alg, "--key", tt.set, "--kid", tt.kid)
+		if code != exitOK {
+			if code != exitFailure || stdout != "" || !strings.Contains(stderr, untrusted.Quote(tt.kid)) {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q", tt.alg, tt.set, code, stdout, stderr)
+			}
+			continue
+		}
+		// Signed: the set verifies it.
+		vcode, out, verr := runCLI(t, nil, "verify", "--alg", tt.alg, "--key", tt.set, strings.TrimSpace(stdout))
+		if vcode != exitOK || out != "hello" {
+			t.Errorf("%s %s --kid %s: signed, but the set does not verify it: exit %d, %q, %s", tt.alg, tt.set, tt.kid, vcode, out, verr)
+		}
+	}
+	code, _, stderr := runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1")
+	if want := `has 2 keys of kid "ec-1" that fit ES256`; code != exitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("two P-256 keys: exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
