@@ -19,8 +19,8 @@ and PBES2 an oct key, whose bytes are the PBES2 password; or a JWK Set and
 --kid to pick the key) and print the JWE (RFC 7516): compact, or with
 --json the flattened JSON serialization. --header adds protected members
 as "jose sign --header" does; the members the encrypter writes itself
-(alg, enc, zip, kid, typ, cty, p2c, p2s, epk, apu, apv, iv, tag, b64,
-crit) are refused.
+(alg, enc, zip, kid, typ, cty, p2c, p2s, epk, iv, tag, ek) and those it
+does not support (apu, apv, b64, crit) are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {

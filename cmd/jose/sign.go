@@ -27,7 +27,8 @@ if it parses as JSON (5, true, null, {"a":1}, "quoted": --header 'v="2"'
 for the string "2"), else the string as given (--header x= is the empty
 string). A number is kept as written, but one no IEEE 754 double holds
 (1e400) is refused. The members the command sets itself (alg, kid, typ,
-cty, b64, crit), and a name given twice, are refused.
+cty), b64 and crit (not supported), enc (a JWE's), a name given twice
+and text that is not UTF-8 are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {
