@@ -347,7 +347,10 @@ const notSignedWithKey = ": the token was not signed with this key, or was chang
 // cannot verify EdDSA"): a token of several signatures with one key.
 var cannotVerify = regexp.MustCompile(`\S+ key cannot verify ([A-Za-z0-9-]+): algorithm not allowed$`)
 
-var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
+// notAllowed is the library's refusal of a token's alg or enc outside
+// the allow-list, its value quoted by untrusted.Quote: escaped quotes
+// and backslashes inside, and a length after it when cut.
+var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("(?:[^"\\]|\\.)*"(?: \(\d+ bytes\))?)(?: is not allowed)?: algorithm not allowed$`)
 
 // splitParts splits an error's text at each ": " outside double quotes,
 // so that quoted input (a kid of "a: jose: b") is kept whole.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"slices"
@@ -52,7 +53,13 @@ func readInput(s *streams, name string, max int64) ([]byte, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, errorf("read %s: %v", displayName(name), err)
+		// The error of a file names it already ("read d: is a
+		// directory"): said once.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, errorf("%s: %v", displayName(name), err)
 	}
 	if int64(len(data)) > max {
 		return nil, errorf("%s: larger than %d bytes", displayName(name), max)

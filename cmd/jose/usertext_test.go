@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -162,6 +163,8 @@ func TestUserTextGolden(t *testing.T) {
 
 		// Common mistakes of a new user: each message says what to do.
 		{"walk-alg-case", tEd, []string{"sign", "--alg", "hs256", "--key", kHS256}},
+		{"walk-generate-alg-case", "", []string{"key", "generate", "--kty", "EC", "--alg", "es256"}},
+		{"walk-generate-alg-case-enc", "", []string{"set", "generate", "--kty", "RSA", "--alg", "rsa-oaep-256"}},
 		{"walk-kty-case", "", []string{"key", "generate", "--kty", "ec"}},
 		{"walk-crv", "", []string{"key", "generate", "--kty", "EC", "--crv", "p256"}},
 		{"walk-crv-okp", "", []string{"key", "generate", "--kty", "OKP", "--crv", "X448"}},
@@ -197,6 +200,8 @@ func TestUserTextGolden(t *testing.T) {
 
 		// What the user gave is kept whole in a message, even when it
 		// looks like one of the library's API or package names.
+		{"text-dir", "", []string{"inspect", "testdata/keys"}},
+		{"text-dir-key", "", []string{"verify", "--alg", "HS256", "--key", "testdata/keys", tHS256}},
 		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
 		{"text-file-pkg-name", "", []string{"verify", "--alg", "HS256", "--key", "jws", tHS256}},
 		{"text-token-api-name", "", []string{"inspect", "KeyFunc"}},
@@ -398,5 +403,21 @@ func TestKidAmbiguous(t *testing.T) {
 	code, _, stderr := runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1")
 	if want := `has 2 keys of kid "ec-1" that fit ES256`; code != exitFailure || !strings.Contains(stderr, want) {
 		t.Errorf("two P-256 keys: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// TestRefusalQuotedAlg: a token's alg or enc outside the allow-list is
+// named in the command's words whatever it holds: one cut by
+// untrusted.Quote (longer than 64 bytes), or with a quote or a control
+// character escaped.
+func TestRefusalQuotedAlg(t *testing.T) {
+	for _, alg := range []string{"HS512", `a"b`, "\x1b[31m", strings.Repeat("A", 300), `x\`} {
+		h, _ := json.Marshal(map[string]string{"alg": alg})
+		tok := base64.RawURLEncoding.EncodeToString(h) + ".e30.AAAA"
+		code, _, stderr := runCLI(t, nil, "verify", "--alg", "HS256", "--key", kHS256, tok)
+		want := "jose: verify: the token's alg " + untrusted.Quote(alg) + " is not allowed by --alg\n"
+		if code != exitFailure || stderr != want {
+			t.Errorf("alg %q: exit %d, stderr %q, want %q", alg, code, stderr, want)
+		}
 	}
 }
