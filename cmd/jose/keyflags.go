@@ -27,6 +27,9 @@ type keyFlags struct {
 	// a file written by echo does: kept (the secret is its bytes as they
 	// are), but named when verification fails.
 	newline bool
+	// crlf is set with newline when the line break is "\r\n", as a
+	// Windows editor writes it.
+	crlf bool
 }
 
 func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
@@ -93,7 +96,11 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	default:
 		return nil, nil
 	}
+	if what := keyFileKind(secret); what != "" {
+		return nil, usagef("%s holds %s, not a raw secret: give it with --key", f.given(), what)
+	}
 	f.newline = bytes.HasSuffix(secret, []byte("\n"))
+	f.crlf = bytes.HasSuffix(secret, []byte("\r\n"))
 	for _, a := range algs {
 		if a.KeyType() != jose.KeyTypeOct {
 			return nil, usagef("%s: a raw secret is for HMAC (HS256, HS384, HS512), not %s: give the key with --key", f.given(), a)
@@ -103,6 +110,28 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 		}
 	}
 	return secret, nil
+}
+
+// keyFileKind says what a key file data is, "a JWK", "a JWK Set" or "a
+// PEM key", when a raw secret was given that is one (a key file named
+// with --secret-file): used as the HMAC secret, its text would sign a
+// token no holder of the key verifies. It returns "" for anything else.
+func keyFileKind(data []byte) string {
+	t := bytes.TrimSpace(data)
+	switch {
+	case bytes.HasPrefix(t, []byte("-----BEGIN")):
+		if _, err := jose.ParseKeyPEM(t); err == nil {
+			return "a PEM key"
+		}
+	case len(t) > 0 && t[0] == '{':
+		if isSet(t) {
+			return "a JWK Set"
+		}
+		if _, err := jose.ParseKey(t); err == nil {
+			return "a JWK"
+		}
+	}
+	return ""
 }
 
 // rawSecretHint adds to the refusal of a --key file that is no key file
@@ -123,13 +152,17 @@ func (f *keyFlags) newlineHint(err error) error {
 	if err == nil || !f.newline || !errors.Is(err, jose.ErrVerificationFailed) {
 		return err
 	}
-	how := "write the file with printf or echo -n"
+	brk, how := "a line break", "write the file with printf or echo -n"
+	if f.crlf {
+		// echo -n would not help: the file was written by an editor.
+		brk, how = "a Windows line break (\\r\\n)", "remove it (tr -d '\\r\\n')"
+	}
 	if f.secretEnv != "" {
 		how = "set the variable without it"
 	}
 	msg := strings.TrimSuffix(userText(err), notSignedWithKey)
 	return &cmdError{
-		msg:  fmt.Sprintf("%s: the token was not signed with this secret, or was changed; note that %s ends with a line break, part of the secret as it is read: if the secret has none, %s", msg, f.given(), how),
+		msg:  fmt.Sprintf("%s: the token was not signed with this secret, or was changed; note that %s ends with %s, part of the secret as it is read: if the secret has none, %s", msg, f.given(), brk, how),
 		errs: []error{err},
 	}
 }

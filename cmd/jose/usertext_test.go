@@ -107,6 +107,11 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-not-hmac", "", []string{"sign", "--alg", "ES256", "--secret-file", kSecret, "testdata/tokens/payload.txt"}},
 		{"secret-unset", "", []string{"sign", "--alg", "HS256", "--secret-env", "JOSE_TEST_UNSET", "testdata/tokens/payload.txt"}},
 		{"secret-and-key", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "--secret-env", secretEnv}},
+		// A key file given as a raw secret: its text would be the
+		// HMAC key.
+		{"secret-file-jwk", tEd, []string{"sign", "--alg", "HS256", "--secret-file", kHS256}},
+		{"secret-file-set", tHS256, []string{"verify", "--alg", "HS256", "--secret-file", kSet, tHS256}},
+		{"secret-file-pem", tEd, []string{"sign", "--alg", "HS256", "--secret-file", kECPEM}},
 		{"secret-stdin-twice", "", []string{"sign", "--alg", "HS256", "--secret-file", "-"}},
 
 		// A secret file written by echo: its line break is part of the
@@ -114,6 +119,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-newline-verify", "", []string{"verify", "--alg", "HS256", "--secret-file", kSecretNL, tSecret}},
 		{"secret-newline-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--secret-file", kSecretNL, "--any-audience", tSecret}},
 		{"secret-newline-env", "", []string{"verify", "--alg", "HS256", "--secret-env", newlineEnv, tSecret}},
+		{"secret-crlf-verify", "", []string{"verify", "--alg", "HS256", "--secret-file", "testdata/keys/secret-crlf.txt", tSecret}},
 		{"secret-newline-alg", "", []string{"verify", "--alg", "HS384", "--secret-file", kSecretNL, tSecret}},
 
 		// --kid picks the key of a set.
