@@ -353,7 +353,10 @@ var cannotVerify = regexp.MustCompile(`\S+ key cannot verify ([A-Za-z0-9-]+): al
 var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("(?:[^"\\]|\\.)*"(?: \(\d+ bytes\))?)(?: is not allowed)?: algorithm not allowed$`)
 
 // splitParts splits an error's text at each ": " outside double quotes,
-// so that quoted input (a kid of "a: jose: b") is kept whole.
+// so that quoted input (a kid of "a: jose: b") is kept whole. A quote
+// character named in single quotes, as the JSON parser names the byte it
+// refuses ("invalid character '\"' after an object member"), opens no
+// quoted text.
 func splitParts(msg string) []string {
 	var parts []string
 	start, quoted := 0, false
@@ -361,6 +364,8 @@ func splitParts(msg string) []string {
 		switch {
 		case msg[i] == '\\' && quoted:
 			i++
+		case !quoted && strings.HasPrefix(msg[i:], `'"'`):
+			i += 2
 		case msg[i] == '"':
 			quoted = !quoted
 		case !quoted && strings.HasPrefix(msg[i:], ": "):

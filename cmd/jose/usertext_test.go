@@ -297,6 +297,10 @@ func TestMessage(t *testing.T) {
 		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
 		{`malformed input`, `malformed input`},
 		{`jws: verification failed: verification failed`, `verification failed`},
+		// The JSON parser's '"' opens no quoted text.
+		{`jwk: jsonx: invalid character '"' after an object member at offset 13: malformed input`, `invalid character '"' after an object member at offset 13`},
+		{`jose: x '"' y: jose: header member "a: jose": jws: z`, `x '"' y: header member "a: jose": z`},
+		{`jose: kid "'": jose: x`, `kid "'": x`},
 		// Not the library's names: kept.
 		{`a: b: a`, `a: b: a`},
 		{`Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`, `Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`},
