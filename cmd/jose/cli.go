@@ -7,9 +7,11 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/internal/version"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -191,7 +193,7 @@ func runWith(s *streams, args []string) int {
 			c.writeUsage(stdout, fs)
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "jose: %s: %v (run \"jose %s -h\" for usage)\n", path, err, path)
+		fmt.Fprintf(stderr, "jose: %s: %s (run \"jose %s -h\" for usage)\n", path, flagError(fs, err), path)
 		return exitUsage
 	}
 	if fs.NArg() > c.maxArgs {
@@ -219,6 +221,48 @@ func runWith(s *streams, args []string) int {
 	}
 	return exitOK
 }
+
+// flagError is the flag package's refusal err in the user's words: the
+// flag named as --name, and for a value that does not parse what the
+// flag wants ("--size x: want a whole number"), instead of "invalid value
+// \"x\" for flag -size: parse error".
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+		if reason := msg[len(m[0]):]; reason != "parse error" && reason != "value out of range" {
+			return "--" + m[2] + ": " + reason // a flag of the command's own type said it
+		}
+		want := "a valid value"
+		if f := fs.Lookup(m[2]); f != nil {
+			if g, ok := f.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case time.Duration:
+					want = "a duration such as 30s, 5m or 1h"
+				case int, int64, uint, uint64:
+					want = "a whole number"
+				case bool:
+					want = "true or false (--" + m[2] + " alone is true)"
+				}
+			}
+		}
+		v, uerr := strconv.Unquote(`"` + m[1] + `"`) // the flag package quoted it with %q
+		if uerr != nil {
+			v = m[1]
+		}
+		return fmt.Sprintf("--%s %s: want %s", m[2], untrusted.Quote(v), want)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + strings.TrimPrefix(name, "-")
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "--" + strings.TrimPrefix(name, "-") + " needs a value"
+	}
+	return msg
+}
+
+// badFlagValue is the flag package's refusal of a value that does not
+// parse.
+var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-(\S+): `)
 
 // cmdError is an error the command made, in the user's words: its text is
 // printed as it is, never cleaned as the library's texts are, so that the

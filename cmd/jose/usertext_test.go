@@ -431,3 +431,25 @@ func TestRefusalQuotedAlg(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagErrors: the flag package's refusals name the flag as --name
+// and say what it wants, the value quoted as the command quotes input.
+func TestFlagErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"key", "generate", "--kty", "oct", "--size", "x"}, `jose: key generate: --size "x": want a whole number (run "jose key generate -h" for usage)`},
+		{[]string{"encrypt", "--p2c", "1e3"}, `jose: encrypt: --p2c "1e3": want a whole number`},
+		{[]string{"jwt", "validate", "--leeway", "5"}, `jose: jwt validate: --leeway "5": want a duration such as 30s, 5m or 1h`},
+		{[]string{"sign", "--detached=maybe"}, `jose: sign: --detached "maybe": want true or false (--detached alone is true)`},
+		{[]string{"sign", "--algo", "HS256"}, `jose: sign: unknown flag --algo (run "jose sign -h" for usage)`},
+		{[]string{"sign", "--alg"}, `jose: sign: --alg needs a value`},
+		{[]string{"key", "generate", "--size", "a\x1b" + strings.Repeat("9", 100)}, `jose: key generate: --size ` + untrusted.Quote("a\x1b"+strings.Repeat("9", 100)) + `: want a whole number`},
+	} {
+		code, out, stderr := runCLI(t, nil, tt.args...)
+		if code != exitUsage || out != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q, want %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
