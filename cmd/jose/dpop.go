@@ -80,7 +80,7 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 			}
 			p, err := dpop.NewProver(a, k)
 			if err != nil {
-				return err
+				return weakKey(err, "--key "+*keyFile)
 			}
 			opts := &dpop.ProofOptions{Nonce: *nonce, IssuedAt: s.now()}
 			if *tokenFile != "" {

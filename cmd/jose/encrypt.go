@@ -65,7 +65,7 @@ does not support (apu, apv, b64, crit) are refused.
 			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
 				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c, Extra: members,
 			})
-			err = headerError(err, members)
+			err = weakKey(headerError(err, members), "--key "+*keyFile)
 			if err != nil {
 				return err
 			}

@@ -117,6 +117,7 @@ of a nested JWT, RFC 7519 §5.2, which the command sets itself).
 			}
 			signer, err := jwt.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, Extra: members})
 			err = headerError(err, members)
+			err = weakKey(err, key.given())
 			if err != nil {
 				return err
 			}
@@ -195,7 +196,8 @@ func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer, kid string) (*jwt.
 	if err := checkDirKey(k, n.keyFile, a, e); err != nil {
 		return nil, err
 	}
-	return jwt.NewNestedEncrypter(signer, a, e, k, nil)
+	enc, err := jwt.NewNestedEncrypter(signer, a, e, k, nil)
+	return enc, weakKey(err, "--enc-key "+n.keyFile)
 }
 
 // decrypter returns the decrypter of the JWE of nested JWTs.

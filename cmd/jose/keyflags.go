@@ -112,6 +112,23 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	return secret, nil
 }
 
+// weakKey names the key in the library's refusal of a key the command's
+// checks let through because it is too weak for its algorithm
+// (jose.ErrInvalidKey: "RS256 needs an RSA key of 2048 to 16384 bits, got
+// 1024"): name is the flag and file ("--key rsa.pem"). The command's own
+// errors are returned as they are.
+func weakKey(err error, name string) error {
+	switch err.(type) {
+	case nil, *cmdError, *usageError:
+		return err
+	}
+	if !errors.Is(err, jose.ErrInvalidKey) {
+		return err
+	}
+	msg := strings.TrimSuffix(strings.TrimPrefix(userText(err), "key: "), ": "+jose.ErrInvalidKey.Error())
+	return &cmdError{msg: name + ": " + msg, errs: []error{err}}
+}
+
 // keyFileKind says what a key file data is, "a JWK", "a JWK Set" or "a
 // PEM key", when a raw secret was given that is one (a key file named
 // with --secret-file): used as the HMAC secret, its text would sign a

@@ -61,6 +61,7 @@ and text that is not UTF-8 are refused.
 			}
 			signer, err := jws.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, ContentType: *cty, Extra: members})
 			err = headerError(err, members)
+			err = weakKey(err, key.given())
 			if err != nil {
 				return err
 			}

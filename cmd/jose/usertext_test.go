@@ -225,6 +225,13 @@ func TestUserTextGolden(t *testing.T) {
 		// the set refuses the token.
 		{"kid-ambiguous", tEd, []string{"sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1"}},
 		{"kid-ambiguous-hmac", tEd, []string{"sign", "--alg", "HS256", "--key", kKidSet, "--kid", "Verify"}},
+		// A key too weak for its algorithm: the library's refusal, the
+		// key named.
+		{"weak-rsa-sign", tEd, []string{"sign", "--alg", "RS256", "--key", kRSA1024}},
+		{"weak-rsa-jwt-issue", "", []string{"jwt", "issue", "--alg", "PS256", "--key", kRSA1024}},
+		{"weak-rsa-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kRSA1024}},
+		{"weak-rsa-nested", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc-alg", "RSA-OAEP-256", "--enc", "A128GCM", "--enc-key", kRSA1024}},
+		{"weak-rsa-dpop", "", []string{"dpop", "proof", "--alg", "RS256", "--key", kRSA1024, "--method", "GET", "--url", "https://server.example/"}},
 		{"sign-hmac-short", tEd, []string{"sign", "--alg", "HS512", "--key", kHS256Any}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
