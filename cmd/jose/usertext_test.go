@@ -227,6 +227,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"kid-ambiguous-hmac", tEd, []string{"sign", "--alg", "HS256", "--key", kKidSet, "--kid", "Verify"}},
 		// A key too weak for its algorithm: the library's refusal, the
 		// key named.
+		{"claims-twice-nested", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{"cnf":{"jkt":"x","jkt":"y"}}`}},
 		{"weak-rsa-sign", tEd, []string{"sign", "--alg", "RS256", "--key", kRSA1024}},
 		{"weak-rsa-jwt-issue", "", []string{"jwt", "issue", "--alg", "PS256", "--key", kRSA1024}},
 		{"weak-rsa-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kRSA1024}},
