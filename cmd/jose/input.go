@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -89,6 +90,10 @@ func readToken(s *streams, name string) ([]byte, error) {
 				return arg, nil
 			}
 			if looksLikeToken(arg) {
+				if errors.Is(err, syscall.ENAMETOOLONG) {
+					// No file name is that long: a broken token.
+					return nil, errorf("%s: %v (%s)", argName(name), terr, tokenArgHelp)
+				}
 				return nil, errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
 			}
 			return nil, errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)

@@ -78,6 +78,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"paste-inspect", "", []string{"inspect", hs}},
 		{"paste-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", "--no-exp", hs}},
 		{"paste-not-a-token", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "not.a.token"}},
+		{"paste-long-broken", "", []string{"inspect", "eyJhbGciOiJIUzI1NiIsImI2NCI6InRydWUifQ." + strings.Repeat("A", 300) + ".AAAA"}},
 		{"paste-cut", "", []string{"inspect", strings.Repeat("A", 100) + ".e30.x"}},
 		{"paste-missing-file", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "token.jwt"}},
 		{"stdin-not-a-token", tNotAJWS, []string{"verify", "--alg", "HS256", "--key", kHS256}},
