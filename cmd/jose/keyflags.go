@@ -313,13 +313,13 @@ func (kf *keyFile) pick(kidFlag, kid, alg, wanted, kty string, fits func(k *jose
 	case 1:
 		for _, k := range kf.set.Keys {
 			if k != nil && k.KeyID == kid && !k.Supported() && (kty == "" || k.KeyType() == "" || k.KeyType() == kty) {
-				return nil, errorf("%s has a key of kid %s for %s and an entry of that kid this module cannot use (%v): a verifier given this set refuses the kid as ambiguous; give each key its own kid", kf.name, untrusted.Quote(kid), alg, k.Err())
+				return nil, errorf("%s has a key of kid %s for %s and an entry of that kid this module cannot use (%v): a verifier or decrypter given this set refuses the kid as ambiguous; give each key its own kid", kf.name, untrusted.Quote(kid), alg, k.Err())
 			}
 		}
 		return candidates[0], check(candidates[0], where)
 	default:
 		if slices.ContainsFunc(candidates, func(k *jose.JWK) bool { return check(k, where) == nil }) {
-			return nil, errorf("%s has %d keys of kid %s that fit %s: %s; a verifier given this set refuses the kid as ambiguous: give each key its own kid", kf.name, len(candidates), untrusted.Quote(kid), alg, describeAll(candidates))
+			return nil, errorf("%s has %d keys of kid %s that fit %s: %s; a verifier or decrypter given this set refuses the kid as ambiguous: give each key its own kid", kf.name, len(candidates), untrusted.Quote(kid), alg, describeAll(candidates))
 		}
 	}
 	var first error

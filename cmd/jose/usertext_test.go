@@ -419,7 +419,13 @@ func TestKidAmbiguous(t *testing.T) {
 			t.Errorf("%s %s --kid %s: signed, but the set does not verify it: exit %d, %q, %s", tt.alg, tt.set, tt.kid, vcode, out, verr)
 		}
 	}
-	code, _, stderr := runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1")
+	// The same for the recipient of a JWE: two 128-bit oct keys of kid
+	// "Verify" fit A128KW, and the set would not decrypt the token.
+	code, stdout, stderr := runCLI(t, []byte("hello"), "encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kKidSet, "--kid", "Verify")
+	if want := `has 2 keys of kid "Verify" that fit A128KW`; code != exitFailure || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("encrypt: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	code, _, stderr = runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1")
 	if want := `has 2 keys of kid "ec-1" that fit ES256`; code != exitFailure || !strings.Contains(stderr, want) {
 		t.Errorf("two P-256 keys: exit %d, stderr %q, want %q", code, stderr, want)
 	}
