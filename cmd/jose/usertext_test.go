@@ -425,6 +425,14 @@ func TestKidAmbiguous(t *testing.T) {
 	if want := `has 2 keys of kid "Verify" that fit A128KW`; code != exitFailure || stdout != "" || !strings.Contains(stderr, want) {
 		t.Errorf("encrypt: exit %d, stderr %q, want %q", code, stderr, want)
 	}
+	// A key of the kid and an entry of that kid and type the module
+	// cannot use (a curve it does not know): the verifier cannot tell
+	// them apart either.
+	set := writeTemp(t, "set.json", []byte(`{"keys":[`+string(readFile(t, "keys", "ec.jwk"))+`,{"kty":"EC","crv":"P-192","x":"AA","y":"AA","kid":"ec-1"}]}`))
+	code, stdout, stderr = runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", set, "--kid", "ec-1")
+	if want := `an entry of that kid this module cannot use`; code != exitFailure || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("unusable entry: exit %d, stderr %q, want %q", code, stderr, want)
+	}
 	code, _, stderr = runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1")
 	if want := `has 2 keys of kid "ec-1" that fit ES256`; code != exitFailure || !strings.Contains(stderr, want) {
 		t.Errorf("two P-256 keys: exit %d, stderr %q, want %q", code, stderr, want)
