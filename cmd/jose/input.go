@@ -130,9 +130,10 @@ var (
 )
 
 // argName is how messages name a file argument: as given, or quoted and
-// cut when it is long or not printable (a broken pasted token).
+// cut when it is long, not printable (a broken pasted token) or has
+// spaces around it.
 func argName(name string) string {
-	if len(name) > 64 || strconv.Quote(name) != `"`+name+`"` {
+	if len(name) > 64 || strconv.Quote(name) != `"`+name+`"` || strings.TrimSpace(name) != name {
 		return untrusted.Quote(name)
 	}
 	return name
@@ -286,11 +287,21 @@ func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
 			names[i] = string(a)
 		}
 		if k := closeTo(value, names); k != "" {
-			return "", usagef("--%s %s: unknown algorithm (did you mean %s? names are case-sensitive)", flagName, value, k)
+			return "", usagef("--%s %s: unknown algorithm (did you mean %s? %s)", flagName, argName(value), k, slipKind(value, k))
 		}
 		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
 	}
 	return A(value), nil
+}
+
+// slipKind says how v, a name closeTo found, differs from the name k:
+// "names are case-sensitive", or for spaces around it, as a quoted shell
+// variable keeps them, "without the spaces".
+func slipKind(v, k string) string {
+	if strings.TrimSpace(v) == k {
+		return "without the spaces"
+	}
+	return "names are case-sensitive"
 }
 
 // needsGo127 reports whether alg is an algorithm this module implements

@@ -63,7 +63,7 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 			names = append(names, string(a))
 		}
 		if k := closeTo(g.alg, names); k != "" {
-			return p, usagef("--alg %s: unknown algorithm (did you mean %s? names are case-sensitive)", g.alg, k)
+			return p, usagef("--alg %s: unknown algorithm (did you mean %s? %s)", argName(g.alg), k, slipKind(g.alg, k))
 		}
 		return p, usagef("--alg %s: unknown algorithm (want one of %s, or %s)", g.alg, joinAlgs(signatureAlgs), joinAlgs(keyAlgs))
 	}
