@@ -71,7 +71,7 @@ does not support (apu, apv, b64, crit) are refused.
 			}
 			plaintext, err := readInput(s, input, maxPayload)
 			if err != nil {
-				return err
+				return notAFile(err, input, "encrypt", "PLAINTEXT")
 			}
 			var tok []byte
 			if *asJSON {

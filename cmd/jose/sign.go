@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io/fs"
 
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -67,7 +68,7 @@ and text that is not UTF-8 are refused.
 			}
 			payload, err := readInput(s, input, maxPayload)
 			if err != nil {
-				return err
+				return notAFile(err, input, "sign", "PAYLOAD")
 			}
 			var tok []byte
 			switch {
@@ -87,6 +88,16 @@ and text that is not UTF-8 are refused.
 			return err
 		}
 	},
+}
+
+// notAFile adds to the refusal of a missing PAYLOAD or PLAINTEXT file
+// (arg, named what) that the argument is a file, and how to give text
+// itself: a new user's "jose sign ... hello".
+func notAFile(err error, name, cmd, what string) error {
+	if !errors.Is(err, fs.ErrNotExist) || isStdin(name) {
+		return err
+	}
+	return errorf("%s: no such file: %s is a file; give text itself on standard input (printf '%%s' TEXT | jose %s ...)", argName(name), what, cmd)
 }
 
 // needKey checks that the key file is given and that it and the input do

@@ -172,6 +172,8 @@ func TestUserTextGolden(t *testing.T) {
 		{"walk-alg-case", tEd, []string{"sign", "--alg", "hs256", "--key", kHS256}},
 		{"walk-generate-alg-case", "", []string{"key", "generate", "--kty", "EC", "--alg", "es256"}},
 		{"walk-generate-alg-case-enc", "", []string{"set", "generate", "--kty", "RSA", "--alg", "rsa-oaep-256"}},
+		{"walk-sign-text", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "hello"}},
+		{"walk-encrypt-text", "", []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "secret text"}},
 		{"walk-alg-space", tEd, []string{"sign", "--alg", "HS256 ", "--key", kHS256}},
 		{"walk-kty-case", "", []string{"key", "generate", "--kty", "ec"}},
 		{"walk-crv", "", []string{"key", "generate", "--kty", "EC", "--crv", "p256"}},
