@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -204,7 +205,18 @@ func runWith(s *streams, args []string) int {
 				path, argName(extra), argName(fs.Arg(0)))
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
+		hint := ""
+		if c.maxArgs == 0 {
+			hint = " (the command takes no argument"
+			switch arg := fs.Arg(0); {
+			case fs.Lookup("key") != nil && isKeyFile(arg):
+				hint += ": give the key file with --key"
+			case fs.Lookup("claims") != nil:
+				hint += ": give more claims with --claims"
+			}
+			hint += ")"
+		}
+		fmt.Fprintf(stderr, "jose: %s: unexpected argument %s%s\n", path, untrusted.Quote(fs.Arg(c.maxArgs)), hint)
 		return exitUsage
 	}
 	if msg := emptyInput(c, fs); msg != "" {
@@ -263,6 +275,18 @@ func flagError(fs *flag.FlagSet, err error) string {
 // badFlagValue is the flag package's refusal of a value that does not
 // parse.
 var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-(\S+): `)
+
+// isKeyFile reports whether the file name holds a JWK, a JWK Set or a PEM
+// key, read up to maxKeyFile bytes.
+func isKeyFile(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile))
+	return err == nil && keyFileKind(data) != ""
+}
 
 // cmdError is an error the command made, in the user's words: its text is
 // printed as it is, never cleaned as the library's texts are, so that the

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"flag"
 	"io/fs"
+	"strings"
 
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -213,6 +215,9 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 			return nil, err
 		}
 		m, err := v.VerifyDetached(tok, payload)
+		if err != nil && errors.Is(err, jose.ErrMalformed) && strings.Contains(err.Error(), "carries a payload") {
+			return nil, usagef("the token carries its payload: verify it without --payload")
+		}
 		if err != nil {
 			return nil, err
 		}
