@@ -96,6 +96,9 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 				}
 				opts.AccessToken = string(tok)
 			}
+			if _, err := dpop.NormalizeURI(*url); err != nil {
+				return errorf("--url: %v: give the request's whole URL, such as https://server.example/token", err)
+			}
 			proof, err := p.Proof(*method, *url, opts)
 			if err != nil {
 				return err

@@ -176,6 +176,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"walk-encrypt-text", "", []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "secret text"}},
 		{"walk-dpop-thumbprint-arg", "", []string{"dpop", "thumbprint", kEC}},
 		{"walk-verify-payload-attached", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "--payload", "testdata/tokens/payload.txt", tHS256}},
+		{"walk-dpop-url-host", "", []string{"dpop", "proof", "--key", kEC, "--method", "GET", "--url", "server.example"}},
 		{"walk-alg-space", tEd, []string{"sign", "--alg", "HS256 ", "--key", kHS256}},
 		{"walk-kty-case", "", []string{"key", "generate", "--kty", "ec"}},
 		{"walk-crv", "", []string{"key", "generate", "--kty", "EC", "--crv", "p256"}},
