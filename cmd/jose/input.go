@@ -33,9 +33,16 @@ const stdinName = "standard input"
 
 func isStdin(name string) bool { return name == "" || name == "-" }
 
+// displayName is how messages name the file name: "standard input", the
+// name as given, or, when it holds what is not printable (a file name
+// with an escape sequence, matched by a shell glob), the name quoted and
+// escaped: whole, as a path is bounded by the system.
 func displayName(name string) string {
 	if isStdin(name) {
 		return stdinName
+	}
+	if q := strconv.Quote(name); q != `"`+name+`"` {
+		return q
 	}
 	return name
 }
@@ -47,7 +54,7 @@ func readInput(s *streams, name string, max int64) ([]byte, error) {
 	if !isStdin(name) {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, errorf("%s: %v", name, errors.Unwrap(err))
+			return nil, errorf("%s: %v", displayName(name), errors.Unwrap(err))
 		}
 		defer f.Close()
 		r = f

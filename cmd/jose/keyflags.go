@@ -42,11 +42,20 @@ func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
 func (f *keyFlags) given() string {
 	switch {
 	case f.secretFile != "":
-		return "--secret-file " + f.secretFile
+		return "--secret-file " + flagFile(f.secretFile)
 	case f.secretEnv != "":
-		return "--secret-env " + f.secretEnv
+		return "--secret-env " + argName(f.secretEnv)
 	}
-	return "--key " + f.file
+	return "--key " + flagFile(f.file)
+}
+
+// flagFile is the value of a file flag as messages show it: "-" as it
+// is, a file name as displayName shows it.
+func flagFile(name string) string {
+	if name == "-" {
+		return name
+	}
+	return displayName(name)
 }
 
 // check checks that exactly one of the flags is given and that the key and

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -479,6 +481,29 @@ func TestFlagErrors(t *testing.T) {
 		code, out, stderr := runCLI(t, nil, tt.args...)
 		if code != exitUsage || out != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, stderr %q, want %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// TestFileNameEscaped: a file name with a control character (an escape
+// sequence, as a shell glob may pass one) is escaped in every message
+// that names it, whole.
+func TestFileNameEscaped(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows file names cannot hold control characters")
+	}
+	name := writeTemp(t, "a\x1b[2Jb", []byte("x"))
+	missing := filepath.Join(filepath.Dir(name), "no\x1b[2Jpe")
+	for _, args := range [][]string{
+		{"inspect", name},
+		{"key", "public", missing},
+		{"key", "public", name},
+		{"sign", "--alg", "HS256", "--secret-file", name},
+		{"verify", "--alg", "HS256", "--key", missing, tHS256},
+	} {
+		code, _, stderr := runCLI(t, nil, args...)
+		if code == exitOK || strings.ContainsRune(stderr, 0x1b) || !strings.Contains(stderr, `\x1b[2J`) {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
 		}
 	}
 }
