@@ -218,10 +218,18 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 		if err != nil && errors.Is(err, jose.ErrMalformed) && strings.Contains(err.Error(), "carries a payload") {
 			return nil, usagef("the token carries its payload: verify it without --payload")
 		}
-		if err != nil {
+		if err == nil {
+			return m.Payload, nil
+		}
+		if !errors.Is(err, jws.ErrMultipleSignatures) || !isJSON(tok) {
 			return nil, err
 		}
-		return m.Payload, nil
+		// Several signatures: each is verified (verifyEach) over the
+		// token with its payload put back, as the signers wrote it.
+		if tok, err = withPayload(tok, payload); err != nil {
+			return nil, err
+		}
+		return verifyEach(v, tok)
 	}
 	if isJSON(tok) {
 		if top, err := members(tok); err == nil && top["payload"] == nil {
@@ -244,6 +252,12 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 	if !errors.Is(err, jws.ErrMultipleSignatures) {
 		return nil, err
 	}
+	return verifyEach(v, tok)
+}
+
+// verifyEach verifies every signature of the general JSON serialization
+// tok, and returns the payload when all verified.
+func verifyEach(v *jws.Verifier, tok []byte) ([]byte, error) {
 	results, payload, err := v.VerifyEach(tok)
 	if err != nil {
 		return nil, err
@@ -254,6 +268,32 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 		}
 	}
 	return payload, nil
+}
+
+// withPayload returns the detached JSON serialization tok with the
+// payload member put back: base64url, or the payload itself when its
+// signatures say "b64": false (RFC 7797 §3; they must agree, which the
+// verifier checks).
+func withPayload(tok, payload []byte) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(tok, &top); err != nil {
+		return nil, errorf("the token is not a JSON object: %v", err)
+	}
+	var sigs []struct {
+		Protected string `json:"protected"`
+	}
+	json.Unmarshal(top["signatures"], &sigs) // checked by the verifier
+	value, _ := json.Marshal(jose.Base64URLEncode(payload))
+	if len(sigs) > 0 {
+		if h, err := jose.Base64URLDecode([]byte(sigs[0].Protected)); err == nil {
+			var p struct{ B64 *bool }
+			if json.Unmarshal(h, &p) == nil && p.B64 != nil && !*p.B64 {
+				value, _ = json.Marshal(string(payload))
+			}
+		}
+	}
+	top["payload"] = value
+	return json.Marshal(top)
 }
 
 // isJSON reports whether tok is a JSON serialization rather than a compact
