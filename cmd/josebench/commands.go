@@ -78,7 +78,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (widened by the run-to-run drift) includes 0")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (round-to-round noise and run-to-run drift) includes 0, not comparable when it is too wide to detect the --fail-slower change (10% by default)")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -115,7 +115,7 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 			}
 			w = f
 		}
-		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric)})
+		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric), Detect: o.failSlower})
 		if f != nil {
 			if cerr := f.Close(); err == nil {
 				err = cerr
@@ -126,7 +126,8 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 		}
 	}
 	if ref != nil && o.failSlower > 0 {
-		slow := report.Slower(report.Compare(r, ref, report.Metric(o.metric), 0), o.failSlower)
+		ds, _ := report.CompareFor(r, ref, report.Metric(o.metric), 0, o.failSlower)
+		slow := report.Slower(ds, o.failSlower)
 		if len(slow) > 0 {
 			var b strings.Builder
 			what := "run " + ref.ID
@@ -182,9 +183,11 @@ in both builds back to back in every round, and reports the median of the
 paired ratios with its interval (~ when it includes 0). --ref compares
 with a stored run: each variant's median of paired ratios is divided by
 the change common to the run (the median over the variants, or with
-fewer than 5 the calibration workload's) and its interval widened by the
-run-to-run drift between the variants; a change every variant shares is
-not claimed, and runs the machine moved too far between are "not
+fewer than 5 the calibration workload's); its interval combines the
+variant's round-to-round noise with the run-to-run drift estimated from
+the other variants. A change every variant shares is not claimed; runs
+the machine moved too far between, and variants whose interval is too
+wide to detect the --fail-slower change (10% by default), are "not
 comparable" (see README.md, "Comparing with a stored run"). --ref takes
 a run id, a tag, latest or latest~N (the Nth stored run before the
 latest, counted as "josebench log" lists them), read when the run starts,
@@ -734,14 +737,16 @@ func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
 
 // warnDrift warns on stderr when the comparison of run with the stored
 // run ref cannot be made (the machine moved more than can be corrected:
-// report.Compare), or when the variants moved together by more than pct
+// report.CompareFor), when the change common to the run (the variants',
+// or with fewer than 5 variants the calibration workload's) is beyond pct
 // percent (10 when 0): that change is taken for the machine's, and a
-// change of the code that every variant shares would be missed.
+// change of the code that every variant shares would be missed; and when
+// variants were too noisy to detect pct percent.
 func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float64) {
 	if pct <= 0 {
-		pct = 10
+		pct = report.DefaultDetect
 	}
-	d := report.MachineDrift(run, ref, m, 0)
+	ds, d := report.CompareFor(run, ref, m, 0, pct)
 	cal := "no calibration workload"
 	if d.Calibrated && d.Calibration.Found {
 		cal = fmt.Sprintf("the calibration workload %+.1f%% [%+.1f%%, %+.1f%%]", d.Calibration.Percent, d.Calibration.Lo(), d.Calibration.Hi())
@@ -749,9 +754,30 @@ func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float
 	switch {
 	case d.NotComparable != "":
 		fmt.Fprintf(stderr, "josebench: warning: not comparable with run %s: %s; no variant is compared and --fail-slower counts none (compare builds with --against instead)\n", ref.ID, d.NotComparable)
-	case math.Abs(d.Common-1)*100 > pct:
+		return
+	case math.Abs(d.Common-1)*100 <= pct:
+	case d.FromVariants:
 		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the variants moved together by %+.1f%% against run %s (%s), beyond %g%%; that change is divided out, so one every variant shares is not seen (compare builds with --against instead)\n", (d.Common-1)*100, ref.ID, cal, pct)
+	default:
+		fmt.Fprintf(stderr, "josebench: warning: the machine changed: %s against run %s, beyond %g%%; with %s (fewer than 5) that change is divided out of each, so one the variants share with it is not seen (compare builds with --against instead)\n", cal, ref.ID, pct, plural(d.Variants, "variant"))
 	}
+	if d.TooNoisy > 0 {
+		var ids []string
+		for _, x := range ds {
+			if strings.HasPrefix(x.NotComparable, "too noisy") {
+				ids = append(ids, x.ID)
+			}
+		}
+		fmt.Fprintf(stderr, "josebench: warning: %d of %d variants not comparable with run %s, too noisy: their interval is wider than the %g%% to detect, so --fail-slower could not have seen a change of that size (compare builds with --against instead): %s\n", d.TooNoisy, d.Variants, ref.ID, pct, strings.Join(ids, ", "))
+	}
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // filterHelp is the help of --filter.
