@@ -50,9 +50,9 @@ type RunnerConfig struct {
 	WarnKeptBelow float64 `yaml:"warn_kept_below" json:"warn_kept_below"`
 	// WarnRejectsAbove, in percent, warns about a variant whose rejected
 	// iterations are more than this share of all it measured (kept and
-	// rejected), and about one whose rejects reached RetryLimit (it kept
-	// the iterations that still deviated: with 50 rounds and a limit of
-	// 10, the share cannot pass 20); 0 disables both.
+	// rejected), and about one whose rejects reached RetryLimit while
+	// iterations it kept still deviate (with 50 rounds and a limit of 10,
+	// the share cannot pass 20); 0 disables both.
 	WarnRejectsAbove float64 `yaml:"warn_rejects_above" json:"warn_rejects_above"`
 	// TimeUnit is the unit of times in the console summary and the reports.
 	TimeUnit TimeUnit `yaml:"time_unit" json:"time_unit"`

@@ -153,14 +153,23 @@ func (e *UnknownGroupError) Error() string {
 	return "bench: " + unknownGroup(e.Group)
 }
 
-// unknownGroup is the text of an unknown group's error, without prefix.
+// maxGroupEcho bounds the bytes of an unknown group's name that its error
+// quotes.
+const maxGroupEcho = 64
+
+// unknownGroup is the text of an unknown group's error, without prefix. A
+// name longer than maxGroupEcho is quoted cut, with its length.
 func unknownGroup(name string) string {
 	s := SuggestGroups(name)
+	q := fmt.Sprintf("%q", name)
+	if len(name) > maxGroupEcho {
+		q = fmt.Sprintf("%q... (%d bytes)", strings.ToValidUTF8(name[:maxGroupEcho], ""), len(name))
+	}
 	switch len(s) {
 	case 0:
-		return fmt.Sprintf("unknown group %q (\"josebench list\" lists the %d groups)", name, len(Groups()))
+		return fmt.Sprintf("unknown group %s (\"josebench list\" lists the %d groups)", q, len(Groups()))
 	case 1:
-		return fmt.Sprintf("unknown group %q (did you mean %s? \"josebench list\" lists the groups)", name, s[0])
+		return fmt.Sprintf("unknown group %s (did you mean %s? \"josebench list\" lists the groups)", q, s[0])
 	}
-	return fmt.Sprintf("unknown group %q (did you mean %s or %s? \"josebench list\" lists the groups)", name, strings.Join(s[:len(s)-1], ", "), s[len(s)-1])
+	return fmt.Sprintf("unknown group %s (did you mean %s or %s? \"josebench list\" lists the groups)", q, strings.Join(s[:len(s)-1], ", "), s[len(s)-1])
 }

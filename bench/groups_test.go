@@ -70,6 +70,9 @@ func TestUnknownGroupError(t *testing.T) {
 		"HS257":   `bench: unknown group "HS257" (did you mean HS256? "josebench list" lists the groups)`,
 		"ES":      `bench: unknown group "ES" (did you mean ES256, ES384 or ES512? "josebench list" lists the groups)`,
 		"nothing": `bench: unknown group "nothing" ("josebench list" lists the `,
+		// A long name is quoted cut (a rune is not split), with its length.
+		strings.Repeat("h", 100_000):        `bench: unknown group "` + strings.Repeat("h", 64) + `"... (100000 bytes) ("josebench list" lists the `,
+		strings.Repeat("h", 63) + "é" + "x": `bench: unknown group "` + strings.Repeat("h", 63) + `"... (66 bytes) ("josebench list" lists the `,
 	} {
 		got := (&UnknownGroupError{Group: name}).Error()
 		if got != want && !(strings.HasSuffix(want, " ") && strings.HasPrefix(got, want) && strings.HasSuffix(got, " groups)")) {

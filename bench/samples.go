@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/josebench/josebench/bench/stats"
 )
 
 // Samples counts what a variant kept of the samples its run configured
@@ -15,7 +17,10 @@ type Samples struct {
 	Kept       int // iterations kept
 	Rejected   int // iterations rejected, re-run or dropped ([Result].Rejects)
 	// AtLimit says that the rejects reached runner.retry_limit (with
-	// retries on): the iterations that still deviated were kept.
+	// retries on) and that iterations kept still deviate by the rule of
+	// runner.retry_threshold (from the median of those kept, or wall time
+	// above thread CPU time): the limit, not the measurement, ended the
+	// retries.
 	AtLimit bool
 }
 
@@ -59,8 +64,23 @@ func (run *Run) SamplesOf(r *Result) Samples {
 		kept = len(seen)
 	}
 	c := run.Config.Runner
-	atLimit := run.Against == nil && c.RetryThreshold > 0 && c.RetryLimit > 0 && r.Rejects >= c.RetryLimit
+	atLimit := run.Against == nil && c.RetryThreshold > 0 && c.RetryLimit > 0 && r.Rejects >= c.RetryLimit && stillDeviant(r, c.RetryThreshold)
 	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, AtLimit: atLimit}
+}
+
+// stillDeviant reports whether an iteration of r deviates by the retry
+// rule ([deviant]) from the median of r's iterations.
+func stillDeviant(r *Result, threshold float64) bool {
+	if len(r.Iterations) == 0 {
+		return false
+	}
+	median := stats.Median(r.Times())
+	for _, it := range r.Iterations {
+		if deviant(it, median, threshold) {
+			return true
+		}
+	}
+	return false
 }
 
 func (run *Run) roundsDone() int {
@@ -79,7 +99,7 @@ func (run *Run) roundsDone() int {
 // runner.warn_rejects_above percent of what they measured, each with the
 // count and the worst variants (at most three named); and, with
 // warn_rejects_above on, those whose rejects reached runner.retry_limit,
-// which kept the iterations that still deviated (with the shipped
+// while iterations they kept still deviate ([Samples.AtLimit]; with the shipped
 // defaults, 50 rounds and a limit of 10, neither share can be crossed
 // otherwise). None when both are off or no variant crosses them.
 func (run *Run) SampleWarnings() []string {

@@ -88,10 +88,21 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 		}
 		return r
 	}
-	run.Results = []Result{mk("clean", 50, 2), mk("rerun", 50, 10), mk("dropped", 40, 10)}
+	// At the limit, an iteration 20% off the median, one whose wall time
+	// is 15% above its CPU time; and one whose last re-runs left none
+	// deviating: the limit did not end its retries, nothing to warn of.
+	run.Results = []Result{mk("clean", 50, 2), mk("rerun", 50, 10), mk("dropped", 40, 10), mk("settled", 50, 10)}
+	run.Results[1].Iterations[7].Time = 1.2
+	for i := range run.Results[2].Iterations {
+		run.Results[2].Iterations[i].CPU = 1
+	}
+	run.Results[2].Iterations[3].CPU = 1 / 1.15
 	w := run.SampleWarnings()
-	if len(w) != 1 || !strings.HasPrefix(w[0], "2 of 3 variants reached runner.retry_limit (10 rejects), so iterations that still deviated were kept: B/rerun; B/dropped") {
+	if len(w) != 1 || w[0] != "2 of 4 variants reached runner.retry_limit (10 rejects), so iterations that still deviated were kept: B/rerun; B/dropped" {
 		t.Errorf("warnings %q", w)
+	}
+	if s := run.SamplesOf(&run.Results[3]); s.AtLimit {
+		t.Errorf("settled: %+v", s)
 	}
 	// Off with warn_rejects_above, and when retries are.
 	run.Config.Runner.WarnRejectsAbove = 0

@@ -200,6 +200,8 @@ func (s Store) Load(id string) (*Run, error) {
 		switch {
 		case len(ids) == 0:
 			return nil, fmt.Errorf("%w: storage %s holds no runs", ErrNoRun, s.Dir)
+		case back >= 1 && len(ids) == 1:
+			return nil, fmt.Errorf("%w: %s: storage %s holds 1 run, latest", ErrNoRun, id, s.Dir)
 		case back >= uint64(len(ids)):
 			return nil, fmt.Errorf("%w: %s: storage %s holds %d runs, latest to latest~%d", ErrNoRun, id, s.Dir, len(ids), len(ids)-1)
 		}
@@ -255,6 +257,7 @@ type RunInfo struct {
 	Start      time.Time
 	Tag        string
 	Groups     []string
+	Filter     string // the run's --filter, "" for none
 	Variants   int
 	Commit     string
 	Modified   bool
@@ -281,6 +284,7 @@ func (s Store) List() ([]RunInfo, error) {
 			Start      time.Time   `json:"start"`
 			Tag        string      `json:"tag"`
 			Groups     []string    `json:"groups"`
+			Filter     string      `json:"filter"`
 			Env        Environment `json:"env"`
 			Incomplete bool        `json:"incomplete"`
 			Results    []struct{}  `json:"results"`
@@ -288,7 +292,7 @@ func (s Store) List() ([]RunInfo, error) {
 		if err := json.Unmarshal(data, &r); err != nil || r.Format != RunFormat {
 			return nil, fmt.Errorf("bench: stored run %s is not valid (format %d): %v", id, r.Format, err)
 		}
-		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Variants: len(r.Results),
+		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Filter: r.Filter, Variants: len(r.Results),
 			Commit: r.Env.Commit, Modified: r.Env.Modified, CommitFrom: r.Env.CommitFrom, Incomplete: r.Incomplete})
 	}
 	return infos, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -141,9 +142,9 @@ func TestSummary(t *testing.T) {
 	hs384 := stats.Summarize([]float64{1100, 1210, 1000, 990}).RStdev
 	want := Summary{Subjects: 5, Variants: 5, Iterations: 10, Revs: 1922, Rejects: 7, BySubject: []SubjectSummary{
 		{Subject: SubjectSignature, Variants: 3, Iterations: 9, Rejects: 1, RStdev: hs384, MaxRStdev: 100.0 / 3,
-			Fastest: SummaryVariant{"HS256Bench", "alg=HS256", 1000}, Slowest: SummaryVariant{"RS256Bench", "alg=RS256", 3_000_000}},
+			Fastest: SummaryVariant{"HS256Bench", "alg=HS256", 1000, "HS256Bench"}, Slowest: SummaryVariant{"RS256Bench", "alg=RS256", 3_000_000, "RS256Bench"}},
 		{Subject: SubjectVerification, Variants: 1, Iterations: 1, Rejects: 2,
-			Fastest: SummaryVariant{"HS256Bench", "alg=HS256", 3000}, Slowest: SummaryVariant{"HS256Bench", "alg=HS256", 3000}},
+			Fastest: SummaryVariant{"HS256Bench", "alg=HS256", 3000, "HS256Bench"}, Slowest: SummaryVariant{"HS256Bench", "alg=HS256", 3000, "HS256Bench"}},
 		{Subject: SubjectRoundTrip, Variants: 1, Rejects: 4},
 	}}
 	if d := s.BySubject[0].MaxRStdev - 100.0/3; d > 1e-9 || d < -1e-9 {
@@ -179,6 +180,77 @@ benchRoundTrip            1    0        4             -      -                  
 	}
 }
 
+// TestSummaryNames: the fastest and slowest variants are named by their
+// benchmark and the parameters that tell them from the subject's other
+// variants of it (alg left out), so that a group of one benchmark does not
+// say "fastest RSAOAEPBench, slowest RSAOAEPBench"; a table wider than
+// 120 columns names them on lines of their own, and the default suite's
+// summary keeps to 120 columns in every time unit.
+func TestSummaryNames(t *testing.T) {
+	vs, err := Select(DefaultConfig().Measure, []string{"RSA-OAEP", "HS256"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []Result
+	for i, v := range vs {
+		if v.Subject != SubjectDecryption && v.Subject != SubjectSignature {
+			continue
+		}
+		r := Result{Variant: v, Revs: 1, Iterations: []Iteration{{Time: float64(1000 + i)}}}
+		if v.Param("bits") == "4096" && v.Param("enc") == "A256GCM" {
+			r.Iterations[0].Time = 9e6
+		}
+		r.summarize()
+		results = append(results, r)
+	}
+	s := Summarize(results)
+	if len(s.BySubject) != 2 {
+		t.Fatalf("%+v", s)
+	}
+	sig, dec := s.BySubject[0], s.BySubject[1]
+	if sig.Fastest.Name != "HS256Bench" || sig.Slowest.Name != "HS256Bench" {
+		t.Errorf("one variant: fastest %q, slowest %q", sig.Fastest.Name, sig.Slowest.Name)
+	}
+	if dec.Fastest.Name != "RSAOAEPBench enc=A128CBC-HS256,bits=2048" || dec.Slowest.Name != "RSAOAEPBench enc=A256GCM,bits=4096" {
+		t.Errorf("decryption: fastest %q, slowest %q", dec.Fastest.Name, dec.Slowest.Name)
+	}
+	var b strings.Builder
+	s.Write(&b, Microseconds)
+	want := "  fastest: RSAOAEPBench enc=A128CBC-HS256,bits=2048; slowest: RSAOAEPBench enc=A256GCM,bits=4096\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("summary:\n%s\nwant a line %q", b.String(), want)
+	}
+
+	// The default suite, each subject's fastest and slowest the variants
+	// of the longest names.
+	cfg := DefaultConfig()
+	cfg.Measure.Payloads = append(cfg.Measure.Payloads, "1048576")
+	cfg.Measure.Serializations = []string{"compact", "json"}
+	vs, err = Select(cfg.Measure, cfg.Measure.Groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results = results[:0]
+	for _, v := range vs {
+		r := Result{Variant: v, Revs: 1, Rejects: 10}
+		for range 50 {
+			r.Iterations = append(r.Iterations, Iteration{Time: 1e9 * float64(len(v.ID()))})
+		}
+		r.summarize()
+		results = append(results, r)
+	}
+	for _, unit := range []TimeUnit{Nanoseconds, Microseconds, Milliseconds, Seconds} {
+		b.Reset()
+		Summarize(results).Write(&b, unit)
+		for line := range strings.Lines(b.String()) {
+			if n := utf8.RuneCountInString(strings.TrimSuffix(line, "\n")); n > 120 {
+				t.Errorf("%s: a line of %d columns:\n%s", unit, n, b.String())
+				break
+			}
+		}
+	}
+}
+
 func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -12000: "-12,000"} {
 		if got := Thousands(n); got != want {
@@ -194,6 +266,19 @@ func TestStoreLatestBack(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
 	if _, err := s.Load("latest~1"); !errors.Is(err, ErrNoRun) || !strings.Contains(err.Error(), "holds no runs") {
 		t.Errorf("latest~1 of an empty store: %v", err)
+	}
+	// One run: latest and latest~0 are it, latest~1 is not stored.
+	one := Store{Dir: t.TempDir()}
+	if _, err := one.Save(&Run{Format: RunFormat, ID: "019ad7a0-0000-7000-8000-000000000001", Config: DefaultConfig()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"latest", "latest~0"} {
+		if r, err := one.Load(ref); err != nil || r.ID != "019ad7a0-0000-7000-8000-000000000001" {
+			t.Errorf("one run: Load(%s): %v, %v", ref, r, err)
+		}
+	}
+	if _, err := one.Load("latest~1"); !errors.Is(err, ErrNoRun) || !strings.HasSuffix(err.Error(), "latest~1: storage "+one.Dir+" holds 1 run, latest") {
+		t.Errorf("one run: Load(latest~1): %v", err)
 	}
 	ids := []string{"0190a000-0000-7000-8000-000000000001", "0190a000-0000-7000-8000-000000000002", "0190a000-0000-7000-8000-000000000003"}
 	for i, id := range ids {

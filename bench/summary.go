@@ -50,6 +50,11 @@ type SummaryVariant struct {
 	Benchmark string
 	Set       string
 	Median    float64
+	// Name is the benchmark followed by the parameters that tell the
+	// variant from the subject's other variants of that benchmark, alg
+	// left out ("RSAOAEPBench enc=A128GCM,bits=2048"); the benchmark
+	// alone when it has one variant of the subject.
+	Name string
 }
 
 // Summarize returns the summary of results. Variants without accepted
@@ -60,6 +65,7 @@ func Summarize(results []Result) Summary {
 	subjects := map[pair]bool{}
 	by := map[string]*SubjectSummary{}
 	rsds := map[string][]float64{}
+	fastest, slowest := map[string]*Result{}, map[string]*Result{}
 	for i := range results {
 		r := &results[i]
 		subjects[pair{r.Benchmark, r.Subject}] = true
@@ -80,10 +86,10 @@ func Summarize(results []Result) Summary {
 		}
 		v := SummaryVariant{Benchmark: r.Benchmark, Set: r.Set(), Median: r.Median}
 		if len(rsds[r.Subject]) == 0 || v.Median < ss.Fastest.Median {
-			ss.Fastest = v
+			ss.Fastest, fastest[r.Subject] = v, r
 		}
 		if len(rsds[r.Subject]) == 0 || v.Median > ss.Slowest.Median {
-			ss.Slowest = v
+			ss.Slowest, slowest[r.Subject] = v, r
 		}
 		rsds[r.Subject] = append(rsds[r.Subject], r.Stats.RStdev)
 	}
@@ -102,11 +108,41 @@ func Summarize(results []Result) Summary {
 		}
 		if x := rsds[name]; len(x) > 0 {
 			ss.RStdev, ss.MaxRStdev = stats.Median(x), slices.Max(x)
+			ss.Fastest.Name = summaryName(results, fastest[name])
+			ss.Slowest.Name = summaryName(results, slowest[name])
 		}
 		s.BySubject = append(s.BySubject, *ss)
 	}
 	return s
 }
+
+// summaryName returns the [SummaryVariant.Name] of r among results: its
+// benchmark, and the parameters (alg left out) whose values differ among
+// the results of the same benchmark and subject.
+func summaryName(results []Result, r *Result) string {
+	var vary []string
+	for _, p := range r.Params {
+		if p.Name == "alg" {
+			continue
+		}
+		for i := range results {
+			o := &results[i]
+			if o.Benchmark == r.Benchmark && o.Subject == r.Subject && o.Param(p.Name) != p.Value {
+				vary = append(vary, p.Name+"="+p.Value)
+				break
+			}
+		}
+	}
+	if len(vary) == 0 {
+		return r.Benchmark
+	}
+	return r.Benchmark + " " + strings.Join(vary, ",")
+}
+
+// summaryWidth is the width, in columns, that the summary's table keeps
+// to, as the console report does: wider, the fastest and slowest variants
+// are named on lines of their own.
+const summaryWidth = 120
 
 // Write prints the summary: phpbench's counts, with the count of variants
 // after that of subjects, then a table of the subjects, times in unit:
@@ -118,7 +154,14 @@ func Summarize(results []Result) Summary {
 //
 // rstdev is the median of the variants' rstdevs (the largest in
 // parentheses); fastest and slowest are the variants of the smallest and
-// largest median, named by benchmark.
+// largest median, named by benchmark and the parameters that tell them
+// from the subject's other variants of it ([SummaryVariant.Name]). When
+// that table is wider than 120 columns, it gives the times alone and
+// names the variants on a line under each subject (two when one is too
+// long):
+//
+//	benchDecryption        18   36       95  2.4% (62.3%)       975.930    34,833.378
+//	  fastest: RSA1_5Bench enc=A256CBC-HS512,bits=2048; slowest: RSA1_5Bench enc=A192CBC-HS384,bits=4096
 func (s Summary) Write(w io.Writer, unit TimeUnit) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s subjects, %s variants, %s iterations, %s revs, %s rejects\n",
@@ -130,12 +173,34 @@ func (s Summary) Write(w io.Writer, unit TimeUnit) error {
 			row := []string{ss.Subject, Thousands(ss.Variants), Thousands(ss.Iterations), Thousands(ss.Rejects), "-", "-", "", "-", ""}
 			if ss.Iterations > 0 {
 				row[4] = fmt.Sprintf("%.1f%% (%.1f%%)", ss.RStdev, ss.MaxRStdev)
-				row[5], row[6] = groupedTime(ss.Fastest.Median, unit), ss.Fastest.Benchmark
-				row[7], row[8] = groupedTime(ss.Slowest.Median, unit), ss.Slowest.Benchmark
+				row[5], row[6] = groupedTime(ss.Fastest.Median, unit), orBenchmark(ss.Fastest)
+				row[7], row[8] = groupedTime(ss.Slowest.Median, unit), orBenchmark(ss.Slowest)
 			}
 			rows = append(rows, row)
 		}
-		writeSummaryTable(&b, rows)
+		var t strings.Builder
+		writeSummaryTable(&t, rows, nil)
+		if maxLineWidth(t.String()) > summaryWidth {
+			// Too wide: the times in the table, the names under each
+			// subject, on one line or, longer, on two.
+			names := make([]string, len(rows))
+			for i, ss := range s.BySubject {
+				row := rows[i+1]
+				if ss.Iterations == 0 {
+					continue
+				}
+				f, sl := orBenchmark(ss.Fastest), orBenchmark(ss.Slowest)
+				if line := "  fastest: " + f + "; slowest: " + sl; utf8.RuneCountInString(line) <= summaryWidth {
+					names[i+1] = line
+				} else {
+					names[i+1] = "  fastest: " + f + "\n  slowest: " + sl
+				}
+				row[6], row[8] = "", ""
+			}
+			t.Reset()
+			writeSummaryTable(&t, rows, names)
+		}
+		b.WriteString(t.String())
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -144,7 +209,9 @@ func (s Summary) Write(w io.Writer, unit TimeUnit) error {
 // writeSummaryTable aligns rows: the subject left, the counts, rstdev and
 // times right, the benchmark names left after their times; the header of
 // a time spans its time and name.
-func writeSummaryTable(b *strings.Builder, rows [][]string) {
+//
+// names[i], when not empty, is printed after row i.
+func writeSummaryTable(b *strings.Builder, rows [][]string, names []string) {
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows[1:] {
 		for j, c := range row {
@@ -155,7 +222,11 @@ func writeSummaryTable(b *strings.Builder, rows [][]string) {
 		widths[j] = max(widths[j], utf8.RuneCountInString(rows[0][j]))
 	}
 	for _, j := range []int{5, 7} { // a time and its name under one header
-		if h, w := utf8.RuneCountInString(rows[0][j]), widths[j]+1+widths[j+1]; h > w {
+		h := utf8.RuneCountInString(rows[0][j])
+		switch w := widths[j] + 1 + widths[j+1]; {
+		case widths[j+1] == 0: // no names: the time right under its header
+			widths[j] = max(widths[j], h)
+		case h > w:
 			widths[j+1] += h - w
 		}
 	}
@@ -175,15 +246,39 @@ func writeSummaryTable(b *strings.Builder, rows [][]string) {
 			cells = append(cells, pad(row[j], widths[j], true))
 		}
 		for _, j := range []int{5, 7} {
-			if i == 0 {
+			switch {
+			case widths[j+1] == 0:
+				cells = append(cells, pad(row[j], widths[j], true))
+			case i == 0:
 				cells = append(cells, pad(row[j], widths[j]+1+widths[j+1], false))
-			} else {
+			default:
 				cells = append(cells, pad(row[j], widths[j], true)+" "+pad(row[j+1], widths[j+1], false))
 			}
 		}
 		b.WriteString(strings.TrimRight(strings.Join(cells, "  "), " "))
 		b.WriteString("\n")
+		if i < len(names) && names[i] != "" {
+			b.WriteString(names[i] + "\n")
+		}
 	}
+}
+
+// orBenchmark returns the name of v, its benchmark for a SummaryVariant
+// made without one.
+func orBenchmark(v SummaryVariant) string {
+	if v.Name == "" {
+		return v.Benchmark
+	}
+	return v.Name
+}
+
+// maxLineWidth returns the columns of the longest line of s.
+func maxLineWidth(s string) int {
+	n := 0
+	for line := range strings.Lines(s) {
+		n = max(n, utf8.RuneCountInString(strings.TrimSuffix(line, "\n")))
+	}
+	return n
 }
 
 // groupedTime formats ns in unit with three decimals and commas between

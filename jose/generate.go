@@ -54,7 +54,7 @@ func GenerateKey(p GenerateParams) (*JWK, error) {
 	case KeyTypeOKP:
 		key, err = generateOKP(p.Curve)
 	case KeyTypeAKP:
-		key, err = akpGenerate(p.Algorithm)
+		key, err = generateAKP(p.Algorithm)
 	default:
 		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: key type %s", untrusted.Quote(p.KeyType))
 	}

@@ -32,6 +32,17 @@ func akpPublicKeySize(alg string) int {
 	return 0
 }
 
+// generateAKP generates an AKP private key for alg ([GenerateAKP]). A
+// name that is no AKP algorithm is refused here, the same with every
+// toolchain, before akpGenerate makes the key or, before Go 1.27, says
+// which release ML-DSA needs.
+func generateAKP(alg string) (any, error) {
+	if akpPublicKeySize(alg) == 0 {
+		return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP algorithm %s: want ML-DSA-44, ML-DSA-65 or ML-DSA-87", untrusted.Quote(alg))
+	}
+	return akpGenerate(alg)
+}
+
 // akpFromParams builds an AKP key (RFC 9964 §4) for alg from its decoded
 // members. Everything cheap is checked first, before any key is built: alg
 // is present and known, pub is present and of alg's size, priv (if present)

@@ -23,6 +23,8 @@ func akpIsPrivate(any) bool                { return false }
 func akpNewJWK(any) (*JWK, bool, error)    { return nil, false, nil }
 func (w *jwkWriter) akp(any) (bool, error) { return false, nil }
 
+// akpGenerate refuses alg, an ML-DSA name (generateAKP checked it), with
+// the Go release ML-DSA needs.
 func akpGenerate(alg string) (any, error) {
 	return nil, keyErrorf(ErrUnsupportedAlgorithm, "generate: AKP algorithm %s %s", untrusted.Quote(alg), jwa.SignatureAlgorithm(alg).UnsupportedReason())
 }

@@ -85,3 +85,20 @@ func TestAKPSetEntry(t *testing.T) {
 		t.Errorf("set marshalled back: %v", err)
 	}
 }
+
+// TestGenerateAKPNotAKP: GenerateAKP of a name that is no AKP algorithm
+// (another JWS algorithm, "none", an unknown or miscased name, "") is
+// refused before the build matters, with the same text with every
+// toolchain: before Go 1.27 such a name read "AKP algorithm \"ES256\" :"
+// (the empty reason of an algorithm jwa implements) or took the reason of
+// the JWS algorithm ("the unsecured JWS"), and Go 1.27 builds said
+// nothing of what to give.
+func TestGenerateAKPNotAKP(t *testing.T) {
+	for _, alg := range []string{"ES256", "HS256", "EdDSA", "none", "ML-DSA-99", "ml-dsa-65", ""} {
+		_, err := GenerateAKP(alg)
+		want := `jose: generate: AKP algorithm "` + alg + `": want ML-DSA-44, ML-DSA-65 or ML-DSA-87: unsupported algorithm`
+		if !errors.Is(err, ErrUnsupportedAlgorithm) || err.Error() != want {
+			t.Errorf("GenerateAKP(%q) = %v, want %s", alg, err, want)
+		}
+	}
+}

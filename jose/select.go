@@ -37,7 +37,8 @@ type Algorithm interface {
 //     published with public keys, or public keys mixed into a secret
 //     store). The set remembers the Keys it found unmixed (see [Set]): a
 //     set checked once, by [Set.CheckMixed] or a former Select, is not
-//     walked again until its Keys is reassigned, appended to or cut.
+//     walked again until its Keys is reassigned, appended to or cut; a
+//     change that keeps Keys' first element and length is not seen.
 //   - Keys that cannot serve alg are dropped first: unusable entries, keys
 //     of another type or curve ([Algorithm.FitsKey]) or that fits
 //     refuses, keys whose "alg",

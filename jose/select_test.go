@@ -219,6 +219,69 @@ func TestSetRemembersUnmixed(t *testing.T) {
 	}
 }
 
+// TestSetUnmixedSameShape pins the limit of a set's memory that [jose.Set]
+// documents: the memory is the Keys slice's first element and length, so
+// changes that leave both alone are not seen (against the rule that a set
+// in use is not modified): Keys refilled in place to its old length, a cut
+// appended back before the next check, and an append to another set that
+// shares Keys' array. A check between the cut and the append sees both.
+func TestSetUnmixedSameShape(t *testing.T) {
+	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	public := &jose.JWK{Key: &p256.PublicKey}
+	secrets := func() *jose.Set {
+		s := &jose.Set{}
+		for i := range 4 {
+			s.Keys = append(s.Keys, &jose.JWK{Key: bytes.Repeat([]byte{byte(i)}, 32)})
+		}
+		return s
+	}
+	var buf [1]*jose.JWK
+	sel := func(s *jose.Set) error {
+		_, err := jose.Select(buf[:0], s, jwa.HS256, "", jose.OpVerify, 1, nil)
+		return err
+	}
+	for _, c := range []struct {
+		name   string
+		change func(s *jose.Set)
+	}{
+		{"refilled in place", func(s *jose.Set) {
+			s.Keys = append(s.Keys[:0], s.Keys[0], public, s.Keys[2], s.Keys[3])
+		}},
+		{"cut and appended back", func(s *jose.Set) {
+			s.Keys = s.Keys[:len(s.Keys)-1]
+			s.Keys = append(s.Keys, public)
+		}},
+		{"appended to a set sharing the array", func(s *jose.Set) {
+			other := &jose.Set{Keys: s.Keys[:len(s.Keys)-1]}
+			other.Keys = append(other.Keys, public)
+		}},
+	} {
+		s := secrets()
+		if err := sel(s); err != nil {
+			t.Fatalf("%s: unmixed set: %v", c.name, err)
+		}
+		c.change(s)
+		if err := sel(s); err != nil {
+			t.Fatalf("%s: %v, want the set remembered (the change keeps the first element and length)", c.name, err)
+		}
+		if err := s.CheckMixed(); !errors.Is(err, jose.ErrInvalidKey) {
+			t.Fatalf("%s: CheckMixed: %v, want ErrInvalidKey (it walks)", c.name, err)
+		}
+	}
+	s := secrets()
+	if err := sel(s); err != nil {
+		t.Fatal(err)
+	}
+	s.Keys = s.Keys[:len(s.Keys)-1]
+	if err := sel(s); err != nil {
+		t.Fatalf("cut: %v", err)
+	}
+	s.Keys = append(s.Keys, public)
+	if err := sel(s); !errors.Is(err, jose.ErrInvalidKey) {
+		t.Fatalf("appended after a check of the cut: %v, want ErrInvalidKey (walked)", err)
+	}
+}
+
 // TestSetRemembersUnmixedConcurrent: Select and CheckMixed from many
 // goroutines (under -race) on sets first checked concurrently, each with
 // the verdict of a walk.

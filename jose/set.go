@@ -36,16 +36,22 @@ import (
 //
 // A set found not to mix secret and public keys ([Set.CheckMixed], and
 // the same check made by [Select] and by the verifiers and decrypters of
-// jws and jwe) remembers it for its Keys slice, as the index does: its
-// Keys is not walked again for that check until it is assigned another
-// slice, appended to or cut. A change in place (an entry replaced, or
-// its Key) is not seen, by the same rule that such a set is not modified.
+// jws and jwe) remembers it for its Keys slice, as the index does: the
+// address of the slice's first element and its length. Its Keys is not
+// walked again for that check until it is assigned another slice, or a
+// check sees it appended to or cut. A change that keeps both is not seen,
+// by the same rule that such a set is not modified: an entry replaced or
+// its Key changed, Keys refilled in place to its old length
+// (s.Keys = append(s.Keys[:0], …) with as many keys), a cut appended back
+// before the next check, or an append to another slice of Keys' array.
 //
 // A Set is safe for concurrent use by any number of readers (the
 // verifiers and decrypters of jws and jwe, and the methods of Set). It
 // must not be copied once in use, as the memory of its check may be
-// written concurrently; make a new set of its keys, with [NewSet] or
-// &Set{Keys: s.Keys}, instead.
+// written concurrently (go vet's copylocks reports such copies); make a
+// new set of its keys instead, &Set{Keys: slices.Clone(s.Keys)} (or
+// [NewSet], which clones too, when every key is usable), which shares no
+// array with s.
 type Set struct {
 	Keys []*JWK // "keys" (RFC 7517 §5.1)
 

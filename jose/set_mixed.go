@@ -27,11 +27,12 @@ func (s *Set) CheckMixed() error {
 	if s == nil {
 		return nil
 	}
-	if err := s.walkMixed(); err != nil {
+	keys := s.Keys // read once: what is remembered is what was walked
+	if err := walkMixed(keys); err != nil {
 		s.unmixed.Store(nil)
 		return err
 	}
-	s.rememberUnmixed()
+	s.rememberUnmixed(keys)
 	return nil
 }
 
@@ -44,18 +45,18 @@ func (s *Set) checkUnmixed() error {
 	return s.CheckMixed()
 }
 
-// rememberUnmixed records that the Keys of s were found unmixed.
-func (s *Set) rememberUnmixed() {
-	if len(s.Keys) == 0 || s.unmixed.Load().is(s.Keys) {
+// rememberUnmixed records that keys, the Keys of s, were found unmixed.
+func (s *Set) rememberUnmixed(keys []*JWK) {
+	if len(keys) == 0 || s.unmixed.Load().is(keys) {
 		return
 	}
-	s.unmixed.Store(&keysShape{&s.Keys[0], len(s.Keys)})
+	s.unmixed.Store(&keysShape{&keys[0], len(keys)})
 }
 
-// walkMixed is the walk of [Set.CheckMixed].
-func (s *Set) walkMixed() error {
+// walkMixed is the walk of [Set.CheckMixed] over keys.
+func walkMixed(keys []*JWK) error {
 	var secret, public bool
-	for _, k := range s.Keys {
+	for _, k := range keys {
 		if !k.Supported() {
 			continue
 		}

@@ -58,18 +58,21 @@ type Delta struct {
 
 	// Between two stored runs (not the two builds of an A/B run), Ratio
 	// and Interval are corrected for the machine's change (see
-	// [Compare]): Raw and RawInterval are the ratio and interval before
-	// the correction, Common the ratio divided out and Drift the standard
-	// deviation (of the log ratio) of the run-to-run drift included in
-	// Interval. All four are 0 in an A/B comparison.
+	// [CompareFor]): Raw and RawInterval are the ratio and interval
+	// before the correction, Common the ratio divided out (taken without
+	// this variant) and Drift the standard deviation (of the log ratio)
+	// of the run-to-run drift of one variant, [Drift.Spread]. All four
+	// are 0 in an A/B comparison.
 	Raw         float64
 	RawInterval stats.Interval
 	Common      float64
 	Drift       float64
 	// NotComparable, when not empty, says why the two runs cannot be
-	// compared: the machine moved more than can be corrected. No change
-	// is claimed (Noise is true) and [Slower] never counts the variant;
-	// "run --against" compares two builds in the same rounds instead.
+	// compared: the machine moved more than can be corrected, or this
+	// variant's interval is too wide to detect the change asked for
+	// ("too noisy"). No change is claimed (Noise is true) and [Slower]
+	// never counts the variant; "run --against" compares two builds in
+	// the same rounds instead.
 	NotComparable string
 }
 
@@ -86,33 +89,58 @@ type Drift struct {
 	// says both runs have it.
 	Calibration Delta
 	Calibrated  bool
-	// Common is the ratio every variant is divided by: the median of the
-	// variants' ratios when there are at least [minDriftVariants] of
-	// them (FromVariants), else the calibration's ratio.
+	// Common is the ratio every variant is divided by: with at least
+	// [minDriftVariants] variants (FromVariants), the geometric mean of
+	// the ratios of the Kept variants that agree with their median, else
+	// the calibration's ratio.
 	Common       float64
 	FromVariants bool
 	Variants     int // the variants compared
-	// Spread is the standard deviation of the log ratio that the
-	// machine's drift leaves on a variant once Common is divided out:
-	// estimated from the variants (the median absolute deviation of
-	// their log ratios about Common) when FromVariants, else
-	// [defaultDrift]; never below [minDrift]. Level is the standard
-	// deviation of log Common itself.
+	Kept         int // the variants Common is taken from (FromVariants)
+	// Scatter is the robust standard deviation of the variants' log
+	// ratios about their median (1.4826 times the median absolute
+	// deviation), round-to-round noise and run-to-run drift together;
+	// 0 unless FromVariants.
+	Scatter float64
+	// Spread is the standard deviation of the run-to-run drift of one
+	// variant's log ratio beyond its round-to-round noise, once Common
+	// is divided out: estimated from the Kept variants (their variance
+	// about Common less the mean of their squared standard errors) when
+	// FromVariants, else assumed ([defaultDrift]). Level is the standard
+	// error of log Common. (Each variant's own interval takes them from
+	// the other variants: see [CompareFor].)
 	Spread, Level float64
+	// Quantile is the factor of a variant's standard error that makes
+	// its interval: when FromVariants, Student's t for Kept - 2 degrees
+	// of freedom (a kept variant's drift is estimated from the other
+	// Kept - 1), else the normal one.
+	Quantile float64
+	// Detect is the change, in percent, the comparison had to be able to
+	// detect, and TooNoisy the variants whose interval was too wide for
+	// it (see [CompareFor]).
+	Detect   float64
+	TooNoisy int
 	// NotComparable, when not empty, says why no variant is compared.
 	NotComparable string
 }
 
-// Run-to-run drift of a comparison between stored runs, as the standard
-// deviation of the log ratio of a variant whose code did not change,
-// once the common change is divided out. Measured on a shared 2-core
-// machine (README.md, "Comparing with a stored run"): 1.5% to 4% between
-// runs a minute apart, more under load.
+// Run-to-run drift of a comparison between stored runs.
 const (
-	minDrift         = 0.015 // the least drift assumed
-	defaultDrift     = 0.04  // assumed with fewer than minDriftVariants variants
-	minDriftVariants = 5     // fewest variants to take the common change from
-	// maxDrift is the largest drift corrected: beyond it the variants
+	// defaultDrift is the standard deviation of the log ratio of a
+	// variant whose code did not change, once the calibration's change
+	// is divided out, assumed with fewer than minDriftVariants variants:
+	// measured on a shared 2-core machine (README.md, "Comparing with a
+	// stored run"), 1.5% to 4% between runs a minute apart.
+	defaultDrift     = 0.04
+	minDriftVariants = 5 // fewest variants to take the common change from
+	// outlierCut is how many robust standard deviations (Scatter, at
+	// least minScatter) a variant's log ratio may lie from the median
+	// and still count in the common change: beyond it the variant
+	// changed, or drifted on its own, and its ratio would bias the
+	// common change and widen every interval.
+	outlierCut = 5
+	minScatter = 0.01
+	// maxDrift is the largest Scatter corrected: beyond it the variants
 	// disagree so much among themselves that the runs are not compared.
 	maxDrift = 0.10
 	// maxCalibration is the largest change of the calibration workload
@@ -130,54 +158,83 @@ const (
 	maxCommonGap = 0.25
 )
 
+// DefaultDetect is the change, in percent, that [Compare] requires a
+// comparison between stored runs to be able to detect: the threshold of
+// "run --fail-slower 10".
+const DefaultDetect = 10.0
+
 // Compare returns, for each result of run in order, the change of metric m
 // (MetricTime when "") from the result of the same variant in ref, at
-// confidence 1 - alpha (DefaultAlpha when 0). A change is within noise
-// when its interval includes 1, or when the pairs are too few for the
-// interval to reach 1 - alpha (as benchstat, which needs 6 samples for
-// 95%).
-//
-// The values of each round (the best of its iterations) are paired,
-// round i of run with round i of ref, and the raw change is the median of
-// the ratios with its distribution-free confidence interval (see
-// [stats.MedianInterval]). For the two builds of an A/B run (ref =
-// run.Against) the pairs were measured back to back, so the ratio cancels
-// the drift of the machine, and the raw change is the change.
-//
-// Between a run and a stored one, measured minutes apart, the machine
-// moved in between, by as much as 40% on a shared machine, and the
-// pairs do not show it: the change of each variant is then its raw ratio
-// divided by the common change, the median of the raw ratios of the
-// variants compared (with at least [minDriftVariants]; with fewer, the
-// ratio of the calibration workload, [bench.CalibrationVariant]); its
-// interval is the raw one widened, in quadrature on the log scale, by z
-// times the run-to-run drift that the common change does not explain,
-// estimated from the variants themselves (the median absolute deviation
-// of their log ratios about the common one, which a minority of changed
-// variants hardly moves), and by the uncertainty of the common change.
-// A change that every variant shares is therefore not claimed, and one
-// that more than half of them share is taken for the machine's: those
-// variants come out unchanged and the others changed the other way.
-// Compare builds with "run --against" for that. Where the machine moved
-// more than can be corrected (the variants' drift beyond 10%, or their
-// common change more than about 28% from the calibration workload's;
-// with fewer variants, no calibration or one that changed beyond 25% or
-// too noisy) every variant is NotComparable.
+// confidence 1 - alpha (DefaultAlpha when 0). It is [CompareFor] with
+// [DefaultDetect].
 func Compare(run, ref *bench.Run, m Metric, alpha float64) []Delta {
-	ds, _ := compare(run, ref, m, alpha)
+	ds, _ := CompareFor(run, ref, m, alpha, DefaultDetect)
 	return ds
 }
 
 // MachineDrift returns what the comparison of run with the stored run ref
 // ([Compare]) knows of the machine's change between them.
 func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
-	_, d := compare(run, ref, m, alpha)
+	_, d := CompareFor(run, ref, m, alpha, DefaultDetect)
 	return d
 }
 
-func compare(run, ref *bench.Run, m Metric, alpha float64) ([]Delta, Drift) {
+// CompareFor returns, for each result of run in order, the change of
+// metric m (MetricTime when "") from the result of the same variant in
+// ref, at confidence 1 - alpha (DefaultAlpha when 0), and what the
+// comparison knows of the machine's change between the runs. A change is
+// within noise when its interval includes 1, or when the pairs are too
+// few for the interval to reach 1 - alpha (as benchstat, which needs 6
+// samples for 95%).
+//
+// The values of each round (the best of its iterations) are paired,
+// round i of run with round i of ref, and the raw change is the median of
+// the ratios with its distribution-free confidence interval (see
+// [stats.MedianInterval]): the round-to-round noise. For the two builds
+// of an A/B run (ref = run.Against) the pairs were measured back to
+// back, so the ratio cancels the drift of the machine, and the raw change
+// is the change.
+//
+// Between a run and a stored one, measured minutes apart, the machine
+// moved in between, by as much as 40% on a shared machine, and the pairs
+// do not show it. The log ratio of variant v is then taken as
+// c + e_v + n_v: c the machine's change common to the run, e_v the
+// run-to-run drift of that variant alone (standard deviation tau) and
+// n_v its round-to-round noise, whose standard error s_v the raw
+// interval gives (round-to-round noise only, counted once). With at least
+// [minDriftVariants] variants, the variants kept are those within 5
+// robust standard deviations of the median log ratio (a changed variant
+// beyond that does not move c nor widen the others' intervals). For each
+// variant v, c is the mean log ratio of the other kept variants, and
+// tau² their variance about it less the mean of their squared standard
+// errors (leave one out: v's own deviation then is independent of the
+// estimates, as Student's t needs); v's change is its log ratio less c,
+// with the variance tau² + s_v² + Var(c), and its interval takes Student's
+// t for the other kept variants less one degrees of freedom. On synthetic
+// runs of identical code with drift and noise (TestCompareCoverage) a 95%
+// interval misses 0 for 4 to 6% of the variants. With fewer variants, c
+// is the calibration workload's ([bench.CalibrationVariant]) log ratio,
+// tau is assumed ([defaultDrift]) and the calibration's standard error is
+// added.
+//
+// A change that every variant shares is therefore not claimed, and one
+// that more than half of them share is taken for the machine's: those
+// variants come out unchanged and the others changed the other way.
+// Compare builds with "run --against" for that. Where the machine moved
+// more than can be corrected (the variants' scatter beyond 10%, or their
+// common change more than about 28% from the calibration workload's;
+// with fewer variants, no calibration or one that changed beyond 25% or
+// too noisy) every variant is NotComparable. A variant whose interval is
+// wider than detect percent (DefaultDetect when 0) either way, and that
+// is not slower by more than detect beyond its interval, is NotComparable
+// too ("too noisy"): the runs could not have shown a change of that size,
+// and "~" would claim there was none.
+func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, Drift) {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
+	}
+	if detect <= 0 {
+		detect = DefaultDetect
 	}
 	byID := make(map[string]*bench.Result, len(ref.Results))
 	for i := range ref.Results {
@@ -185,6 +242,7 @@ func compare(run, ref *bench.Run, m Metric, alpha float64) ([]Delta, Drift) {
 		byID[r.ID()] = r
 	}
 	deltas := make([]Delta, len(run.Results))
+	var found []int // indexes of deltas Found
 	var logs []float64
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -192,6 +250,7 @@ func compare(run, ref *bench.Run, m Metric, alpha float64) ([]Delta, Drift) {
 		if rr, ok := byID[r.ID()]; ok {
 			deltas[i] = compareResults(r, rr, m, alpha)
 			if deltas[i].Found {
+				found = append(found, i)
 				logs = append(logs, math.Log(deltas[i].Ratio))
 			}
 		}
@@ -199,29 +258,109 @@ func compare(run, ref *bench.Run, m Metric, alpha float64) ([]Delta, Drift) {
 	if run.Against == ref {
 		return deltas, Drift{}
 	}
-	drift := Drift{Variants: len(logs)}
+	drift := Drift{Variants: len(logs), Detect: detect}
 	if run.Calibration != nil && ref.Calibration != nil && run.Calibration.ID() == ref.Calibration.ID() {
 		drift.Calibrated = true
 		drift.Calibration = compareResults(run.Calibration, ref.Calibration, m, alpha)
 	}
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
+	se := make([]float64, len(found)) // the standard errors of the raw log ratios
+	for j, i := range found {
+		se[j] = stdErr(deltas[i])
+	}
 	var common float64 // log
+	// variance returns the variance of the corrected log ratio of
+	// found[j], and the quantile its interval takes.
+	var variance func(j int) (float64, float64)
+	// shift returns the common log change divided out of found[j].
+	shift := func(int) float64 { return common }
 	if len(logs) >= minDriftVariants {
-		common = stats.Median(logs)
+		drift.FromVariants = true
+		med := stats.Median(logs)
 		dev := make([]float64, len(logs))
-		for i, l := range logs {
-			dev[i] = math.Abs(l - common)
+		for j, l := range logs {
+			dev[j] = math.Abs(l - med)
 		}
 		// The median absolute deviation, scaled to a standard deviation
-		// for normal errors; the median of n has about 1.2533 times the
-		// standard error of the mean.
-		drift.Spread = max(1.4826*stats.Median(dev), minDrift)
-		drift.Level = 1.2533 * drift.Spread / math.Sqrt(float64(len(logs)))
-		drift.FromVariants = true
+		// for normal errors.
+		drift.Scatter = 1.4826 * stats.Median(dev)
+		cut := outlierCut * max(drift.Scatter, minScatter)
+		kept := make([]bool, len(logs))
+		var sum float64
+		for j, l := range logs {
+			if kept[j] = dev[j] <= cut; kept[j] {
+				drift.Kept++
+				sum += l
+			}
+		}
+		k := float64(drift.Kept)
+		common = sum / k
+		var ss, s2 float64
+		for j, l := range logs {
+			if kept[j] {
+				ss += (l - common) * (l - common)
+				s2 += sq(se[j])
+			}
+		}
+		v := 0.0 // the variance of one kept variant's log ratio, on average
+		if drift.Kept > 1 {
+			v = ss / (k - 1)
+		}
+		tau2 := max(v-s2/k, 0)
+		drift.Spread = math.Sqrt(tau2)
+		drift.Level = math.Sqrt(v / k)
+		if drift.Kept > 2 {
+			drift.Quantile = stats.StudentQuantile(1-alpha/2, drift.Kept-2)
+		}
+		// The change of a variant is its log ratio less the common one
+		// taken without it (leave one out): then the two are
+		// independent, and the variant's deviation over the standard
+		// error estimated from the others follows Student's t (the
+		// deviation over one estimated with it would not: bounded,
+		// it makes the interval far too wide).
+		variance = func(j int) (float64, float64) {
+			var n, sum, ss, s2 float64
+			for i, l := range logs {
+				if kept[i] && i != j {
+					n++
+					sum += l
+				}
+			}
+			if n < 2 { // cannot happen: at least half the variants are kept
+				return 1, z // ±e^1.96: too noisy, and finite for JSON
+			}
+			cj := sum / n
+			for i, l := range logs {
+				if kept[i] && i != j {
+					ss += (l - cj) * (l - cj)
+					s2 += sq(se[i])
+				}
+			}
+			vj := ss / (n - 1)
+			vd := max(vj-s2/n, 0) + sq(se[j]) + vj/n
+			// Student's t for the n - 1 degrees of freedom of vj. (A
+			// Welch-Satterthwaite count, taking the standard errors
+			// as known, would give more to a variant noisier than the
+			// others; but a standard error from 50 rounds' order
+			// statistics is itself uncertain, and with it the
+			// intervals covered less than they claim on synthetic
+			// runs.)
+			return vd, stats.StudentQuantile(1-alpha/2, int(n)-1)
+		}
+		shift = func(j int) float64 {
+			var n, sum float64
+			for i, l := range logs {
+				if kept[i] && i != j {
+					n++
+					sum += l
+				}
+			}
+			return sum / n
+		}
 		c := drift.Calibration
 		switch {
-		case drift.Spread > maxDrift:
-			drift.NotComparable = fmt.Sprintf("the variants moved apart by %.1f%% (standard deviation) between the runs", drift.Spread*100)
+		case drift.Scatter > maxDrift:
+			drift.NotComparable = fmt.Sprintf("the variants moved apart by %.1f%% (standard deviation) between the runs", drift.Scatter*100)
 		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0 && math.Abs(common-math.Log(c.Ratio)) > maxCommonGap:
 			// More than half the variants changed together, and the
 			// machine, by the calibration, did not: dividing their
@@ -249,36 +388,57 @@ func compare(run, ref *bench.Run, m Metric, alpha float64) ([]Delta, Drift) {
 		default:
 			common = math.Log(c.Ratio)
 			drift.Spread = defaultDrift
-			drift.Level = math.Log(c.Interval.Hi/c.Interval.Lo) / 2 / z
+			drift.Level = stdErr(c)
+			drift.Quantile = z
+			// The calibration is measured apart from the variants:
+			// its noise, the assumed drift and the variant's own add.
+			variance = func(j int) (float64, float64) {
+				return sq(se[j]) + sq(drift.Spread) + sq(drift.Level), z
+			}
 		}
 	}
 	drift.Common = math.Exp(common)
 	if drift.NotComparable != "" {
-		for i := range deltas {
-			if deltas[i].Found {
-				deltas[i].NotComparable, deltas[i].Noise = drift.NotComparable, true
-			}
+		for _, i := range found {
+			deltas[i].NotComparable, deltas[i].Noise = drift.NotComparable, true
 		}
 		return deltas, drift
 	}
-	w := z * math.Hypot(drift.Spread, drift.Level)
-	for i := range deltas {
+	limit := math.Log1p(detect / 100)
+	for j, i := range found {
 		d := &deltas[i]
-		if !d.Found {
-			continue
-		}
 		d.Raw, d.RawInterval, d.Common, d.Drift = d.Ratio, d.Interval, drift.Common, drift.Spread
-		l := math.Log(d.Ratio)
-		lo, hi := l-math.Log(d.Interval.Lo), math.Log(d.Interval.Hi)-l
-		l -= common
+		cj := shift(j)
+		d.Common = math.Exp(cj)
+		l := math.Log(d.Ratio) - cj
+		vd, q := variance(j)
+		h := q * math.Sqrt(vd)
 		d.Ratio = math.Exp(l)
-		d.Interval.Lo = math.Exp(l - math.Hypot(lo, w))
-		d.Interval.Hi = math.Exp(l + math.Hypot(hi, w))
+		d.Interval.Lo, d.Interval.Hi = math.Exp(l-h), math.Exp(l+h)
 		d.Percent = (d.Ratio - 1) * 100
 		d.Noise = d.TooFew || d.Interval.Contains(1)
+		if !d.TooFew && h > limit && l-h <= limit {
+			d.NotComparable = fmt.Sprintf("too noisy: its interval, ±%.1f%%, is wider than the %g%% to detect", (math.Exp(h)-1)*100, detect)
+			d.Noise = true
+			drift.TooNoisy++
+		}
 	}
 	return deltas, drift
 }
+
+// stdErr returns the standard error of the log of d's (raw) ratio from
+// its interval: the half width of the log interval over the normal
+// quantile of the interval's confidence (the sign-test interval of a
+// median is about that many standard errors either side of it).
+func stdErr(d Delta) float64 {
+	iv := d.Interval
+	if iv.Lo <= 0 || iv.Hi <= 0 || iv.Confidence <= 0 || iv.Confidence >= 1 {
+		return 0
+	}
+	return math.Log(iv.Hi/iv.Lo) / 2 / (math.Sqrt2 * math.Erfinv(iv.Confidence))
+}
+
+func sq(x float64) float64 { return x * x }
 
 func orID(id, or string) string {
 	if id == "" {

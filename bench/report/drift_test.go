@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,7 +83,7 @@ func TestCompareDriftMinority(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Join(tb.Notes, "\n"); !strings.Contains(n, "the median of the ratios of the variants compared") || !strings.Contains(n, "more than half the variants share is taken for the machine's") {
+	if n := strings.Join(tb.Notes, "\n"); !strings.Contains(n, "the geometric mean of the ratios of the variants compared") || !strings.Contains(n, "more than half the variants share is taken for the machine's") {
 		t.Errorf("notes do not say what the correction hides:\n%s", n)
 	}
 }
@@ -224,5 +225,81 @@ func TestCompareDriftOldReference(t *testing.T) {
 		if i < 4 && (d.NotComparable == "" || !d.Noise) || i >= 4 && (d.Found || d.NotComparable != "") {
 			t.Errorf("%d %s: %+v", i, d.ID, d)
 		}
+	}
+}
+
+// A variant whose own rounds vary so much that its interval is wider than
+// the change to detect is not comparable ("too noisy"), never "~": its
+// comparison could not have shown a change of that size. One slower by
+// far more than its noise is still flagged; with a larger change to
+// detect, the noisy variant compares again; the report's cell and note
+// say it.
+func TestCompareTooNoisy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	noisy := func(r *bench.Run, i int, sd float64) {
+		for k := range r.Results[i].Iterations {
+			r.Results[i].Iterations[k].Time *= math.Exp(sd * rng.NormFloat64())
+		}
+	}
+	run, ref := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1, 2.5})
+	noisy(run, 2, 0.5)
+	noisy(ref, 2, 0.5)
+	noisy(run, 8, 0.5)
+	noisy(ref, 8, 0.5)
+	ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+	if dr.NotComparable != "" || dr.TooNoisy != 1 || dr.Detect != 10 {
+		t.Fatalf("drift %+v", dr)
+	}
+	for i, d := range ds {
+		half := math.Log(d.Interval.Hi/d.Interval.Lo) / 2
+		switch i {
+		case 2:
+			if !strings.HasPrefix(d.NotComparable, "too noisy: its interval, ±") || !d.Noise || half <= math.Log(1.1) {
+				t.Errorf("noisy unchanged variant: %+v (half width %.3f)", d, half)
+			}
+		case 8:
+			if d.NotComparable != "" || d.Noise || d.Interval.Lo < 1.5 {
+				t.Errorf("noisy variant 150%% slower: %+v", d)
+			}
+		default:
+			if d.NotComparable != "" || !d.Noise || half > math.Log(1.1) {
+				t.Errorf("%s: quiet unchanged variant: %+v", d.ID, d)
+			}
+		}
+	}
+	if s := Slower(ds, 10); len(s) != 1 || s[0].ID != ds[8].ID {
+		t.Errorf("Slower(10) = %+v, want %s alone", s, ds[8].ID)
+	}
+	if ds, dr := CompareFor(run, ref, MetricTime, 0, 100); dr.TooNoisy != 0 || ds[2].NotComparable != "" || !ds[2].Noise {
+		t.Errorf("detect 100%%: %+v, %+v", dr, ds[2])
+	}
+	// Compare and the reports detect DefaultDetect, 10%, unless told.
+	if d := Compare(run, ref, MetricTime, 0)[2]; d.NotComparable == "" {
+		t.Errorf("Compare: %+v", d)
+	}
+	for _, tt := range []struct {
+		detect float64
+		cell   string
+		note   bool
+	}{{0, "not comparable", true}, {10, "not comparable", true}, {100, "~", false}} {
+		tb, err := Build(run, Options{Ref: ref, Detect: tt.detect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(tb.Columns, "diff")
+		if got := tb.Rows[2][col].Format(bench.Microseconds); !strings.HasPrefix(got, tt.cell) {
+			t.Errorf("detect %g: diff cell %q, want %q", tt.detect, got, tt.cell)
+		}
+		notes := strings.Join(tb.Notes, "\n")
+		if has := strings.Contains(notes, "1 of 9 variants not comparable, too noisy"); has != tt.note {
+			t.Errorf("detect %g: too noisy note %v:\n%s", tt.detect, has, notes)
+		}
+	}
+	// With fewer than 5 variants (the calibration's change divided out),
+	// the same rule.
+	run.Results, ref.Results = run.Results[:3], ref.Results[:3]
+	ds, dr = CompareFor(run, ref, MetricTime, 0, 10)
+	if dr.FromVariants || dr.NotComparable != "" || dr.TooNoisy != 1 || ds[2].NotComparable == "" || ds[0].NotComparable != "" {
+		t.Errorf("3 variants: %+v\n%+v", dr, ds)
 	}
 }

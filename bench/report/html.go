@@ -394,7 +394,8 @@ type change struct {
 // noise).
 func (t *Table) changes() []change {
 	var cs []change
-	for i, d := range Compare(t.Run, t.ref, t.metric, 0) {
+	ds, _ := CompareFor(t.Run, t.ref, t.metric, 0, t.detect)
+	for i, d := range ds {
 		if !d.Found || d.NotComparable != "" {
 			continue
 		}

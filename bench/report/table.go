@@ -76,6 +76,7 @@ type Table struct {
 
 	ref    *bench.Run // the reference run compared with, or nil
 	metric Metric     // what the comparison compares
+	detect float64    // Options.Detect
 }
 
 // column computes one column of a report for a result and, in the default
@@ -147,6 +148,11 @@ type Options struct {
 	Ref    *bench.Run // a run to compare with (simple and aggregate reports), or nil
 	Metric Metric     // what the comparison compares; "" means MetricTime
 	Alpha  float64    // significance level of the comparison; 0 means DefaultAlpha
+	// Detect is the change, in percent, that a comparison between stored
+	// runs must be able to detect (run --fail-slower); a variant whose
+	// interval is too wide for it is not comparable (see [CompareFor]).
+	// 0 means DefaultDetect.
+	Detect float64
 }
 
 // Build computes the table of a report of run.
@@ -228,7 +234,7 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 			}
 		}
 	}
-	t.ref, t.metric = opts.Ref, opts.Metric
+	t.ref, t.metric, t.detect = opts.Ref, opts.Metric, opts.Detect
 	if slices.Contains(t.Columns, "interval") {
 		t.Notes = append(t.Notes, fmt.Sprintf("interval: the %.0f%% confidence interval (sign test) of the median of the rounds, relative to it: the variation from round to round", stats.DefaultConfidence*100))
 		if n := fewestRounds(run); n < minRounds {
@@ -239,7 +245,8 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.addThroughput()
 	}
 	if opts.Ref != nil && base != bench.ReportDefault {
-		t.addComparison(opts.Ref, opts.Metric, Compare(run, opts.Ref, opts.Metric, opts.Alpha), opts.Alpha)
+		ds, dr := CompareFor(run, opts.Ref, opts.Metric, opts.Alpha, opts.Detect)
+		t.addComparison(opts.Ref, opts.Metric, ds, dr, opts.Alpha)
 	}
 	return t, nil
 }
@@ -258,7 +265,7 @@ func (t *Table) row(r *bench.Result, it int) []Cell {
 
 // addComparison appends the reference mean, the difference and its
 // interval.
-func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha float64) {
+func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, dr Drift, alpha float64) {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
@@ -301,7 +308,10 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 		t.Notes = append(t.Notes,
 			fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
 	} else {
-		t.Notes = append(t.Notes, driftNote(MachineDrift(t.Run, ref, m, alpha), diffCol, what, side, alpha))
+		t.Notes = append(t.Notes, driftNote(dr, diffCol, what, side, alpha))
+		if dr.TooNoisy > 0 {
+			t.Notes = append(t.Notes, tooNoisyNote(dr, diffCol))
+		}
 	}
 	few := math.MaxInt
 	for _, d := range deltas {
@@ -312,6 +322,11 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, alpha fl
 	if few < math.MaxInt {
 		t.Notes = append(t.Notes, fmt.Sprintf("Too few rounds paired: with %d pairs no interval reaches %.0f%% (%d pairs are needed), so those changes are marked ~ and --fail-slower ignores them; diff_interval is the whole range of the ratios.", few, (1-alpha)*100, minRounds))
 	}
+}
+
+// tooNoisyNote says which variants were too noisy to compare.
+func tooNoisyNote(dr Drift, diffCol string) string {
+	return fmt.Sprintf("%s: %d of %d variants not comparable, too noisy: the run or the reference varied so much that their interval is wider than the %g%% to detect (--fail-slower), and a change of that size could not have shown; compare builds in the same rounds with run --against instead", diffCol, dr.TooNoisy, dr.Variants, dr.Detect)
 }
 
 // refMeanOf is the reference's mean of the metric compared, for the
@@ -333,7 +348,7 @@ func driftNote(dr Drift, diffCol, what, side string, alpha float64) string {
 	if dr.NotComparable != "" {
 		return fmt.Sprintf("%s: not comparable with %s: %s; compare builds in the same rounds with run --against instead", diffCol, side, dr.NotComparable)
 	}
-	common := "the median of the ratios of the variants compared"
+	common := "the geometric mean of the ratios of the variants compared that agree with their median"
 	left := "left between the variants"
 	shared := "a change that more than half the variants share is taken for the machine's: not claimed, and the other variants seem to change the other way"
 	if !dr.FromVariants {
@@ -345,7 +360,10 @@ func driftNote(dr Drift, diffCol, what, side string, alpha float64) string {
 	if dr.Calibrated && dr.Calibration.Found {
 		cal = fmt.Sprintf("the calibration workload %+.1f%%", dr.Calibration.Percent)
 	}
-	return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s; %s): %s; diff_interval: its %.0f%% confidence interval (sign test), widened by the run-to-run drift of %.1f%% (standard deviation) %s; ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, cal, shared, (1-alpha)*100, math.Hypot(dr.Spread, dr.Level)*100, left)
+	if !dr.FromVariants {
+		return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s; %s): %s; diff_interval: its %.0f%% confidence interval, the round-to-round noise (sign test) with the calibration's and a run-to-run drift of %.1f%% (standard deviation) %s; ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, cal, shared, (1-alpha)*100, dr.Spread*100, left)
+	}
+	return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s, %d of %d kept; %s): %s; diff_interval: its %.0f%% confidence interval, the variant's round-to-round noise (sign test) and the run-to-run drift of one variant, %.1f%% (standard deviation), estimated from the other variants (Student's t); ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, dr.Kept, dr.Variants, cal, shared, (1-alpha)*100, dr.Spread*100)
 }
 
 // addThroughput appends, when the run measured throughput (run

@@ -38,26 +38,20 @@ func MedianInterval(xs []float64, confidence float64) (median float64, iv Interv
 	if n == 1 {
 		return median, Interval{Lo: s[0], Hi: s[0]}
 	}
-	k, cover := 1, 1-2*binomialCDF(n, 0)
+	// P(B <= j-1) summed as j grows, term by term from P(B = 0), so
+	// the interval costs O(n), not O(n²) (5,000 rounds took 1 s a variant).
+	lnHalf := float64(n) * math.Log(0.5)
+	cdf := math.Exp(lnChoose(n, 0) + lnHalf)
+	k, cover := 1, 1-2*min(cdf, 1)
 	for j := 2; j <= n/2; j++ {
-		c := 1 - 2*binomialCDF(n, j-1)
+		cdf += math.Exp(lnChoose(n, j-1) + lnHalf)
+		c := 1 - 2*min(cdf, 1)
 		if c < confidence {
 			break
 		}
 		k, cover = j, c
 	}
 	return median, Interval{Lo: s[k-1], Hi: s[n-k], Confidence: cover}
-}
-
-// binomialCDF returns P(B <= k) for B binomial with n trials and
-// probability 1/2.
-func binomialCDF(n, k int) float64 {
-	var p float64
-	lnHalf := float64(n) * math.Log(0.5)
-	for i := 0; i <= k; i++ {
-		p += math.Exp(lnChoose(n, i) + lnHalf)
-	}
-	return min(p, 1)
 }
 
 func lnChoose(n, k int) float64 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"time"
 
 	"github.com/josebench/josebench/bench"
@@ -50,34 +51,44 @@ func prepareBearer(v *bench.Variant) (bench.Op, error) {
 	if err != nil {
 		return nil, err
 	}
-	var got *bearer.Claims
-	h := m.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = bearer.ClaimsFrom(r.Context()) }))
-	serve := func(tok []byte) *httptest.ResponseRecorder {
+	// The handler hands the claims to the recorder it writes to, so that
+	// goroutines sharing the op (Runner.Parallel) share none of its state.
+	h := m.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.(*bearerRecorder).got = bearer.ClaimsFrom(r.Context())
+	}))
+	serve := func(tok []byte) (*httptest.ResponseRecorder, *bearer.Claims) {
 		req := httptest.NewRequest(http.MethodGet, "/", nil)
 		if tok != nil {
 			req.Header.Set("Authorization", "Bearer "+string(tok))
 		}
-		rec := httptest.NewRecorder()
-		got = nil
+		rec := &bearerRecorder{ResponseRecorder: httptest.NewRecorder()}
 		h.ServeHTTP(rec, req)
-		return rec
+		return rec.ResponseRecorder, rec.got
 	}
-	if err := p.checkBearer(serve); err != nil {
+	if err := p.checkBearer(func(tok []byte) *httptest.ResponseRecorder { rec, _ := serve(tok); return rec }); err != nil {
 		return nil, err
 	}
-	rec := serve(tok)
+	rec, got := serve(tok)
 	if rec.Code != http.StatusOK || got == nil || got.Subject != claims.Subject || got.Scope != claims.Scope || got.ClientID != claims.ClientID {
 		return nil, &CheckError{CheckBearerAccepted, fmt.Errorf("status %d, claims %+v", rec.Code, got)}
 	}
 
 	switch v.Param("via") {
 	case bench.ViaMiddleware:
-		req := httptest.NewRequest(http.MethodGet, "/", nil)
-		req.Header.Set("Authorization", "Bearer "+string(tok))
-		rec := httptest.NewRecorder()
+		// A request and a recorder per goroutine, reused from call to
+		// call: a sync.Pool hands each call one no other call holds, and
+		// costs no allocation once each goroutine's is made.
+		calls := sync.Pool{New: func() any {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.Header.Set("Authorization", "Bearer "+string(tok))
+			return &bearerCall{req: req, rec: bearerRecorder{ResponseRecorder: httptest.NewRecorder()}}
+		}}
 		return func() error {
-			got = nil
-			h.ServeHTTP(rec, req)
+			c := calls.Get().(*bearerCall)
+			c.rec.got = nil
+			h.ServeHTTP(&c.rec, c.req)
+			got := c.rec.got
+			calls.Put(c)
 			if got == nil {
 				return errBearerRefused
 			}
@@ -95,6 +106,19 @@ func prepareBearer(v *bench.Variant) (bench.Op, error) {
 }
 
 var errBearerRefused = errors.New("subjects: the middleware refused the request")
+
+// bearerRecorder is the ResponseWriter of the Bearer variants: the handler
+// behind the middleware sets got to the claims it was given.
+type bearerRecorder struct {
+	*httptest.ResponseRecorder
+	got *bearer.Claims
+}
+
+// bearerCall is the state of one call of a via=middleware op.
+type bearerCall struct {
+	req *http.Request
+	rec bearerRecorder
+}
 
 // checkBearer checks the middleware's refusals, through serve.
 func (p *jwtPair) checkBearer(serve func(tok []byte) *httptest.ResponseRecorder) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 
 	"github.com/josebench/josebench/bench"
@@ -50,5 +51,39 @@ func TestBearerVariants(t *testing.T) {
 	var ce *CheckError
 	if err := p.checkBearer(accept); !errors.As(err, &ce) || ce.Check != CheckBearerNoToken {
 		t.Errorf("accepting middleware: %v", err)
+	}
+}
+
+// TestBearerParallel: the op of each Bearer variant runs on several
+// goroutines at once (Runner.Parallel) without sharing its state: under
+// -race, the via=middleware op shared one ResponseRecorder, request and
+// claims pointer. Each call still checks that the handler got claims.
+func TestBearerParallel(t *testing.T) {
+	vs, err := bench.Select(bench.DefaultConfig().Measure, []string{"Bearer"})
+	if err != nil || len(vs) != 2 {
+		t.Fatal(len(vs), err)
+	}
+	for i := range vs {
+		op, err := Prepare(&vs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for range 8 {
+			wg.Go(func() {
+				for range 50 {
+					if err := op(); err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("%s: %v", vs[i].ID(), err)
+		}
 	}
 }

@@ -55,7 +55,11 @@ const dpopPool = 256
 // dpop.MemoryStore) holds dpopPool/2 entries, so that it is full from the
 // first half on and each check records its proof and evicts the oldest
 // entry, the steady state of a busy server's store (whose default
-// capacity, 65,536, a pool could not exceed at a reasonable cost). The
+// capacity, 65,536, a pool could not exceed at a reasonable cost). Its
+// map of 128 entries stays in the CPU's caches, where a full default
+// store's 8.5 MB does not: a Remember there cost 1.5-5.4 µs against
+// 0.9-1.1 µs (measured at a load of 19 on 2 cores), a few percent of an
+// ES256 check, which the variants leave out. The
 // Verifier's clock is fixed at the proofs' "iat", so that they stay within
 // its window however long the run. The access token's own validation is
 // not part of it (the JWT and Bearer groups measure that), nor its

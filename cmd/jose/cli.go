@@ -5,11 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/internal/version"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
@@ -191,7 +194,7 @@ func runWith(s *streams, args []string) int {
 			c.writeUsage(stdout, fs)
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "jose: %s: %v (run \"jose %s -h\" for usage)\n", path, err, path)
+		fmt.Fprintf(stderr, "jose: %s: %s (run \"jose %s -h\" for usage)\n", path, flagError(fs, err), path)
 		return exitUsage
 	}
 	if fs.NArg() > c.maxArgs {
@@ -202,7 +205,18 @@ func runWith(s *streams, args []string) int {
 				path, argName(extra), argName(fs.Arg(0)))
 			return exitUsage
 		}
-		fmt.Fprintf(stderr, "jose: %s: unexpected argument %q\n", path, fs.Arg(c.maxArgs))
+		hint := ""
+		if c.maxArgs == 0 {
+			hint = " (the command takes no argument"
+			switch arg := fs.Arg(0); {
+			case fs.Lookup("key") != nil && isKeyFile(arg):
+				hint += ": give the key file with --key"
+			case fs.Lookup("claims") != nil:
+				hint += ": give more claims with --claims"
+			}
+			hint += ")"
+		}
+		fmt.Fprintf(stderr, "jose: %s: unexpected argument %s%s\n", path, untrusted.Quote(fs.Arg(c.maxArgs)), hint)
 		return exitUsage
 	}
 	if msg := emptyInput(c, fs); msg != "" {
@@ -218,6 +232,60 @@ func runWith(s *streams, args []string) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// flagError is the flag package's refusal err in the user's words: the
+// flag named as --name, and for a value that does not parse what the
+// flag wants ("--size x: want a whole number"), instead of "invalid value
+// \"x\" for flag -size: parse error".
+func flagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := badFlagValue.FindStringSubmatch(msg); m != nil {
+		if reason := msg[len(m[0]):]; reason != "parse error" && reason != "value out of range" {
+			return "--" + m[2] + ": " + reason // a flag of the command's own type said it
+		}
+		want := "a valid value"
+		if f := fs.Lookup(m[2]); f != nil {
+			if g, ok := f.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case time.Duration:
+					want = "a duration such as 30s, 5m or 1h"
+				case int, int64, uint, uint64:
+					want = "a whole number"
+				case bool:
+					want = "true or false (--" + m[2] + " alone is true)"
+				}
+			}
+		}
+		v, uerr := strconv.Unquote(`"` + m[1] + `"`) // the flag package quoted it with %q
+		if uerr != nil {
+			v = m[1]
+		}
+		return fmt.Sprintf("--%s %s: want %s", m[2], untrusted.Quote(v), want)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + strings.TrimPrefix(name, "-")
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "--" + strings.TrimPrefix(name, "-") + " needs a value"
+	}
+	return msg
+}
+
+// badFlagValue is the flag package's refusal of a value that does not
+// parse.
+var badFlagValue = regexp.MustCompile(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-(\S+): `)
+
+// isKeyFile reports whether the file name holds a JWK, a JWK Set or a PEM
+// key, read up to maxKeyFile bytes.
+func isKeyFile(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile))
+	return err == nil && keyFileKind(data) != ""
 }
 
 // cmdError is an error the command made, in the user's words: its text is
@@ -348,10 +416,16 @@ const notSignedWithKey = ": the token was not signed with this key, or was chang
 // with one key. The command says it in the words of JWK files.
 var cannotVerify = regexp.MustCompile(`the key is .+; ([A-Za-z0-9-]+) needs [^;:]+: algorithm not allowed$`)
 
-var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("[^"]*")(?: is not allowed)?: algorithm not allowed$`)
+// notAllowed is the library's refusal of a token's alg or enc outside
+// the allow-list, its value quoted by untrusted.Quote: escaped quotes
+// and backslashes inside, and a length after it when cut.
+var notAllowed = regexp.MustCompile(`^((?:signature \d+ of \d+|none of \d+ signatures verified): )?(alg|enc) ("(?:[^"\\]|\\.)*"(?: \(\d+ bytes\))?)(?: is not allowed)?: algorithm not allowed$`)
 
 // splitParts splits an error's text at each ": " outside double quotes,
-// so that quoted input (a kid of "a: jose: b") is kept whole.
+// so that quoted input (a kid of "a: jose: b") is kept whole. A quote
+// character named in single quotes, as the JSON parser names the byte it
+// refuses ("invalid character '\"' after an object member"), opens no
+// quoted text.
 func splitParts(msg string) []string {
 	var parts []string
 	start, quoted := 0, false
@@ -359,6 +433,8 @@ func splitParts(msg string) []string {
 		switch {
 		case msg[i] == '\\' && quoted:
 			i++
+		case !quoted && strings.HasPrefix(msg[i:], `'"'`):
+			i += 2
 		case msg[i] == '"':
 			quoted = !quoted
 		case !quoted && strings.HasPrefix(msg[i:], ": "):

@@ -80,7 +80,7 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 			}
 			p, err := dpop.NewProver(a, k)
 			if err != nil {
-				return err
+				return weakKey(err, "--key "+*keyFile)
 			}
 			opts := &dpop.ProofOptions{Nonce: *nonce, IssuedAt: s.now()}
 			if *tokenFile != "" {
@@ -95,6 +95,9 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 					return errorf("%s: no access token", displayName(*tokenFile))
 				}
 				opts.AccessToken = string(tok)
+			}
+			if _, err := dpop.NormalizeURI(*url); err != nil {
+				return errorf("--url: %v: give the request's whole URL, such as https://server.example/token", err)
 			}
 			proof, err := p.Proof(*method, *url, opts)
 			if err != nil {

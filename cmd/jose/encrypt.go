@@ -19,8 +19,8 @@ and PBES2 an oct key, whose bytes are the PBES2 password; or a JWK Set and
 --kid to pick the key) and print the JWE (RFC 7516): compact, or with
 --json the flattened JSON serialization. --header adds protected members
 as "jose sign --header" does; the members the encrypter writes itself
-(alg, enc, zip, kid, typ, cty, p2c, p2s, epk, apu, apv, iv, tag, b64,
-crit) are refused.
+(alg, enc, zip, kid, typ, cty, p2c, p2s, epk, iv, tag, ek) and those it
+does not support (apu, apv, b64, crit) are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {
@@ -65,13 +65,13 @@ crit) are refused.
 			encrypter, err := jwe.NewEncrypter(a, e, k, &jwe.EncrypterOptions{
 				KeyID: *kid, Type: *typ, ContentType: *cty, Compress: *zip, PBES2Count: *p2c, Extra: members,
 			})
-			err = headerError(err, members)
+			err = weakKey(headerError(err, members), "--key "+*keyFile)
 			if err != nil {
 				return err
 			}
 			plaintext, err := readInput(s, input, maxPayload)
 			if err != nil {
-				return err
+				return notAFile(err, input, "encrypt", "PLAINTEXT")
 			}
 			var tok []byte
 			if *asJSON {

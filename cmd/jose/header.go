@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/internal/untrusted"
+	"github.com/josebench/josebench/jose"
 )
 
 // headerFlag is --header NAME=VALUE, repeatable: members of the protected
@@ -30,16 +33,25 @@ func (h *headerFlag) Set(v string) error {
 }
 
 // The header members a command sets itself, and the flag that sets each
-// ("" for those the command or the library alone writes): --header may not
-// give them.
+// ("" for those the command or the library alone writes), or, after "!",
+// why the command cannot write it: --header may not give them.
 var (
-	jwsHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "--cty", "b64": "", "crit": ""}
+	jwsHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "--cty", "b64": noB64, "crit": noCrit, "enc": noEnc}
 	// jwtHeaderNames are those of "jwt issue", which has no --cty.
-	jwtHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "", "b64": "", "crit": ""}
+	jwtHeaderNames = map[string]string{"alg": "--alg", "kid": "--kid", "typ": "--typ", "cty": "", "b64": noB64, "crit": noCrit, "enc": noEnc}
 	jweHeaderNames = map[string]string{
 		"alg": "--alg", "enc": "--enc", "zip": "--zip", "kid": "--kid", "typ": "--typ", "cty": "--cty", "p2c": "--p2c",
-		"b64": "", "crit": "", "epk": "", "apu": "", "apv": "", "iv": "", "tag": "", "p2s": "",
+		"b64": noB64, "crit": noCrit, "apu": noAgreement, "apv": noAgreement,
+		"epk": "", "iv": "", "tag": "", "p2s": "", "ek": "",
 	}
+)
+
+// Why the commands cannot write some registered members.
+const (
+	noB64       = "!the unencoded payload option (RFC 7797) is not supported by this command"
+	noCrit      = "!critical extensions (RFC 7515 §4.1.11) are not supported by this command"
+	noEnc       = "!a JWS has no \"enc\": that member marks a JWE (RFC 7516 §9)"
+	noAgreement = "!ECDH-ES agreement information (RFC 7518 §4.6.1) is not supported by this command"
 )
 
 // members returns the members of the flags, refusing the names of refused,
@@ -51,7 +63,13 @@ func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
 	m := make(map[string]any, len(h))
 	for _, v := range h {
 		name, value, _ := strings.Cut(v, "=")
+		if !utf8.ValidString(v) {
+			return nil, usagef("--header %s: not UTF-8 text", untrusted.Quote(v))
+		}
 		if f, ok := refused[name]; ok {
+			if why, ok := strings.CutPrefix(f, "!"); ok {
+				return nil, usagef("--header %s: %s", untrusted.Quote(name), why)
+			}
 			if f != "" {
 				return nil, usagef("--header %s: give %q with %s", untrusted.Quote(name), name, f)
 			}
@@ -77,10 +95,15 @@ func (h headerFlag) members(refused map[string]string) (map[string]any, error) {
 }
 
 // headerError names --header in a refusal of one of its members by the
-// library (a registered name given a value of the wrong type).
+// library (a registered name given a value of the wrong type), or of the
+// header it makes too long.
 func headerError(err error, members map[string]any) error {
-	if err != nil && len(members) > 0 && strings.Contains(err.Error(), "header member") {
+	switch {
+	case err == nil || len(members) == 0:
+	case strings.Contains(err.Error(), "header member"):
 		return usagef("--header %s", strings.TrimPrefix(userText(err), "header member "))
+	case errors.Is(err, jose.ErrLimitExceeded):
+		return usagef("--header: the protected header would be larger than the %d bytes a reader accepts: give shorter values", jose.DefaultMaxHeaderSize)
 	}
 	return err
 }

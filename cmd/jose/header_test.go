@@ -39,8 +39,15 @@ func TestHeaderValues(t *testing.T) {
 		{"kid=x", `--header "kid": give "kid" with --kid`, exitUsage},
 		{"typ=JWT", `--header "typ": give "typ" with --typ`, exitUsage},
 		{"cty=text", `--header "cty": give "cty" with --cty`, exitUsage},
-		{"b64=false", `--header "b64": the command sets "b64" itself`, exitUsage},
-		{`crit=["x"]`, `--header "crit": the command sets "crit" itself`, exitUsage},
+		// Not the command's to set: it never writes b64 or crit.
+		{"b64=false", `--header "b64": the unencoded payload option (RFC 7797) is not supported by this command`, exitUsage},
+		{`crit=["x"]`, `--header "crit": critical extensions (RFC 7515 §4.1.11) are not supported by this command`, exitUsage},
+		// A JWS with "enc" reads as a JWE (RFC 7516 §9).
+		{"enc=A128GCM", `--header "enc": a JWS has no "enc": that member marks a JWE (RFC 7516 §9)`, exitUsage},
+		// Not UTF-8: encoding/json would have written U+FFFD instead.
+		{"x=\xff", `--header "x=\xff": not UTF-8 text`, exitUsage},
+		{"x\xff=1", `--header "x\xff=1": not UTF-8 text`, exitUsage},
+		{"x=" + strings.Repeat("a", 9000), `--header: the protected header would be larger than the 8192 bytes a reader accepts: give shorter values`, exitUsage},
 		{"x5u=5", `--header "x5u": must be a string, not a number`, exitUsage},
 	} {
 		code, stdout, stderr := runCLI(t, []byte("hello"), "sign", "--alg", "HS256", "--key", kHS256, "--header", tt.header)
@@ -73,9 +80,9 @@ func TestHeaderValues(t *testing.T) {
 		t.Errorf("jwt issue cty: exit %d, stderr %q", code, stderr)
 	}
 	// "encrypt" refuses what the encrypter writes.
-	for _, name := range []string{"enc", "zip", "epk", "p2s", "p2c", "iv", "tag", "apu", "apv"} {
+	for _, name := range []string{"enc", "zip", "epk", "p2s", "p2c", "iv", "tag", "ek", "apu", "apv", "b64", "crit"} {
 		code, _, stderr := runCLI(t, []byte("hi"), "encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "--header", name+"=1")
-		if code != exitUsage || !strings.Contains(stderr, `--header "`+name+`"`) {
+		if code != exitUsage || !strings.Contains(stderr, `--header "`+name+`"`) || strings.Contains(stderr, "extra members") {
 			t.Errorf("encrypt --header %s: exit %d, stderr %q", name, code, stderr)
 		}
 	}

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -31,9 +33,16 @@ const stdinName = "standard input"
 
 func isStdin(name string) bool { return name == "" || name == "-" }
 
+// displayName is how messages name the file name: "standard input", the
+// name as given, or, when it holds what is not printable (a file name
+// with an escape sequence, matched by a shell glob), the name quoted and
+// escaped: whole, as a path is bounded by the system.
 func displayName(name string) string {
 	if isStdin(name) {
 		return stdinName
+	}
+	if q := strconv.Quote(name); q != `"`+name+`"` {
+		return q
 	}
 	return name
 }
@@ -45,14 +54,20 @@ func readInput(s *streams, name string, max int64) ([]byte, error) {
 	if !isStdin(name) {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, errorf("%s: %v", name, errors.Unwrap(err))
+			return nil, errorf("%s: %v", displayName(name), errors.Unwrap(err))
 		}
 		defer f.Close()
 		r = f
 	}
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
-		return nil, errorf("read %s: %v", displayName(name), err)
+		// The error of a file names it already ("read d: is a
+		// directory"): said once.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, errorf("%s: %v", displayName(name), err)
 	}
 	if int64(len(data)) > max {
 		return nil, errorf("%s: larger than %d bytes", displayName(name), max)
@@ -82,6 +97,10 @@ func readToken(s *streams, name string) ([]byte, error) {
 				return arg, nil
 			}
 			if looksLikeToken(arg) {
+				if errors.Is(err, syscall.ENAMETOOLONG) {
+					// No file name is that long: a broken token.
+					return nil, errorf("%s: %v (%s)", argName(name), terr, tokenArgHelp)
+				}
 				return nil, errorf("%s: %v, and %v (%s)", argName(name), errors.Unwrap(err), terr, tokenArgHelp)
 			}
 			return nil, errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
@@ -118,9 +137,10 @@ var (
 )
 
 // argName is how messages name a file argument: as given, or quoted and
-// cut when it is long or not printable (a broken pasted token).
+// cut when it is long, not printable (a broken pasted token) or has
+// spaces around it.
 func argName(name string) string {
-	if len(name) > 64 || strconv.Quote(name) != `"`+name+`"` {
+	if len(name) > 64 || strconv.Quote(name) != `"`+name+`"` || strings.TrimSpace(name) != name {
 		return untrusted.Quote(name)
 	}
 	return name
@@ -274,11 +294,21 @@ func parseAlg[A ~string](flagName, value string, known []A) (A, error) {
 			names[i] = string(a)
 		}
 		if k := closeTo(value, names); k != "" {
-			return "", usagef("--%s %s: unknown algorithm (did you mean %s? names are case-sensitive)", flagName, value, k)
+			return "", usagef("--%s %s: unknown algorithm (did you mean %s? %s)", flagName, argName(value), k, slipKind(value, k))
 		}
 		return "", usagef("--%s %s: unknown algorithm (want one of %s)", flagName, value, joinAlgs(known))
 	}
 	return A(value), nil
+}
+
+// slipKind says how v, a name closeTo found, differs from the name k:
+// "names are case-sensitive", or for spaces around it, as a quoted shell
+// variable keeps them, "without the spaces".
+func slipKind(v, k string) string {
+	if strings.TrimSpace(v) == k {
+		return "without the spaces"
+	}
+	return "names are case-sensitive"
 }
 
 // needsGo127 reports whether alg is an algorithm this module implements

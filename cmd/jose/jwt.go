@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/jwe"
 	"github.com/josebench/josebench/jose/jws"
 	"github.com/josebench/josebench/jose/jwt"
@@ -117,6 +118,7 @@ of a nested JWT, RFC 7519 §5.2, which the command sets itself).
 			}
 			signer, err := jwt.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, Extra: members})
 			err = headerError(err, members)
+			err = weakKey(err, key.given())
 			if err != nil {
 				return err
 			}
@@ -195,7 +197,8 @@ func (n *nestFlags) encrypter(s *streams, signer *jwt.Signer, kid string) (*jwt.
 	if err := checkDirKey(k, n.keyFile, a, e); err != nil {
 		return nil, err
 	}
-	return jwt.NewNestedEncrypter(signer, a, e, k, nil)
+	enc, err := jwt.NewNestedEncrypter(signer, a, e, k, nil)
+	return enc, weakKey(err, "--enc-key "+n.keyFile)
 }
 
 // decrypter returns the decrypter of the JWE of nested JWTs.
@@ -244,10 +247,51 @@ func parseClaims(s string) (obj []byte, names []string, err error) {
 	if err := json.Compact(&b, []byte(s)); err != nil || json.Unmarshal(b.Bytes(), &members) != nil || b.Bytes()[0] != '{' {
 		return nil, nil, usagef("--claims: want a JSON object, such as '{\"scope\":\"read\"}'")
 	}
+	if dup := duplicateName(b.Bytes()); dup != "" {
+		// Said here: the library would name its offset in the claims the
+		// command writes, not in --claims.
+		return nil, nil, usagef("--claims: member name %s given twice", untrusted.Quote(dup))
+	}
 	for name := range members {
 		names = append(names, name)
 	}
 	return b.Bytes(), names, nil
+}
+
+// duplicateName returns the first member name that an object of the valid
+// JSON text data holds twice, at any depth, or "".
+func duplicateName(data []byte) string {
+	d := json.NewDecoder(bytes.NewReader(data))
+	var stack []map[string]bool // the names of each open object; nil for an array
+	key := false                // the next token of the innermost object is a name
+	for {
+		t, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		if key {
+			if name, ok := t.(string); ok {
+				top := stack[len(stack)-1]
+				if top[name] {
+					return name
+				}
+				top[name] = true
+				key = false
+				continue
+			}
+		}
+		switch t {
+		case json.Delim('{'):
+			stack = append(stack, map[string]bool{})
+			key = true
+			continue
+		case json.Delim('['):
+			stack = append(stack, nil)
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		key = len(stack) > 0 && stack[len(stack)-1] != nil
+	}
 }
 
 // mergeClaims returns the JSON object of the members of a followed by those

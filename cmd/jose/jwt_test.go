@@ -337,3 +337,20 @@ func TestJWTNestedRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateName: the member names an object holds twice, at any depth.
+func TestDuplicateName(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1,"a":2}`:                      "a",
+		`{"a":{"b":1,"b":2}}`:                "b",
+		`{"a":[{"c":1},{"c":2}],"b":[1]}`:    "",
+		`{"a":[{"c":1,"c":2}]}`:              "c",
+		`{"a":{"a":1},"b":"a"}`:              "",
+		`{"x":[1,"x",{"x":{}}],"y":2,"x":3}`: "x",
+		`{}`:                                 "",
+	} {
+		if got := duplicateName([]byte(in)); got != want {
+			t.Errorf("duplicateName(%s) = %q, want %q", in, got, want)
+		}
+	}
+}

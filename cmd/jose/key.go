@@ -55,6 +55,16 @@ func (g *genFlags) params() (jose.GenerateParams, error) {
 	case !sigAlg && !keyAlg && needsGo127(g.alg):
 		return p, usagef("--alg %s: ML-DSA needs a build with Go 1.27 or later (this one is %s)", g.alg, runtime.Version())
 	case !sigAlg && !keyAlg:
+		var names []string
+		for _, a := range signatureAlgs {
+			names = append(names, string(a))
+		}
+		for _, a := range keyAlgs {
+			names = append(names, string(a))
+		}
+		if k := closeTo(g.alg, names); k != "" {
+			return p, usagef("--alg %s: unknown algorithm (did you mean %s? %s)", argName(g.alg), k, slipKind(g.alg, k))
+		}
 		return p, usagef("--alg %s: unknown algorithm (want one of %s, or %s)", g.alg, joinAlgs(signatureAlgs), joinAlgs(keyAlgs))
 	}
 	switch g.use {

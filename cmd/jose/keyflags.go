@@ -27,6 +27,9 @@ type keyFlags struct {
 	// a file written by echo does: kept (the secret is its bytes as they
 	// are), but named when verification fails.
 	newline bool
+	// crlf is set with newline when the line break is "\r\n", as a
+	// Windows editor writes it.
+	crlf bool
 }
 
 func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
@@ -39,11 +42,20 @@ func (f *keyFlags) register(fs *flag.FlagSet, keyUsage string) {
 func (f *keyFlags) given() string {
 	switch {
 	case f.secretFile != "":
-		return "--secret-file " + f.secretFile
+		return "--secret-file " + flagFile(f.secretFile)
 	case f.secretEnv != "":
-		return "--secret-env " + f.secretEnv
+		return "--secret-env " + argName(f.secretEnv)
 	}
-	return "--key " + f.file
+	return "--key " + flagFile(f.file)
+}
+
+// flagFile is the value of a file flag as messages show it: "-" as it
+// is, a file name as displayName shows it.
+func flagFile(name string) string {
+	if name == "-" {
+		return name
+	}
+	return displayName(name)
 }
 
 // check checks that exactly one of the flags is given and that the key and
@@ -93,7 +105,11 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	default:
 		return nil, nil
 	}
+	if what := keyFileKind(secret); what != "" {
+		return nil, usagef("%s holds %s, not a raw secret: give it with --key", f.given(), what)
+	}
 	f.newline = bytes.HasSuffix(secret, []byte("\n"))
+	f.crlf = bytes.HasSuffix(secret, []byte("\r\n"))
 	for _, a := range algs {
 		if a.KeyType() != jose.KeyTypeOct {
 			return nil, usagef("%s: a raw secret is for HMAC (HS256, HS384, HS512), not %s: give the key with --key", f.given(), a)
@@ -103,6 +119,45 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 		}
 	}
 	return secret, nil
+}
+
+// weakKey names the key in the library's refusal of a key the command's
+// checks let through because it is too weak for its algorithm
+// (jose.ErrInvalidKey: "RS256 needs an RSA key of 2048 to 16384 bits, got
+// 1024"): name is the flag and file ("--key rsa.pem"). The command's own
+// errors are returned as they are.
+func weakKey(err error, name string) error {
+	switch err.(type) {
+	case nil, *cmdError, *usageError:
+		return err
+	}
+	if !errors.Is(err, jose.ErrInvalidKey) {
+		return err
+	}
+	msg := strings.TrimSuffix(strings.TrimPrefix(userText(err), "key: "), ": "+jose.ErrInvalidKey.Error())
+	return &cmdError{msg: name + ": " + msg, errs: []error{err}}
+}
+
+// keyFileKind says what a key file data is, "a JWK", "a JWK Set" or "a
+// PEM key", when a raw secret was given that is one (a key file named
+// with --secret-file): used as the HMAC secret, its text would sign a
+// token no holder of the key verifies. It returns "" for anything else.
+func keyFileKind(data []byte) string {
+	t := bytes.TrimSpace(data)
+	switch {
+	case bytes.HasPrefix(t, []byte("-----BEGIN")):
+		if _, err := jose.ParseKeyPEM(t); err == nil {
+			return "a PEM key"
+		}
+	case len(t) > 0 && t[0] == '{':
+		if isSet(t) {
+			return "a JWK Set"
+		}
+		if _, err := jose.ParseKey(t); err == nil {
+			return "a JWK"
+		}
+	}
+	return ""
 }
 
 // rawSecretHint adds to the refusal of a --key file that is no key file
@@ -123,13 +178,17 @@ func (f *keyFlags) newlineHint(err error) error {
 	if err == nil || !f.newline || !errors.Is(err, jose.ErrVerificationFailed) {
 		return err
 	}
-	how := "write the file with printf or echo -n"
+	brk, how := "a line break", "write the file with printf or echo -n"
+	if f.crlf {
+		// echo -n would not help: the file was written by an editor.
+		brk, how = "a Windows line break (\\r\\n)", "remove it (tr -d '\\r\\n')"
+	}
 	if f.secretEnv != "" {
 		how = "set the variable without it"
 	}
 	msg := strings.TrimSuffix(userText(err), notSignedWithKey)
 	return &cmdError{
-		msg:  fmt.Sprintf("%s: the token was not signed with this secret, or was changed; note that %s ends with a line break, part of the secret as it is read: if the secret has none, %s", msg, f.given(), how),
+		msg:  fmt.Sprintf("%s: the token was not signed with this secret, or was changed; note that %s ends with %s, part of the secret as it is read: if the secret has none, %s", msg, f.given(), brk, how),
 		errs: []error{err},
 	}
 }
@@ -150,7 +209,9 @@ func (f *keyFlags) signingKey(s *streams, alg jwa.SignatureAlgorithm, kid string
 	if err != nil {
 		return nil, f.rawSecretHint(err, []jwa.SignatureAlgorithm{alg})
 	}
-	return kf.pick("--kid", kid, string(alg), sigKeyWanted(alg), func(k *jose.JWK, where string) error {
+	return kf.pick("--kid", kid, string(alg), sigKeyWanted(alg), alg.KeyType(), func(k *jose.JWK) bool {
+		return alg.FitsKey(k.Key) && k.Permits(string(alg), jose.OpSign) == nil
+	}, func(k *jose.JWK, where string) error {
 		return checkSigningKey(k, where, alg)
 	})
 }
@@ -185,7 +246,9 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid s
 	if err != nil {
 		return nil, err
 	}
-	return kf.pick(kidFlag, kid, string(alg), encKeyWanted(alg), func(k *jose.JWK, where string) error {
+	return kf.pick(kidFlag, kid, string(alg), encKeyWanted(alg), alg.KeyType(), func(k *jose.JWK) bool {
+		return alg.FitsKey(k.Key) && k.Permits(string(alg), encryptOp(alg)) == nil
+	}, func(k *jose.JWK, where string) error {
 		switch {
 		case !alg.FitsKey(k.Key):
 			return errorf("%s holds %s; %s needs %s", where, describeKey(k), alg, encKeyWanted(alg))
@@ -200,13 +263,33 @@ func encryptionKey(s *streams, file string, alg jwa.KeyAlgorithm, kidFlag, kid s
 	})
 }
 
+// encryptOp is the key operation (RFC 7517 §4.3) the encrypter asks of
+// a key for alg: encrypt for dir and HPKE Integrated Encryption, deriveKey
+// for the ECDH-ES family, wrapKey for the others.
+func encryptOp(alg jwa.KeyAlgorithm) jose.KeyOp {
+	switch {
+	case alg == jwa.Direct || alg.IsHPKEIntegrated():
+		return jose.OpEncrypt
+	case alg.IsECDH():
+		return jose.OpDeriveKey
+	}
+	return jose.OpWrapKey
+}
+
 // pick returns the one key of kf, or for a set the key whose kid is kid,
 // the value of the flag kidFlag, once check (which names the key as
-// where) finds it usable for alg. When several keys have that kid, the
-// first usable one is returned; when none is, the error describes them
-// all, up to maxDescribed, and says what alg needs (wanted: "an EC P-256
-// key").
-func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK, where string) error) (*jose.JWK, error) {
+// where) finds it usable for alg. With a kid, the key is chosen as the
+// library chooses a key for a token of that kid (jose.Select), so that
+// the token made with the set is verified or decrypted with it: fits is
+// the library's test of a candidate (the type and curve alg needs, and
+// what the key's alg, use and key_ops permit), kty alg's key type ("" for
+// several). Two candidates of that kid of which one at least is usable,
+// or one and an entry of that kid and type this module cannot use, are
+// ambiguous: refused, as a verifier refuses them. Otherwise the first key
+// check accepts is returned (for the library to refuse in its words what
+// check does not look at), or the error describes them all, up to
+// maxDescribed, and says what alg needs (wanted: "an EC P-256 key").
+func (kf *keyFile) pick(kidFlag, kid, alg, wanted, kty string, fits func(k *jose.JWK) bool, check func(k *jose.JWK, where string) error) (*jose.JWK, error) {
 	if kf.set == nil {
 		return kf.key, check(kf.key, kf.name)
 	}
@@ -228,6 +311,26 @@ func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK
 		return nil, usagef("%s has no key with kid %s (its kids: %s)", kf.name, untrusted.Quote(kid), listKids(kids))
 	}
 	where := fmt.Sprintf("%s (kid %s)", kf.name, untrusted.Quote(kid))
+	var candidates []*jose.JWK
+	for _, k := range ks {
+		if fits(k) {
+			candidates = append(candidates, k)
+		}
+	}
+	switch len(candidates) {
+	case 0:
+	case 1:
+		for _, k := range kf.set.Keys {
+			if k != nil && k.KeyID == kid && !k.Supported() && (kty == "" || k.KeyType() == "" || k.KeyType() == kty) {
+				return nil, errorf("%s has a key of kid %s for %s and an entry of that kid this module cannot use (%v): a verifier or decrypter given this set refuses the kid as ambiguous; give each key its own kid", kf.name, untrusted.Quote(kid), alg, k.Err())
+			}
+		}
+		return candidates[0], check(candidates[0], where)
+	default:
+		if slices.ContainsFunc(candidates, func(k *jose.JWK) bool { return check(k, where) == nil }) {
+			return nil, errorf("%s has %d keys of kid %s that fit %s: %s; a verifier or decrypter given this set refuses the kid as ambiguous: give each key its own kid", kf.name, len(candidates), untrusted.Quote(kid), alg, describeAll(candidates))
+		}
+	}
 	var first error
 	for _, k := range ks {
 		err := check(k, where)
@@ -241,6 +344,12 @@ func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK
 	if len(ks) == 1 {
 		return nil, first
 	}
+	return nil, errorf("%s has %d keys of kid %s, none usable for %s: %s; %s needs %s", kf.name, len(ks), untrusted.Quote(kid), alg, describeAll(ks), alg, wanted)
+}
+
+// describeAll is describeCandidate of each of ks, at most maxDescribed of
+// them, joined.
+func describeAll(ks []*jose.JWK) string {
 	var desc []string
 	for _, k := range ks[:min(len(ks), maxDescribed)] {
 		desc = append(desc, describeCandidate(k))
@@ -248,7 +357,7 @@ func (kf *keyFile) pick(kidFlag, kid, alg, wanted string, check func(k *jose.JWK
 	if n := len(ks) - maxDescribed; n > 0 {
 		desc = append(desc, fmt.Sprintf("and %d more", n))
 	}
-	return nil, errorf("%s has %d keys of kid %s, none usable for %s: %s; %s needs %s", kf.name, len(ks), untrusted.Quote(kid), alg, strings.Join(desc, ", "), alg, wanted)
+	return strings.Join(desc, ", ")
 }
 
 // describeCandidate is describeKey with what else decides whether k may

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io/fs"
+	"strings"
 
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -27,7 +30,8 @@ if it parses as JSON (5, true, null, {"a":1}, "quoted": --header 'v="2"'
 for the string "2"), else the string as given (--header x= is the empty
 string). A number is kept as written, but one no IEEE 754 double holds
 (1e400) is refused. The members the command sets itself (alg, kid, typ,
-cty, b64, crit), and a name given twice, are refused.
+cty), b64 and crit (not supported), enc (a JWE's), a name given twice
+and text that is not UTF-8 are refused.
 `,
 	maxArgs: 1,
 	flags: func(fs *flag.FlagSet) action {
@@ -60,12 +64,13 @@ cty, b64, crit), and a name given twice, are refused.
 			}
 			signer, err := jws.NewSigner(a, k, &jws.SignerOptions{KeyID: *kid, Type: *typ, ContentType: *cty, Extra: members})
 			err = headerError(err, members)
+			err = weakKey(err, key.given())
 			if err != nil {
 				return err
 			}
 			payload, err := readInput(s, input, maxPayload)
 			if err != nil {
-				return err
+				return notAFile(err, input, "sign", "PAYLOAD")
 			}
 			var tok []byte
 			switch {
@@ -85,6 +90,16 @@ cty, b64, crit), and a name given twice, are refused.
 			return err
 		}
 	},
+}
+
+// notAFile adds to the refusal of a missing PAYLOAD or PLAINTEXT file
+// (arg, named what) that the argument is a file, and how to give text
+// itself: a new user's "jose sign ... hello".
+func notAFile(err error, name, cmd, what string) error {
+	if !errors.Is(err, fs.ErrNotExist) || isStdin(name) {
+		return err
+	}
+	return errorf("%s: no such file: %s is a file; give text itself on standard input (printf '%%s' TEXT | jose %s ...)", argName(name), what, cmd)
 }
 
 // needKey checks that the key file is given and that it and the input do
@@ -200,10 +215,21 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 			return nil, err
 		}
 		m, err := v.VerifyDetached(tok, payload)
-		if err != nil {
+		if err != nil && errors.Is(err, jose.ErrMalformed) && strings.Contains(err.Error(), "carries a payload") {
+			return nil, usagef("the token carries its payload: verify it without --payload")
+		}
+		if err == nil {
+			return m.Payload, nil
+		}
+		if !errors.Is(err, jws.ErrMultipleSignatures) || !isJSON(tok) {
 			return nil, err
 		}
-		return m.Payload, nil
+		// Several signatures: each is verified (verifyEach) over the
+		// token with its payload put back, as the signers wrote it.
+		if tok, err = withPayload(tok, payload); err != nil {
+			return nil, err
+		}
+		return verifyEach(v, tok)
 	}
 	if isJSON(tok) {
 		if top, err := members(tok); err == nil && top["payload"] == nil {
@@ -226,6 +252,12 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 	if !errors.Is(err, jws.ErrMultipleSignatures) {
 		return nil, err
 	}
+	return verifyEach(v, tok)
+}
+
+// verifyEach verifies every signature of the general JSON serialization
+// tok, and returns the payload when all verified.
+func verifyEach(v *jws.Verifier, tok []byte) ([]byte, error) {
 	results, payload, err := v.VerifyEach(tok)
 	if err != nil {
 		return nil, err
@@ -236,6 +268,32 @@ func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte
 		}
 	}
 	return payload, nil
+}
+
+// withPayload returns the detached JSON serialization tok with the
+// payload member put back: base64url, or the payload itself when its
+// signatures say "b64": false (RFC 7797 §3; they must agree, which the
+// verifier checks).
+func withPayload(tok, payload []byte) ([]byte, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(tok, &top); err != nil {
+		return nil, errorf("the token is not a JSON object: %v", err)
+	}
+	var sigs []struct {
+		Protected string `json:"protected"`
+	}
+	json.Unmarshal(top["signatures"], &sigs) // checked by the verifier
+	value, _ := json.Marshal(jose.Base64URLEncode(payload))
+	if len(sigs) > 0 {
+		if h, err := jose.Base64URLDecode([]byte(sigs[0].Protected)); err == nil {
+			var p struct{ B64 *bool }
+			if json.Unmarshal(h, &p) == nil && p.B64 != nil && !*p.B64 {
+				value, _ = json.Marshal(string(payload))
+			}
+		}
+	}
+	top["payload"] = value
+	return json.Marshal(top)
 }
 
 // isJSON reports whether tok is a JSON serialization rather than a compact

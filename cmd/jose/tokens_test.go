@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
 )
 
 // tamper returns tok with one character of its part i (of the compact
@@ -315,5 +317,44 @@ func TestInspectForgeries(t *testing.T) {
 	tok := `{"payload":"$.02","protected":"` + jose.Base64URLEncode([]byte(`{"alg":"HS256","b64":false,"crit":["b64"]}`)) + `","signature":"AAAA"}`
 	if out := mustRun(t, []byte(tok), "inspect"); !bytes.Contains(out, []byte(`"payload_text": "$.02"`)) {
 		t.Errorf("unencoded payload: %s", out)
+	}
+}
+
+// TestVerifyDetachedGeneral: a detached general JSON serialization of
+// several signatures verifies with --payload, every signature checked, its
+// payload base64url or, with "b64": false (RFC 7797), as it is; it said
+// "use VerifyEach", an API name.
+func TestVerifyDetachedGeneral(t *testing.T) {
+	if got := mustRun(t, nil, "verify", "--alg", "ES256,EdDSA", "--key", kSetPublic, "--payload", "testdata/tokens/payload.txt", "testdata/tokens/general-detached.json"); string(got) != "hello" {
+		t.Errorf("verified %q", got)
+	}
+	// A changed payload fails, naming the signature.
+	other := writeTemp(t, "other.txt", []byte("hellO"))
+	code, _, stderr := runCLI(t, nil, "verify", "--alg", "ES256,EdDSA", "--key", kSetPublic, "--payload", other, "testdata/tokens/general-detached.json")
+	if code != exitFailure || !strings.Contains(stderr, "verification failed") {
+		t.Errorf("changed payload: exit %d, stderr %q", code, stderr)
+	}
+	// Unencoded: the payload member is the payload itself.
+	secret := readFile(t, "keys", "secret.txt")
+	var signers []*jws.Signer
+	for _, kid := range []string{"a", "b"} {
+		s, err := jws.NewSigner(jwa.HS256, secret, &jws.SignerOptions{KeyID: kid, Unencoded: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		signers = append(signers, s)
+	}
+	tok, err := jws.SignGeneral([]byte("hello"), signers...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(tok, &top); err != nil {
+		t.Fatal(err)
+	}
+	delete(top, "payload")
+	detached, _ := json.Marshal(top)
+	if got := mustRun(t, nil, "verify", "--alg", "HS256", "--secret-file", kSecret, "--payload", "testdata/tokens/payload.txt", string(detached)); string(got) != "hello" {
+		t.Errorf("unencoded: verified %q", got)
 	}
 }

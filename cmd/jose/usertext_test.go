@@ -3,9 +3,12 @@ package main
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,6 +29,8 @@ const (
 	// "Verify" and ec.jwk.
 	kAPIName = "testdata/keys/JWK.json"
 	kKidSet  = "testdata/keys/kid-set.json"
+	// kKidDup holds two P-256 keys of kid "ec-1".
+	kKidDup = "testdata/keys/kid-dup.json"
 
 	// secretEnv and shortEnv are environment variables the tests set:
 	// the secret of kSecret, and one too short for HS256.
@@ -75,6 +80,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"paste-inspect", "", []string{"inspect", hs}},
 		{"paste-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", "--no-exp", hs}},
 		{"paste-not-a-token", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "not.a.token"}},
+		{"paste-long-broken", "", []string{"inspect", "eyJhbGciOiJIUzI1NiIsImI2NCI6InRydWUifQ." + strings.Repeat("A", 300) + ".AAAA"}},
 		{"paste-cut", "", []string{"inspect", strings.Repeat("A", 100) + ".e30.x"}},
 		{"paste-missing-file", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "token.jwt"}},
 		{"stdin-not-a-token", tNotAJWS, []string{"verify", "--alg", "HS256", "--key", kHS256}},
@@ -104,6 +110,11 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-not-hmac", "", []string{"sign", "--alg", "ES256", "--secret-file", kSecret, "testdata/tokens/payload.txt"}},
 		{"secret-unset", "", []string{"sign", "--alg", "HS256", "--secret-env", "JOSE_TEST_UNSET", "testdata/tokens/payload.txt"}},
 		{"secret-and-key", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "--secret-env", secretEnv}},
+		// A key file given as a raw secret: its text would be the
+		// HMAC key.
+		{"secret-file-jwk", tEd, []string{"sign", "--alg", "HS256", "--secret-file", kHS256}},
+		{"secret-file-set", tHS256, []string{"verify", "--alg", "HS256", "--secret-file", kSet, tHS256}},
+		{"secret-file-pem", tEd, []string{"sign", "--alg", "HS256", "--secret-file", kECPEM}},
 		{"secret-stdin-twice", "", []string{"sign", "--alg", "HS256", "--secret-file", "-"}},
 
 		// A secret file written by echo: its line break is part of the
@@ -111,6 +122,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"secret-newline-verify", "", []string{"verify", "--alg", "HS256", "--secret-file", kSecretNL, tSecret}},
 		{"secret-newline-jwt-validate", "", []string{"jwt", "validate", "--alg", "HS256", "--secret-file", kSecretNL, "--any-audience", tSecret}},
 		{"secret-newline-env", "", []string{"verify", "--alg", "HS256", "--secret-env", newlineEnv, tSecret}},
+		{"secret-crlf-verify", "", []string{"verify", "--alg", "HS256", "--secret-file", "testdata/keys/secret-crlf.txt", tSecret}},
 		{"secret-newline-alg", "", []string{"verify", "--alg", "HS384", "--secret-file", kSecretNL, tSecret}},
 
 		// --kid picks the key of a set.
@@ -160,6 +172,14 @@ func TestUserTextGolden(t *testing.T) {
 
 		// Common mistakes of a new user: each message says what to do.
 		{"walk-alg-case", tEd, []string{"sign", "--alg", "hs256", "--key", kHS256}},
+		{"walk-generate-alg-case", "", []string{"key", "generate", "--kty", "EC", "--alg", "es256"}},
+		{"walk-generate-alg-case-enc", "", []string{"set", "generate", "--kty", "RSA", "--alg", "rsa-oaep-256"}},
+		{"walk-sign-text", "", []string{"sign", "--alg", "HS256", "--key", kHS256, "hello"}},
+		{"walk-encrypt-text", "", []string{"encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW, "secret text"}},
+		{"walk-dpop-thumbprint-arg", "", []string{"dpop", "thumbprint", kEC}},
+		{"walk-verify-payload-attached", "", []string{"verify", "--alg", "HS256", "--key", kHS256, "--payload", "testdata/tokens/payload.txt", tHS256}},
+		{"walk-dpop-url-host", "", []string{"dpop", "proof", "--key", kEC, "--method", "GET", "--url", "server.example"}},
+		{"walk-alg-space", tEd, []string{"sign", "--alg", "HS256 ", "--key", kHS256}},
 		{"walk-kty-case", "", []string{"key", "generate", "--kty", "ec"}},
 		{"walk-crv", "", []string{"key", "generate", "--kty", "EC", "--crv", "p256"}},
 		{"walk-crv-okp", "", []string{"key", "generate", "--kty", "OKP", "--crv", "X448"}},
@@ -195,6 +215,8 @@ func TestUserTextGolden(t *testing.T) {
 
 		// What the user gave is kept whole in a message, even when it
 		// looks like one of the library's API or package names.
+		{"text-dir", "", []string{"inspect", "testdata/keys"}},
+		{"text-dir-key", "", []string{"verify", "--alg", "HS256", "--key", "testdata/keys", tHS256}},
 		{"text-file-api-name", "", []string{"key", "public", "VerifyOptions"}},
 		{"text-file-pkg-name", "", []string{"verify", "--alg", "HS256", "--key", "jws", tHS256}},
 		{"text-token-api-name", "", []string{"inspect", "KeyFunc"}},
@@ -208,6 +230,18 @@ func TestUserTextGolden(t *testing.T) {
 		{"kid-several-none-fit", tEd, []string{"sign", "--alg", "ES256", "--key", kKidSet, "--kid", "Verify"}},
 		{"kid-several-hmac-short", tEd, []string{"sign", "--alg", "HS384", "--key", kKidSet, "--kid", "Verify"}},
 		{"kid-several-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kKidSet, "--kid", "Verify"}},
+		// Two keys of the kid that fit: refused, as a verifier given
+		// the set refuses the token.
+		{"kid-ambiguous", tEd, []string{"sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1"}},
+		{"kid-ambiguous-hmac", tEd, []string{"sign", "--alg", "HS256", "--key", kKidSet, "--kid", "Verify"}},
+		// A key too weak for its algorithm: the library's refusal, the
+		// key named.
+		{"claims-twice-nested", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--claims", `{"cnf":{"jkt":"x","jkt":"y"}}`}},
+		{"weak-rsa-sign", tEd, []string{"sign", "--alg", "RS256", "--key", kRSA1024}},
+		{"weak-rsa-jwt-issue", "", []string{"jwt", "issue", "--alg", "PS256", "--key", kRSA1024}},
+		{"weak-rsa-encrypt", tEd, []string{"encrypt", "--alg", "RSA-OAEP", "--enc", "A128GCM", "--key", kRSA1024}},
+		{"weak-rsa-nested", "", []string{"jwt", "issue", "--alg", "HS256", "--key", kHS256, "--enc-alg", "RSA-OAEP-256", "--enc", "A128GCM", "--enc-key", kRSA1024}},
+		{"weak-rsa-dpop", "", []string{"dpop", "proof", "--alg", "RS256", "--key", kRSA1024, "--method", "GET", "--url", "https://server.example/"}},
 		{"sign-hmac-short", tEd, []string{"sign", "--alg", "HS512", "--key", kHS256Any}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,6 +316,10 @@ func TestMessage(t *testing.T) {
 		{`jose: no key of kid "a: jose: b: jose: \"x: jose": no matching key`, `no key of kid "a: jose: b: jose: \"x: jose": no matching key`},
 		{`malformed input`, `malformed input`},
 		{`jws: verification failed: verification failed`, `verification failed`},
+		// The JSON parser's '"' opens no quoted text.
+		{`jwk: jsonx: invalid character '"' after an object member at offset 13: malformed input`, `invalid character '"' after an object member at offset 13`},
+		{`jose: x '"' y: jose: header member "a: jose": jws: z`, `x '"' y: header member "a: jose": z`},
+		{`jose: kid "'": jose: x`, `kid "'": x`},
 		// Not the library's names: kept.
 		{`a: b: a`, `a: b: a`},
 		{`Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`, `Verify: KeyFile: JWK.json: VerifyOptions: no such file or directory`},
@@ -362,5 +400,112 @@ func TestListKidsBound(t *testing.T) {
 	want := `"k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9" and 2 more`
 	if got := listKids(kids); got != want {
 		t.Errorf("listKids = %s, want %s", got, want)
+	}
+}
+
+// TestKidAmbiguous: --kid picks a key as a verifier picks one for a token
+// of that kid. Two keys of the kid that fit the algorithm are refused, as
+// the verifier given the same set refuses them; otherwise the token made
+// with the set verifies with it.
+func TestKidAmbiguous(t *testing.T) {
+	for _, tt := range []struct{ alg, set, kid string }{
+		{"ES256", kKidDup, "ec-1"},   // two P-256 keys
+		{"HS256", kKidSet, "Verify"}, // three oct keys with no alg or alg HS256
+		{"EdDSA", kKidSet, "Verify"}, // one Ed25519 key: signs
+		{"ES256", kKidSet, "ec-1"},   // one key of that kid: signs
+		{"HS384", kKidSet, "Verify"}, // no key long enough: refused
+		{"EdDSA", kSet, "ed-1"},
+	} {
+		code, stdout, stderr := runCLI(t, []byte("hello"), "sign", "--alg", tt.alg, "--key", tt.set, "--kid", tt.kid)
+		if code != exitOK {
+			if code != exitFailure || stdout != "" || !strings.Contains(stderr, untrusted.Quote(tt.kid)) {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q", tt.alg, tt.set, code, stdout, stderr)
+			}
+			continue
+		}
+		// Signed: the set verifies it.
+		vcode, out, verr := runCLI(t, nil, "verify", "--alg", tt.alg, "--key", tt.set, strings.TrimSpace(stdout))
+		if vcode != exitOK || out != "hello" {
+			t.Errorf("%s %s --kid %s: signed, but the set does not verify it: exit %d, %q, %s", tt.alg, tt.set, tt.kid, vcode, out, verr)
+		}
+	}
+	// The same for the recipient of a JWE: two 128-bit oct keys of kid
+	// "Verify" fit A128KW, and the set would not decrypt the token.
+	code, stdout, stderr := runCLI(t, []byte("hello"), "encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kKidSet, "--kid", "Verify")
+	if want := `has 2 keys of kid "Verify" that fit A128KW`; code != exitFailure || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("encrypt: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	// A key of the kid and an entry of that kid and type the module
+	// cannot use (a curve it does not know): the verifier cannot tell
+	// them apart either.
+	set := writeTemp(t, "set.json", []byte(`{"keys":[`+string(readFile(t, "keys", "ec.jwk"))+`,{"kty":"EC","crv":"P-192","x":"AA","y":"AA","kid":"ec-1"}]}`))
+	code, stdout, stderr = runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", set, "--kid", "ec-1")
+	if want := `an entry of that kid this module cannot use`; code != exitFailure || stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("unusable entry: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	code, _, stderr = runCLI(t, []byte("hello"), "sign", "--alg", "ES256", "--key", kKidDup, "--kid", "ec-1")
+	if want := `has 2 keys of kid "ec-1" that fit ES256`; code != exitFailure || !strings.Contains(stderr, want) {
+		t.Errorf("two P-256 keys: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// TestRefusalQuotedAlg: a token's alg or enc outside the allow-list is
+// named in the command's words whatever it holds: one cut by
+// untrusted.Quote (longer than 64 bytes), or with a quote or a control
+// character escaped.
+func TestRefusalQuotedAlg(t *testing.T) {
+	for _, alg := range []string{"HS512", `a"b`, "\x1b[31m", strings.Repeat("A", 300), `x\`} {
+		h, _ := json.Marshal(map[string]string{"alg": alg})
+		tok := base64.RawURLEncoding.EncodeToString(h) + ".e30.AAAA"
+		code, _, stderr := runCLI(t, nil, "verify", "--alg", "HS256", "--key", kHS256, tok)
+		want := "jose: verify: the token's alg " + untrusted.Quote(alg) + " is not allowed by --alg\n"
+		if code != exitFailure || stderr != want {
+			t.Errorf("alg %q: exit %d, stderr %q, want %q", alg, code, stderr, want)
+		}
+	}
+}
+
+// TestFlagErrors: the flag package's refusals name the flag as --name
+// and say what it wants, the value quoted as the command quotes input.
+func TestFlagErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"key", "generate", "--kty", "oct", "--size", "x"}, `jose: key generate: --size "x": want a whole number (run "jose key generate -h" for usage)`},
+		{[]string{"encrypt", "--p2c", "1e3"}, `jose: encrypt: --p2c "1e3": want a whole number`},
+		{[]string{"jwt", "validate", "--leeway", "5"}, `jose: jwt validate: --leeway "5": want a duration such as 30s, 5m or 1h`},
+		{[]string{"sign", "--detached=maybe"}, `jose: sign: --detached "maybe": want true or false (--detached alone is true)`},
+		{[]string{"sign", "--algo", "HS256"}, `jose: sign: unknown flag --algo (run "jose sign -h" for usage)`},
+		{[]string{"sign", "--alg"}, `jose: sign: --alg needs a value`},
+		{[]string{"key", "generate", "--size", "a\x1b" + strings.Repeat("9", 100)}, `jose: key generate: --size ` + untrusted.Quote("a\x1b"+strings.Repeat("9", 100)) + `: want a whole number`},
+	} {
+		code, out, stderr := runCLI(t, nil, tt.args...)
+		if code != exitUsage || out != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q, want %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+// TestFileNameEscaped: a file name with a control character (an escape
+// sequence, as a shell glob may pass one) is escaped in every message
+// that names it, whole.
+func TestFileNameEscaped(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows file names cannot hold control characters")
+	}
+	name := writeTemp(t, "a\x1b[2Jb", []byte("x"))
+	missing := filepath.Join(filepath.Dir(name), "no\x1b[2Jpe")
+	for _, args := range [][]string{
+		{"inspect", name},
+		{"key", "public", missing},
+		{"key", "public", name},
+		{"sign", "--alg", "HS256", "--secret-file", name},
+		{"verify", "--alg", "HS256", "--key", missing, tHS256},
+	} {
+		code, _, stderr := runCLI(t, nil, args...)
+		if code == exitOK || strings.ContainsRune(stderr, 0x1b) || !strings.Contains(stderr, `\x1b[2J`) {
+			t.Errorf("%q: exit %d, stderr %q", args, code, stderr)
+		}
 	}
 }

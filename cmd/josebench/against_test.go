@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -85,9 +86,11 @@ func TestWarnDrift(t *testing.T) {
 		pct      float64
 		want     string
 	}{
-		{cal(1.2), cal(1), 1.2, 0, "josebench: warning: the machine changed: the variants moved together by +20.0% against run REF (the calibration workload +20.0% [+20.0%, +20.0%]), beyond 10%"},
+		// One variant: the calibration's change is divided out, and the
+		// warning says so (not "the variants moved together").
+		{cal(1.2), cal(1), 1.2, 0, "josebench: warning: the machine changed: the calibration workload +20.0% [+20.0%, +20.0%] against run REF, beyond 10%; with 1 variant (fewer than 5) that change is divided out of each"},
 		{cal(1.2), cal(1), 1.2, 40, ""},
-		{cal(0.85), cal(1), 0.85, 10, "moved together by -15.0%"},
+		{cal(0.85), cal(1), 0.85, 10, "the calibration workload -15.0%"},
 		{cal(1.05), cal(1), 1.05, 0, ""},
 		{cal(1.5), cal(1), 1.5, 0, "josebench: warning: not comparable with run REF: the machine changed: the calibration workload takes +50.0%"},
 		{cal(1), nil, 1, 0, "josebench: warning: not comparable with run REF: no calibration workload in run REF"},
@@ -98,6 +101,30 @@ func TestWarnDrift(t *testing.T) {
 		warnDrift(&b, run, ref, "", tt.pct)
 		if got := b.String(); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("%v against %v at %g%%: %q, want %q", tt.run.Iterations[0].Time, tt.ref, tt.pct, got, tt.want)
+		}
+	}
+	// Nine variants: the change common to the run is theirs; one of them
+	// too noisy to show 10% is named.
+	run := &bench.Run{Calibration: cal(1.2)}
+	ref := &bench.Run{ID: "REF", Calibration: cal(1)}
+	for i := range 9 {
+		a, b := variant(1.2), variant(1)
+		a.Subject, b.Subject = fmt.Sprintf("bench%d", i), fmt.Sprintf("bench%d", i)
+		if i == 4 {
+			for k := range a.Iterations {
+				a.Iterations[k].Time *= []float64{1, 1.5, 0.6, 1.4, 0.7, 1}[k]
+			}
+		}
+		run.Results, ref.Results = append(run.Results, a), append(ref.Results, b)
+	}
+	var b strings.Builder
+	warnDrift(&b, run, ref, "", 0)
+	for _, want := range []string{
+		"josebench: warning: the machine changed: the variants moved together by +20.0% against run REF (the calibration workload +20.0% [+20.0%, +20.0%]), beyond 10%",
+		"josebench: warning: 1 of 9 variants not comparable with run REF, too noisy: their interval is wider than the 10% to detect, so --fail-slower could not have seen a change of that size (compare builds with --against instead): HS256Bench/bench4",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("nine variants: %q, want %q", b.String(), want)
 		}
 	}
 }

@@ -195,11 +195,18 @@ type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
 
+// Set adds the comma-separated values of s. A value of nothing but commas
+// and spaces is an error: --group "$GROUP" with GROUP unset would
+// otherwise run every group.
 func (l *listFlag) Set(s string) error {
+	n := len(*l)
 	for _, v := range strings.Split(s, ",") {
 		if v = strings.TrimSpace(v); v != "" {
 			*l = append(*l, v)
 		}
+	}
+	if len(*l) == n {
+		return errors.New("empty")
 	}
 	return nil
 }

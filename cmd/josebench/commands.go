@@ -10,9 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/report"
@@ -74,7 +78,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (widened by the run-to-run drift) includes 0")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (round-to-round noise and run-to-run drift) includes 0, not comparable when it is too wide to detect the --fail-slower change (10% by default)")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -111,7 +115,7 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 			}
 			w = f
 		}
-		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric)})
+		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric), Detect: o.failSlower})
 		if f != nil {
 			if cerr := f.Close(); err == nil {
 				err = cerr
@@ -122,7 +126,8 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 		}
 	}
 	if ref != nil && o.failSlower > 0 {
-		slow := report.Slower(report.Compare(r, ref, report.Metric(o.metric), 0), o.failSlower)
+		ds, _ := report.CompareFor(r, ref, report.Metric(o.metric), 0, o.failSlower)
+		slow := report.Slower(ds, o.failSlower)
 		if len(slow) > 0 {
 			var b strings.Builder
 			what := "run " + ref.ID
@@ -178,9 +183,11 @@ in both builds back to back in every round, and reports the median of the
 paired ratios with its interval (~ when it includes 0). --ref compares
 with a stored run: each variant's median of paired ratios is divided by
 the change common to the run (the median over the variants, or with
-fewer than 5 the calibration workload's) and its interval widened by the
-run-to-run drift between the variants; a change every variant shares is
-not claimed, and runs the machine moved too far between are "not
+fewer than 5 the calibration workload's); its interval combines the
+variant's round-to-round noise with the run-to-run drift estimated from
+the other variants. A change every variant shares is not claimed; runs
+the machine moved too far between, and variants whose interval is too
+wide to detect the --fail-slower change (10% by default), are "not
 comparable" (see README.md, "Comparing with a stored run"). --ref takes
 a run id, a tag, latest or latest~N (the Nth stored run before the
 latest, counted as "josebench log" lists them), read when the run starts,
@@ -389,6 +396,7 @@ Examples:
 				ref = r.Against
 			}
 			if ref != nil && r.Against == nil {
+				warnRefSet(stderr, r, ref)
 				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			}
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
@@ -490,6 +498,7 @@ Examples:
 				if ref, err = store.Load(of.ref); err != nil {
 					return err
 				}
+				warnRefSet(stderr, r, ref)
 				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			case r.Against != nil:
 				ref, of.against = r.Against, true
@@ -567,7 +576,9 @@ var logCommand = &command{
 	usage: `Usage: josebench log [flags]
 
 Lists the runs saved by "josebench run --store", oldest first: id, start
-date (UTC), tag, groups requested, variants measured, commit of the build
+date (UTC), tag, groups requested, --filter ("-" for none; quoted when it
+holds a space or a control character, cut to 32 characters), variants
+measured, commit of the build
 (12 digits, "+" when the tree was modified, untracked files included),
 where the commit came from ("build": the binary's VCS stamping; "git": a
 binary built without it, as with GOFLAGS=-buildvcs=false, asked git in the
@@ -603,7 +614,7 @@ run before the latest), or a tag (the newest run with that tag).
 // tree was modified) and where it came from, the build's VCS stamping or
 // git (see bench.Environment).
 func writeLog(w io.Writer, runs []bench.RunInfo) error {
-	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "variants", "commit", "from", "status"}}
+	rows := [][]string{{"id", "date (UTC)", "tag", "groups", "filter", "variants", "commit", "from", "status"}}
 	for _, r := range runs {
 		commit, from := "-", "-"
 		if r.Commit != "" {
@@ -622,24 +633,24 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 		if r.Incomplete {
 			status = "incomplete"
 		}
-		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), fmt.Sprint(r.Variants), commit, from, status})
+		rows = append(rows, []string{r.ID, r.Start.UTC().Format("2006-01-02 15:04:05"), tag, strings.Join(r.Groups, ","), logFilter(r.Filter), fmt.Sprint(r.Variants), commit, from, status})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, row := range rows {
 		for j, c := range row {
-			widths[j] = max(widths[j], len(c))
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
 		}
 	}
 	var b strings.Builder
 	for _, row := range rows {
 		for j, c := range row {
 			switch {
-			case j == 4: // variants, right-aligned
+			case j == 5: // variants, right-aligned
 				fmt.Fprintf(&b, "%*s", widths[j], c)
 			case j == len(row)-1:
 				b.WriteString(c)
 			default:
-				fmt.Fprintf(&b, "%-*s", widths[j], c)
+				b.WriteString(c + strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)))
 			}
 			if j < len(row)-1 {
 				b.WriteString("  ")
@@ -651,16 +662,91 @@ func writeLog(w io.Writer, runs []bench.RunInfo) error {
 	return err
 }
 
+// maxLogFilter bounds the characters of a filter in the log's column.
+const maxLogFilter = 32
+
+// logFilter is the log's filter column: "-" for none, quoted when it holds
+// a space or a character that is not printable, and a long pattern cut to
+// maxLogFilter characters ending in "…" (the stored JSON has it whole).
+func logFilter(f string) string {
+	if strings.ContainsFunc(f, func(r rune) bool { return r == ' ' || !unicode.IsPrint(r) }) {
+		f = strconv.Quote(f)
+	}
+	switch {
+	case f == "":
+		return "-"
+	case utf8.RuneCountInString(f) > maxLogFilter:
+		return string([]rune(f)[:maxLogFilter-1]) + "…"
+	}
+	return f
+}
+
+// warnRefSet warns on stderr about the variants of run that the stored
+// run ref does not have, as when ref was made with other groups, another
+// --filter, other subjects or other measure settings (named then): they are not compared, and --fail-slower cannot
+// count them, so a comparison with a reference of other variants does not
+// pass for one that found no regression.
+func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
+	have := make(map[string]bool, len(ref.Results))
+	for i := range ref.Results {
+		have[ref.Results[i].ID()] = true
+	}
+	var missing []string
+	for i := range run.Results {
+		if id := run.Results[i].ID(); !have[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	var made []string
+	if g, rg := strings.Join(run.Groups, ","), strings.Join(ref.Groups, ","); g != rg {
+		made = append(made, "the groups "+rg)
+	}
+	if run.Filter != ref.Filter {
+		if ref.Filter == "" {
+			made = append(made, "no --filter")
+		} else {
+			made = append(made, fmt.Sprintf("--filter %q", ref.Filter))
+		}
+	}
+	m, rm := run.Config.Measure, ref.Config.Measure
+	if !slices.Equal(m.Subjects, rm.Subjects) {
+		made = append(made, "the subjects "+strings.Join(rm.Subjects, ","))
+	}
+	m.Groups, m.Subjects, rm.Groups, rm.Subjects = nil, nil, nil, nil
+	if !reflect.DeepEqual(m, rm) {
+		made = append(made, "other measure settings")
+	}
+	why := ""
+	if len(made) > 0 {
+		why = " (made with " + strings.Join(made, " and ") + ")"
+	}
+	names := strings.Join(missing[:min(3, len(missing))], ", ")
+	if len(missing) > 3 {
+		names += fmt.Sprintf(" and %d more", len(missing)-3)
+	}
+	what := "they are not compared"
+	if len(missing) == len(run.Results) {
+		what = "no variant is compared"
+	}
+	fmt.Fprintf(stderr, "josebench: warning: %d of %d variants are not in run %s%s: %s, and --fail-slower counts none of them: %s\n",
+		len(missing), len(run.Results), ref.ID, why, what, names)
+}
+
 // warnDrift warns on stderr when the comparison of run with the stored
 // run ref cannot be made (the machine moved more than can be corrected:
-// report.Compare), or when the variants moved together by more than pct
+// report.CompareFor), when the change common to the run (the variants',
+// or with fewer than 5 variants the calibration workload's) is beyond pct
 // percent (10 when 0): that change is taken for the machine's, and a
-// change of the code that every variant shares would be missed.
+// change of the code that every variant shares would be missed; and when
+// variants were too noisy to detect pct percent.
 func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float64) {
 	if pct <= 0 {
-		pct = 10
+		pct = report.DefaultDetect
 	}
-	d := report.MachineDrift(run, ref, m, 0)
+	ds, d := report.CompareFor(run, ref, m, 0, pct)
 	cal := "no calibration workload"
 	if d.Calibrated && d.Calibration.Found {
 		cal = fmt.Sprintf("the calibration workload %+.1f%% [%+.1f%%, %+.1f%%]", d.Calibration.Percent, d.Calibration.Lo(), d.Calibration.Hi())
@@ -668,9 +754,30 @@ func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float
 	switch {
 	case d.NotComparable != "":
 		fmt.Fprintf(stderr, "josebench: warning: not comparable with run %s: %s; no variant is compared and --fail-slower counts none (compare builds with --against instead)\n", ref.ID, d.NotComparable)
-	case math.Abs(d.Common-1)*100 > pct:
+		return
+	case math.Abs(d.Common-1)*100 <= pct:
+	case d.FromVariants:
 		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the variants moved together by %+.1f%% against run %s (%s), beyond %g%%; that change is divided out, so one every variant shares is not seen (compare builds with --against instead)\n", (d.Common-1)*100, ref.ID, cal, pct)
+	default:
+		fmt.Fprintf(stderr, "josebench: warning: the machine changed: %s against run %s, beyond %g%%; with %s (fewer than 5) that change is divided out of each, so one the variants share with it is not seen (compare builds with --against instead)\n", cal, ref.ID, pct, plural(d.Variants, "variant"))
 	}
+	if d.TooNoisy > 0 {
+		var ids []string
+		for _, x := range ds {
+			if strings.HasPrefix(x.NotComparable, "too noisy") {
+				ids = append(ids, x.ID)
+			}
+		}
+		fmt.Fprintf(stderr, "josebench: warning: %d of %d variants not comparable with run %s, too noisy: their interval is wider than the %g%% to detect, so --fail-slower could not have seen a change of that size (compare builds with --against instead): %s\n", d.TooNoisy, d.Variants, ref.ID, pct, strings.Join(ids, ", "))
+	}
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // filterHelp is the help of --filter.

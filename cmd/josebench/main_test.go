@@ -83,6 +83,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "extra"}, `josebench: run: unexpected argument "extra"`},
 		{[]string{"run", "--config", cfg, "--group", "HS257"}, `josebench: unknown group "HS257" (did you mean HS256? "josebench list" lists the groups)` + "\n"},
 		{[]string{"list", "--group", "nope"}, `josebench: unknown group "nope"`},
+		// An empty value (an unset shell variable) is no group, not every one.
+		{[]string{"run", "--config", cfg, "--group", ""}, `invalid value "" for flag -group: empty`},
+		{[]string{"list", "--group", " , "}, `invalid value " , " for flag -group: empty`},
+		{[]string{"run", "--config", cfg, "--group", "HS256", "--subject", ""}, `invalid value "" for flag -subject: empty`},
 		{[]string{"run", "--config", cfg, "--report", "fancy"}, `josebench: unknown report "fancy" (want simple, default, aggregate, full)`},
 		{[]string{"run", "--config", cfg, "--output", "pdf"}, `josebench: unknown output "pdf"`},
 		{[]string{"run", "--config", cfg, "--fail-slower", "5"}, "josebench: --fail-slower needs --ref or --against"},

@@ -156,19 +156,20 @@ func TestLogAndTags(t *testing.T) {
 	for i, r := range []struct {
 		tag        string
 		groups     []string
+		filter     string
 		n          int
 		commit     string
 		modified   bool
 		from       string
 		incomplete bool
 	}{
-		{"base", []string{"hmac"}, 9, "89ea31c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7", false, bench.CommitFromBuild, false},
-		{"", []string{"JWS", "JWE"}, 2, "", false, "", true},
-		{"base", []string{"RSASign", "ECDSA"}, 4, "0123456789abcdef0123456789abcdef01234567", true, bench.CommitFromGit, false},
+		{"base", []string{"hmac"}, "", 9, "89ea31c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7", false, bench.CommitFromBuild, false},
+		{"", []string{"JWS", "JWE"}, "Signature/alg=HS(256|512)$", 2, "", false, "", true},
+		{"base", []string{"RSASign", "ECDSA"}, "^(RS256Bench|ES256Bench)/benchVerification/alg=", 4, "0123456789abcdef0123456789abcdef01234567", true, bench.CommitFromGit, false},
 	} {
 		run := &bench.Run{Format: bench.RunFormat, ID: []string{
 			"019ad7a0-0000-7000-8000-000000000001", "019ad7a0-0000-7000-8000-000000000002", "019ad7a0-0000-7000-8000-000000000003"}[i],
-			Tag: r.tag, Start: time.Date(2026, 12, 1, 22, i, 0, 0, time.UTC), Groups: r.groups, Config: bench.DefaultConfig(),
+			Tag: r.tag, Start: time.Date(2026, 12, 1, 22, i, 0, 0, time.UTC), Groups: r.groups, Filter: r.filter, Config: bench.DefaultConfig(),
 			Env: bench.Environment{Commit: r.commit, Modified: r.modified, CommitFrom: r.from}, Incomplete: r.incomplete}
 		for range r.n {
 			run.Results = append(run.Results, bench.Result{Revs: 1, Iterations: []bench.Iteration{{Time: 1000}}})

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/josebench/josebench/bench"
 )
 
 // storedRun reads the run id stored under dir/runs.
@@ -144,5 +147,61 @@ func TestRefLatestBack(t *testing.T) {
 	code, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", "latest~x")
 	if code != 1 || !strings.Contains(errs, `run reference "latest~x": want latest~N`) {
 		t.Errorf("--uuid latest~x: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestRefOtherVariants: --ref against a run made with another --filter
+// (or other groups) warns of the variants it lacks, which are not
+// compared and which --fail-slower cannot count; one of the same
+// variants does not warn.
+func TestRefOtherVariants(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeConfig(t, dir)
+	code, _, errs := runCLI(t, "run", "--config", cfg, "--group", "HS256", "--filter", "Signature", "--store", "--tag", "sig")
+	if code != 0 {
+		t.Fatalf("run --filter: exit %d: %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "run", "--config", cfg, "--group", "HS256", "--store", "--tag", "all")
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	// The same runner, and a second payload.
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads := filepath.Join(dir, "payloads.yaml")
+	if err := os.WriteFile(payloads, append(data, "measure:\n  payloads: [rfc7520, 1024]\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string // "" for no warning
+	}{
+		{[]string{"run", "--config", payloads, "--group", "HS256", "--filter", "Signature", "--ref", "sig"},
+			`1 of 2 variants are not in run %s (made with other measure settings): they are not compared, and --fail-slower counts none of them: HS256Bench/benchSignature/alg=HS256/payload=1024`},
+		{[]string{"run", "--group", "HS256", "--ref", "sig", "--fail-slower", "50"},
+			`2 of 3 variants are not in run %s (made with --filter "Signature"): they are not compared, and --fail-slower counts none of them: HS256Bench/benchVerification/alg=HS256, HS256Bench/benchRoundTrip/alg=HS256`},
+		{[]string{"report", "--uuid", "all", "--ref", "sig"}, `2 of 3 variants are not in run %s (made with --filter "Signature"): they are not compared`},
+		{[]string{"run", "--group", "hmac", "--filter", "HS384", "--ref", "all"}, `3 of 3 variants are not in run %s (made with the groups HS256 and no --filter): no variant is compared`},
+		{[]string{"run", "--group", "HS256", "--subject", "benchSignature,benchRoundTrip", "--ref", "sig"}, `1 of 2 variants are not in run %s (made with --filter "Signature" and the subjects benchSignature,benchVerification,`},
+		{[]string{"run", "--group", "hmac", "--filter", "HS256Bench/benchSig", "--ref", "sig"}, ""},
+		{[]string{"report", "--uuid", "sig", "--ref", "all"}, ""},
+	} {
+		ref := tt.args[slices.Index(tt.args, "--ref")+1]
+		store := bench.Store{Dir: filepath.Join(dir, "runs")}
+		r, err := store.Load(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := tt.args
+		if !slices.Contains(args, "--config") {
+			args = append(args, "--config", cfg)
+		}
+		code, _, errs := runCLI(t, args...)
+		got := strings.Contains(errs, "variants are not in run")
+		if code != 0 || got != (tt.want != "") || tt.want != "" && !strings.Contains(errs, fmt.Sprintf(tt.want, r.ID)) {
+			t.Errorf("%v: exit %d, stderr:\n%s\nwant %q", tt.args, code, errs, tt.want)
+		}
 	}
 }

@@ -81,8 +81,7 @@ type Options struct {
 	// of §4.3, its "ath" against the token) before the Validator runs;
 	// the token's "cnf" "jkt" must then be the proof key's thumbprint
 	// (§6.1). With DPoP set, a token bound to a key is refused with the
-	// Bearer scheme (§7.2), which costs a scan of every bearer token's
-	// claims for "cnf". Every refusal of the DPoP scheme, a malformed or
+	// Bearer scheme (§7.2). Every refusal of the DPoP scheme, a malformed or
 	// oversized DPoP credential included, is answered with
 	// WWW-Authenticate: DPoP algs="...", error="invalid_dpop_proof",
 	// "use_dpop_nonce" (with a DPoP-Nonce header, §8), "invalid_token" or
@@ -101,11 +100,19 @@ type Options struct {
 	DPoPOnly bool
 	// DPoPURI returns the target URI of a request, which a proof's "htu"
 	// must match (RFC 9449 §4.3 check 9): by default the scheme of the
-	// connection (https with TLS), the Host header and the path the
-	// request line carries (r.RequestURI, so that a handler in front that
-	// rewrites r.URL, such as http.StripPrefix, changes nothing). Behind a
-	// proxy that terminates TLS or rewrites paths, return the URI the
-	// client addressed. A URI that dpop.NormalizeURI refuses (a Host
+	// connection (https with TLS), the Host header (or the host of a
+	// request line in absolute form) and the path the request line
+	// carries (r.RequestURI, in origin or absolute form, so that a handler
+	// in front that rewrites r.URL, such as http.StripPrefix, changes
+	// nothing). Behind a proxy that terminates TLS or rewrites paths,
+	// return the URI the client addressed. The host is the client's
+	// choice: by default "htu" binds a proof to the path of this server,
+	// but to any host the request names, so that a proof a client sent to
+	// another server (which gets the token too when the client can be
+	// made to send it there) is accepted with that server's name in
+	// Host; a server that knows its public origin returns it here, with
+	// the path of r.RequestURI, and every proof for another host is
+	// refused. A URI that dpop.NormalizeURI refuses (a Host
 	// header with a port beyond 65535, a character no host holds) is
 	// answered 400 invalid_request, with the DPoP challenge.
 	DPoPURI func(r *http.Request) string
@@ -241,21 +248,32 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err, from, "")
 		return
 	}
-	if m.dpop != nil {
-		jkt, err := dpop.TokenBinding(t.Payload)
+	// The token's binding (RFC 7800 §3.1): a "cnf" the Middleware cannot
+	// check refuses the token, whatever its scheme; a "jkt" must be the
+	// proof key's with the DPoP scheme (RFC 9449 §6.1), and is refused
+	// with the Bearer scheme (§7.2).
+	var jkt string
+	if mayHaveCnf(t.Payload) {
+		j, unchecked, err := confirmation(t.Payload, m.dpop != nil)
 		switch {
 		case err != nil:
 			m.fail(w, r, kindInvalidToken, err, from, "")
 			return
-		case from == fromDPoP:
-			if err := dpop.CheckBinding(jkt, c.proof); err != nil {
-				m.fail(w, r, kindDPoPBinding, err, from, "")
-				return
-			}
-		case jkt != "":
-			m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
+		case unchecked != nil:
+			m.fail(w, r, kindUncheckedBinding, unchecked, from, "")
 			return
 		}
+		jkt = j
+	}
+	switch {
+	case from == fromDPoP:
+		if err := dpop.CheckBinding(jkt, c.proof); err != nil {
+			m.fail(w, r, kindDPoPBinding, err, from, "")
+			return
+		}
+	case jkt != "": // m.dpop is set: confirmation found jkt unchecked otherwise
+		m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
+		return
 	}
 	if !c.claims.hasScopes(m.scopes) {
 		m.fail(w, r, kindInsufficientScope, nil, from, "")
@@ -334,20 +352,42 @@ func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause 
 // requestURI is the default Options.DPoPURI: the request's scheme (https
 // on a TLS connection), host and path, without the query (RFC 9449 §4.3
 // compares "htu" without it). The path is the request-target's as the
-// client sent it (r.RequestURI, in origin form), not r.URL's, which a
-// handler in front (http.StripPrefix) may have rewritten; r.URL's only
-// for a request without one (made for a test, or an absolute-form target).
+// client sent it (r.RequestURI), not r.URL's, which a handler in front
+// (http.StripPrefix) may have rewritten: in origin form ("/api/orders")
+// and in absolute form ("http://host/api/orders", RFC 9112 §3.2.2, which
+// any client may send, and whose host net/http puts in r.Host); r.URL's
+// only for a request without one (made in the program: then its scheme
+// too when r.URL has one, as http.NewRequest's does).
 func requestURI(r *http.Request) string {
 	sch := "http"
 	if r.TLS != nil {
 		sch = "https"
 	}
-	path := r.URL.EscapedPath()
-	if t := r.RequestURI; t != "" && t[0] == '/' {
-		path = t
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
+	path := ""
+	if r.URL != nil {
+		path = r.URL.EscapedPath()
+	}
+	switch t := r.RequestURI; {
+	case t == "":
+		if r.URL != nil && r.URL.Scheme != "" && r.TLS == nil {
+			sch = r.URL.Scheme
 		}
+	case t[0] == '/':
+		path = t
+	default:
+		if i := strings.Index(t, "://"); i > 0 {
+			// Absolute form: the path follows the authority, which holds
+			// no '/', '?' or '#' (RFC 3986 §3.2).
+			path = t[i+3:]
+			if j := strings.IndexAny(path, "/?#"); j >= 0 {
+				path = path[j:]
+			} else {
+				path = ""
+			}
+		}
+	}
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
 	}
 	return sch + "://" + r.Host + path
 }

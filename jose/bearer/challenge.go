@@ -37,6 +37,7 @@ const (
 	kindDPoPBinding                   // 401 invalid_token: not bound to the proof's key (§6.1)
 	kindBoundBearer                   // 401 invalid_token: a DPoP-bound token sent as Bearer (§7.2)
 	kindBadURI                        // 400: no target URI for "htu" can be built of the request (its Host)
+	kindUncheckedBinding              // 401 invalid_token: a "cnf" member the Middleware cannot check (RFC 7800 §3.1)
 	numKinds
 )
 
@@ -61,6 +62,7 @@ var kinds = [numKinds]struct {
 	kindDPoPBinding:       {http.StatusUnauthorized, CodeInvalidToken, "the access token is not bound to the DPoP proof's key"},
 	kindBoundBearer:       {http.StatusUnauthorized, CodeInvalidToken, "the access token is bound to a key: present it with the DPoP scheme"},
 	kindBadURI:            {http.StatusBadRequest, CodeInvalidRequest, "the request's target URI is malformed"},
+	kindUncheckedBinding:  {http.StatusUnauthorized, CodeInvalidToken, "the access token is bound by a confirmation method (cnf) this server does not check"},
 }
 
 // Error is a refused request, as Options.OnError gets it. Its fields are
@@ -81,8 +83,9 @@ type Error struct {
 	// space-separated (RFC 6750 §3).
 	Scope string
 	// Err is the Validator's error for a token it refused (or the DPoP
-	// Verifier's, a *dpop.Error, for a proof or binding it refused), nil
-	// for the other refusals. Unlike the fields above it may quote parts of the
+	// Verifier's, a *dpop.Error, for a proof or binding it refused; for a
+	// "cnf" the Middleware cannot check, an error naming its member when
+	// an RFC defines it), nil for the other refusals. Unlike the fields above it may quote parts of the
 	// token (a claim's value, a kid), each at most 64 bytes, quoted and
 	// with its length: log it, never send it.
 	Err error

@@ -24,6 +24,24 @@
 // written before Options.OnError is called, which writes the status and the
 // body ([WriteError] by default) and may log the [Error].
 //
+// Bound tokens: a token whose "cnf" claim (RFC 7800 §3.1) holds a
+// confirmation method the Middleware cannot check is refused, 401
+// invalid_token ("the access token is bound by a confirmation method (cnf)
+// this server does not check"), whatever its scheme: a token bound to a
+// client certificate ("x5t#S256", RFC 8705 §3.1), to a "jwk", "jwe", "kid"
+// or "jku" (RFC 7800 §3.2-3.5), to a key's thumbprint "jkt" (RFC 9449
+// §6.1) when Options.DPoP is not set, or with a member of no RFC. RFC 7800
+// §3.1 says to ignore the members an implementation does not understand,
+// but such a token read as a bearer token would be usable by whoever
+// stole it, which its binding was meant to prevent: a server that checks
+// the binding itself (mutual TLS) validates such tokens without this
+// Middleware. A "cnf" that is not an object, or is empty, makes the token
+// invalid. This costs a search of every token's claims for "cnf" (or a
+// backslash), and a scan of them only when found (measured on a loaded
+// 2-core machine, the 250 bytes of claims of a test token: 0.2-0.3 µs the
+// search, beside 3.4-6.6 µs for its HS256 validation, and 1.2-2.2 µs the
+// scan of a bound token's).
+//
 // JWT access tokens (RFC 9068) are validated by a Validator made with
 // [NewAccessTokenValidator]: "typ": "at+jwt", the claims RFC 9068 §2.2
 // requires, an issuer and an audience.
@@ -41,7 +59,7 @@
 // of the token into a []byte, one allocation holding both the request's new
 // context and the claims (which the Validator alone would allocate as
 // well), and the shallow copy of the request that http.Request.WithContext
-// makes; no goroutine, no lock.
+// makes, and the search of its claims for "cnf"; no goroutine, no lock.
 //
 // DPoP (RFC 9449): with Options.DPoP, a jose/dpop Verifier, the
 // Middleware also accepts "Authorization: DPoP <token>" with its DPoP

@@ -25,7 +25,10 @@ func AccessTokenHash(accessToken string) string {
 // "cnf" without "jkt", such as a certificate's "x5t#S256" of RFC 8705). A
 // "cnf" that is not an object, or a "jkt" that is not a string or is the
 // empty string, is an error: such a token was meant to be bound, and is
-// never read as a bearer token.
+// never read as a bearer token. A token bound by another confirmation
+// method only (an "x5t#S256") gets "", which CheckBearer accepts: a server
+// that cannot check that method must refuse the token itself, as the
+// jose/bearer Middleware does.
 func TokenBinding(claims []byte) (string, error) {
 	var jkt string
 	err := jsonx.ScanObject(claims, jsonx.Limits{}, func(name, value []byte) error {

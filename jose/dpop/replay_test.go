@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,5 +156,52 @@ func TestReplayKeyedByKey(t *testing.T) {
 	}
 	if replayKey("a", "bc") == replayKey("ab", "c") {
 		t.Error("replay keys collide")
+	}
+}
+
+// TestMemoryStoreConcurrentRebuild: goroutines recording unique keys in a
+// small store cross its rebuild (once per cycle of the ring) hundreds of
+// times, under -race: no fresh key is ever seen, and the store holds
+// capacity entries. Then, one at a time across three cycles: right after
+// each key is recorded, it and the capacity-1 recorded before it are seen,
+// whether the ring's cycle, and the rebuild, ended with it or not.
+func TestMemoryStoreConcurrentRebuild(t *testing.T) {
+	const goroutines, capacity, each = 4, 8, 2000
+	m := NewMemoryStore(capacity)
+	ctx := context.Background()
+	exp := testNow.Add(time.Hour)
+	key := func(g, i int) (k [32]byte) {
+		k[0], k[1], k[2] = byte(g), byte(i), byte(i>>8)
+		return k
+	}
+	var wg sync.WaitGroup
+	var fresh atomic.Int32
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range each {
+				if seen, _ := m.Remember(ctx, key(g, i), testNow, exp); seen {
+					fresh.Add(1)
+				}
+				m.Remember(ctx, key(g, i), testNow, exp) // a replay, seen unless the others evicted it meanwhile
+			}
+		})
+	}
+	wg.Wait()
+	if n := fresh.Load(); n != 0 {
+		t.Errorf("%d fresh keys seen", n)
+	}
+	if n := m.Len(); n != capacity {
+		t.Errorf("%d entries, want %d", n, capacity)
+	}
+	for i := range 3 * capacity {
+		k := key(goroutines, i)
+		if seen, _ := m.Remember(ctx, k, testNow, exp); seen {
+			t.Fatalf("key %d: fresh, seen", i)
+		}
+		for j := max(0, i-capacity+1); j <= i; j++ {
+			if seen, _ := m.Remember(ctx, key(goroutines, j), testNow, exp); !seen {
+				t.Errorf("after key %d: the replay of key %d not seen", i, j)
+			}
+		}
 	}
 }

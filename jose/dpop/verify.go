@@ -35,6 +35,8 @@ const (
 	// DefaultMaxProofSize bounds the DPoP header's value: 8 KiB, room for
 	// an RSA-4096 "jwk" and signature (2.1 KB) beside an "htu" and a
 	// "nonce" of 2 KB each. It is checked before any of the proof is read.
+	// It is too small for most ML-DSA proofs (RFC 9964), whose key and
+	// signature are large: see VerifierOptions.MaxProofSize.
 	DefaultMaxProofSize = 8 << 10
 	// DefaultMaxRSABits bounds the RSA keys of a proof's "jwk": 4096 bits.
 	// The proof chooses its key, and an RSA verification costs the
@@ -75,6 +77,19 @@ type VerifierOptions struct {
 	// MaxProofSize bounds the proof's bytes, checked before parsing;
 	// DefaultMaxProofSize when 0. It is also the token size limit of the
 	// JWS parse, every other jose.Limits at its default.
+	//
+	// ML-DSA proofs (RFC 9964) carry a large public key in their header
+	// and a large signature, both base64url-encoded: with "htu"
+	// "https://api.example/r", an "ath" and no nonce, an ML-DSA-44 proof
+	// is 5.9 KB, an ML-DSA-65 one 8,187 bytes (5 bytes under the default:
+	// any longer "htu", or a nonce, and it no longer fits) and an
+	// ML-DSA-87 one 11.1 KB, which never fits (TestMLDSAProofSize). A
+	// Verifier whose Algorithms hold ML-DSA-65 or ML-DSA-87 sets
+	// MaxProofSize to 16 << 10, room for an ML-DSA-87 proof with an
+	// "htu" and a nonce of 1.9 KB each; the default is not raised for them,
+	// so that servers of other algorithms keep the smaller bound. The
+	// bearer Middleware reads the DPoP header as net/http does, within
+	// http.Server.MaxHeaderBytes (1 MiB by default).
 	MaxProofSize int
 	// MaxRSABits bounds the size of an RSA "jwk", checked before its
 	// signature is verified; DefaultMaxRSABits when 0.

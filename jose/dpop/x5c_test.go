@@ -112,3 +112,57 @@ func TestCheckRefusesCertificates(t *testing.T) {
 		t.Errorf("header-level x5u and x5t#S256: %v", err)
 	}
 }
+
+// TestCheckRefusesCertificatesHeaderForms: the scan of the header finds a
+// certificate member of the "jwk" however the header is written: after
+// 2 KB of other members (beyond the scan's 512-byte stack buffer), with
+// whitespace around every token, its "jwk" name or the member's spelled
+// with escapes, after nested values; a header with two "jwk" is refused
+// as malformed by jws. Header forms jws refuses (padding, a byte-order
+// mark) are refused, never accepted.
+func TestCheckRefusesCertificatesHeaderForms(t *testing.T) {
+	key := ecKey(t)
+	cert := selfSigned(t, key)
+	jwk := string(jwkWith(t, key, map[string]any{"x5c": []string{base64.StdEncoding.EncodeToString(cert)}}))
+	s256 := string(jwkWith(t, key, map[string]any{"x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}))
+	n := 0
+	sign := func(header string, encode func([]byte) string) string {
+		n++
+		c, err := json.Marshal(goodClaims("hf-" + itoa(n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := encode([]byte(header)) + "." + jose.Base64URLEncode(c)
+		s, err := jwa.NewSigner(jwa.ES256, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := s.Sign(nil, []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in + "." + jose.Base64URLEncode(sig)
+	}
+	for _, tt := range []struct {
+		name, header string
+		encode       func([]byte) string
+		sentinel     error
+	}{
+		{"after 2 KB of members", `{"typ":"dpop+jwt","alg":"ES256","pad":"` + strings.Repeat("a", 2000) + `","jwk":` + jwk + `}`, jose.Base64URLEncode, ErrKey},
+		{"whitespace", " \n\t{ \"typ\" : \"dpop+jwt\" , \"alg\":\"ES256\",\n\"jwk\" :\n " + jwk + " } \n", jose.Base64URLEncode, ErrKey},
+		{"escaped jwk", `{"typ":"dpop+jwt","alg":"ES256","j\u0077k":` + jwk + `}`, jose.Base64URLEncode, ErrKey},
+		{"escaped x5t#S256", `{"typ":"dpop+jwt","alg":"ES256","jwk":` + strings.Replace(s256, `"x5t#S256"`, `"x5t\u0023S256"`, 1) + `}`, jose.Base64URLEncode, ErrKey},
+		{"after nested values", `{"typ":"dpop+jwt","x":{"y":[1,{"z":2}]},"alg":"ES256","jwk":` + jwk + `}`, jose.Base64URLEncode, ErrKey},
+		{"two jwk", `{"typ":"dpop+jwt","alg":"ES256","jwk":` + string(publicJWK(t, key)) + `,"jwk":` + jwk + `}`, jose.Base64URLEncode, ErrMalformedProof},
+		{"padded", `{"typ":"dpop+jwt","alg":"ES256","jwk":` + jwk + `}`, base64.URLEncoding.EncodeToString, ErrMalformedProof},
+		{"byte-order mark", "\ufeff" + `{"typ":"dpop+jwt","alg":"ES256","jwk":` + jwk + `}`, jose.Base64URLEncode, ErrMalformedProof},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := newVerifier(t, VerifierOptions{}).Check(context.Background(), []string{sign(tt.header, tt.encode)}, "GET", testURI, "")
+			if p != nil {
+				t.Fatalf("accepted: %+v", p)
+			}
+			wantRefusal(t, err, tt.sentinel, CodeInvalidProof)
+		})
+	}
+}

@@ -423,6 +423,9 @@ func (r *Remote) KeyFuncContext(ctx context.Context, h *jose.Header) (any, error
 // none); ctx bounds its wait for a fetch (the error then wraps ErrFetch
 // and ctx's error), not the fetch, which goes on for the other callers
 // and counts for the cooldown. A Get whose ctx has ended starts no fetch.
+// The set is the Remote's own, the one every KeyFunc call returns: it must
+// not be modified (see [jose.Set]); make changes on a copy,
+// &jose.Set{Keys: slices.Clone(set.Keys)}.
 func (r *Remote) Get(ctx context.Context, kid string) (*jose.Set, error) {
 	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
 		return s.set, nil

@@ -48,13 +48,14 @@ func (c *Claims) AppendJSON(dst []byte) []byte {
 // check returns the ClaimError of the first date of c that cannot be
 // issued (see NumericDate.MarshalJSON), or nil.
 func (c *Claims) check() *ClaimError {
-	for _, d := range [...]struct {
-		name string
-		d    NumericDate
-	}{{"exp", c.Expiry}, {"nbf", c.NotBefore}, {"iat", c.IssuedAt}} {
-		if err := d.d.check(); err != nil {
-			return d.d.claimError(d.name, err)
-		}
+	if err := c.Expiry.check(); err != nil {
+		return c.Expiry.claimError("exp", err)
+	}
+	if err := c.NotBefore.check(); err != nil {
+		return c.NotBefore.claimError("nbf", err)
+	}
+	if err := c.IssuedAt.check(); err != nil {
+		return c.IssuedAt.claimError("iat", err)
 	}
 	return nil
 }
@@ -64,32 +65,34 @@ func (c *Claims) check() *ClaimError {
 // any.
 func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
 	n := len(dst)
-	member := func(dst []byte, name string) []byte {
+	// member appends the name of a member, key (`"name":`), after a comma
+	// unless it is the first one.
+	member := func(dst []byte, key string) []byte {
 		if comma || len(dst) > n {
 			dst = append(dst, ',')
 		}
-		return append(append(append(dst, '"'), name...), '"', ':')
+		return append(dst, key...)
 	}
 	if c.Issuer != "" {
-		dst = jsonx.AppendString(member(dst, "iss"), c.Issuer)
+		dst = jsonx.AppendString(member(dst, `"iss":`), c.Issuer)
 	}
 	if c.Subject != "" {
-		dst = jsonx.AppendString(member(dst, "sub"), c.Subject)
+		dst = jsonx.AppendString(member(dst, `"sub":`), c.Subject)
 	}
 	if len(c.Audience) > 0 {
-		dst = c.Audience.appendJSON(member(dst, "aud"))
+		dst = c.Audience.appendJSON(member(dst, `"aud":`))
 	}
 	if c.Expiry.set {
-		dst = c.Expiry.AppendJSON(member(dst, "exp"))
+		dst = c.Expiry.AppendJSON(member(dst, `"exp":`))
 	}
 	if c.NotBefore.set {
-		dst = c.NotBefore.AppendJSON(member(dst, "nbf"))
+		dst = c.NotBefore.AppendJSON(member(dst, `"nbf":`))
 	}
 	if c.IssuedAt.set {
-		dst = c.IssuedAt.AppendJSON(member(dst, "iat"))
+		dst = c.IssuedAt.AppendJSON(member(dst, `"iat":`))
 	}
 	if c.ID != "" {
-		dst = jsonx.AppendString(member(dst, "jti"), c.ID)
+		dst = jsonx.AppendString(member(dst, `"jti":`), c.ID)
 	}
 	return dst, len(dst) > n
 }
@@ -165,12 +168,12 @@ func (s *stringPool) of(v []byte) string {
 
 // value decodes the raw JSON value v, which must be a string.
 func (s *stringPool) value(v []byte) (string, error) {
-	if jsonx.KindOf(v) != jsonx.KindString {
+	if len(v) < 2 || v[0] != '"' {
 		return "", &jsonx.TypeError{Want: "string", Got: jsonx.KindOf(v)} // "must be a string, not a number"
 	}
-	if len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+	if in := v[1 : len(v)-1]; bytes.IndexByte(in, '\\') < 0 {
 		// No escape: the content as is (v has been validated).
-		return s.of(v[1 : len(v)-1]), nil
+		return s.of(in), nil
 	}
 	b, err := jsonx.StringBytes(v)
 	if err != nil {
@@ -217,6 +220,18 @@ func parseAudience(v []byte, s *stringPool, max int) (Audience, error) {
 // errLimit is the cause sentinel of a claims set beyond a limit.
 var errLimit error = &sentinel{msg: "claims exceed a limit", also: jose.ErrLimitExceeded}
 
+// The registered claim names as parseClaims switches on them: their three
+// bytes in a little-endian integer.
+const (
+	nameIss = 'i' | 's'<<8 | 's'<<16
+	nameSub = 's' | 'u'<<8 | 'b'<<16
+	nameAud = 'a' | 'u'<<8 | 'd'<<16
+	nameExp = 'e' | 'x'<<8 | 'p'<<16
+	nameNbf = 'n' | 'b'<<8 | 'f'<<16
+	nameIat = 'i' | 'a'<<8 | 't'<<16
+	nameJti = 'j' | 't'<<8 | 'i'<<16
+)
+
 // parseClaims decodes the registered claims of the JWT Claims Set data into
 // c with the strict reader (RFC 7519 §7.2 steps 9-10): data must be one
 // JSON object within lim, with no duplicate member names at any depth.
@@ -232,17 +247,23 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	err := jsonx.ScanObject(data, lim, func(name, v []byte) error {
 		var err error
 		claim := ""
-		switch string(name) {
-		case "iss":
+		// The registered names have three bytes: switch on them as an
+		// integer.
+		key := uint32(0)
+		if len(name) == 3 {
+			key = uint32(name[0]) | uint32(name[1])<<8 | uint32(name[2])<<16
+		}
+		switch key {
+		case nameIss:
 			claim = "iss"
 			c.Issuer, err = s.value(v)
-		case "sub":
+		case nameSub:
 			claim = "sub"
 			c.Subject, err = s.value(v)
-		case "jti":
+		case nameJti:
 			claim = "jti"
 			c.ID, err = s.value(v)
-		case "aud":
+		case nameAud:
 			claim = "aud"
 			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
 				// One audience, in the caller's storage.
@@ -251,13 +272,13 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 			} else {
 				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
 			}
-		case "exp":
+		case nameExp:
 			claim = "exp"
 			c.Expiry, err = parseNumericDate(v)
-		case "nbf":
+		case nameNbf:
 			claim = "nbf"
 			c.NotBefore, err = parseNumericDate(v)
-		case "iat":
+		case nameIat:
 			claim = "iat"
 			c.IssuedAt, err = parseNumericDate(v)
 		default:

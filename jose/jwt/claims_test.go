@@ -203,9 +203,9 @@ func TestClaimsJSON(t *testing.T) {
 
 func sameClaims(a, b Claims) bool {
 	return a.Issuer == b.Issuer && a.Subject == b.Subject && a.ID == b.ID && equalAud(a.Audience, b.Audience) &&
-		a.Expiry.set == b.Expiry.set && a.Expiry.t.Equal(b.Expiry.t) &&
-		a.NotBefore.set == b.NotBefore.set && a.NotBefore.t.Equal(b.NotBefore.t) &&
-		a.IssuedAt.set == b.IssuedAt.set && a.IssuedAt.t.Equal(b.IssuedAt.t)
+		a.Expiry == b.Expiry &&
+		a.NotBefore == b.NotBefore &&
+		a.IssuedAt == b.IssuedAt
 }
 
 // TestParseClaimsRefusals: what the claims reader refuses, and with which
@@ -284,6 +284,17 @@ func TestStringPool(t *testing.T) {
 	}
 	if c.Issuer != "issuer" || c.Subject != "séb" || c.ID != "id" || !equalAud(c.Audience, Audience{"x", "y/z"}) {
 		t.Fatalf("claims changed with the input: %+v", c)
+	}
+	in = []byte(`{"iss":"issuer","sub":"s\u00e9b","jti":"id","aud":"x"}`)
+	c = Claims{}
+	if err := parseClaims(in, defaultJSONLimits, &c, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range in {
+		in[i] = 'X'
+	}
+	if c.Issuer != "issuer" || c.Subject != "séb" || c.ID != "id" || !equalAud(c.Audience, Audience{"x"}) {
+		t.Fatalf("claims changed with the input (one audience): %+v", c)
 	}
 	var p stringPool
 	if p.of(nil) != "" || p.of([]byte("ab")) != "ab" {

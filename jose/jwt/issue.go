@@ -262,7 +262,7 @@ func dateClaim(v reflect.Value, d NumericDate) string {
 			f = f.Elem()
 		}
 		nd, ok := f.Interface().(NumericDate)
-		return ok && nd.set == d.set && nd.t.Equal(d.t)
+		return ok && nd == d
 	}
 	switch v.Kind() {
 	case reflect.Map:

@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"strconv"
@@ -35,26 +36,46 @@ const maxExponentDateSize = 32
 // 0.(700,000 zeros)19e700010, which is 1.9e9, would read as 0), is
 // refused.
 type NumericDate struct {
-	t   time.Time // UTC
-	set bool
+	// The instant as seconds since the epoch and nanoseconds within the
+	// second (0 to 999,999,999), as time.Time's Unix and Nanosecond
+	// return them: integers, so that reading and checking a date needs no
+	// time.Time arithmetic.
+	sec  int64
+	nsec int32
+	set  bool
 }
+
+// dateAt returns the NumericDate of sec seconds and nsec nanoseconds
+// since the epoch.
+func dateAt(sec, nsec int64) NumericDate {
+	return NumericDate{sec: sec, nsec: int32(nsec), set: true}
+}
+
+// zeroTimeUnix is time.Time{}.Unix(): a date made from the zero
+// time.Time (see NumericDate.check).
+const zeroTimeUnix = -62135596800
 
 // NewNumericDate returns the NumericDate of t truncated to whole seconds,
 // the form every JWT implementation reads. Use [NumericDateOf] to keep a
 // fraction.
 func NewNumericDate(t time.Time) NumericDate {
-	return NumericDate{t: t.Truncate(time.Second).UTC(), set: true}
+	return dateAt(t.Unix(), 0)
 }
 
 // NumericDateOf returns the NumericDate of t, keeping its fraction of a
 // second (written with up to nine decimals).
 func NumericDateOf(t time.Time) NumericDate {
-	return NumericDate{t: t.UTC(), set: true}
+	return dateAt(t.Unix(), int64(t.Nanosecond()))
 }
 
 // Time returns the date as a time.Time in UTC; the zero time.Time when d
 // is zero.
-func (d NumericDate) Time() time.Time { return d.t }
+func (d NumericDate) Time() time.Time {
+	if !d.set {
+		return time.Time{}
+	}
+	return time.Unix(d.sec, int64(d.nsec)).UTC()
+}
 
 // IsZero reports whether d is absent (the zero NumericDate). It lets
 // encoding/json's omitzero leave an absent date out.
@@ -66,7 +87,7 @@ func (d NumericDate) Unix() int64 {
 	if !d.set {
 		return 0
 	}
-	return d.t.Unix()
+	return d.sec
 }
 
 // String returns the date in RFC 3339 form, or "absent".
@@ -74,7 +95,7 @@ func (d NumericDate) String() string {
 	if !d.set {
 		return "absent"
 	}
-	return d.t.Format(time.RFC3339Nano)
+	return d.Time().Format(time.RFC3339Nano)
 }
 
 // AppendJSON appends the date as a JSON number: integer seconds, followed
@@ -82,8 +103,8 @@ func (d NumericDate) String() string {
 // writes any date, even one no Validator reads back; [NumericDate.MarshalJSON],
 // [Signer.Sign] and [Encrypter.Encrypt] refuse those.
 func (d NumericDate) AppendJSON(dst []byte) []byte {
-	dst = strconv.AppendInt(dst, d.Unix(), 10)
-	ns := d.t.Nanosecond()
+	dst = appendSeconds(dst, d.Unix())
+	ns := d.nsec
 	if !d.set || ns == 0 {
 		return dst
 	}
@@ -98,6 +119,41 @@ func (d NumericDate) AppendJSON(dst []byte) []byte {
 		n--
 	}
 	return append(dst, frac[:n]...)
+}
+
+// appendSeconds appends sec in decimal, as strconv.AppendInt does; a
+// present-day date (nine to sixteen digits) as its leading digits and
+// eight more converted at once (eightDigits).
+func appendSeconds(dst []byte, sec int64) []byte {
+	if sec < 1e8 || sec >= 1e16 {
+		return strconv.AppendInt(dst, sec, 10)
+	}
+	hi, lo := uint64(sec)/1e8, uint32(uint64(sec)%1e8)
+	switch {
+	case hi < 10:
+		dst = append(dst, byte('0'+hi))
+	case hi < 100:
+		dst = append(dst, byte('0'+hi/10), byte('0'+hi%10))
+	default:
+		dst = strconv.AppendUint(dst, hi, 10)
+	}
+	return binary.LittleEndian.AppendUint64(dst, eightDigits(lo))
+}
+
+// eightDigits returns the eight decimal digits of n < 1e8, leading zeros
+// included, as ASCII bytes in a little-endian word (the first digit in
+// the low byte). The digits are split in lanes of the word: two lanes of
+// four digits, then four of two, then eight of one, dividing every lane
+// at once by multiplying with a reciprocal (x*10486>>20 is x/100 for
+// x < 10000, x*103>>10 is x/10 for x < 100: TestEightDigits checks
+// every value at each step's bound).
+func eightDigits(n uint32) uint64 {
+	v := uint64(n/10000) | uint64(n%10000)<<32
+	q := (v * 10486 >> 20) & 0x0000007f_0000007f
+	v = q | (v-q*100)<<16
+	q = (v * 103 >> 10) & 0x000f_000f_000f_000f
+	v = q | (v-q*10)<<8
+	return v | 0x30303030_30303030
 }
 
 // MarshalJSON implements json.Marshaler with [NumericDate.AppendJSON]. It
@@ -115,12 +171,12 @@ func (d NumericDate) MarshalJSON() ([]byte, error) {
 // check returns why d cannot be issued, or nil: a present date must be
 // one that parseNumericDate reads, and not the zero time.Time.
 func (d NumericDate) check() error {
-	switch sec := d.t.Unix(); {
+	switch sec := d.sec; {
 	case !d.set:
 		return nil
-	case d.t.IsZero():
+	case sec == zeroTimeUnix && d.nsec == 0:
 		return errDateZeroTime
-	case sec < 0 || sec > MaxNumericDate || sec == MaxNumericDate && d.t.Nanosecond() != 0:
+	case sec < 0 || sec > MaxNumericDate || sec == MaxNumericDate && d.nsec != 0:
 		return errDateRange
 	}
 	return nil
@@ -179,7 +235,28 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	if jsonx.KindOf(raw) != jsonx.KindNumber {
 		return NumericDate{}, errDateType
 	}
-	// The common case, up to 12 digits: exact, without floating point.
+	// The common case, nine to twelve digits (every date from 1973 to
+	// MaxNumericDate): the last eight at once.
+	if n := len(raw); n >= 9 && n <= 12 {
+		last := binary.LittleEndian.Uint64(raw[n-8:])
+		if nonDigit8(last) == 0 && raw[0] != '0' {
+			sec := int64(0)
+			for _, c := range raw[:n-8] {
+				if c < '0' || c > '9' {
+					sec = -1
+					break
+				}
+				sec = sec*10 + int64(c-'0')
+			}
+			if sec >= 0 {
+				if sec = sec*1e8 + int64(parseEightDigits(last)); sec > MaxNumericDate {
+					return NumericDate{}, errDateRange
+				}
+				return dateAt(sec, 0), nil
+			}
+		}
+	}
+	// Other integers of up to 12 digits: exact, without floating point.
 	if len(raw) <= 12 {
 		sec := int64(0)
 		for _, c := range raw {
@@ -193,18 +270,18 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 			if sec > MaxNumericDate {
 				return NumericDate{}, errDateRange
 			}
-			return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+			return dateAt(sec, 0), nil
 		}
 	}
 	if sec, err := jsonx.Int64(raw); err == nil {
 		if sec < 0 || sec > MaxNumericDate {
 			return NumericDate{}, errDateRange
 		}
-		return NumericDate{t: time.Unix(sec, 0).UTC(), set: true}, nil
+		return dateAt(sec, 0), nil
 	}
 	if raw[0] == '-' {
 		if isZeroNumber(raw) { // -0.0 is the epoch
-			return NumericDate{t: time.Unix(0, 0).UTC(), set: true}, nil
+			return dateAt(0, 0), nil
 		}
 		return NumericDate{}, errDateRange
 	}
@@ -233,7 +310,7 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 		if sec == MaxNumericDate && ns != 0 {
 			return NumericDate{}, errDateRange
 		}
-		return NumericDate{t: time.Unix(sec, int64(ns)).UTC(), set: true}, nil
+		return dateAt(sec, int64(ns)), nil
 	}
 	// An exponent: through float64, which is exact for integers up to
 	// 2^53 and to the microsecond for present-day dates, when strconv
@@ -256,7 +333,33 @@ func parseNumericDate(raw []byte) (NumericDate, error) {
 	if sec > MaxNumericDate {
 		return NumericDate{}, errDateRange
 	}
-	return NumericDate{t: time.Unix(int64(sec), int64(ns)).UTC(), set: true}, nil
+	return dateAt(int64(sec), int64(ns)), nil
+}
+
+// nonDigit8 returns x with 0x80 in each byte that is not an ASCII digit
+// and 0 in the others. Each byte's seven low bits get at most 0x7f added,
+// so no carry crosses into the next byte.
+func nonDigit8(x uint64) uint64 {
+	const (
+		lsb = 0x0101010101010101
+		msb = 0x8080808080808080
+	)
+	l := x &^ msb
+	ge0 := l + lsb*(0x80-'0')     // high bit set: l >= '0'
+	gt9 := l + lsb*(0x80-('9'+1)) // high bit set: l > '9'
+	return (x | ^ge0 | gt9) & msb
+}
+
+// parseEightDigits returns the number written by eight ASCII digits in a
+// little-endian word (the first digit in the low byte), the inverse of
+// eightDigits: adjacent lanes are combined in pairs, two digits, then
+// four, then eight, every sum fitting its lane.
+func parseEightDigits(x uint64) uint32 {
+	x -= 0x30303030_30303030
+	x = (x*10 + x>>8) & 0x00ff_00ff_00ff_00ff
+	x = (x*100 + x>>16) & 0x0000ffff_0000ffff
+	x = (x*10000 + x>>32) & 0xffffffff
+	return uint32(x)
 }
 
 // fractionDot returns the index of the '.' of a number that has a fraction
@@ -306,4 +409,22 @@ func isZeroNumber(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// add returns d moved by x, as time.Time.Add moves an instant.
+func (d NumericDate) add(x time.Duration) NumericDate {
+	sec := d.sec + int64(x/time.Second)
+	nsec := int64(d.nsec) + int64(x%time.Second)
+	switch {
+	case nsec >= 1e9:
+		sec, nsec = sec+1, nsec-1e9
+	case nsec < 0:
+		sec, nsec = sec-1, nsec+1e9
+	}
+	return dateAt(sec, nsec)
+}
+
+// before reports whether the instant d is before e.
+func (d NumericDate) before(e NumericDate) bool {
+	return d.sec < e.sec || d.sec == e.sec && d.nsec < e.nsec
 }

@@ -531,20 +531,24 @@ func isJWT(cty string) bool { return cty != "" && SameType(cty, TypeJWT) }
 // required private claims that are present.
 func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 	now := v.now()
+	// The dates are compared as integers: now and now plus the leeway,
+	// in seconds and nanoseconds since the epoch.
+	nowDate := NumericDateOf(now)
+	late := nowDate.add(v.leeway) // now + leeway
 	if !c.Expiry.set {
 		if v.needExp {
 			return missing("exp")
 		}
-	} else if exp := c.Expiry.t; !now.Before(exp.Add(v.leeway)) {
+	} else if exp := c.Expiry; !nowDate.before(exp.add(v.leeway)) {
 		return &ClaimError{Claim: "exp", Err: ErrExpired, Detail: v.timeDetail(exp, now)}
 	}
 	if c.NotBefore.set {
-		if nbf := c.NotBefore.t; atPrecisionOf(nbf, now.Add(v.leeway)).Before(nbf) {
+		if nbf := c.NotBefore; late.atPrecisionOf(nbf).before(nbf) {
 			return &ClaimError{Claim: "nbf", Err: ErrNotYetValid, Detail: v.timeDetail(nbf, now)}
 		}
 	}
 	if c.IssuedAt.set {
-		if iat := c.IssuedAt.t; iat.After(atPrecisionOf(iat, now.Add(v.leeway))) {
+		if iat := c.IssuedAt; late.atPrecisionOf(iat).before(iat) {
 			return &ClaimError{Claim: "iat", Err: ErrIssuedInTheFuture, Detail: v.timeDetail(iat, now)}
 		}
 	}
@@ -552,7 +556,7 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 		if !c.IssuedAt.set {
 			return missing("iat")
 		}
-		if iat := c.IssuedAt.t; now.After(iat.Add(v.maxAge).Add(v.leeway)) {
+		if iat := c.IssuedAt; iat.add(v.maxAge).add(v.leeway).before(nowDate) {
 			return &ClaimError{Claim: "iat", Err: ErrTooOld, Detail: v.timeDetail(iat, now) + ", max age " + v.maxAge.String()}
 		}
 	}
@@ -620,30 +624,23 @@ func (v *Validator) checkClaims(c *Claims, seen uint64) error {
 // rounds up, is not refused with a leeway of 0. "exp" is compared
 // exactly (the precision works there against the verifier, never for
 // the token).
-func atPrecisionOf(d, now time.Time) time.Time {
-	if d.Nanosecond() != 0 {
+func (now NumericDate) atPrecisionOf(d NumericDate) NumericDate {
+	if d.nsec != 0 || now.nsec == 0 {
 		return now
 	}
-	if t := now.Truncate(time.Second); !t.Equal(now) {
-		return t.Add(time.Second)
-	}
-	return now
+	return dateAt(now.sec+1, 0)
 }
 
 func missing(name string) error {
 	return &ClaimError{Claim: name, Err: ErrMissingClaim, Detail: "absent"}
 }
 
-func (v *Validator) timeDetail(t, now time.Time) string {
+func (v *Validator) timeDetail(d NumericDate, now time.Time) string {
 	// The claim as written; now at the claim's precision: for a date of
 	// whole seconds (almost every issuer's), now rounded up to the second,
 	// as the checks of "nbf" and "iat" compare it (atPrecisionOf), and
 	// still after an "exp" it has passed.
-	layout := time.RFC3339Nano
-	if t.Nanosecond() == 0 {
-		layout = time.RFC3339
-	}
-	s := t.Format(layout) + ", now " + atPrecisionOf(t, now).UTC().Format(layout)
+	s := d.String() + ", now " + NumericDateOf(now).atPrecisionOf(d).String()
 	if v.leeway != 0 {
 		s += ", leeway " + v.leeway.String()
 	}

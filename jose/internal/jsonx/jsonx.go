@@ -583,6 +583,17 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				}
 				i = s.pos
 			}
+		} else if j := 0; i < len(d) && '1' <= d[i] && d[i] <= '9' {
+			// An integer without fraction or exponent (a NumericDate)
+			// is read here; any other number by number.
+			if j = skipDigits(d, i+1); j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E') {
+				s.pos = i
+				if err := s.number(); err != nil {
+					return err
+				}
+				j = s.pos
+			}
+			i = j
 		} else {
 			s.pos = i
 			if err := s.value(depth); err != nil {

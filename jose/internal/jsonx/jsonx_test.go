@@ -556,3 +556,28 @@ func TestJSONXDuplicateMessageTruncated(t *testing.T) {
 		t.Errorf("message of %d bytes: %.200s", len(err.Error()), err)
 	}
 }
+
+// TestObjectIntegers checks the object scanner's own reading of integer
+// members against the reading of the same numbers as array elements
+// (number, through value): the same acceptance, and the same error at the
+// same offset (the texts hold no '}', ']' or ',' of their own).
+func TestObjectIntegers(t *testing.T) {
+	for _, num := range []string{
+		"1", "7", "1796130000", "253402300799", "123456789012345678901234567890",
+		"1.5", "1796130000.25", "1e9", "1E9", "1e+9", "12e-3", "1.", "1e", "1e+", "1.e5",
+		"0", "01", "-1", "-", "1x", "1 ", "1 \t", "1.5.5", "1e5e5", "1-", "9a", "12345678x", "123456789.",
+	} {
+		obj, arr := `{"a":`+num+`}`, `[`+num+`]`
+		errObj, errArr := Valid([]byte(obj), Limits{}), Valid([]byte(arr), Limits{})
+		if (errObj == nil) != (errArr == nil) {
+			t.Errorf("%q: as a member %v, as an element %v", num, errObj, errArr)
+			continue
+		}
+		var so, sa *SyntaxError
+		if errors.As(errObj, &so) && errors.As(errArr, &sa) {
+			if so.Offset-len(`{"a":`) != sa.Offset-len(`[`) || so.Msg != sa.Msg && !strings.Contains(so.Msg, "object") {
+				t.Errorf("%q: as a member %v, as an element %v", num, errObj, errArr)
+			}
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/josebench/josebench/bench"
+)
+
+// coverageRuns returns two stored runs of nine variants, 50 rounds of one
+// iteration each, as a shared machine makes them: each run has its own
+// machine level (0.8 to 1.3, the calibration workload's too, with 2% of
+// its own), each variant its own run-to-run drift (tau, standard
+// deviation of the log) and round-to-round noise (2% to 8%, one round in
+// ten preempted by 20 to 50%). The run's variant i is slower by change[i]
+// beyond that.
+func coverageRuns(rng *rand.Rand, vs []bench.Variant, tau float64, change []float64) (run, ref *bench.Run) {
+	const rounds = 50
+	noise := make([]float64, len(vs))
+	for i := range noise {
+		noise[i] = 0.02 + 0.06*rng.Float64()
+	}
+	mk := func(id string, change []float64) *bench.Run {
+		machine := 0.8 + 0.5*rng.Float64()
+		r := &bench.Run{ID: id, Config: bench.DefaultConfig()}
+		for i, v := range vs {
+			res := bench.Result{Variant: v, Revs: 100}
+			level := 1000 * float64(i+1) * machine * math.Exp(tau/math.Sqrt2*rng.NormFloat64()) * change[i]
+			for k := range rounds {
+				x := level * math.Exp(noise[i]*rng.NormFloat64())
+				if rng.IntN(10) == 0 {
+					x *= 1.2 + 0.3*rng.Float64()
+				}
+				res.Iterations = append(res.Iterations, bench.Iteration{Round: k, Time: x})
+			}
+			r.Results = append(r.Results, res)
+		}
+		r.Calibration = &bench.Result{Variant: bench.CalibrationVariant(), Revs: 170}
+		cal := 6000 * machine * math.Exp(0.02*rng.NormFloat64())
+		for k := range rounds {
+			for range 3 {
+				r.Calibration.Iterations = append(r.Calibration.Iterations, bench.Iteration{Round: k, Time: cal * math.Exp(0.03*rng.NormFloat64())})
+			}
+		}
+		return r
+	}
+	same := make([]float64, len(vs))
+	for i := range same {
+		same[i] = 1
+	}
+	return mk(reportRunID, change), mk(reportRefID, same)
+}
+
+func nineVariants(t *testing.T) []bench.Variant {
+	t.Helper()
+	var vs []bench.Variant
+	for _, g := range []string{"HS256", "ES256", "EdDSA"} {
+		sel, err := bench.Select(bench.DefaultConfig().Measure, []string{g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, sel...)
+	}
+	if len(vs) != 9 {
+		t.Fatalf("%d variants", len(vs))
+	}
+	return vs
+}
+
+// The interval of a comparison between stored runs has the coverage it
+// claims: over 1000 pairs of runs of identical code, with the machine's
+// drift common to the run, each variant's own drift and round-to-round
+// noise with preemptions, a 95% interval excludes 0 for about 5% of the
+// variants (not 1%: too wide, it would cost detection; not 10%: too
+// narrow, it would call noise a change); and a variant 40% slower among
+// nine is detected, and flagged by --fail-slower 10, nearly always.
+func TestCompareCoverage(t *testing.T) {
+	vs := nineVariants(t)
+	same := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}
+	slow := []float64{1, 1, 1, 1.4, 1, 1, 1, 1, 1}
+	for _, tau := range []float64{0.01, 0.03} {
+		rng := rand.New(rand.NewPCG(21, uint64(tau*1000)))
+		const trials = 1000
+		miss, total, nc, alarms := 0, 0, 0, 0
+		for range trials {
+			run, ref := coverageRuns(rng, vs, tau, same)
+			// The interval itself (no change too small to detect):
+			ds, _ := CompareFor(run, ref, MetricTime, 0, 1e6)
+			for _, d := range ds {
+				total++
+				if !d.Interval.Contains(1) {
+					miss++
+				}
+			}
+			// --fail-slower 10: the same intervals, those too wide to
+			// show 10% not comparable.
+			ds, _ = CompareFor(run, ref, MetricTime, 0, 10)
+			for _, d := range ds {
+				if d.NotComparable != "" {
+					nc++
+				}
+			}
+			alarms += len(Slower(ds, 10))
+		}
+		rate := float64(miss) / float64(total)
+		t.Logf("tau %.0f%%, identical code: %d of %d intervals exclude 0 (%.1f%%), %d not comparable, %d flagged", tau*100, miss, total, rate*100, nc, alarms)
+		if rate < 0.035 || rate > 0.07 {
+			t.Errorf("tau %.0f%%, identical code: %.1f%% of intervals exclude 0, want about 5%%", tau*100, rate*100)
+		}
+		// With 1% drift the intervals are narrow enough to show 10%;
+		// with 3% and the noisiest variants (8% a round) they are not,
+		// and those are not comparable (TestCompareTooNoisy).
+		if tau < 0.02 && nc > total/100 || alarms > 2 {
+			t.Errorf("tau %.0f%%, identical code: %d not comparable, %d flagged by --fail-slower 10", tau*100, nc, alarms)
+		}
+		detected, flagged := 0, 0
+		for range trials {
+			run, ref := coverageRuns(rng, vs, tau, slow)
+			ds := Compare(run, ref, MetricTime, 0)
+			if d := ds[3]; !d.Noise && d.Interval.Lo > 1 {
+				detected++
+			}
+			if s := Slower(ds, 10); len(s) == 1 && s[0].ID == ds[3].ID {
+				flagged++
+			}
+		}
+		t.Logf("tau %.0f%%, one variant 40%% slower: detected %d, flagged alone %d of %d", tau*100, detected, flagged, trials)
+		if detected < trials*99/100 || flagged < trials*97/100 {
+			t.Errorf("tau %.0f%%, one variant 40%% slower: detected %d, flagged alone %d of %d", tau*100, detected, flagged, trials)
+		}
+	}
+}
