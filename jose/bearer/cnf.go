@@ -34,8 +34,15 @@ func mayHaveCnf(claims []byte) bool {
 // server that does so would accept, as a bearer token, a token bound to a
 // client certificate (RFC 8705) by whoever holds it, so the Middleware
 // refuses them instead.
+//
+// The claims were validated by the Validator within its own limits
+// (jwt.ValidatorOptions.MaxDepth and MaxClaims, which may be above jsonx's
+// defaults): the scan's limits are ones no text of that length exceeds, so
+// that it never refuses claims the Validator accepted, and its work stays
+// bounded by what the Validator allowed.
 func confirmation(claims []byte, dpopOn bool) (jkt string, unchecked error, err error) {
-	err = jsonx.ScanObject(claims, jsonx.Limits{}, func(name, value []byte) error {
+	lim := jsonx.Limits{MaxDepth: len(claims) + 1, MaxMembers: len(claims) + 1}
+	err = jsonx.ScanObject(claims, lim, func(name, value []byte) error {
 		if string(name) != "cnf" {
 			return nil
 		}
@@ -43,7 +50,7 @@ func confirmation(claims []byte, dpopOn bool) (jkt string, unchecked error, err 
 			return fmt.Errorf("bearer: claim \"cnf\" is not an object: %w", jose.ErrMalformed)
 		}
 		members := 0
-		err := jsonx.ScanObject(value, jsonx.Limits{}, func(name, value []byte) error {
+		err := jsonx.ScanObject(value, lim, func(name, value []byte) error {
 			members++
 			if string(name) == "jkt" && dpopOn {
 				s, err := jsonx.String(value)
