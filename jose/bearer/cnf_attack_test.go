@@ -112,7 +112,7 @@ func TestConfirmationSearch(t *testing.T) {
 // TestConfirmationValidatorLimits: a token the Validator accepts within
 // limits raised beyond jsonx's defaults (ValidatorOptions.MaxDepth 40,
 // MaxClaims 400) is not refused by the search for "cnf" for going beyond
-// those defaults: its claims (with a backslash, or "cnf" in a value) were
+// those defaults: its claims (with a "\u" escape, or "cnf" in a value) were
 // refused 401 invalid_token, its unbound holder locked out, and a bound
 // one's "cnf" never read.
 func TestConfirmationValidatorLimits(t *testing.T) {
@@ -139,9 +139,9 @@ func TestConfirmationValidatorLimits(t *testing.T) {
 		status        int
 		challenge     string
 	}{
-		{"300 members, a backslash", wide.String() + `,"site":"https:\/\/x"`, 200, ""},
+		{"300 members, an escape", wide.String() + `,"site":"\u0078"`, 200, ""},
 		{"300 members, cnf in a value", wide.String() + `,"note":"cnf"`, 200, ""},
-		{"depth 37, a backslash", deep + `,"site":"https:\/\/x"`, 200, ""},
+		{"depth 37, an escape", deep + `,"site":"\u0078"`, 200, ""},
 		{"300 members, bound to a certificate", wide.String() + `,"cnf":{"x5t#S256":"x"}`, 401, unchecked},
 		{"depth 37, bound to a certificate", deep + `,"cnf":{"x5t#S256":"x"}`, 401, unchecked},
 	} {
@@ -155,6 +155,78 @@ func TestConfirmationValidatorLimits(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		if got := rec.Header().Get("WWW-Authenticate"); rec.Code != c.status || got != c.challenge {
 			t.Errorf("%s: answer %d %q, want %d %q", c.name, rec.Code, got, c.status, c.challenge)
+		}
+	}
+}
+
+// BenchmarkConfirmation: the cost of the search for "cnf" on a token at
+// the default size limit whose claims are objects nested to the
+// Validator's default depth: "plain" holds neither "cnf" nor a "\u" escape
+// (the search alone), "scanned" a "\u" escape (the claims scanned again),
+// "bound" a "cnf" with an unchecked member (scanned, refused). Run the
+// three in one binary, several times, for their ratios:
+//
+//	go test -c -o bearer.test ./jose/bearer
+//	for i in 1 2 3 4 5; do ./bearer.test -test.run '^$' -test.bench Confirmation; done
+func BenchmarkConfirmation(b *testing.B) {
+	// Objects nested 14 deep under the claims set (depth 16 with it and
+	// the innermost value's), repeated to fill the 8 KiB token.
+	nest := strings.Repeat(`{"a":`, 14) + "1" + strings.Repeat("}", 14)
+	var m strings.Builder
+	for i := 0; m.Len() < 5600; i++ {
+		if i > 0 {
+			m.WriteByte(',')
+		}
+		m.WriteString(`"n` + strconv.Itoa(i) + `":` + nest)
+	}
+	h := newMiddleware(b, Options{}).Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	for _, c := range []struct {
+		name, extra string
+		status      int
+	}{
+		{"plain", `"s":"xx"`, 200},
+		{"scanned", `"s":"\u0078"`, 200},
+		{"bound", `"cnf":{"x5t#S256":"x"}`, 401},
+	} {
+		tok := rawClaimsToken(b, m.String()+","+c.extra)
+		if len(tok) > DefaultMaxTokenSize {
+			b.Fatalf("token of %d bytes", len(tok))
+		}
+		b.Run(c.name, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.Header.Set("Authorization", "Bearer "+tok)
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != c.status {
+				b.Fatalf("status %d %q, want %d", rec.Code, rec.Header().Get("WWW-Authenticate"), c.status)
+			}
+			b.ReportMetric(float64(len(tok)), "token-bytes")
+			b.ReportAllocs()
+			for b.Loop() {
+				h.ServeHTTP(httptest.NewRecorder(), req)
+			}
+		})
+	}
+}
+
+// TestMayHaveCnf: the search finds every spelling of "cnf" as a member
+// name (escaped letters included), and passes claims whose only escapes
+// cannot spell it.
+func TestMayHaveCnf(t *testing.T) {
+	for _, c := range []struct {
+		claims string
+		want   bool
+	}{
+		{`{"cnf":{}}`, true},
+		{`{"\u0063nf":{}}`, true},
+		{`{"c\u006ef":{}}`, true},
+		{`{"cn\u0066":{}}`, true},
+		{`{"c\u006Ef":{}}`, true},
+		{`{"sub":"a","site":"https:\/\/x","q":"\"\\\n\f"}`, false},
+		{`{"sub":"a"}`, false},
+	} {
+		if got := mayHaveCnf([]byte(c.claims)); got != c.want {
+			t.Errorf("mayHaveCnf(%s) = %v, want %v", c.claims, got, c.want)
 		}
 	}
 }
