@@ -104,7 +104,8 @@ type Options struct {
 	// request line in absolute form) and the path the request line
 	// carries (r.RequestURI, in origin or absolute form, so that a handler
 	// in front that rewrites r.URL, such as http.StripPrefix, changes
-	// nothing). Behind a proxy that terminates TLS or rewrites paths,
+	// nothing; a "#" in it, which net/http keeps in r.URL.Path, compared
+	// as "%23"; an empty path in asterisk and authority form). Behind a proxy that terminates TLS or rewrites paths,
 	// return the URI the client addressed. The host is the client's
 	// choice: by default "htu" binds a proof to the path of this server,
 	// but to any host the request names, so that a proof a client sent to
@@ -355,39 +356,58 @@ func (m *Middleware) fail(w http.ResponseWriter, r *http.Request, k kind, cause 
 // client sent it (r.RequestURI), not r.URL's, which a handler in front
 // (http.StripPrefix) may have rewritten: in origin form ("/api/orders")
 // and in absolute form ("http://host/api/orders", RFC 9112 §3.2.2, which
-// any client may send, and whose host net/http puts in r.Host); r.URL's
-// only for a request without one (made in the program: then its scheme
-// too when r.URL has one, as http.NewRequest's does).
+// any client may send, and whose host net/http puts in r.Host; without an
+// authority, "http:/api/orders", net/http takes the Host header's); empty
+// in asterisk and authority form (RFC 9112 §3.3). A request line holds no
+// fragment: a "#" in it is part of the path for net/http (r.URL.Path
+// "/a#b"), and is compared as "%23", never cut there. r.URL's path only
+// for a request without a request line (made in the program: then its
+// scheme too when r.URL has one, as http.NewRequest's does). A target
+// that is none of these forms ("http:api") gets "", which no "htu"
+// matches (400).
 func requestURI(r *http.Request) string {
 	sch := "http"
 	if r.TLS != nil {
 		sch = "https"
 	}
-	path := ""
-	if r.URL != nil {
-		path = r.URL.EscapedPath()
-	}
+	var path string
 	switch t := r.RequestURI; {
 	case t == "":
-		if r.URL != nil && r.URL.Scheme != "" && r.TLS == nil {
-			sch = r.URL.Scheme
+		if r.URL != nil {
+			path = r.URL.EscapedPath()
+			if r.URL.Scheme != "" && r.TLS == nil {
+				sch = r.URL.Scheme
+			}
 		}
+	case t == "*" || r.Method == http.MethodConnect && t[0] != '/':
+		// Asterisk form, authority form: no path.
 	case t[0] == '/':
 		path = t
 	default:
-		if i := strings.Index(t, "://"); i > 0 {
-			// Absolute form: the path follows the authority, which holds
-			// no '/', '?' or '#' (RFC 3986 §3.2).
-			path = t[i+3:]
-			if j := strings.IndexAny(path, "/?#"); j >= 0 {
-				path = path[j:]
+		// Absolute form: a scheme, then the authority after "//" (which
+		// holds no '/' or '?': RFC 3986 §3.2; net/http refuses a '#'
+		// there), then the path.
+		i := strings.IndexByte(t, ':')
+		if i < 0 {
+			return ""
+		}
+		path = t[i+1:]
+		if strings.HasPrefix(path, "//") {
+			if j := strings.IndexAny(path[2:], "/?"); j >= 0 {
+				path = path[2+j:]
 			} else {
 				path = ""
 			}
 		}
+		if path != "" && path[0] != '/' && path[0] != '?' {
+			return "" // "http:api": no path, no authority
+		}
 	}
-	if i := strings.IndexAny(path, "?#"); i >= 0 {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i]
+	}
+	if strings.IndexByte(path, '#') >= 0 {
+		path = strings.ReplaceAll(path, "#", "%23")
 	}
 	return sch + "://" + r.Host + path
 }

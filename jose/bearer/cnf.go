@@ -16,10 +16,12 @@ import (
 var confirmationNames = []string{"jwk", "jwe", "kid", "jku", "x5t#S256", "jkt"}
 
 // mayHaveCnf reports whether the claims of a validated token may hold a
-// "cnf" claim: they hold "cnf", or an escape that could spell it. The
-// claims of most tokens are then never scanned.
+// "cnf" claim: they hold "cnf", or a "\u" escape, the only one that can
+// spell a letter of it (JSON's "\n" and "\f" are control characters, RFC
+// 8259 §7). The claims of most tokens are then never scanned, those of an
+// issuer that escapes "/" as "\/" included.
 func mayHaveCnf(claims []byte) bool {
-	return bytes.Contains(claims, []byte("cnf")) || bytes.IndexByte(claims, '\\') >= 0
+	return bytes.Contains(claims, []byte("cnf")) || bytes.Contains(claims, []byte(`\u`))
 }
 
 // confirmation reads the "cnf" claim (RFC 7800 §3.1) of a validated
@@ -34,8 +36,15 @@ func mayHaveCnf(claims []byte) bool {
 // server that does so would accept, as a bearer token, a token bound to a
 // client certificate (RFC 8705) by whoever holds it, so the Middleware
 // refuses them instead.
+//
+// The claims were validated by the Validator within its own limits
+// (jwt.ValidatorOptions.MaxDepth and MaxClaims, which may be above jsonx's
+// defaults): the scan's limits are ones no text of that length exceeds, so
+// that it never refuses claims the Validator accepted, and its work stays
+// bounded by what the Validator allowed.
 func confirmation(claims []byte, dpopOn bool) (jkt string, unchecked error, err error) {
-	err = jsonx.ScanObject(claims, jsonx.Limits{}, func(name, value []byte) error {
+	lim := jsonx.Limits{MaxDepth: len(claims) + 1, MaxMembers: len(claims) + 1}
+	err = jsonx.ScanObject(claims, lim, func(name, value []byte) error {
 		if string(name) != "cnf" {
 			return nil
 		}
@@ -43,7 +52,7 @@ func confirmation(claims []byte, dpopOn bool) (jkt string, unchecked error, err 
 			return fmt.Errorf("bearer: claim \"cnf\" is not an object: %w", jose.ErrMalformed)
 		}
 		members := 0
-		err := jsonx.ScanObject(value, jsonx.Limits{}, func(name, value []byte) error {
+		err := jsonx.ScanObject(value, lim, func(name, value []byte) error {
 			members++
 			if string(name) == "jkt" && dpopOn {
 				s, err := jsonx.String(value)

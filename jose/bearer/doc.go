@@ -37,7 +37,7 @@
 // the binding itself (mutual TLS) validates such tokens without this
 // Middleware. A "cnf" that is not an object, or is empty, makes the token
 // invalid. This costs a search of every token's claims for "cnf" (or a
-// backslash), and a scan of them only when found (measured on a loaded
+// "\u" escape), and a scan of them only when found (measured on a loaded
 // 2-core machine, the 250 bytes of claims of a test token: 0.2-0.3 µs the
 // search, beside 3.4-6.6 µs for its HS256 validation, and 1.2-2.2 µs the
 // scan of a bound token's).

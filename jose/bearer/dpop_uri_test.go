@@ -48,6 +48,10 @@ func TestDPoPURIAbsoluteForm(t *testing.T) {
 		{"the URI the client addressed", "http://" + host + "/api/orders?page=2", "http://" + host + "/api/orders", 200},
 		{"the stripped path", "http://" + host + "/api/orders", "http://" + host + "/orders", 401},
 		{"another path", "http://" + host + "/api/orders", "http://" + host + "/api/other", 401},
+		{"no authority, the URI the client addressed", "http:/api/orders", "http://" + host + "/api/orders", 200},
+		{"no authority, the stripped path", "http:/api/orders", "http://" + host + "/orders", 401},
+		{"a '#' in the path, the path before it", "/api/orders#x", "http://" + host + "/api/orders", 401},
+		{"a '#' in the path, as %23", "/api/orders#x", "http://" + host + "/api/orders%23x", 200},
 	} {
 		p, err := prover.Proof(http.MethodGet, tt.htu, &dpop.ProofOptions{AccessToken: tok})
 		if err != nil {
@@ -131,5 +135,56 @@ func TestDPoPURINoURL(t *testing.T) {
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusBadRequest {
 		t.Errorf("status %d, want 400", rec.Code)
+	}
+}
+
+// TestDPoPURIRequestTargets: the default DPoPURI of each form of request
+// line net/http accepts (RFC 9112 §3.2), its path always the request
+// line's, never r.URL's (which a handler in front may have stripped, here
+// set to "/stripped"): an absolute form without an authority
+// ("http:/api/orders", which net/http takes with the Host header's host)
+// took r.URL's path; the asterisk form took "*" as part of the host; a
+// "#" (no fragment in a request line; net/http keeps it in r.URL.Path,
+// "/a#b" routed as the path "a#b") cut the path there, so that a proof for
+// /files/a was accepted at /files/a#b. The asterisk and authority forms
+// have an empty path (RFC 9112 §3.3); a target with neither a path nor an
+// authority ("http:api") has no URI an "htu" can match (400).
+func TestDPoPURIRequestTargets(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"GET /api/orders?x=1 HTTP/1.1", "http://api.example/api/orders"},
+		{"GET //double/slash HTTP/1.1", "http://api.example//double/slash"},
+		{"GET /a%2Fb HTTP/1.1", "http://api.example/a%2Fb"},
+		{"GET /a%23b HTTP/1.1", "http://api.example/a%23b"},
+		{"GET /files/a#b HTTP/1.1", "http://api.example/files/a%23b"},
+		{"GET /files/a#b?c#d HTTP/1.1", "http://api.example/files/a%23b"},
+		{"GET /a?b#c HTTP/1.1", "http://api.example/a"},
+		{"GET http://other.example/api/orders HTTP/1.1", "http://other.example/api/orders"},
+		{"GET HTTP://other.example/api/orders?x HTTP/1.1", "http://other.example/api/orders"},
+		{"GET http://other.example/files/a#b HTTP/1.1", "http://other.example/files/a%23b"},
+		{"GET http://other.example HTTP/1.1", "http://other.example/"},
+		{"GET http://other.example?x/y HTTP/1.1", "http://other.example/"},
+		{"GET http://u@other.example/p HTTP/1.1", "http://other.example/p"},
+		{"GET http:/api/orders HTTP/1.1", "http://api.example/api/orders"},
+		{"GET x:/api/orders HTTP/1.1", "http://api.example/api/orders"},
+		{"GET http:///api/orders HTTP/1.1", "http://api.example/api/orders"},
+		{"GET http:/?x HTTP/1.1", "http://api.example/"},
+		{"OPTIONS * HTTP/1.1", "http://api.example/"},
+		{"GET * HTTP/1.1", "http://api.example/"},
+		{"CONNECT other.example:8443 HTTP/1.1", "http://other.example:8443/"},
+		{"CONNECT /api/orders HTTP/1.1", "http://api.example/api/orders"},
+		{"GET http:api HTTP/1.1", ""},
+		{"GET http:?x HTTP/1.1", "http://api.example/"},
+	} {
+		r, err := http.ReadRequest(bufio.NewReader(strings.NewReader(tt.line + "\r\nHost: api.example\r\n\r\n")))
+		if err != nil {
+			t.Errorf("%s: net/http refuses it: %v", tt.line, err)
+			continue
+		}
+		r.URL.Path, r.URL.RawPath = "/stripped", ""
+		u := requestURI(r)
+		got, err := dpop.NormalizeURI(u)
+		if got != tt.want || (err != nil) != (tt.want == "") {
+			t.Errorf("%s: DPoPURI %q, normalized %q (%v), want %q", tt.line, u, got, err, tt.want)
+		}
 	}
 }

@@ -28,17 +28,21 @@ func AccessTokenHash(accessToken string) string {
 // never read as a bearer token. A token bound by another confirmation
 // method only (an "x5t#S256") gets "", which CheckBearer accepts: a server
 // that cannot check that method must refuse the token itself, as the
-// jose/bearer Middleware does.
+// jose/bearer Middleware does. The claims are read within no limit of
+// depth or members beyond their length: those of the Validator
+// (jwt.ValidatorOptions.MaxDepth, MaxClaims) already held, and may be
+// above jsonx's defaults.
 func TokenBinding(claims []byte) (string, error) {
 	var jkt string
-	err := jsonx.ScanObject(claims, jsonx.Limits{}, func(name, value []byte) error {
+	lim := jsonx.Limits{MaxDepth: len(claims) + 1, MaxMembers: len(claims) + 1}
+	err := jsonx.ScanObject(claims, lim, func(name, value []byte) error {
 		if string(name) != "cnf" {
 			return nil
 		}
 		if jsonx.KindOf(value) != jsonx.KindObject {
 			return fmt.Errorf("dpop: claim \"cnf\" is not an object: %w", jose.ErrMalformed)
 		}
-		return jsonx.ScanObject(value, jsonx.Limits{}, func(name, value []byte) error {
+		return jsonx.ScanObject(value, lim, func(name, value []byte) error {
 			if string(name) != "jkt" {
 				return nil
 			}

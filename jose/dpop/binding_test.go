@@ -4,6 +4,7 @@ import (
 	"crypto/ecdh"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -96,6 +97,30 @@ func TestThumbprintRefusesNonDPoPKeys(t *testing.T) {
 	for _, key := range []any{edKey(t), rsaKey(t, "rsa2048.pem")} {
 		if _, err := Thumbprint(&jose.JWK{Key: key}); err != nil {
 			t.Errorf("Thumbprint(%T): %v", key, err)
+		}
+	}
+}
+
+// TestTokenBindingValidatorLimits: claims a Validator accepted within
+// limits above jsonx's defaults (an object of 300 members, objects nested
+// 37 deep) are read, not refused as malformed.
+func TestTokenBindingValidatorLimits(t *testing.T) {
+	var wide strings.Builder
+	wide.WriteString(`{"perms":{`)
+	for i := range 300 {
+		if i > 0 {
+			wide.WriteByte(',')
+		}
+		fmt.Fprintf(&wide, `"p%d":1`, i)
+	}
+	wide.WriteString(`}`)
+	deep := `{"deep":` + strings.Repeat(`{"a":`, 36) + "1" + strings.Repeat("}", 36)
+	for _, prefix := range []string{wide.String(), deep} {
+		if jkt, err := TokenBinding([]byte(prefix + `}`)); jkt != "" || err != nil {
+			t.Errorf("unbound: %q, %v", jkt, err)
+		}
+		if jkt, err := TokenBinding([]byte(prefix + `,"cnf":{"jkt":"abc"}}`)); jkt != "abc" || err != nil {
+			t.Errorf("bound: %q, %v, want \"abc\"", jkt, err)
 		}
 	}
 }
