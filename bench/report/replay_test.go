@@ -1,0 +1,165 @@
+package report
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/josebench/josebench/bench"
+	"github.com/josebench/josebench/bench/stats"
+)
+
+// TestReplay replays --ref offline over every ordered pair of stored runs
+// of identical code: JOSEBENCH_REPLAY names their storage directories,
+// separated by ":" (bench/scripts/ref-targets.sh leaves them in OUT/runs),
+// JOSEBENCH_REPLAY_METRIC the metric (time by default). It logs the three
+// figures of the --ref targets (README.md, "Comparing with a stored run"):
+// the share of pairs in which --fail-slower 10 flags a variant, the share
+// of intervals that exclude 0, and, with HS256 verification 1.4 times
+// slower in the run of each pair, how often --fail-slower 10 flags it, calls
+// it not comparable, or misses it (~). It measures, and asserts nothing:
+// skipped without the variable, never in CI.
+func TestReplay(t *testing.T) {
+	dirs := os.Getenv("JOSEBENCH_REPLAY")
+	if dirs == "" {
+		t.Skip("JOSEBENCH_REPLAY names no stored runs")
+	}
+	m := Metric(os.Getenv("JOSEBENCH_REPLAY_METRIC"))
+	var runs []*bench.Run
+	for _, dir := range filepath.SplitList(dirs) {
+		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(files)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := bench.DecodeRun(data)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) < 2 {
+		t.Fatalf("%d stored runs in %s", len(runs), dirs)
+	}
+	const detect = 10
+	var pairs, flagged, notComparable, whole, intervals, exclude, significant int
+	var slowFlagged, slowNC, slowMissed, slowOthers, slowWhole, slowPairs int
+	var halves []float64
+	for a, run := range runs {
+		slow := slowed(run, "benchVerification", "HS256", 1.4)
+		target := -1
+		for i, r := range slow.Results {
+			if isTarget(&r, "benchVerification", "HS256") {
+				target = i
+			}
+		}
+		if target < 0 {
+			t.Fatalf("run %s has no HS256 verification", run.ID)
+		}
+		for b, ref := range runs {
+			if a == b {
+				continue
+			}
+			pairs++
+			ds, dr := CompareFor(run, ref, m, 0, detect)
+			if dr.NotComparable != "" {
+				whole++
+			}
+			if len(Slower(ds, detect)) > 0 {
+				flagged++
+			}
+			for _, d := range ds {
+				if !d.Found {
+					continue
+				}
+				if d.NotComparable != "" {
+					notComparable++
+				} else if !d.Noise {
+					significant++
+				}
+			}
+			wide, _ := CompareFor(run, ref, m, 0, 1e6)
+			for _, d := range wide {
+				if !d.Found || d.NotComparable != "" {
+					continue
+				}
+				intervals++
+				if !d.Interval.Contains(1) {
+					exclude++
+				}
+				halves = append(halves, (math.Sqrt(d.Interval.Hi/d.Interval.Lo)-1)*100)
+			}
+
+			slowPairs++
+			ds, dr = CompareFor(slow, ref, m, 0, detect)
+			if dr.NotComparable != "" {
+				slowWhole++
+			}
+			d := ds[target]
+			hit := false
+			for _, s := range Slower(ds, detect) {
+				if s.ID == d.ID {
+					hit = true
+				} else {
+					slowOthers++
+				}
+			}
+			switch {
+			case hit:
+				slowFlagged++
+			case d.NotComparable != "":
+				slowNC++
+			default:
+				slowMissed++
+			}
+		}
+	}
+	pct := func(n, of int) float64 { return 100 * float64(n) / float64(of) }
+	slices.Sort(halves)
+	q := func(p float64) float64 { return halves[int(p*float64(len(halves)-1))] }
+	t.Logf("%d stored runs, %d ordered pairs, metric %q", len(runs), pairs, orMetric(m))
+	t.Logf("identical: --fail-slower %d flags a variant in %d of %d pairs (%.1f%%); %d pairs not comparable as a whole; %d of %d variants not comparable, %d significant", detect, flagged, pairs, pct(flagged, pairs), whole, notComparable, pairs*len(runs[0].Results), significant)
+	t.Logf("identical: %d of %d intervals exclude 0 (%.1f%%); half widths %.1f%% / %.1f%% / %.1f%% (10th, 50th, 90th percentile)", exclude, intervals, pct(exclude, intervals), q(0.1), q(0.5), q(0.9))
+	t.Logf("HS256 verification x1.4: flagged %d (%.1f%%), not comparable %d, missed %d of %d; %d other variants flagged; %d pairs not comparable as a whole", slowFlagged, pct(slowFlagged, slowPairs), slowNC, slowMissed, slowPairs, slowOthers, slowWhole)
+}
+
+func orMetric(m Metric) Metric {
+	if m == "" {
+		return MetricTime
+	}
+	return m
+}
+
+func isTarget(r *bench.Result, subject, alg string) bool {
+	return r.Subject == subject && strings.Contains(r.ID(), alg)
+}
+
+// slowed returns a copy of run whose results of subject for alg take f
+// times as long (wall and CPU time).
+func slowed(run *bench.Run, subject, alg string, f float64) *bench.Run {
+	c := *run
+	c.Results = slices.Clone(run.Results)
+	for i := range c.Results {
+		r := &c.Results[i]
+		if !isTarget(r, subject, alg) {
+			continue
+		}
+		r.Iterations = slices.Clone(r.Iterations)
+		for k := range r.Iterations {
+			r.Iterations[k].Time *= f
+			r.Iterations[k].CPU *= f
+		}
+	}
+	return &c
+}
+
+var _ = stats.Median
