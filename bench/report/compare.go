@@ -222,7 +222,10 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // variants come out unchanged and the others changed the other way.
 // Compare builds with "run --against" for that. Where the machine moved
 // more than can be corrected (the variants' scatter beyond 10%, or their
-// common change more than about 28% from the calibration workload's;
+// common change further from the calibration workload's than detect
+// percent, at most about 28%, or from 0 without a calibration workload:
+// a regression of every variant would otherwise be divided out as the
+// machine's and shown as "~";
 // with fewer variants, no calibration or one that changed beyond 25% or
 // too noisy) every variant is NotComparable. A variant whose interval is
 // wider than detect percent (DefaultDetect when 0) either way, and that
@@ -244,11 +247,15 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 	deltas := make([]Delta, len(run.Results))
 	var found []int // indexes of deltas Found
 	var logs []float64
+	compare := compareResults
+	if run.Against != ref {
+		compare = compareRuns
+	}
 	for i := range run.Results {
 		r := &run.Results[i]
 		deltas[i] = Delta{ID: r.ID()}
 		if rr, ok := byID[r.ID()]; ok {
-			deltas[i] = compareResults(r, rr, m, alpha)
+			deltas[i] = compare(r, rr, m, alpha)
 			if deltas[i].Found {
 				found = append(found, i)
 				logs = append(logs, math.Log(deltas[i].Ratio))
@@ -261,7 +268,7 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 	drift := Drift{Variants: len(logs), Detect: detect}
 	if run.Calibration != nil && ref.Calibration != nil && run.Calibration.ID() == ref.Calibration.ID() {
 		drift.Calibrated = true
-		drift.Calibration = compareResults(run.Calibration, ref.Calibration, m, alpha)
+		drift.Calibration = compareRuns(run.Calibration, ref.Calibration, m, alpha)
 	}
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := make([]float64, len(found)) // the standard errors of the raw log ratios
@@ -274,6 +281,11 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 	var variance func(j int) (float64, float64)
 	// shift returns the common log change divided out of found[j].
 	shift := func(int) float64 { return common }
+	limit := math.Log1p(detect / 100)
+	// A change every variant shares beyond the change to detect, that
+	// the calibration workload does not show, could be the code's:
+	// dividing it out would call a regression of every variant "~".
+	gapMax := min(maxCommonGap, limit)
 	if len(logs) >= minDriftVariants {
 		drift.FromVariants = true
 		med := stats.Median(logs)
@@ -361,12 +373,14 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 		switch {
 		case drift.Scatter > maxDrift:
 			drift.NotComparable = fmt.Sprintf("the variants moved apart by %.1f%% (standard deviation) between the runs", drift.Scatter*100)
-		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0 && math.Abs(common-math.Log(c.Ratio)) > maxCommonGap:
+		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0 && math.Abs(common-math.Log(c.Ratio)) > gapMax:
 			// More than half the variants changed together, and the
 			// machine, by the calibration, did not: dividing their
 			// change out would call them unchanged and the others
 			// changed the other way.
 			drift.NotComparable = fmt.Sprintf("the variants moved together by %+.1f%% but the calibration workload by %+.1f%%: a change most variants share cannot be told from the machine's", (math.Exp(common)-1)*100, c.Percent)
+		case !(drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0) && math.Abs(common) > limit:
+			drift.NotComparable = fmt.Sprintf("the variants moved together by %+.1f%% and no calibration workload tells the machine's change from a change they share", (math.Exp(common)-1)*100)
 		}
 	} else {
 		c := drift.Calibration
@@ -404,7 +418,6 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 		}
 		return deltas, drift
 	}
-	limit := math.Log1p(detect / 100)
 	for j, i := range found {
 		d := &deltas[i]
 		d.Raw, d.RawInterval, d.Common, d.Drift = d.Ratio, d.Interval, drift.Common, drift.Spread
@@ -475,6 +488,52 @@ func compareResults(r, ref *bench.Result, m Metric, alpha float64) Delta {
 	d.TooFew = d.Interval.Confidence < 1-alpha
 	d.Noise = d.TooFew || d.Interval.Contains(1)
 	return d
+}
+
+// shiftEstimator makes [compareRuns] take the Hodges-Lehmann shift
+// rather than the paired ratios: a lever TestReplay measures
+// (JOSEBENCH_REPLAY_SHIFT=1), off because on stored runs it narrowed the
+// intervals of variants whose drift is beyond the others' and raised the
+// identical pairs flagged above 1 in 20.
+var shiftEstimator = false
+
+// compareRuns compares r with the result ref of the same variant in
+// another run, measured apart: their rounds are two independent samples,
+// not pairs, and the change is the Hodges-Lehmann shift of the logs of
+// the round values with its Mann-Whitney interval (see
+// [stats.ShiftInterval]); with fewer than 10 rounds on either side, the
+// paired ratios of [compareResults].
+func compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
+	d := compareResults(r, ref, m, alpha)
+	if !d.Found || !shiftEstimator {
+		return d
+	}
+	if alpha <= 0 || alpha >= 1 {
+		alpha = DefaultAlpha
+	}
+	xs, ys := logsOf(m.samples(r)), logsOf(m.samples(ref))
+	shift, iv, ok := stats.ShiftInterval(xs, ys, 1-alpha)
+	if !ok {
+		return d
+	}
+	d.Pairs = min(len(xs), len(ys))
+	d.Ratio = math.Exp(shift)
+	d.Interval = stats.Interval{Lo: math.Exp(iv.Lo), Hi: math.Exp(iv.Hi), Confidence: iv.Confidence}
+	d.Percent = (d.Ratio - 1) * 100
+	d.TooFew = false
+	d.Noise = d.Interval.Contains(1)
+	return d
+}
+
+// logsOf returns the logarithms of the positive, finite values of xs.
+func logsOf(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if x > 0 && !math.IsInf(x, 1) {
+			out = append(out, math.Log(x))
+		}
+	}
+	return out
 }
 
 // Slower returns the deltas that are slower than their reference by more

@@ -131,3 +131,48 @@ func TestCompareCoverage(t *testing.T) {
 		}
 	}
 }
+
+// A change of the code that every variant shares (a slower encoder under
+// all of them) looks like the machine's, but the calibration workload,
+// measured in the same rounds, does not show it: beyond the change to
+// detect, the runs are not comparable rather than every variant "~"
+// (--fail-slower would exit 0 on a regression of every variant by 20%);
+// within it, the common change is divided out as before.
+func TestCompareSharedChange(t *testing.T) {
+	vs := nineVariants(t)
+	all := func(f float64) []float64 {
+		c := make([]float64, len(vs))
+		for i := range c {
+			c[i] = f
+		}
+		return c
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	const trials = 200
+	silent, whole := 0, 0
+	for range trials {
+		run, ref := coverageRuns(rng, vs, 0.01, all(1.2))
+		ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+		if dr.NotComparable != "" {
+			whole++
+		}
+		for _, d := range ds {
+			if d.Found && d.NotComparable == "" && d.Noise {
+				silent++
+			}
+		}
+	}
+	if whole < trials*99/100 || silent > trials*len(vs)/100 {
+		t.Errorf("every variant +20%%: %d of %d pairs not comparable, %d variants ~", whole, trials, silent)
+	}
+	whole = 0
+	for range trials {
+		run, ref := coverageRuns(rng, vs, 0.01, all(1.03))
+		if _, dr := CompareFor(run, ref, MetricTime, 0, 10); dr.NotComparable != "" {
+			whole++
+		}
+	}
+	if whole > trials/20 {
+		t.Errorf("every variant +3%%: %d of %d pairs not comparable", whole, trials)
+	}
+}

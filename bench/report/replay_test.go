@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/bench"
-	"github.com/josebench/josebench/bench/stats"
 )
 
 // TestReplay replays --ref offline over every ordered pair of stored runs
@@ -28,6 +27,10 @@ func TestReplay(t *testing.T) {
 		t.Skip("JOSEBENCH_REPLAY names no stored runs")
 	}
 	m := Metric(os.Getenv("JOSEBENCH_REPLAY_METRIC"))
+	if os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1" {
+		shiftEstimator = true
+		defer func() { shiftEstimator = false }()
+	}
 	var runs []*bench.Run
 	for _, dir := range filepath.SplitList(dirs) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -54,6 +57,7 @@ func TestReplay(t *testing.T) {
 	var pairs, flagged, notComparable, whole, intervals, exclude, significant int
 	var slowFlagged, slowNC, slowMissed, slowOthers, slowWhole, slowPairs int
 	var halves []float64
+	culprits := map[string]int{}
 	for a, run := range runs {
 		slow := slowed(run, "benchVerification", "HS256", 1.4)
 		target := -1
@@ -74,8 +78,11 @@ func TestReplay(t *testing.T) {
 			if dr.NotComparable != "" {
 				whole++
 			}
-			if len(Slower(ds, detect)) > 0 {
+			if sl := Slower(ds, detect); len(sl) > 0 {
 				flagged++
+				for _, d := range sl {
+					culprits[run.ID[len(run.ID)-4:]+" "+d.ID]++
+				}
 			}
 			for _, d := range ds {
 				if !d.Found {
@@ -126,7 +133,12 @@ func TestReplay(t *testing.T) {
 	pct := func(n, of int) float64 { return 100 * float64(n) / float64(of) }
 	slices.Sort(halves)
 	q := func(p float64) float64 { return halves[int(p*float64(len(halves)-1))] }
-	t.Logf("%d stored runs, %d ordered pairs, metric %q", len(runs), pairs, orMetric(m))
+	if os.Getenv("JOSEBENCH_REPLAY_CULPRITS") != "" {
+		for k, n := range culprits {
+			t.Logf("flagged: run %s: %d", k, n)
+		}
+	}
+	t.Logf("%d stored runs, %d ordered pairs, metric %q, Hodges-Lehmann shift %v", len(runs), pairs, orMetric(m), shiftEstimator)
 	t.Logf("identical: --fail-slower %d flags a variant in %d of %d pairs (%.1f%%); %d pairs not comparable as a whole; %d of %d variants not comparable, %d significant", detect, flagged, pairs, pct(flagged, pairs), whole, notComparable, pairs*len(runs[0].Results), significant)
 	t.Logf("identical: %d of %d intervals exclude 0 (%.1f%%); half widths %.1f%% / %.1f%% / %.1f%% (10th, 50th, 90th percentile)", exclude, intervals, pct(exclude, intervals), q(0.1), q(0.5), q(0.9))
 	t.Logf("HS256 verification x1.4: flagged %d (%.1f%%), not comparable %d, missed %d of %d; %d other variants flagged; %d pairs not comparable as a whole", slowFlagged, pct(slowFlagged, slowPairs), slowNC, slowMissed, slowPairs, slowOthers, slowWhole)
@@ -161,5 +173,3 @@ func slowed(run *bench.Run, subject, alg string, f float64) *bench.Run {
 	}
 	return &c
 }
-
-var _ = stats.Median
