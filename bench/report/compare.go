@@ -120,6 +120,13 @@ type Drift struct {
 	// it (see [CompareFor]).
 	Detect   float64
 	TooNoisy int
+	// Shared, when not empty, says that the variants moved together
+	// beyond Detect while the calibration workload (or, without one,
+	// nothing) did not: that change, divided out, could be the code's,
+	// so a variant within Detect of it is not comparable (SharedCount
+	// of them), never "~"; a variant beyond it still is.
+	Shared      string
+	SharedCount int
 	// NotComparable, when not empty, says why no variant is compared.
 	NotComparable string
 }
@@ -223,15 +230,18 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // Compare builds with "run --against" for that. Where the machine moved
 // more than can be corrected (the variants' scatter beyond 10%, or their
 // common change further from the calibration workload's than detect
-// percent, at most about 28%, or from 0 without a calibration workload:
-// a regression of every variant would otherwise be divided out as the
-// machine's and shown as "~";
+// about 28%;
 // with fewer variants, no calibration or one that changed beyond 25% or
 // too noisy) every variant is NotComparable. A variant whose interval is
 // wider than detect percent (DefaultDetect when 0) either way, and that
 // is not slower by more than detect beyond its interval, is NotComparable
 // too ("too noisy"): the runs could not have shown a change of that size,
-// and "~" would claim there was none.
+// and "~" would claim there was none. And when the common change is
+// further than detect percent from the calibration workload's (or from 0
+// without one), it may be the code's, shared by every variant: dividing
+// it out would call a regression of every variant "~", so only the
+// variants beyond detect percent of it either way are compared, the
+// others are NotComparable (see [Drift.Shared]).
 func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, Drift) {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
@@ -282,10 +292,7 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 	// shift returns the common log change divided out of found[j].
 	shift := func(int) float64 { return common }
 	limit := math.Log1p(detect / 100)
-	// A change every variant shares beyond the change to detect, that
-	// the calibration workload does not show, could be the code's:
-	// dividing it out would call a regression of every variant "~".
-	gapMax := min(maxCommonGap, limit)
+
 	if len(logs) >= minDriftVariants {
 		drift.FromVariants = true
 		med := stats.Median(logs)
@@ -373,14 +380,18 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 		switch {
 		case drift.Scatter > maxDrift:
 			drift.NotComparable = fmt.Sprintf("the variants moved apart by %.1f%% (standard deviation) between the runs", drift.Scatter*100)
-		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0 && math.Abs(common-math.Log(c.Ratio)) > gapMax:
+		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0 && math.Abs(common-math.Log(c.Ratio)) > maxCommonGap:
 			// More than half the variants changed together, and the
 			// machine, by the calibration, did not: dividing their
 			// change out would call them unchanged and the others
 			// changed the other way.
 			drift.NotComparable = fmt.Sprintf("the variants moved together by %+.1f%% but the calibration workload by %+.1f%%: a change most variants share cannot be told from the machine's", (math.Exp(common)-1)*100, c.Percent)
-		case !(drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0) && math.Abs(common) > limit:
-			drift.NotComparable = fmt.Sprintf("the variants moved together by %+.1f%% and no calibration workload tells the machine's change from a change they share", (math.Exp(common)-1)*100)
+		case drift.Calibrated && c.Found && !c.TooFew && c.Ratio > 0:
+			if math.Abs(common-math.Log(c.Ratio)) > limit {
+				drift.Shared = fmt.Sprintf("the variants moved together by %+.1f%% but the calibration workload by %+.1f%%: a change they share, beyond the %g%% to detect, cannot be told from the machine's", (math.Exp(common)-1)*100, c.Percent, detect)
+			}
+		case math.Abs(common) > limit:
+			drift.Shared = fmt.Sprintf("the variants moved together by %+.1f%%, beyond the %g%% to detect, and no calibration workload tells the machine's change from one they share", (math.Exp(common)-1)*100, detect)
 		}
 	} else {
 		c := drift.Calibration
@@ -430,6 +441,13 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 		d.Interval.Lo, d.Interval.Hi = math.Exp(l-h), math.Exp(l+h)
 		d.Percent = (d.Ratio - 1) * 100
 		d.Noise = d.TooFew || d.Interval.Contains(1)
+		if drift.Shared != "" && (d.TooFew || math.Abs(l)-h <= limit) {
+			// Only a change beyond the one to detect stands out from
+			// a shared change that may be the code's.
+			d.NotComparable, d.Noise = drift.Shared, true
+			drift.SharedCount++
+			continue
+		}
 		if !d.TooFew && h > limit && l-h <= limit {
 			d.NotComparable = fmt.Sprintf("too noisy: its interval, ±%.1f%%, is wider than the %g%% to detect", (math.Exp(h)-1)*100, detect)
 			d.Noise = true

@@ -216,12 +216,21 @@ func TestCompareDriftOldReference(t *testing.T) {
 	if dr := MachineDrift(run2, ref2, MetricTime, 0); dr.Calibrated || dr.NotComparable != "" {
 		t.Errorf("another calibration workload: %+v", dr)
 	}
-	// +20% common to every variant, no calibration: not comparable.
+	// +20% common to every variant, no calibration: only the variant
+	// +50% beyond it is compared (and flagged), the others not.
 	run3, ref3 := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
 	ref3.Calibration = nil
 	ds3, dr3 := CompareFor(run3, ref3, MetricTime, 0, 10)
-	if !strings.Contains(dr3.NotComparable, "no calibration workload tells") || len(Slower(ds3, 10)) != 0 {
+	if dr3.NotComparable != "" || !strings.Contains(dr3.Shared, "no calibration workload tells") || dr3.SharedCount != 8 {
 		t.Errorf("+20%% common, no calibration: %+v", dr3)
+	}
+	if s := Slower(ds3, 10); len(s) != 1 || s[0].ID != run3.Results[7].ID() {
+		t.Errorf("+20%% common, no calibration: Slower = %+v", s)
+	}
+	for i, d := range ds3 {
+		if i != 7 && d.NotComparable != dr3.Shared {
+			t.Errorf("+20%% common, no calibration: %d %s: %+v", i, d.ID, d)
+		}
 	}
 	// Four variants in common (the reference lacks five): not enough
 	// for the median, and no calibration.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/bench"
+	"github.com/josebench/josebench/bench/stats"
 )
 
 // TestReplay replays --ref offline over every ordered pair of stored runs
@@ -46,6 +47,9 @@ func TestReplay(t *testing.T) {
 			r, err := bench.DecodeRun(data)
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
+			}
+			if os.Getenv("JOSEBENCH_REPLAY_PERROUND") == "1" {
+				r = perRound(r)
 			}
 			runs = append(runs, r)
 		}
@@ -169,6 +173,37 @@ func slowed(run *bench.Run, subject, alg string, f float64) *bench.Run {
 		for k := range r.Iterations {
 			r.Iterations[k].Time *= f
 			r.Iterations[k].CPU *= f
+		}
+	}
+	return &c
+}
+
+// perRound returns a copy of run whose iterations are divided by the
+// calibration workload's speed in their round: its median in the round
+// over its median in the run (a lever TestReplay measures,
+// JOSEBENCH_REPLAY_PERROUND=1). Rounds without it are left alone.
+func perRound(run *bench.Run) *bench.Run {
+	if run.Calibration == nil {
+		return run
+	}
+	byRound := map[int][]float64{}
+	var all []float64
+	for _, it := range run.Calibration.Iterations {
+		byRound[it.Round] = append(byRound[it.Round], it.Time)
+		all = append(all, it.Time)
+	}
+	whole := stats.Median(all)
+	c := *run
+	c.Results = slices.Clone(run.Results)
+	for i := range c.Results {
+		r := &c.Results[i]
+		r.Iterations = slices.Clone(r.Iterations)
+		for k := range r.Iterations {
+			if xs := byRound[r.Iterations[k].Round]; len(xs) > 0 {
+				f := whole / stats.Median(xs)
+				r.Iterations[k].Time *= f
+				r.Iterations[k].CPU *= f
+			}
 		}
 	}
 	return &c
