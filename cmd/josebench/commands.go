@@ -89,6 +89,10 @@ func (o *outputFlags) check(cfg *bench.Config) error {
 	if o.metric != string(report.MetricTime) && o.metric != string(report.MetricCPU) {
 		return usagef("unknown metric %q (want time or cpu)", o.metric)
 	}
+	if math.IsNaN(o.failSlower) || math.IsInf(o.failSlower, 0) {
+		// NaN passed every check and then never flagged anything.
+		return usagef("--fail-slower must be a finite number of percent")
+	}
 	if o.failSlower < 0 {
 		return usagef("--fail-slower must not be negative")
 	}
