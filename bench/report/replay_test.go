@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -19,8 +20,12 @@ import (
 // figures of the --ref targets (README.md, "Comparing with a stored run"):
 // the share of pairs in which --fail-slower 10 flags a variant, the share
 // of intervals that exclude 0, and, with HS256 verification 1.4 times
-// slower in the run of each pair, how often --fail-slower 10 flags it, calls
-// it not comparable, or misses it (~). It measures, and asserts nothing:
+// slower in the run of each pair (and HS256 round trip
+// JOSEBENCH_REPLAY_ROUNDTRIP times, 1 by default), how often
+// --fail-slower 10 flags it, calls it not comparable, or misses it (~).
+// JOSEBENCH_REPLAY_SHIFT=1 takes the Hodges-Lehmann shift of the rounds
+// (shiftEstimator), JOSEBENCH_REPLAY_PERROUND=1 divides each round by the
+// calibration workload's speed in it first. It measures, and asserts nothing:
 // skipped without the variable, never in CI.
 func TestReplay(t *testing.T) {
 	dirs := os.Getenv("JOSEBENCH_REPLAY")
@@ -28,6 +33,10 @@ func TestReplay(t *testing.T) {
 		t.Skip("JOSEBENCH_REPLAY names no stored runs")
 	}
 	m := Metric(os.Getenv("JOSEBENCH_REPLAY_METRIC"))
+	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_CUT"), 64); err == nil {
+		outlierCut = f
+		defer func() { outlierCut = outlierCutDefault }()
+	}
 	if os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1" {
 		shiftEstimator = true
 		defer func() { shiftEstimator = false }()
@@ -64,6 +73,9 @@ func TestReplay(t *testing.T) {
 	culprits := map[string]int{}
 	for a, run := range runs {
 		slow := slowed(run, "benchVerification", "HS256", 1.4)
+		if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_ROUNDTRIP"), 64); err == nil {
+			slow = slowed(slow, "benchRoundTrip", "HS256", f)
+		}
 		target := -1
 		for i, r := range slow.Results {
 			if isTarget(&r, "benchVerification", "HS256") {
