@@ -229,8 +229,7 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // variants come out unchanged and the others changed the other way.
 // Compare builds with "run --against" for that. Where the machine moved
 // more than can be corrected (the variants' scatter beyond 10%, or their
-// common change further from the calibration workload's than detect
-// about 28%;
+// common change more than about 28% from the calibration workload's;
 // with fewer variants, no calibration or one that changed beyond 25% or
 // too noisy) every variant is NotComparable. A variant whose interval is
 // wider than detect percent (DefaultDetect when 0) either way, and that
@@ -524,11 +523,11 @@ var shiftEstimator = false
 var outlierCut = float64(outlierCutDefault)
 
 // compareRuns compares r with the result ref of the same variant in
-// another run, measured apart: their rounds are two independent samples,
-// not pairs, and the change is the Hodges-Lehmann shift of the logs of
-// the round values with its Mann-Whitney interval (see
-// [stats.ShiftInterval]); with fewer than 10 rounds on either side, the
-// paired ratios of [compareResults].
+// another run, measured apart. Their rounds are two independent samples,
+// not pairs: with shiftEstimator the change is the Hodges-Lehmann shift
+// of the logs of the round values with its Mann-Whitney interval (see
+// [stats.ShiftInterval]); without it, or with fewer than 10 rounds on
+// either side, the paired ratios of [compareResults].
 func compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
 	d := compareResults(r, ref, m, alpha)
 	if !d.Found || !shiftEstimator {
