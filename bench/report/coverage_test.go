@@ -131,3 +131,128 @@ func TestCompareCoverage(t *testing.T) {
 		}
 	}
 }
+
+// A change of the code that every variant shares (a slower encoder under
+// all of them) looks like the machine's, but the calibration workload,
+// measured in the same rounds, does not show it: beyond the change to
+// detect, the variants within it of the common change are not comparable
+// rather than "~" (before, every variant of a build 20% slower in all nine
+// came out "~"), while one slower still beyond it is flagged; within the
+// change to detect, the common change is divided out as before.
+func TestCompareSharedChange(t *testing.T) {
+	vs := nineVariants(t)
+	all := func(f float64) []float64 {
+		c := make([]float64, len(vs))
+		for i := range c {
+			c[i] = f
+		}
+		return c
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	const trials = 200
+	silent, shared, flagged := 0, 0, 0
+	for range trials {
+		change := all(1.2)
+		change[3] = 1.2 * 1.4
+		run, ref := coverageRuns(rng, vs, 0.01, change)
+		ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+		if dr.Shared != "" && dr.NotComparable == "" {
+			shared++
+		}
+		for i, d := range ds {
+			if i != 3 && d.Found && d.NotComparable == "" && d.Noise {
+				silent++
+			}
+		}
+		if s := Slower(ds, 10); len(s) == 1 && s[0].ID == ds[3].ID {
+			flagged++
+		}
+	}
+	if shared < trials*99/100 || silent > trials*len(vs)/100 || flagged < trials*97/100 {
+		t.Errorf("every variant +20%%, one +68%%: shared change in %d of %d pairs, %d variants ~, the +68%% flagged alone in %d", shared, trials, silent, flagged)
+	}
+	shared = 0
+	for range trials {
+		run, ref := coverageRuns(rng, vs, 0.01, all(1.03))
+		if _, dr := CompareFor(run, ref, MetricTime, 0, 10); dr.NotComparable != "" || dr.Shared != "" {
+			shared++
+		}
+	}
+	if shared > trials/20 {
+		t.Errorf("every variant +3%%: %d of %d pairs not comparable", shared, trials)
+	}
+}
+
+// With 5 or 6 variants (the fewest the common change is taken from), the
+// interval still has about its coverage: Student's t for 3 or 4 degrees
+// of freedom widens it for the drift estimated from 4 or 5 others.
+func TestCompareCoverageFewVariants(t *testing.T) {
+	vs9 := nineVariants(t)
+	for _, n := range []int{5, 6} {
+		vs := vs9[:n]
+		same := make([]float64, n)
+		for i := range same {
+			same[i] = 1
+		}
+		rng := rand.New(rand.NewPCG(7, uint64(n)))
+		miss, total := 0, 0
+		for range 400 {
+			run, ref := coverageRuns(rng, vs, 0.03, same)
+			ds, dr := CompareFor(run, ref, MetricTime, 0, 1e6)
+			if !dr.FromVariants || dr.NotComparable != "" {
+				t.Fatalf("%d variants: %+v", n, dr)
+			}
+			for _, d := range ds {
+				total++
+				if !d.Interval.Contains(1) {
+					miss++
+				}
+			}
+		}
+		if rate := float64(miss) / float64(total); rate < 0.03 || rate > 0.08 {
+			t.Errorf("%d variants: %.1f%% of intervals exclude 0", n, rate*100)
+		}
+	}
+}
+
+// One variant ten times slower is left out of the common change: it
+// alone is flagged, the others' intervals are exactly those of the runs
+// without it; and a
+// run compared with itself comes out unchanged, finite, every variant ~.
+func TestCompareHugeOutlierAndSelf(t *testing.T) {
+	vs := nineVariants(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	all := 0
+	for range 100 {
+		run, ref := coverageRuns(rng, vs, 0.01, []float64{1, 1, 1, 1, 1, 1, 1, 1, 10})
+		ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+		if s := Slower(ds, 10); dr.NotComparable != "" || dr.Kept > 8 || len(s) != 1 || s[0].ID != ds[8].ID {
+			t.Fatalf("x10: kept %d, %q, Slower %+v", dr.Kept, dr.NotComparable, s)
+		}
+		if dr.Kept < 8 { // another left out too (5% off with 1% drift)
+			continue
+		}
+		all++
+		// The others' intervals are those of the runs without it.
+		run.Results, ref.Results = run.Results[:8], ref.Results[:8]
+		without, _ := CompareFor(run, ref, MetricTime, 0, 10)
+		for i, d := range ds[:8] {
+			if w := without[i]; d.Interval != w.Interval || d.NotComparable != w.NotComparable {
+				t.Fatalf("x10: %s: %+v, without it %+v", d.ID, d, w)
+			}
+		}
+	}
+	if all < 80 {
+		t.Errorf("x10: the other eight all kept in %d of 100", all)
+	}
+	run, _ := coverageRuns(rng, vs, 0.01, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1})
+	ds, dr := CompareFor(run, run, MetricTime, 0, 10)
+	if dr.NotComparable != "" || dr.Shared != "" || dr.Common != 1 {
+		t.Errorf("self: %+v", dr)
+	}
+	for _, d := range ds {
+		if !d.Noise || d.NotComparable != "" || d.Ratio != 1 || d.Interval.Lo != 1 || d.Interval.Hi != 1 {
+			t.Errorf("self: %+v", d)
+		}
+	}
+}

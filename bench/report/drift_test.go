@@ -193,25 +193,44 @@ func TestCompareZeroTimes(t *testing.T) {
 
 // A reference stored before the calibration workload (or with another
 // one): with at least 5 variants the median of the variants still
-// corrects, and the gap rule, which needs the calibration, is skipped;
-// with fewer the runs are not comparable; a variant missing from one run
+// corrects a common change within the change to detect (10%); beyond it,
+// with no calibration to tell the machine's change from one of the code
+// every variant shares, the runs are not comparable (dividing it out
+// would call a regression of every variant "~"); with fewer than 5
+// variants the runs are not comparable; a variant missing from one run
 // is new and does not count among the variants.
 func TestCompareDriftOldReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	run, ref := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
+	run, ref := driftRuns(t, rng, 1.06, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
 	ref.Calibration = nil
 	dr := MachineDrift(run, ref, MetricTime, 0)
-	if !dr.FromVariants || dr.Calibrated || dr.NotComparable != "" || dr.Variants != 9 || math.Abs(dr.Common-1.2) > 0.03 {
+	if !dr.FromVariants || dr.Calibrated || dr.NotComparable != "" || dr.Variants != 9 || math.Abs(dr.Common-1.06) > 0.03 {
 		t.Errorf("9 variants, no calibration in the reference: %+v", dr)
 	}
 	if s := Slower(Compare(run, ref, MetricTime, 0), 10); len(s) != 1 || s[0].ID != run.Results[7].ID() {
 		t.Errorf("Slower = %+v", s)
 	}
 	// Another calibration workload: the same as none.
-	run2, ref2 := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
+	run2, ref2 := driftRuns(t, rng, 1.06, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
 	ref2.Calibration.Params = []bench.Param{{Name: "mix", Value: "intloop"}}
 	if dr := MachineDrift(run2, ref2, MetricTime, 0); dr.Calibrated || dr.NotComparable != "" {
 		t.Errorf("another calibration workload: %+v", dr)
+	}
+	// +20% common to every variant, no calibration: only the variant
+	// +50% beyond it is compared (and flagged), the others not.
+	run3, ref3 := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1.5, 1})
+	ref3.Calibration = nil
+	ds3, dr3 := CompareFor(run3, ref3, MetricTime, 0, 10)
+	if dr3.NotComparable != "" || !strings.Contains(dr3.Shared, "no calibration workload tells") || dr3.SharedCount != 8 {
+		t.Errorf("+20%% common, no calibration: %+v", dr3)
+	}
+	if s := Slower(ds3, 10); len(s) != 1 || s[0].ID != run3.Results[7].ID() {
+		t.Errorf("+20%% common, no calibration: Slower = %+v", s)
+	}
+	for i, d := range ds3 {
+		if i != 7 && d.NotComparable != dr3.Shared {
+			t.Errorf("+20%% common, no calibration: %d %s: %+v", i, d.ID, d)
+		}
 	}
 	// Four variants in common (the reference lacks five): not enough
 	// for the median, and no calibration.

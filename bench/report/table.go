@@ -309,6 +309,9 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, dr Drift
 			fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
 	} else {
 		t.Notes = append(t.Notes, driftNote(dr, diffCol, what, side, alpha))
+		if dr.SharedCount > 0 {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s: %d of %d variants not comparable: %s; only a variant beyond it either way is compared", diffCol, dr.SharedCount, dr.Variants, dr.Shared))
+		}
 		if dr.TooNoisy > 0 {
 			t.Notes = append(t.Notes, tooNoisyNote(dr, diffCol))
 		}

@@ -127,4 +127,15 @@ func TestWarnDrift(t *testing.T) {
 			t.Errorf("nine variants: %q, want %q", b.String(), want)
 		}
 	}
+	// The same nine +20% while the calibration did not move: a change
+	// they share, which may be the code's; the variants within 10% of
+	// it (all nine here: the noisy one too, for that reason first) are
+	// not comparable, and the warning says so.
+	run.Calibration = cal(1)
+	b.Reset()
+	warnDrift(&b, run, ref, "", 0)
+	want := "josebench: warning: 9 of 9 variants not comparable with run REF: the variants moved together by +20.0% but the calibration workload by +0.0%: a change they share, beyond the 10% to detect, cannot be told from the machine's; only a variant beyond it either way is compared"
+	if !strings.Contains(b.String(), want) || strings.Contains(b.String(), "too noisy") {
+		t.Errorf("nine variants, calibration unchanged: %q, want %q", b.String(), want)
+	}
 }

@@ -93,6 +93,10 @@ func (o *outputFlags) check(cfg *bench.Config) error {
 	if o.metric != string(report.MetricTime) && o.metric != string(report.MetricCPU) {
 		return usagef("unknown metric %q (want time or cpu)", o.metric)
 	}
+	if math.IsNaN(o.failSlower) || math.IsInf(o.failSlower, 0) {
+		// NaN passed every check and then never flagged anything.
+		return usagef("--fail-slower must be a finite number of percent")
+	}
 	if o.failSlower < 0 {
 		return usagef("--fail-slower must not be negative")
 	}
@@ -740,8 +744,10 @@ func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
 // report.CompareFor), when the change common to the run (the variants',
 // or with fewer than 5 variants the calibration workload's) is beyond pct
 // percent (10 when 0): that change is taken for the machine's, and a
-// change of the code that every variant shares would be missed; and when
-// variants were too noisy to detect pct percent.
+// change of the code that every variant shares would be missed (when the
+// calibration workload does not show it, the variants within pct percent
+// of it are not comparable: report.Drift.Shared); and when variants were
+// too noisy to detect pct percent.
 func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float64) {
 	if pct <= 0 {
 		pct = report.DefaultDetect
@@ -755,6 +761,8 @@ func warnDrift(stderr io.Writer, run, ref *bench.Run, m report.Metric, pct float
 	case d.NotComparable != "":
 		fmt.Fprintf(stderr, "josebench: warning: not comparable with run %s: %s; no variant is compared and --fail-slower counts none (compare builds with --against instead)\n", ref.ID, d.NotComparable)
 		return
+	case d.Shared != "":
+		fmt.Fprintf(stderr, "josebench: warning: %d of %d variants not comparable with run %s: %s; only a variant beyond it either way is compared (compare builds with --against instead)\n", d.SharedCount, d.Variants, ref.ID, d.Shared)
 	case math.Abs(d.Common-1)*100 <= pct:
 	case d.FromVariants:
 		fmt.Fprintf(stderr, "josebench: warning: the machine changed: the variants moved together by %+.1f%% against run %s (%s), beyond %g%%; that change is divided out, so one every variant shares is not seen (compare builds with --against instead)\n", (d.Common-1)*100, ref.ID, cal, pct)

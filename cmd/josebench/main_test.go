@@ -90,6 +90,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--config", cfg, "--report", "fancy"}, `josebench: unknown report "fancy" (want simple, default, aggregate, full)`},
 		{[]string{"run", "--config", cfg, "--output", "pdf"}, `josebench: unknown output "pdf"`},
 		{[]string{"run", "--config", cfg, "--fail-slower", "5"}, "josebench: --fail-slower needs --ref or --against"},
+		{[]string{"run", "--config", cfg, "--ref", "latest", "--fail-slower", "NaN"}, "josebench: --fail-slower must be a finite number of percent"},
+		{[]string{"run", "--config", cfg, "--ref", "latest", "--fail-slower", "+Inf"}, "josebench: --fail-slower must be a finite number of percent"},
 		{[]string{"run", "--config", cfg, "--rounds", "-1"}, "josebench: --rounds must be positive"},
 		{[]string{"run", "--config", cfg, "--parallel", "1"}, "josebench: --parallel must be at least 2"},
 		{[]string{"run", "--config", cfg, "--against", "/nonexistent/josebench"}, "josebench: --against: exec: \"/nonexistent/josebench\""},
