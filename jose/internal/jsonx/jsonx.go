@@ -310,10 +310,15 @@ func skipDigits(d []byte, i int) int {
 }
 
 // The word-at-a-time tests below look at the eight bytes of a
-// little-endian word at once. Each adds at most 0x7f to a byte's low
-// seven bits, so no carry ever crosses into the next byte: the result is
-// exact for every byte, whatever its neighbours (plain8_test.go checks
-// every byte value at every position).
+// little-endian word at once. nonDigit8 adds at most 0x7f to a byte's low
+// seven bits, so no carry ever crosses into the next byte: its result is
+// exact for every byte, whatever its neighbours. special8 subtracts, and
+// a borrow out of a byte may mark the bytes above it; but a byte lends
+// only when it is itself marked, so the first marked byte is exact (the
+// bytes below it are unmarked exactly when they should be), and a word is
+// unmarked exactly when it holds no byte to mark. That is all the
+// scanners use (word_test.go checks both properties for every byte value
+// at every position).
 const (
 	lsb = 0x0101010101010101 // the low bit of each byte
 	msb = 0x8080808080808080 // the high bit of each byte
@@ -338,16 +343,17 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// special8 returns x with 0x80 in each byte that is not plain (see
-// plain: a control character, '"', '\\' or a non-ASCII byte) and 0 in the
-// others, so that the first such byte is at bits.TrailingZeros64/8.
+// special8 returns x with 0x80 in the first byte that is not plain (see
+// plain: a control character, '"', '\\' or a non-ASCII byte), 0 in the
+// bytes before it, and anything in the bytes after it; 0 when every byte
+// is plain. The first such byte is at bits.TrailingZeros64/8.
+//
+// For a byte b without a borrow from below, b-0x20 has its high bit set
+// when b < 0x20 or b >= 0xa0, (b^'"')-1 when b == '"' or b >= 0x80, and
+// likewise for '\\'; with b's own high bit, b is marked exactly when it
+// is not plain. Only a byte below 0x20, '"' or '\\' lends to the next.
 func special8(x uint64) uint64 {
-	l := x & low
-	ctl := ^(l + lsb*(0x80-0x20)) // high bit set: l < 0x20
-	q := l ^ lsb*'"'
-	bs := l ^ lsb*'\\'
-	// q+low has the high bit set unless q is 0, that is, the byte is '"'.
-	return (x | ctl | ^(q + low) | ^(bs + low)) & msb
+	return (x | (x - lsb*0x20) | ((x ^ lsb*'"') - lsb) | ((x ^ lsb*'\\') - lsb)) & msb
 }
 
 // plainRun returns the offset of the first byte at or after d[i] that is
@@ -384,12 +390,13 @@ func (s *scanner) str() (escaped bool, err error) {
 			}
 			i += bits.TrailingZeros64(m) >> 3
 		case len(d) >= 8:
-			m := special8(binary.LittleEndian.Uint64(d[len(d)-8:])) >> (8 * (i + 8 - len(d)))
-			if m == 0 {
+			// The bytes shifted in are zeros, marked as control
+			// characters: a first mark past the end means none.
+			m := special8(binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (i + 8 - len(d))))
+			if i += bits.TrailingZeros64(m) >> 3; i >= len(d) {
 				i = len(d)
 				continue
 			}
-			i += bits.TrailingZeros64(m) >> 3
 		default:
 			for i < len(d) && plain[d[i]] {
 				i++
