@@ -487,52 +487,80 @@ func hex4(d []byte, i int) (rune, bool) {
 
 // object scans an object at s.pos, at the given depth, calling fn (if not
 // nil) for each member. It works on a local offset i, stored to s.pos
-// around the calls that read it.
+// around the calls that read it. Compact JSON, what JOSE implementations
+// write, takes the fast paths: each structural byte is tested where it is
+// expected, white space skipped only where it is not; names of fewer than
+// eight plain bytes and plain string values are read a word at a time
+// here; anything else goes to str, number and value.
 func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 	if depth > s.lim.MaxDepth {
 		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
 	}
 	d := s.data
-	i := skipWS(d, s.pos+1) // after '{'
-	if i < len(d) && d[i] == '}' {
-		s.pos = i + 1
-		return nil
+	i := s.pos + 1 // after '{'
+	if i >= len(d) || d[i] != '"' {
+		if i = skipWS(d, i); i < len(d) && d[i] == '}' {
+			s.pos = i + 1
+			return nil
+		}
 	}
+	maxMembers := s.lim.MaxMembers
 	var small [smallObject][]byte
 	var seen uint64
 	var names map[string]struct{}
 	for n := 1; ; n++ {
 		if i >= len(d) || d[i] != '"' {
-			s.pos = i
-			if i < len(d) {
-				return s.syntax(i, "invalid character "+quoteByte(d[i])+" looking for a member name")
+			if i = skipWS(d, i); i >= len(d) || d[i] != '"' {
+				s.pos = i
+				if i < len(d) {
+					return s.syntax(i, "invalid character "+quoteByte(d[i])+" looking for a member name")
+				}
+				return s.unexpected()
 			}
-			return s.unexpected()
 		}
 		start := i
-		escaped := false
-		if end := plainRun(d, i+1); end < len(d) && d[end] == '"' {
-			i = end + 1
+		var name []byte
+		var key uint64
+		// The first word of the name; near the end of d, the last word
+		// shifted, with zeros (marked) after the last byte.
+		var w uint64
+		if j := i + 1; j+8 <= len(d) {
+			w = binary.LittleEndian.Uint64(d[j:])
+		} else if j < len(d) && len(d) >= 8 {
+			w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (j + 8 - len(d)))
+		}
+		if m := special8(w); m != 0 && byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
+			// A name of fewer than eight plain bytes: they are
+			// its key.
+			k := bits.TrailingZeros64(m) >> 3
+			key = w & (1<<(bits.TrailingZeros64(m)&56) - 1)
+			name = d[i+1 : i+1+k]
+			i += k + 2
 		} else {
-			s.pos = i
-			var err error
-			if escaped, err = s.str(); err != nil {
-				return err
+			escaped := false
+			if end := plainRun(d, i+1); end < len(d) && d[end] == '"' {
+				i = end + 1
+			} else {
+				s.pos = i
+				var err error
+				if escaped, err = s.str(); err != nil {
+					return err
+				}
+				i = s.pos
 			}
-			i = s.pos
+			name = d[start+1 : i-1]
+			if escaped {
+				name = appendUnescaped(nil, name)
+			}
+			key = nameKey(name)
 		}
-		if n > s.lim.MaxMembers {
-			return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
+		if n > maxMembers {
+			return &LimitError{Limit: "members", Max: maxMembers, Offset: start}
 		}
-		name := d[start+1 : i-1]
-		if escaped {
-			name = appendUnescaped(nil, name)
-		}
-		if names == nil && n <= smallObject {
-			// seen has a bit for the first and last bytes and the
-			// length of each name so far: only a name whose bit is
-			// set may be a duplicate.
-			bit := uint64(1) << (nameHash(name) % 64)
+		if n <= smallObject {
+			// seen has a bit for the key of each name so far: only
+			// a name whose bit is set may be a duplicate.
+			bit := uint64(1) << nameBit(key)
 			if seen&bit != 0 {
 				for _, prev := range small[:n-1] {
 					if string(prev) == string(name) {
@@ -554,30 +582,57 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			}
 			names[string(name)] = struct{}{}
 		}
-		i = skipWS(d, i)
 		if i >= len(d) || d[i] != ':' {
-			s.pos = i
-			if i < len(d) {
-				return s.syntax(i, "invalid character "+quoteByte(d[i])+" after a member name")
+			if i = skipWS(d, i); i >= len(d) || d[i] != ':' {
+				s.pos = i
+				if i < len(d) {
+					return s.syntax(i, "invalid character "+quoteByte(d[i])+" after a member name")
+				}
+				return s.unexpected()
 			}
+		}
+		i++
+		if i < len(d) && d[i] <= ' ' {
+			i = skipWS(d, i)
+		}
+		vstart := i
+		if i >= len(d) {
+			s.pos = i
 			return s.unexpected()
 		}
-		i = skipWS(d, i+1)
-		vstart := i
-		if end := 0; i < len(d) && d[i] == '"' {
-			if end = plainRun(d, i+1); end < len(d) && d[end] == '"' {
-				i = end + 1
-			} else {
-				s.pos = i
-				if _, err := s.str(); err != nil {
-					return err
+		switch c := d[i]; {
+		case c == '"':
+			// A string: plain bytes a word at a time, up to a
+			// quote; str reads any other.
+			j := i + 1
+			for {
+				var w uint64
+				if j+8 <= len(d) {
+					w = binary.LittleEndian.Uint64(d[j:])
+				} else if j < len(d) && len(d) >= 8 {
+					w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (j + 8 - len(d)))
 				}
-				i = s.pos
+				m := special8(w)
+				if m == 0 {
+					j += 8
+					continue
+				}
+				if byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
+					i = j + bits.TrailingZeros64(m)>>3 + 1
+				} else {
+					s.pos = i
+					if _, err := s.str(); err != nil {
+						return err
+					}
+					i = s.pos
+				}
+				break
 			}
-		} else if j := 0; i < len(d) && '1' <= d[i] && d[i] <= '9' {
+		case '1' <= c && c <= '9':
 			// An integer without fraction or exponent (a NumericDate)
 			// is read here; any other number by number.
-			if j = skipDigits(d, i+1); j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E') {
+			j := skipDigits(d, i+1)
+			if j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E') {
 				s.pos = i
 				if err := s.number(); err != nil {
 					return err
@@ -585,7 +640,7 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				j = s.pos
 			}
 			i = j
-		} else {
+		default:
 			s.pos = i
 			if err := s.value(depth); err != nil {
 				return err
@@ -597,14 +652,16 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				return err
 			}
 		}
-		i = skipWS(d, i)
-		if i >= len(d) {
-			s.pos = i
-			return s.unexpected()
+		if i >= len(d) || d[i] != ',' && d[i] != '}' {
+			i = skipWS(d, i)
+			if i >= len(d) {
+				s.pos = i
+				return s.unexpected()
+			}
 		}
 		switch d[i] {
 		case ',':
-			i = skipWS(d, i+1)
+			i++
 		case '}':
 			s.pos = i + 1
 			return nil
@@ -626,12 +683,21 @@ func skipWS(d []byte, i int) int {
 	return i
 }
 
-// nameHash mixes the first and last bytes and the length of name.
-func nameHash(name []byte) uint {
-	if len(name) == 0 {
-		return 0
+// nameKey returns the key of a name: its first eight bytes, little-endian,
+// with zeros after a shorter name's last byte; for a name of fewer than
+// eight bytes, none of them 0, the key is the name.
+func nameKey(name []byte) uint64 {
+	if len(name) >= 8 {
+		return binary.LittleEndian.Uint64(name) ^ uint64(len(name))
 	}
-	return uint(name[0])<<1 ^ uint(name[len(name)-1])*3 ^ uint(len(name))*11
+	var b [8]byte
+	copy(b[:], name)
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// nameBit returns the bit of a name's key in an object's set of names seen.
+func nameBit(key uint64) uint {
+	return uint(key * 0x9e3779b97f4a7c15 >> 58)
 }
 
 // array scans an array at s.pos, at the given depth, calling fn (if not

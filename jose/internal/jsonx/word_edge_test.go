@@ -116,7 +116,7 @@ func TestNameHashCollisions(t *testing.T) {
 	names = append(names, "")
 	byBit := map[uint][]string{}
 	for _, s := range names {
-		bit := nameHash([]byte(s)) % 64
+		bit := nameBit(nameKey([]byte(s)))
 		byBit[bit] = append(byBit[bit], s)
 	}
 	pairs := 0
