@@ -504,10 +504,8 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			return nil
 		}
 	}
-	maxMembers := s.lim.MaxMembers
-	var small [smallObject][]byte
+	var set memberSet
 	var seen uint64
-	var names map[string]struct{}
 	for n := 1; ; n++ {
 		if i >= len(d) || d[i] != '"' {
 			if i = skipWS(d, i); i >= len(d) || d[i] != '"' {
@@ -537,51 +535,26 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			name = d[i+1 : i+1+k]
 			i += k + 2
 		} else {
-			escaped := false
-			if end := plainRun(d, i+1); end < len(d) && d[end] == '"' {
-				i = end + 1
-			} else {
-				s.pos = i
-				var err error
-				if escaped, err = s.str(); err != nil {
-					return err
-				}
-				i = s.pos
-			}
-			name = d[start+1 : i-1]
-			if escaped {
-				name = appendUnescaped(nil, name)
+			var err error
+			if name, i, err = s.name(i); err != nil {
+				return err
 			}
 			key = nameKey(name)
 		}
-		if n > maxMembers {
-			return &LimitError{Limit: "members", Max: maxMembers, Offset: start}
+		if n > s.lim.MaxMembers {
+			return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
 		}
-		if n <= smallObject {
-			// seen has a bit for the key of each name so far: only
-			// a name whose bit is set may be a duplicate.
-			bit := uint64(1) << nameBit(key)
-			if seen&bit != 0 {
-				for _, prev := range small[:n-1] {
-					if string(prev) == string(name) {
-						return &DuplicateError{Name: string(name), Offset: start}
-					}
-				}
+		// seen has a bit for the key of each name so far: only a name
+		// whose bit is set may be a duplicate.
+		bit := uint64(1) << nameBit(key)
+		if seen&bit != 0 || n > smallObject {
+			if err := set.add(name, n, start); err != nil {
+				return err
 			}
-			seen |= bit
-			small[n-1] = name
 		} else {
-			if names == nil {
-				names = make(map[string]struct{}, 2*smallObject)
-				for _, prev := range small {
-					names[string(prev)] = struct{}{}
-				}
-			}
-			if _, dup := names[string(name)]; dup {
-				return &DuplicateError{Name: string(name), Offset: start}
-			}
-			names[string(name)] = struct{}{}
+			set.small[n-1] = name
 		}
+		seen |= bit
 		if i >= len(d) || d[i] != ':' {
 			if i = skipWS(d, i); i >= len(d) || d[i] != ':' {
 				s.pos = i
@@ -681,6 +654,61 @@ func skipWS(d []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// name scans the member name at d[i] == '"' that the object scanner's
+// fast path did not take, and returns it, unescaped, with the offset after
+// its closing quote.
+func (s *scanner) name(i int) (name []byte, end int, err error) {
+	d := s.data
+	escaped := false
+	if end = plainRun(d, i+1); end < len(d) && d[end] == '"' {
+		end++
+	} else {
+		s.pos = i
+		if escaped, err = s.str(); err != nil {
+			return nil, 0, err
+		}
+		end = s.pos
+	}
+	name = d[i+1 : end-1]
+	if escaped {
+		name = appendUnescaped(nil, name)
+	}
+	return name, end, nil
+}
+
+// memberSet holds the names of an object's members for the duplicate
+// check: up to smallObject of them in small, then in a map.
+type memberSet struct {
+	small [smallObject][]byte
+	names map[string]struct{}
+}
+
+// add adds name, that of member n (from 1) at offset start, whose bit in
+// the object's set of names seen is set or which is beyond smallObject:
+// it is compared with the others.
+func (m *memberSet) add(name []byte, n, start int) error {
+	if n <= smallObject {
+		for _, prev := range m.small[:n-1] {
+			if string(prev) == string(name) {
+				return &DuplicateError{Name: string(name), Offset: start}
+			}
+		}
+		m.small[n-1] = name
+		return nil
+	}
+	if m.names == nil {
+		m.names = make(map[string]struct{}, 2*smallObject)
+		for _, prev := range m.small {
+			m.names[string(prev)] = struct{}{}
+		}
+	}
+	if _, dup := m.names[string(name)]; dup {
+		return &DuplicateError{Name: string(name), Offset: start}
+	}
+	m.names[string(name)] = struct{}{}
+	return nil
 }
 
 // nameKey returns the key of a name: its first eight bytes, little-endian,
