@@ -522,10 +522,10 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 		// The first word of the name; near the end of d, the last word
 		// shifted, with zeros (marked) after the last byte.
 		var w uint64
-		if j := i + 1; j+8 <= len(d) {
-			w = binary.LittleEndian.Uint64(d[j:])
-		} else if j < len(d) && len(d) >= 8 {
-			w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (j + 8 - len(d)))
+		if t := d[i+1:]; len(t) >= 8 {
+			w = binary.LittleEndian.Uint64(t)
+		} else if len(t) > 0 && len(d) >= 8 {
+			w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
 		}
 		if m := special8(w); m != 0 && byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
 			// A name of fewer than eight plain bytes: they are
@@ -576,30 +576,32 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 		switch c := d[i]; {
 		case c == '"':
 			// A string: plain bytes a word at a time, up to a
-			// quote; str reads any other.
-			j := i + 1
-			for {
+			// quote; str reads any other. The last bytes, fewer
+			// than eight, are the last word shifted, with zeros
+			// (marked) after them.
+			j := 0
+			for t := d[i+1:]; ; t = t[8:] {
 				var w uint64
-				if j+8 <= len(d) {
-					w = binary.LittleEndian.Uint64(d[j:])
-				} else if j < len(d) && len(d) >= 8 {
-					w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (j + 8 - len(d)))
+				if len(t) >= 8 {
+					w = binary.LittleEndian.Uint64(t)
+				} else if len(t) > 0 && len(d) >= 8 {
+					w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
 				}
-				m := special8(w)
-				if m == 0 {
-					j += 8
-					continue
-				}
-				if byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
-					i = j + bits.TrailingZeros64(m)>>3 + 1
-				} else {
-					s.pos = i
-					if _, err := s.str(); err != nil {
-						return err
+				if m := special8(w); m != 0 {
+					if byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
+						j = len(d) - len(t) + bits.TrailingZeros64(m)>>3 + 1
 					}
-					i = s.pos
+					break
 				}
-				break
+			}
+			if j != 0 {
+				i = j
+			} else {
+				s.pos = i
+				if _, err := s.str(); err != nil {
+					return err
+				}
+				i = s.pos
 			}
 		case '1' <= c && c <= '9':
 			// An integer without fraction or exponent (a NumericDate)
