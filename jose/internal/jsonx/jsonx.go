@@ -348,12 +348,14 @@ var plain = func() (t [256]bool) {
 // bytes before it, and anything in the bytes after it; 0 when every byte
 // is plain. The first such byte is at bits.TrailingZeros64/8.
 //
-// For a byte b without a borrow from below, b-0x20 has its high bit set
-// when b < 0x20 or b >= 0xa0, (b^'"')-1 when b == '"' or b >= 0x80, and
-// likewise for '\\'; with b's own high bit, b is marked exactly when it
-// is not plain. Only a byte below 0x20, '"' or '\\' lends to the next.
+// For a byte b without a borrow from below: b^0x02 is below 0x21 exactly
+// when b is below 0x20 or is '"' (0x22 becomes 0x20, and the control
+// characters stay among themselves), so (b^0x02)-0x21 has its high bit set
+// for those bytes and for b >= 0xa0; (b^'\\')-1 when b == '\\' or b >= 0x80;
+// with b's own high bit, b is marked exactly when it is not plain. Only
+// a byte below 0x20, '"' or '\\' lends to the next.
 func special8(x uint64) uint64 {
-	return (x | (x - lsb*0x20) | ((x ^ lsb*'"') - lsb) | ((x ^ lsb*'\\') - lsb)) & msb
+	return (x | ((x ^ lsb*0x02) - lsb*0x21) | ((x ^ lsb*'\\') - lsb)) & msb
 }
 
 // plainRun returns the offset of the first byte at or after d[i] that is
