@@ -508,6 +508,7 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 	}
 	var set memberSet
 	var seen uint64
+	fast := min(smallObject, s.lim.MaxMembers)
 	for n := 1; ; n++ {
 		if i >= len(d) || d[i] != '"' {
 			if i = skipWS(d, i); i >= len(d) || d[i] != '"' {
@@ -543,13 +544,15 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			}
 			key = nameKey(name)
 		}
-		if n > s.lim.MaxMembers {
-			return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
-		}
 		// seen has a bit for the key of each name so far: only a name
-		// whose bit is set may be a duplicate.
+		// whose bit is set may be a duplicate. Beyond fast members
+		// (smallObject, or fewer under a lower limit), add checks the
+		// limit.
 		bit := uint64(1) << nameBit(key)
-		if seen&bit != 0 || n > smallObject {
+		if seen&bit != 0 || n > fast {
+			if n > s.lim.MaxMembers {
+				return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
+			}
 			if err := set.add(name, n, start); err != nil {
 				return err
 			}
