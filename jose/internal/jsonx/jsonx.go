@@ -374,6 +374,32 @@ func plainRun(d []byte, i int) int {
 	return i
 }
 
+// plainString returns the offset just past the closing quote of the string
+// whose content starts at d[j], if that content is plain bytes only (see
+// plain), or 0 if it is not or the string is not terminated. It reads a
+// word at a time; the last bytes, fewer than eight, are the last word of d
+// shifted, with zeros (marked) after them. It is a function of its own so
+// that its loop keeps its values in registers.
+func plainString(d []byte, j int) int {
+	t := d[j:]
+	for ; len(t) >= 8; t = t[8:] {
+		w := binary.LittleEndian.Uint64(t)
+		if m := special8(w); m != 0 {
+			if k := bits.TrailingZeros64(m); byte(w>>(k&56)) == '"' {
+				return len(d) - len(t) + k>>3 + 1
+			}
+			return 0
+		}
+	}
+	if len(t) > 0 && len(d) >= 8 {
+		w := binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
+		if k := bits.TrailingZeros64(special8(w)); byte(w>>(k&56)) == '"' {
+			return len(d) - len(t) + k>>3 + 1
+		}
+	}
+	return 0
+}
+
 // str scans a string (RFC 8259 §7) starting at the opening quote at s.pos
 // and reports whether it contains escapes.
 func (s *scanner) str() (escaped bool, err error) {
@@ -580,25 +606,9 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 		}
 		switch c := d[i]; {
 		case c == '"':
-			// A string: plain bytes a word at a time, up to a
-			// quote; str reads any other. The last bytes, fewer
-			// than eight, are the last word shifted, with zeros
-			// (marked) after them.
-			j := 0
-			for t := d[i+1:]; ; t = t[8:] {
-				var w uint64
-				if len(t) >= 8 {
-					w = binary.LittleEndian.Uint64(t)
-				} else if len(t) > 0 && len(d) >= 8 {
-					w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
-				}
-				if m := special8(w); m != 0 {
-					if byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
-						j = len(d) - len(t) + bits.TrailingZeros64(m)>>3 + 1
-					}
-					break
-				}
-			}
+			// A string of plain bytes (plainString); str reads any
+			// other.
+			j := plainString(d, i+1)
 			if j != 0 {
 				i = j
 			} else {
