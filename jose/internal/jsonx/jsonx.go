@@ -297,16 +297,16 @@ func (s *scanner) number() error {
 // skipDigits returns the offset of the first byte at or after d[i] that
 // is not an ASCII digit, or len(d); eight bytes at a time.
 func skipDigits(d []byte, i int) int {
-	for i+8 <= len(d) {
-		if m := nonDigit8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	t := d[i:]
+	for ; len(t) >= 8; t = t[8:] {
+		if m := nonDigit8(binary.LittleEndian.Uint64(t)); m != 0 {
+			return len(d) - len(t) + bits.TrailingZeros64(m)>>3
 		}
-		i += 8
 	}
-	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-		i++
+	for len(t) > 0 && '0' <= t[0] && t[0] <= '9' {
+		t = t[1:]
 	}
-	return i
+	return len(d) - len(t)
 }
 
 // The word-at-a-time tests below look at the eight bytes of a
