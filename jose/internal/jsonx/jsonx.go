@@ -642,12 +642,13 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				return err
 			}
 		}
-		if i >= len(d) || d[i] != ',' && d[i] != '}' {
-			i = skipWS(d, i)
-			if i >= len(d) {
-				s.pos = i
-				return s.unexpected()
-			}
+		if i < len(d) && d[i] == ',' {
+			i++
+			continue
+		}
+		if i = skipWS(d, i); i >= len(d) {
+			s.pos = i
+			return s.unexpected()
 		}
 		switch d[i] {
 		case ',':
