@@ -586,7 +586,9 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			set.small[n-1] = name
 		}
 		seen |= bit
-		if i >= len(d) || d[i] != ':' {
+		if i+1 < len(d) && d[i] == ':' && d[i+1] > ' ' {
+			i++ // compact JSON: the value right after the colon
+		} else {
 			if i = skipWS(d, i); i >= len(d) || d[i] != ':' {
 				s.pos = i
 				if i < len(d) {
@@ -594,16 +596,12 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				}
 				return s.unexpected()
 			}
-		}
-		i++
-		if i < len(d) && d[i] <= ' ' {
-			i = skipWS(d, i)
+			if i = skipWS(d, i+1); i >= len(d) {
+				s.pos = i
+				return s.unexpected()
+			}
 		}
 		vstart := i
-		if i >= len(d) {
-			s.pos = i
-			return s.unexpected()
-		}
 		switch c := d[i]; {
 		case c == '"':
 			// A string of plain bytes (plainString); str reads any
