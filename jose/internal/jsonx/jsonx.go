@@ -362,9 +362,8 @@ func special8(x uint64) uint64 {
 // not plain (see plain), looking at whole words only: where fewer than
 // eight bytes are left, it returns the offset of the first unchecked byte.
 // Either way, every byte from d[i] to the offset is plain, so that a quote
-// there ends a string of plain bytes: the common case of JOSE names and
-// values, which the object scanner handles inline, leaving every other
-// case to str.
+// there ends a string of plain bytes: the common case of JOSE names,
+// which scanner.name reads so, leaving every other case to str.
 func plainRun(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
 		if m := special8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
@@ -727,9 +726,11 @@ func (m *memberSet) add(name []byte, n, start int) error {
 	return nil
 }
 
-// nameKey returns the key of a name: its first eight bytes, little-endian,
-// with zeros after a shorter name's last byte; for a name of fewer than
-// eight bytes, none of them 0, the key is the name.
+// nameKey returns the key of a name for the duplicate check (nameBit): a
+// name of fewer than eight bytes, little-endian with zeros after its last
+// byte (so that the key of such a name without a 0 byte is the name, as
+// the object scanner's fast path reads it from the name's first word); a
+// longer name's first eight bytes, little-endian, xor its length.
 func nameKey(name []byte) uint64 {
 	if len(name) >= 8 {
 		return binary.LittleEndian.Uint64(name) ^ uint64(len(name))
