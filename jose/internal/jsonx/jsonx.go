@@ -550,7 +550,8 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 		// The first word of the name; near the end of d, the last word
 		// shifted, with zeros (marked) after the last byte.
 		var w uint64
-		if t := d[i+1:]; len(t) >= 8 {
+		t := d[i+1:]
+		if len(t) >= 8 {
 			w = binary.LittleEndian.Uint64(t)
 		} else if len(t) > 0 && len(d) >= 8 {
 			w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
@@ -560,7 +561,7 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			// its key.
 			k := bits.TrailingZeros64(m) >> 3
 			key = w & (1<<(bits.TrailingZeros64(m)&56) - 1)
-			name = d[i+1 : i+1+k]
+			name = t[:k]
 			i += k + 2
 		} else {
 			var err error
