@@ -313,23 +313,28 @@ func (s *scanner) number() error {
 // skipDigits returns the offset of the first byte at or after d[i] that
 // is not an ASCII digit, or len(d); eight bytes at a time.
 func skipDigits(d []byte, i int) int {
-	for i+8 <= len(d) {
-		if m := nonDigit8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+	t := d[i:]
+	for ; len(t) >= 8; t = t[8:] {
+		if m := nonDigit8(binary.LittleEndian.Uint64(t)); m != 0 {
+			return len(d) - len(t) + bits.TrailingZeros64(m)>>3
 		}
-		i += 8
 	}
-	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-		i++
+	for len(t) > 0 && '0' <= t[0] && t[0] <= '9' {
+		t = t[1:]
 	}
-	return i
+	return len(d) - len(t)
 }
 
 // The word-at-a-time tests below look at the eight bytes of a
-// little-endian word at once. Each adds at most 0x7f to a byte's low
-// seven bits, so no carry ever crosses into the next byte: the result is
-// exact for every byte, whatever its neighbours (plain8_test.go checks
-// every byte value at every position).
+// little-endian word at once. nonDigit8 adds at most 0x7f to a byte's low
+// seven bits, so no carry ever crosses into the next byte: its result is
+// exact for every byte, whatever its neighbours. special8 subtracts, and
+// a borrow out of a byte may mark the bytes above it; but a byte lends
+// only when it is itself marked, so the first marked byte is exact (the
+// bytes below it are unmarked exactly when they should be), and a word is
+// unmarked exactly when it holds no byte to mark. That is all the
+// scanners use (word_test.go checks both properties for every byte value
+// at every position).
 const (
 	lsb = 0x0101010101010101 // the low bit of each byte
 	msb = 0x8080808080808080 // the high bit of each byte
@@ -354,25 +359,27 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
-// special8 returns x with 0x80 in each byte that is not plain (see
-// plain: a control character, '"', '\\' or a non-ASCII byte) and 0 in the
-// others, so that the first such byte is at bits.TrailingZeros64/8.
+// special8 returns x with 0x80 in the first byte that is not plain (see
+// plain: a control character, '"', '\\' or a non-ASCII byte), 0 in the
+// bytes before it, and anything in the bytes after it; 0 when every byte
+// is plain. The first such byte is at bits.TrailingZeros64/8.
+//
+// For a byte b without a borrow from below: b^0x02 is below 0x21 exactly
+// when b is below 0x20 or is '"' (0x22 becomes 0x20, and the control
+// characters stay among themselves), so (b^0x02)-0x21 has its high bit set
+// for those bytes and for b >= 0xa0; (b^'\\')-1 when b == '\\' or b >= 0x80;
+// with b's own high bit, b is marked exactly when it is not plain. Only
+// a byte below 0x20, '"' or '\\' lends to the next.
 func special8(x uint64) uint64 {
-	l := x & low
-	ctl := ^(l + lsb*(0x80-0x20)) // high bit set: l < 0x20
-	q := l ^ lsb*'"'
-	bs := l ^ lsb*'\\'
-	// q+low has the high bit set unless q is 0, that is, the byte is '"'.
-	return (x | ctl | ^(q + low) | ^(bs + low)) & msb
+	return (x | ((x ^ lsb*0x02) - lsb*0x21) | ((x ^ lsb*'\\') - lsb)) & msb
 }
 
 // plainRun returns the offset of the first byte at or after d[i] that is
 // not plain (see plain), looking at whole words only: where fewer than
 // eight bytes are left, it returns the offset of the first unchecked byte.
 // Either way, every byte from d[i] to the offset is plain, so that a quote
-// there ends a string of plain bytes: the common case of JOSE names and
-// values, which the object scanner handles inline, leaving every other
-// case to str.
+// there ends a string of plain bytes: the common case of JOSE names,
+// which scanner.name reads so, leaving every other case to str.
 func plainRun(d []byte, i int) int {
 	for ; i+8 <= len(d); i += 8 {
 		if m := special8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
@@ -380,6 +387,32 @@ func plainRun(d []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// plainString returns the offset just past the closing quote of the string
+// whose content starts at d[j], if that content is plain bytes only (see
+// plain), or 0 if it is not or the string is not terminated. It reads a
+// word at a time; the last bytes, fewer than eight, are the last word of d
+// shifted, with zeros (marked) after them. It is a function of its own so
+// that its loop keeps its values in registers.
+func plainString(d []byte, j int) int {
+	t := d[j:]
+	for ; len(t) >= 8; t = t[8:] {
+		w := binary.LittleEndian.Uint64(t)
+		if m := special8(w); m != 0 {
+			if k := bits.TrailingZeros64(m); byte(w>>(k&56)) == '"' {
+				return len(d) - len(t) + k>>3 + 1
+			}
+			return 0
+		}
+	}
+	if len(t) > 0 && len(d) >= 8 {
+		w := binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
+		if k := bits.TrailingZeros64(special8(w)); byte(w>>(k&56)) == '"' {
+			return len(d) - len(t) + k>>3 + 1
+		}
+	}
+	return 0
 }
 
 // str scans a string (RFC 8259 §7) starting at the opening quote at s.pos
@@ -400,12 +433,13 @@ func (s *scanner) str() (escaped bool, err error) {
 			}
 			i += bits.TrailingZeros64(m) >> 3
 		case len(d) >= 8:
-			m := special8(binary.LittleEndian.Uint64(d[len(d)-8:])) >> (8 * (i + 8 - len(d)))
-			if m == 0 {
+			// The bytes shifted in are zeros, marked as control
+			// characters: a first mark past the end means none.
+			m := special8(binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (i + 8 - len(d))))
+			if i += bits.TrailingZeros64(m) >> 3; i >= len(d) {
 				i = len(d)
 				continue
 			}
-			i += bits.TrailingZeros64(m) >> 3
 		default:
 			for i < len(d) && plain[d[i]] {
 				i++
@@ -496,86 +530,101 @@ func hex4(d []byte, i int) (rune, bool) {
 
 // object scans an object at s.pos, at the given depth, calling fn (if not
 // nil) for each member. It works on a local offset i, stored to s.pos
-// around the calls that read it.
+// around the calls that read it. Compact JSON, what JOSE implementations
+// write, takes the fast paths: each structural byte is tested where it is
+// expected, white space skipped only where it is not; names of fewer than
+// eight plain bytes and plain string values are read a word at a time
+// here; anything else goes to str, number and value.
 func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 	if depth > s.lim.MaxDepth {
 		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
 	}
 	d := s.data
-	i := skipWS(d, s.pos+1) // after '{'
-	if i < len(d) && d[i] == '}' {
-		s.pos = i + 1
-		return nil
+	i := s.pos + 1 // after '{'
+	if i >= len(d) || d[i] != '"' {
+		if i = skipWS(d, i); i < len(d) && d[i] == '}' {
+			s.pos = i + 1
+			return nil
+		}
 	}
-	var small [smallObject][]byte
+	var set memberSet
 	var seen uint64
-	var names map[string]struct{}
+	fast := min(smallObject, s.lim.MaxMembers)
 	for n := 1; ; n++ {
 		if i >= len(d) || d[i] != '"' {
-			s.pos = i
-			if i < len(d) {
-				return s.syntax(i, "invalid character "+quoteByte(d[i])+" looking for a member name")
+			if i = skipWS(d, i); i >= len(d) || d[i] != '"' {
+				s.pos = i
+				if i < len(d) {
+					return s.syntax(i, "invalid character "+quoteByte(d[i])+" looking for a member name")
+				}
+				return s.unexpected()
 			}
-			return s.unexpected()
 		}
 		start := i
-		escaped := false
-		if end := plainRun(d, i+1); end < len(d) && d[end] == '"' {
-			i = end + 1
+		var name []byte
+		var key uint64
+		// The first word of the name; near the end of d, the last word
+		// shifted, with zeros (marked) after the last byte.
+		var w uint64
+		t := d[i+1:]
+		if len(t) >= 8 {
+			w = binary.LittleEndian.Uint64(t)
+		} else if len(t) > 0 && len(d) >= 8 {
+			w = binary.LittleEndian.Uint64(d[len(d)-8:]) >> (64 - 8*len(t))
+		}
+		if m := special8(w); m != 0 && byte(w>>(bits.TrailingZeros64(m)&56)) == '"' {
+			// A name of fewer than eight plain bytes: they are
+			// its key.
+			k := bits.TrailingZeros64(m) >> 3
+			key = w & (1<<(bits.TrailingZeros64(m)&56) - 1)
+			name = t[:k]
+			i += k + 2
 		} else {
-			s.pos = i
 			var err error
-			if escaped, err = s.str(); err != nil {
+			if name, i, err = s.name(i); err != nil {
 				return err
 			}
-			i = s.pos
+			key = nameKey(name)
 		}
-		if n > s.lim.MaxMembers {
-			return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
-		}
-		name := d[start+1 : i-1]
-		if escaped {
-			name = appendUnescaped(nil, name)
-		}
-		if names == nil && n <= smallObject {
-			// seen has a bit for the first and last bytes and the
-			// length of each name so far: only a name whose bit is
-			// set may be a duplicate.
-			bit := uint64(1) << (nameHash(name) % 64)
-			if seen&bit != 0 {
-				for _, prev := range small[:n-1] {
-					if string(prev) == string(name) {
-						return &DuplicateError{Name: string(name), Offset: start}
-					}
-				}
+		// seen has a bit for the key of each name so far: only a name
+		// whose bit is set may be a duplicate. Beyond fast members
+		// (smallObject, or fewer under a lower limit), add checks the
+		// limit.
+		bit := uint64(1) << nameBit(key)
+		if seen&bit != 0 || n > fast {
+			if n > s.lim.MaxMembers {
+				return &LimitError{Limit: "members", Max: s.lim.MaxMembers, Offset: start}
 			}
-			seen |= bit
-			small[n-1] = name
+			if err := set.add(name, n, start); err != nil {
+				return err
+			}
 		} else {
-			if names == nil {
-				names = make(map[string]struct{}, 2*smallObject)
-				for _, prev := range small {
-					names[string(prev)] = struct{}{}
+			set.small[n-1] = name
+		}
+		seen |= bit
+		if i+1 < len(d) && d[i] == ':' && d[i+1] > ' ' {
+			i++ // compact JSON: the value right after the colon
+		} else {
+			if i = skipWS(d, i); i >= len(d) || d[i] != ':' {
+				s.pos = i
+				if i < len(d) {
+					return s.syntax(i, "invalid character "+quoteByte(d[i])+" after a member name")
 				}
+				return s.unexpected()
 			}
-			if _, dup := names[string(name)]; dup {
-				return &DuplicateError{Name: string(name), Offset: start}
+			if i = skipWS(d, i+1); i >= len(d) {
+				s.pos = i
+				return s.unexpected()
 			}
-			names[string(name)] = struct{}{}
 		}
-		i = skipWS(d, i)
-		if i >= len(d) || d[i] != ':' {
-			s.pos = i
-			if i < len(d) {
-				return s.syntax(i, "invalid character "+quoteByte(d[i])+" after a member name")
-			}
-			return s.unexpected()
-		}
-		i = skipWS(d, i+1)
 		vstart := i
-		if end := 0; i < len(d) && d[i] == '"' {
-			if end = plainRun(d, i+1); end < len(d) && d[end] == '"' {
-				i = end + 1
+		switch c := d[i]; {
+		case c == '"':
+			// A string of plain bytes (plainString); str reads any
+			// other.
+			j := plainString(d, i+1)
+			if j != 0 {
+				i = j
 			} else {
 				s.pos = i
 				if _, err := s.str(); err != nil {
@@ -583,10 +632,11 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				}
 				i = s.pos
 			}
-		} else if j := 0; i < len(d) && '1' <= d[i] && d[i] <= '9' {
+		case '1' <= c && c <= '9':
 			// An integer without fraction or exponent (a NumericDate)
 			// is read here; any other number by number.
-			if j = skipDigits(d, i+1); j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E') {
+			j := skipDigits(d, i+1)
+			if j < len(d) && (d[j] == '.' || d[j] == 'e' || d[j] == 'E') {
 				s.pos = i
 				if err := s.number(); err != nil {
 					return err
@@ -594,7 +644,7 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				j = s.pos
 			}
 			i = j
-		} else {
+		default:
 			s.pos = i
 			if err := s.value(depth); err != nil {
 				return err
@@ -606,14 +656,17 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 				return err
 			}
 		}
-		i = skipWS(d, i)
-		if i >= len(d) {
+		if i < len(d) && d[i] == ',' {
+			i++
+			continue
+		}
+		if i = skipWS(d, i); i >= len(d) {
 			s.pos = i
 			return s.unexpected()
 		}
 		switch d[i] {
 		case ',':
-			i = skipWS(d, i+1)
+			i++
 		case '}':
 			s.pos = i + 1
 			return nil
@@ -635,12 +688,85 @@ func skipWS(d []byte, i int) int {
 	return i
 }
 
-// nameHash mixes the first and last bytes and the length of name.
-func nameHash(name []byte) uint {
-	if len(name) == 0 {
-		return 0
+// name scans the member name at d[i] == '"' that the object scanner's
+// fast path did not take, and returns it, unescaped, with the offset after
+// its closing quote.
+func (s *scanner) name(i int) (name []byte, end int, err error) {
+	d := s.data
+	escaped := false
+	if end = plainRun(d, i+1); end < len(d) && d[end] == '"' {
+		end++
+	} else {
+		s.pos = i
+		if escaped, err = s.str(); err != nil {
+			return nil, 0, err
+		}
+		end = s.pos
 	}
-	return uint(name[0])<<1 ^ uint(name[len(name)-1])*3 ^ uint(len(name))*11
+	name = d[i+1 : end-1]
+	if escaped {
+		name = appendUnescaped(nil, name)
+	}
+	return name, end, nil
+}
+
+// memberSet holds the names of an object's members for the duplicate
+// check: up to smallObject of them in small, then in a map.
+type memberSet struct {
+	small [smallObject][]byte
+	names map[string]struct{}
+}
+
+// add adds name, that of member n (from 1) at offset start, whose bit in
+// the object's set of names seen is set or which is beyond smallObject:
+// it is compared with the others.
+func (m *memberSet) add(name []byte, n, start int) error {
+	if n <= smallObject {
+		for _, prev := range m.small[:n-1] {
+			if string(prev) == string(name) {
+				return &DuplicateError{Name: string(name), Offset: start}
+			}
+		}
+		m.small[n-1] = name
+		return nil
+	}
+	if m.names == nil {
+		m.names = make(map[string]struct{}, 2*smallObject)
+		for _, prev := range m.small {
+			m.names[string(prev)] = struct{}{}
+		}
+	}
+	if _, dup := m.names[string(name)]; dup {
+		return &DuplicateError{Name: string(name), Offset: start}
+	}
+	m.names[string(name)] = struct{}{}
+	return nil
+}
+
+// nameKey returns the key of a name for the duplicate check (nameBit): a
+// name of fewer than eight bytes, little-endian with zeros after its last
+// byte (so that the key of such a name without a 0 byte is the name, as
+// the object scanner's fast path reads it from the name's first word); a
+// longer name's first eight bytes, little-endian, xor its length.
+func nameKey(name []byte) uint64 {
+	if len(name) >= 8 {
+		return binary.LittleEndian.Uint64(name) ^ uint64(len(name))
+	}
+	var b [8]byte
+	copy(b[:], name)
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// nameBit returns the bit of a name's key in an object's set of names seen:
+// the top six bits of a product, by a multiplier (found by search) that
+// gives distinct bits to the registered names of each of the JOSE Header
+// (RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6.1, §4.7.1, §4.8.1, RFC 7797),
+// the JWT Claims Set with common OpenID and OAuth claims (RFC 7519 §4.1,
+// RFC 8693 §4.2-4.3, OpenID Connect Core §2, §5.1, RFC 7800) and the JWK
+// (RFC 7517 §4, RFC 7518 §6), so that their objects are checked for
+// duplicates without comparing names (TestNameBitsRegistered).
+func nameBit(key uint64) uint {
+	return uint(key * 0x67ef2b1c4d11d5f7 >> 58)
 }
 
 // array scans an array at s.pos, at the given depth, calling fn (if not

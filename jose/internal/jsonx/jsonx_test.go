@@ -534,6 +534,20 @@ func BenchmarkValid(b *testing.B) {
 	}
 }
 
+// BenchmarkScanObjectClaims is the strict scan of a typical claims set
+// through ScanObject, as jwt reads it, with a callback that only counts.
+func BenchmarkScanObjectClaims(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(jsonxClaims)))
+	n := 0
+	count := func(name, value []byte) error { n++; return nil }
+	for b.Loop() {
+		if err := ScanObject(jsonxClaims, Limits{}, count); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkParseObject(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(jsonxHeader)))

@@ -223,11 +223,11 @@ func firstSpecial(d []byte, i int) int {
 		}
 	}
 	if i < len(d) && len(d) >= 8 {
-		// The last bytes, fewer than eight: the last word of d, shifted.
-		if m := special8(binary.LittleEndian.Uint64(d[len(d)-8:])) >> (8 * (i + 8 - len(d))); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		return len(d)
+		// The last bytes, fewer than eight: the last word of d, shifted;
+		// the zeros shifted in are marked, so a first mark past the end
+		// means none.
+		m := special8(binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (i + 8 - len(d))))
+		return min(i+bits.TrailingZeros64(m)>>3, len(d))
 	}
 	for i < len(d) && plain[d[i]] {
 		i++

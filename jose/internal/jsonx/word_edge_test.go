@@ -116,7 +116,7 @@ func TestNameHashCollisions(t *testing.T) {
 	names = append(names, "")
 	byBit := map[uint][]string{}
 	for _, s := range names {
-		bit := nameHash([]byte(s)) % 64
+		bit := nameBit(nameKey([]byte(s)))
 		byBit[bit] = append(byBit[bit], s)
 	}
 	pairs := 0
@@ -160,4 +160,34 @@ func TestNameHashCollisions(t *testing.T) {
 		}
 	}
 	t.Logf("%d pairs", pairs)
+}
+
+// TestNameBitsRegistered: the registered names of each kind of JOSE
+// object have distinct bits in the duplicate check (see nameBit), and an
+// object of all of them with one repeated is still refused.
+func TestNameBitsRegistered(t *testing.T) {
+	for _, set := range [][]string{
+		{"iss", "sub", "aud", "exp", "nbf", "iat", "jti", "scope", "client_id", "azp", "nonce", "auth_time", "acr", "amr", "sid", "cnf", "email", "name", "roles", "groups"},
+		{"alg", "enc", "zip", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit", "b64", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "url", "nonce"},
+		{"kty", "use", "key_ops", "alg", "kid", "x5u", "x5c", "x5t", "x5t#S256", "crv", "x", "y", "d", "n", "e", "p", "q", "dp", "dq", "qi", "k"},
+	} {
+		bitOf := map[uint]string{}
+		for _, name := range set {
+			bit := nameBit(nameKey([]byte(name)))
+			if prev, ok := bitOf[bit]; ok {
+				t.Errorf("%q and %q share bit %d", prev, name, bit)
+			}
+			bitOf[bit] = name
+		}
+		// The first name again, after fifteen of them (the small-object
+		// path) and after all of them.
+		for _, k := range []int{smallObject - 1, len(set)} {
+			k = min(k, len(set))
+			text := `{"` + strings.Join(set[:k], `":0,"`) + `":0,"` + set[0] + `":1}`
+			var de *DuplicateError
+			if err := Valid([]byte(text), Limits{}); !errors.As(err, &de) || de.Name != set[0] {
+				t.Errorf("%s: %v, want a duplicate %q", text, err, set[0])
+			}
+		}
+	}
 }
