@@ -232,10 +232,11 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // common change more than about 28% from the calibration workload's;
 // with fewer variants, no calibration or one that changed beyond 25% or
 // too noisy) every variant is NotComparable. A variant whose interval is
-// wider than detect percent (DefaultDetect when 0) either way, and that
-// is not slower by more than detect beyond its interval, is NotComparable
-// too ("too noisy"): the runs could not have shown a change of that size,
-// and "~" would claim there was none. And when the common change is
+// wider than detect percent (DefaultDetect when 0) either way, that is
+// not slower by more than detect beyond its interval, and whose interval
+// reaches above +detect, is NotComparable too ("too noisy"): the runs
+// could not have shown a change of that size, and "~" would claim there
+// was none; a wide interval wholly below +detect is reported as it is. And when the common change is
 // further than detect percent from the calibration workload's (or from 0
 // without one), it may be the code's, shared by every variant: dividing
 // it out would call a regression of every variant "~", so only the
@@ -447,7 +448,11 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 			drift.SharedCount++
 			continue
 		}
-		if !d.TooFew && h > limit && l-h <= limit {
+		// Too noisy: wide, not flagged, and its upper bound beyond the
+		// change to detect, so a regression of that size is not ruled
+		// out. A wide interval wholly below +detect (a clear speedup)
+		// rules it out and is reported as it is.
+		if !d.TooFew && h > limit && l-h <= limit && l+h > limit {
 			d.NotComparable = fmt.Sprintf("too noisy: its interval, ±%.1f%%, is wider than the %g%% to detect", (math.Exp(h)-1)*100, detect)
 			d.Noise = true
 			drift.TooNoisy++

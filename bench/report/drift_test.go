@@ -322,3 +322,30 @@ func TestCompareTooNoisy(t *testing.T) {
 		t.Errorf("3 variants: %+v\n%+v", dr, ds)
 	}
 }
+
+// TestCompareNoisySpeedup: a wide interval wholly below +detect rules
+// out the regression to detect, so a noisy but clear speedup is reported
+// as one, not as "too noisy"; a noisy unchanged variant still is.
+func TestCompareNoisySpeedup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	noisy := func(r *bench.Run, i int, sd float64) {
+		for k := range r.Results[i].Iterations {
+			r.Results[i].Iterations[k].Time *= math.Exp(sd * rng.NormFloat64())
+		}
+	}
+	run, ref := driftRuns(t, rng, 1.2, []float64{1, 1, 1, 1, 1, 1, 1, 1, 0.3})
+	for _, i := range []int{2, 8} {
+		noisy(run, i, 0.5)
+		noisy(ref, i, 0.5)
+	}
+	ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+	if dr.NotComparable != "" || dr.TooNoisy != 1 {
+		t.Fatalf("drift %+v", dr)
+	}
+	if d := ds[8]; d.NotComparable != "" || d.Noise || d.Interval.Hi >= 1 || math.Log(d.Interval.Hi/d.Interval.Lo)/2 <= math.Log(1.1) {
+		t.Errorf("noisy variant 70%% faster: %+v", d)
+	}
+	if d := ds[2]; !strings.HasPrefix(d.NotComparable, "too noisy") {
+		t.Errorf("noisy unchanged variant: %+v", d)
+	}
+}
