@@ -14,7 +14,7 @@ import (
 // three columns that fit a 1400-pixel page (and stack on a narrow one).
 const (
 	panelWidth     = 430
-	panelTitle     = 16 // the family's name above the rows
+	panelTitle     = 15 // the family's name above the rows
 	panelRow       = 13 // a benchmark
 	panelAxis      = 16 // the tick labels below the rows
 	panelDotRadius = 2.5
