@@ -15,7 +15,8 @@ import (
 // FuzzParseClaims feeds arbitrary bytes to the claims reader. It must never
 // panic; what it refuses wraps ErrInvalidClaims and one of jose's
 // ErrMalformed or ErrLimitExceeded; what it accepts is valid JSON, and the
-// registered claims read from it survive AppendJSON and a second read.
+// registered claims read from it survive AppendJSON and a second read, its
+// dates in range with nanoseconds within the second.
 func FuzzParseClaims(f *testing.F) {
 	for _, s := range []string{
 		`{}`,
@@ -53,6 +54,12 @@ func FuzzParseClaims(f *testing.F) {
 		}
 		if !json.Valid(data) {
 			t.Fatalf("accepted invalid JSON %q", data)
+		}
+		// A date read is within range, its nanoseconds within the second.
+		for _, d := range []NumericDate{c.Expiry, c.NotBefore, c.IssuedAt} {
+			if d.set && (d.sec < 0 || d.sec > MaxNumericDate || d.nsec < 0 || d.nsec >= 1e9 || d.sec == MaxNumericDate && d.nsec != 0) {
+				t.Fatalf("date %d s %d ns read from %q", d.sec, d.nsec, data)
+			}
 		}
 		// The case-folding check agrees with bytes.EqualFold, which
 		// encoding/json's field matching follows.

@@ -1,6 +1,7 @@
 package jwt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -214,7 +215,9 @@ func (d *NumericDate) UnmarshalJSON(data []byte) error {
 	if err := jsonx.Valid(data, jsonx.Limits{}); err != nil {
 		return err
 	}
-	nd, err := parseNumericDate(data)
+	// parseNumericDate reads a value without the white space a JSON
+	// text may have around it (RFC 8259 §2).
+	nd, err := parseNumericDate(bytes.Trim(data, " \t\r\n"))
 	if err != nil {
 		return err
 	}
