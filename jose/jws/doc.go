@@ -26,8 +26,11 @@
 // [NewX5CKeyFunc], which takes the key from an "x5c" chain it has verified
 // against the caller's roots (of the protected header, unless
 // X5COptions.AllowUnprotected), and reports that chain as [Message].Chain. Headers are read as JWS headers
-// ([jose.JWSHeader]): the members only JWE defines ("zip", "enc", "epk",
-// ...) are not understood, and ignored (RFC 7515 §4).
+// ([jose.JWSHeader]): the members only JWE defines ("zip", "epk", ...) are
+// not understood, and ignored (RFC 7515 §4), except "enc", which marks a JWE
+// (RFC 7516 §9): a token whose protected or unprotected header holds it is
+// refused with [jose.ErrMalformed] before any key is used, and a [Signer]
+// refuses every JWE-only member in the headers it is given.
 //
 // Every error returned while loading a token wraps one of the sentinel errors
 // of package jose ([jose.ErrMalformed], [jose.ErrAlgorithmNotAllowed],

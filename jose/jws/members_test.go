@@ -32,13 +32,15 @@ func hs256Compact(hdr, payload string) []byte {
 // so a Verifier ignores them, whatever their type, as RFC 7515 §4 says of
 // members it does not understand: a valid JWS with "zip": 1 verifies (go-jose
 // and jwx accept it; it was refused as malformed). They are kept in the
-// Header's Extra. The members a JWS reads keep their rules.
+// Header's Extra. The members a JWS reads keep their rules. "enc" is the
+// exception: it marks a JWE (RFC 7516 §9) and is refused
+// (TestVerifyRefusesEnc).
 func TestJWEMembersIgnored(t *testing.T) {
 	v := rtVerifier(t, jws.VerifyOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.HS256}, Key: membersKey})
 	for _, member := range []string{
-		`"zip":1`, `"zip":"DEF"`, `"enc":1`, `"iv":"not base64url!"`, `"tag":[]`, `"epk":"k"`, `"epk":{"kty":"oct","k":"AAAA"}`,
+		`"zip":1`, `"zip":"DEF"`, `"iv":"not base64url!"`, `"tag":[]`, `"epk":"k"`, `"epk":{"kty":"oct","k":"AAAA"}`,
 		`"apu":1`, `"apv":{}`, `"p2s":null`, `"p2c":-1`, `"p2c":"many"`, `"ek":""`,
-		`"zip":1,"enc":1,"iv":1,"tag":1,"epk":1,"apu":1,"apv":1,"p2s":1,"p2c":1.5,"ek":1`,
+		`"zip":1,"iv":1,"tag":1,"epk":1,"apu":1,"apv":1,"p2s":1,"p2c":1.5,"ek":1`,
 	} {
 		hdr := `{"alg":"HS256",` + member + `}`
 		m, err := v.VerifyCompact(hs256Compact(hdr, "payload"))

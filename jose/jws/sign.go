@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/headers"
@@ -23,8 +24,10 @@ type SignerOptions struct {
 	// a field above), each marshalled with encoding/json once and set with
 	// [jose.Header.Set] (a registered name must have its registered type);
 	// the header is written by [jose.Header.AppendJSON]. It may not hold
-	// alg, kid, typ, cty, b64 or crit: NewSigner refuses them with
-	// [jose.ErrMalformed].
+	// alg, kid, typ, cty, b64 or crit, nor a member only a JWE has (enc,
+	// zip, epk, apu, apv, iv, tag, p2s, p2c, ek: RFC 7516 §4.1, RFC 7518
+	// §4.6.1, §4.7.1, §4.8.1; "enc" is what marks a JWE, RFC 7516 §9):
+	// NewSigner refuses them with [jose.ErrMalformed].
 	Extra map[string]any
 	// Critical names members of Extra that are critical extensions; they
 	// are listed in "crit" (RFC 7515 §4.1.11) after "b64".
@@ -38,7 +41,8 @@ type SignerOptions struct {
 	// the JSON serializations: written by [SignGeneral], and by
 	// [Signer.Flattened] when its argument is nil. Its member names must be
 	// disjoint from the protected header's, and it may hold neither "crit"
-	// nor "b64". The compact serialization has no unprotected header.
+	// nor "b64", nor a member only a JWE has (as Extra). The compact
+	// serialization has no unprotected header.
 	Header *jose.Header
 }
 
@@ -93,6 +97,9 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 	if opts.Unencoded {
 		h.B64, h.Critical = new(bool), []string{"b64"}
 	}
+	if name := jweOnlyMember(opts.Extra); name != "" {
+		return nil, fmt.Errorf("jws: SignerOptions: %w", errJWEOnly(name))
+	}
 	if err := headers.SetExtensions(h, opts.Extra, opts.Critical, signerOwned...); err != nil {
 		return nil, fmt.Errorf("jws: SignerOptions: %w", err)
 	}
@@ -112,6 +119,29 @@ func NewSigner(alg jwa.SignatureAlgorithm, key any, opts *SignerOptions) (*Signe
 // SignerOptions.Extra may not hold.
 var signerOwned = []string{"alg", "kid", "typ", "cty", "b64"}
 
+// jweOnly are the registered members only a JWE header has (RFC 7516
+// §4.1.2-4.1.3, RFC 7518 §4.6.1, §4.7.1, §4.8.1) and ek (the HPKE draft's,
+// which package jose reads only in a JWE header too): a Signer never writes
+// them. "enc" is how a JOSE Header is known to be a JWE's (RFC 7516 §9); a
+// JWS carrying it could be taken for a JWE by another implementation.
+var jweOnly = []string{"enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c", "ek"}
+
+// jweOnlyMember returns the first name of jweOnly that extra holds, or "".
+func jweOnlyMember(extra map[string]any) string {
+	for _, name := range jweOnly {
+		if _, ok := extra[name]; ok {
+			return name
+		}
+	}
+	return ""
+}
+
+// errJWEOnly refuses the JWE-only member name in a header a Signer would
+// write.
+func errJWEOnly(name string) error {
+	return fmt.Errorf("header member %s is a JWE header member, which a JWS never has (RFC 7516 §4.1, §9): %w", untrusted.Quote(name), jose.ErrMalformed)
+}
+
 // Algorithm returns the algorithm the Signer was made for, its "alg"
 // header (RFC 7515 §4.1.1).
 func (s *Signer) Algorithm() jwa.SignatureAlgorithm { return s.alg }
@@ -119,7 +149,9 @@ func (s *Signer) Algorithm() jwa.SignatureAlgorithm { return s.alg }
 // WithHeader returns a copy of s whose signatures carry h as their
 // per-signature unprotected header in the JSON serializations (RFC 7515
 // §7.2.1), as SignerOptions.Header does. h's names must be disjoint from the
-// protected header's, and it may hold neither "crit" nor "b64".
+// protected header's, and it may hold neither "crit" nor "b64", nor a member
+// only a JWE has (enc, zip, epk, apu, apv, iv, tag, p2s, p2c, ek: RFC 7516
+// §4.1, §9).
 func (s *Signer) WithHeader(h *jose.Header) (*Signer, error) {
 	if h != nil {
 		if err := s.checkUnprotected(h); err != nil {
@@ -134,6 +166,11 @@ func (s *Signer) WithHeader(h *jose.Header) (*Signer, error) {
 func (s *Signer) checkUnprotected(h *jose.Header) error {
 	if h.Has("crit") || h.Has("b64") {
 		return fmt.Errorf("jws: crit and b64 must be in the protected header: %w", jose.ErrMalformed)
+	}
+	for _, name := range jweOnly {
+		if h.Has(name) {
+			return fmt.Errorf("jws: unprotected header: %w", errJWEOnly(name))
+		}
 	}
 	if _, err := jose.MergeJOSEHeader(s.protected, h); err != nil {
 		return fmt.Errorf("jws: unprotected header: %w", err)

@@ -328,10 +328,14 @@ func (v *Verifier) decodeProtectedInto(h *jose.Header, seg, buf []byte) ([]byte,
 
 // checkHeaders applies the checks of RFC 7515 §5.2 steps 4-5 and RFC 7797
 // §3, §6 to the protected header p and unprotected header u (either may be
-// nil, not both): alg present, not "none" and allowed; crit only in p, not
-// empty, without registered names or repeats, only understood names, each
-// present; b64 only in p and then listed in crit.
+// nil, not both): no "enc", which marks a JWE (RFC 7516 §9); alg present,
+// not "none" and allowed; crit only in p, not empty, without registered
+// names or repeats, only understood names, each present; b64 only in p and
+// then listed in crit.
 func (v *Verifier) checkHeaders(p, u *jose.Header) error {
+	if p.Has("enc") || u.Has("enc") {
+		return errEnc
+	}
 	alg := ""
 	if p != nil {
 		alg = p.Algorithm
@@ -362,6 +366,13 @@ func (v *Verifier) checkHeaders(p, u *jose.Header) error {
 	}
 	return nil
 }
+
+// errEnc refuses a JWS whose protected or unprotected header holds "enc":
+// that member is how a JOSE Header is known to be a JWE's (RFC 7516 §9), so
+// such a token is read as a JWE by other implementations (JWS/JWE
+// confusion). The other JWE-only members (zip, epk, ...) are ignored, as
+// RFC 7515 §4 says of members a JWS does not understand.
+var errEnc = fmt.Errorf("jws: header has \"enc\", which marks a JWE, not a JWS (RFC 7516 §9): %w", jose.ErrMalformed)
 
 // errKeyAttempts refuses a verification past jose.Limits.MaxKeyAttempts.
 var errKeyAttempts = fmt.Errorf("jws: the token needs more verifications than Limits.MaxKeyAttempts: %w", jose.ErrLimitExceeded)
