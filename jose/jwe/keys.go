@@ -155,7 +155,7 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
-				return nil, fmt.Errorf("jwe: key: %w", err)
+				return nil, fmt.Errorf("jwe: KeyFunc: %w", err)
 			}
 			k = j.Key
 		}
@@ -164,7 +164,7 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 		k := d.key
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
-				return nil, fmt.Errorf("jwe: key: %w", err)
+				return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 			}
 			k = j.Key
 		}
@@ -217,7 +217,7 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		// The key is the CEK: only the content cipher is made, from the
 		// key itself, with no copy of it.
 		if p.aead, err = jwa.NewDirectCipher(enc, k.key); err != nil {
-			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, err)
+			return nil, fmt.Errorf("jwe: decryption: %w", err) // jwa names dir and enc
 		}
 	} else if alg.IsPBES2() {
 		if pw, ok := k.key.([]byte); ok {
@@ -229,7 +229,7 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		p.kd, err = jwa.NewKeyDecrypter(alg, k.key)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jwe: key: %w", err)
+		return nil, fmt.Errorf("jwe: decryption: %w", err)
 	}
 	if k.id != nil {
 		// The first key prepared is only the last one used: a Decrypter

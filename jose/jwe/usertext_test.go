@@ -106,3 +106,53 @@ func TestUserText(t *testing.T) {
 		}
 	}
 }
+
+// TestDecryptKeyText: a key refused while decrypting says jwe and key
+// once (review rv23t: was "jwe: key: jose: key \"a\" is for alg …" and
+// "jwe: dir key for A128GCM: jwa: the key is …; dir with A128GCM needs").
+func TestDecryptKeyText(t *testing.T) {
+	e, err := jwe.NewEncrypter(jwa.Direct, jwa.A128GCM, make([]byte, 16), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirTok, err := e.Compact([]byte("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err = jwe.NewEncrypter(jwa.A128GCMKW, jwa.A128GCM, make([]byte, 16), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcmkwTok, err := e.Compact([]byte("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcm := []jwa.ContentEncryption{jwa.A128GCM}
+	for _, c := range []struct {
+		name string
+		opts jwe.DecryptOptions
+		tok  []byte
+		want string
+	}{
+		{"dir key of KeyFunc too short", jwe.DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.Direct}, ContentEncryptions: gcm,
+			KeyFunc: func(*jose.Header) (any, error) { return make([]byte, 5), nil }}, dirTok,
+			"jwe: decryption: jwa: the key is a 5-byte secret; dir with A128GCM needs a 16-byte secret: invalid key for algorithm"},
+		{"JWK of KeyFunc for another alg", jwe.DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128GCMKW}, ContentEncryptions: gcm,
+			KeyFunc: func(*jose.Header) (any, error) {
+				return &jose.JWK{Key: make([]byte, 16), KeyID: "a", Algorithm: "A128KW"}, nil
+			}}, gcmkwTok,
+			`jwe: KeyFunc: jose: key "a" is for alg "A128KW", not "A128GCMKW": algorithm not allowed`},
+		{"JWK Key for another of the algs", jwe.DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{jwa.A128KW, jwa.A128GCMKW}, ContentEncryptions: gcm,
+			Key: &jose.JWK{Key: make([]byte, 16), KeyID: "a", Algorithm: "A128KW"}}, gcmkwTok,
+			`jwe: DecryptOptions: jose: key "a" is for alg "A128KW", not "A128GCMKW": algorithm not allowed`},
+	} {
+		d, err := jwe.NewDecrypter(c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, err = d.DecryptCompact(c.tok)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
+		}
+	}
+}
