@@ -17,9 +17,6 @@ type Algorithm interface {
 	// FitsKey reports whether a Go key has the type (and curve, or key
 	// wrap size) the algorithm needs.
 	FitsKey(key any) bool
-	// KeyNeeds says, for refusals, what key the algorithm needs ("a P-256
-	// ECDSA key").
-	KeyNeeds() string
 }
 
 // Select returns the keys of s that may be tried, in order, for a token

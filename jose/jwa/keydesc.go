@@ -8,6 +8,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rsa"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/josebench/josebench/jose/internal/keytext"
@@ -64,12 +65,12 @@ func DescribeKey(key any) string {
 		if k == nil {
 			return "an empty ECDH private key"
 		}
-		return article(ecdhCurveName(k.Curve())) + " ECDH private key"
+		return ecdhDescribe(k.Curve(), "private")
 	case *ecdh.PublicKey:
 		if k == nil {
 			return "an empty ECDH public key"
 		}
-		return article(ecdhCurveName(k.Curve())) + " ECDH public key"
+		return ecdhDescribe(k.Curve(), "public")
 	case ed25519.PrivateKey:
 		if len(k) != ed25519.PrivateKeySize {
 			return fmt.Sprintf("an Ed25519 private key of %d bytes, not %d", len(k), ed25519.PrivateKeySize)
@@ -101,26 +102,40 @@ func DescribeKey(key any) string {
 	}
 	// A key held elsewhere, named by its own type and the public key it
 	// holds.
+	// A refusal asks the device for its public key only if key is not a
+	// nil pointer (whose methods would dereference it), and survives a
+	// device whose Public panics: describing a key never fails.
 	var pub any
 	var iface string
+	var public func() any
 	switch k := key.(type) {
 	case ecdh.KeyExchanger:
 		iface = "ecdh.KeyExchanger"
-		if p := k.PublicKey(); p != nil {
-			pub = p
+		public = func() any {
+			if p := k.PublicKey(); p != nil {
+				return p
+			}
+			return nil
 		}
 	case crypto.Signer:
-		iface, pub = "crypto.Signer", k.Public()
+		iface, public = "crypto.Signer", func() any { return k.Public() }
 	case crypto.Decrypter:
-		iface, pub = "crypto.Decrypter", k.Public()
+		iface, public = "crypto.Decrypter", func() any { return k.Public() }
 	case interface{ Public() crypto.PublicKey }:
-		pub = k.Public()
+		public = func() any { return k.Public() }
 	default:
 		return fmt.Sprintf("a key of Go type %T, which jose does not know", key)
 	}
 	what := fmt.Sprintf("a %T", key)
 	if iface != "" {
 		what = fmt.Sprintf("a %s (%T)", iface, key)
+	}
+	if v := reflect.ValueOf(key); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Sprintf("a nil %T", key)
+	}
+	pub, ok := devicePublic(public)
+	if !ok {
+		return what + " whose public key could not be read (it panicked)"
 	}
 	if pub == nil || sigNilKey(pub) {
 		return what + " holding no public key"
@@ -132,12 +147,33 @@ func DescribeKey(key any) string {
 	return what + " holding " + DescribeKey(pub)
 }
 
+// devicePublic returns public(), or false if it panics: the key of a
+// device given to a refusal is described, never a cause of a panic.
+func devicePublic(public func() any) (pub any, ok bool) {
+	defer func() {
+		if recover() != nil {
+			pub, ok = nil, false
+		}
+	}()
+	return public(), true
+}
+
 // ecdsaDescribe describes an ECDSA key of the half half on c.
 func ecdsaDescribe(c elliptic.Curve, half string) string {
 	if c == nil || c.Params() == nil || c.Params().Name == "" {
 		return "an ECDSA " + half + " key on " + ecdsaCurveName(c)
 	}
 	return "a " + c.Params().Name + " ECDSA " + half + " key"
+}
+
+// ecdhDescribe describes an ECDH key of the half half on c: "an X25519
+// ECDH private key", or "an ECDH public key on no curve" for a zero
+// ecdh.PublicKey.
+func ecdhDescribe(c ecdh.Curve, half string) string {
+	if c == nil {
+		return "an ECDH " + half + " key on no curve"
+	}
+	return article(ecdhCurveName(c)) + " ECDH " + half + " key"
 }
 
 // ecdhCurveName names c: "P-256", "P-384", "P-521" or "X25519".

@@ -202,12 +202,25 @@ func mldsaDescribe(key any) (string, bool) {
 		if k == nil {
 			return "an empty ML-DSA private key", true
 		}
-		return "an " + k.PublicKey().Parameters().String() + " private key", true
+		return mldsaParams(func() string { return k.PublicKey().Parameters().String() }, "private"), true
 	case *mldsa.PublicKey:
 		if k == nil {
 			return "an empty ML-DSA public key", true
 		}
-		return "an " + k.Parameters().String() + " public key", true
+		return mldsaParams(func() string { return k.Parameters().String() }, "public"), true
 	}
 	return "", false
+}
+
+// mldsaParams describes an ML-DSA key of the half half by its parameter
+// set, name(). The zero mldsa.PrivateKey and mldsa.PublicKey have none,
+// and crypto/mldsa panics when asked ("unknown parameters"): such a key
+// is "an ML-DSA public key of no parameter set" (review rv23t).
+func mldsaParams(name func() string, half string) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "an ML-DSA " + half + " key of no parameter set"
+		}
+	}()
+	return "an " + name() + " " + half + " key"
 }

@@ -321,3 +321,27 @@ func TestMLDSADescribeKey(t *testing.T) {
 		t.Errorf("ML-DSA-65 with an ML-DSA-44 key: %v, want %s", err, want)
 	}
 }
+
+// TestMLDSADescribeZero: the zero ML-DSA keys, which crypto/mldsa panics
+// on when asked their parameter set, are described, and refused by an
+// algorithm for another key type without a panic (review rv23t:
+// NewSigner(HS256, &mldsa.PrivateKey{}) panicked in the refusal).
+func TestMLDSADescribeZero(t *testing.T) {
+	for _, c := range []struct {
+		key  any
+		want string
+	}{
+		{&mldsa.PrivateKey{}, "an ML-DSA private key of no parameter set"},
+		{&mldsa.PublicKey{}, "an ML-DSA public key of no parameter set"},
+	} {
+		if got := DescribeKey(c.key); got != c.want {
+			t.Errorf("DescribeKey(%T) = %q, want %q", c.key, got, c.want)
+		}
+		if _, err := NewSigner(HS256, c.key); !errors.Is(err, ErrInvalidKey) {
+			t.Errorf("NewSigner(HS256, zero %T): %v", c.key, err)
+		}
+		if _, err := NewKeyEncrypter(A128KW, c.key); !errors.Is(err, ErrInvalidKey) {
+			t.Errorf("NewKeyEncrypter(A128KW, zero %T): %v", c.key, err)
+		}
+	}
+}

@@ -101,13 +101,13 @@ func NewEncrypter(alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts
 		// The key is the CEK: the content cipher is made once, here, from
 		// the key itself, with no copy of it; dir needs no key encrypter.
 		if key, kid, err = recipientKey(alg, key); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("jwe: NewEncrypter: %w", err)
 		}
 		if e.dirAEAD, err = jwa.NewDirectCipher(enc, key); err != nil {
-			return nil, fmt.Errorf("jwe: dir key: %w", err)
+			return nil, fmt.Errorf("jwe: NewEncrypter: %w", err)
 		}
 	} else if e.ke, kid, err = newKeyEncrypter(alg, key, opts.PBES2Count); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("jwe: NewEncrypter: %w", err)
 	}
 	if opts.KeyID != "" {
 		kid = opts.KeyID

@@ -155,7 +155,7 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 		}
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
-				return nil, fmt.Errorf("jwe: key: %w", err)
+				return nil, fmt.Errorf("jwe: KeyFunc: %w", err)
 			}
 			k = j.Key
 		}
@@ -164,7 +164,7 @@ func (d *Decrypter) keysFor(ctx context.Context, lookups *int, dst []keyRef, h *
 		k := d.key
 		if j, ok := k.(*jose.JWK); ok {
 			if err := j.Permits(string(alg), op); err != nil {
-				return nil, fmt.Errorf("jwe: key: %w", err)
+				return nil, fmt.Errorf("jwe: DecryptOptions: %w", err)
 			}
 			k = j.Key
 		}
@@ -217,7 +217,7 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		// The key is the CEK: only the content cipher is made, from the
 		// key itself, with no copy of it.
 		if p.aead, err = jwa.NewDirectCipher(enc, k.key); err != nil {
-			return nil, fmt.Errorf("jwe: dir key for %s: %w", enc, err)
+			return nil, fmt.Errorf("jwe: decryption: %w", err) // jwa names dir and enc
 		}
 	} else if alg.IsPBES2() {
 		if pw, ok := k.key.([]byte); ok {
@@ -229,7 +229,7 @@ func (d *Decrypter) prepare(k keyRef, alg jwa.KeyAlgorithm, enc jwa.ContentEncry
 		p.kd, err = jwa.NewKeyDecrypter(alg, k.key)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jwe: key: %w", err)
+		return nil, fmt.Errorf("jwe: decryption: %w", err)
 	}
 	if k.id != nil {
 		// The first key prepared is only the last one used: a Decrypter
@@ -262,7 +262,7 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 		ke, err = jwa.NewKeyEncrypter(alg, key)
 	}
 	if err != nil {
-		return nil, "", fmt.Errorf("jwe: key: %w", err)
+		return nil, "", err // jwa's words, under the caller's context
 	}
 	return ke, kid, nil
 }
@@ -270,18 +270,20 @@ func newKeyEncrypter(alg jwa.KeyAlgorithm, key any, p2c int) (jwa.KeyEncrypter, 
 // recipientKey returns the Go key of a recipient's key for alg (a JWK's
 // key, which must permit alg, and the public key of a private key that
 // fits alg; a key that does not is left as given, for the constructor's
-// refusal to name it) and the "kid" of a JWK key.
+// refusal to name it) and the "kid" of a JWK key. Its errors, and those of
+// newKeyEncrypter, carry no "jwe:": the callers give them theirs
+// ("jwe: NewEncrypter: ", "jwe: recipient 1: ").
 func recipientKey(alg jwa.KeyAlgorithm, key any) (any, string, error) {
 	if !alg.Known() {
-		return nil, "", fmt.Errorf("jwe: key management algorithm %s: %w", untrusted.Quote(alg), jose.ErrUnsupportedAlgorithm)
+		return nil, "", fmt.Errorf("key management algorithm %s: %w", untrusted.Quote(alg), jose.ErrUnsupportedAlgorithm)
 	}
 	var kid string
 	if j, ok := key.(*jose.JWK); ok {
 		if j == nil || j.Key == nil {
-			return nil, "", fmt.Errorf("jwe: unsupported JWK: %w", jose.ErrInvalidKey)
+			return nil, "", fmt.Errorf("unsupported JWK: %w", jose.ErrInvalidKey)
 		}
 		if err := j.Permits(string(alg), keyOp(alg, false)); err != nil {
-			return nil, "", err // jose's words, under no bare "jwe:"
+			return nil, "", err // jose's words
 		}
 		kid, key = j.KeyID, j.Key
 	}

@@ -170,7 +170,7 @@ func TestEncrypterOptions(t *testing.T) {
 		t.Error("unprotected header")
 	}
 	if _, err := NewEncrypter(jwa.Direct, jwa.A128GCM, key[:5], nil); err == nil || !errors.Is(err, jose.ErrInvalidKey) ||
-		err.Error() != "jwe: dir key: jwa: the key is a 5-byte secret; dir with A128GCM needs a 16-byte secret: invalid key for algorithm" {
+		err.Error() != "jwe: NewEncrypter: jwa: the key is a 5-byte secret; dir with A128GCM needs a 16-byte secret: invalid key for algorithm" {
 		t.Errorf("short dir key: %v", err)
 	}
 	if _, err := e.Encrypt(json.RawMessage(`[]`)); !errors.Is(err, ErrMalformedClaims) {

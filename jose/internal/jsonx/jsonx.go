@@ -37,6 +37,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -132,6 +133,14 @@ func (e *TypeError) Error() string {
 		return "must be " + withArticle(e.Want) + "; the text is not JSON"
 	case KindNull:
 		return "must be " + withArticle(e.Want) + ", not null"
+	case KindNumber:
+		if e.Want == "integer" { // 1.5, 1e3: a number, but not an integer
+			return "must be an integer, without fraction or exponent"
+		}
+	case KindArray:
+		if elem, ok := strings.CutPrefix(e.Want, "array of "); ok { // ["a", 1]
+			return "must be an array of " + elem + "; one of its elements is not"
+		}
 	}
 	return "must be " + withArticle(e.Want) + ", not " + withArticle(e.Got.String())
 }

@@ -10,6 +10,16 @@ import (
 	"github.com/josebench/josebench/jose/jwa"
 )
 
+// Algorithm is a [jose.Algorithm] that says, for refusals, what key it
+// needs ([jwa.SignatureAlgorithm.KeyNeeds], [jwa.KeyAlgorithm.KeyNeeds]).
+// It is not asked of jose.Algorithm itself, which key selection alone
+// needs: a caller's own algorithm type given to [jose.Select] need not
+// have KeyNeeds.
+type Algorithm interface {
+	jose.Algorithm
+	KeyNeeds() string
+}
+
 // Fits reports whether key, a Go key or a supported *jose.JWK, has the
 // type and curve alg needs ([jose.Algorithm.FitsKey]); a JWK's "alg",
 // "use" and "key_ops" are not consulted ([jose.JWK.Permits] and
@@ -32,7 +42,7 @@ func Fits[A jose.Algorithm](alg A, key any) bool {
 // accepted; tokens of the others are refused one by one. The error says
 // what the key is and what each algorithm needs ([jwa.DescribeKey],
 // [Refusal]), with no package prefix: jws and jwe give it under theirs.
-func CheckFits[A jose.Algorithm](algs []A, key any, op func(A) jose.KeyOp) error {
+func CheckFits[A Algorithm](algs []A, key any, op func(A) jose.KeyOp) error {
 	jwk, isJWK := key.(*jose.JWK)
 	typeFits := false
 	for _, a := range algs {

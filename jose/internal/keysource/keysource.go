@@ -63,7 +63,7 @@ func (s *Source) Set() bool { return s.plain != nil || s.ctx != nil }
 // ([jose.Set.CheckMixed], [jose.ErrInvalidKey]), which the set remembers
 // for [jose.Select]. Its errors have no package prefix: jws and jwe give
 // them under theirs ("jws: VerifyOptions: ...").
-func Check[A jose.Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp) error {
+func Check[A Algorithm](algs []A, key any, set *jose.Set, plain func(h *jose.Header) (any, error), withCtx Func, op func(A) jose.KeyOp) error {
 	n := 0
 	for _, given := range [...]bool{key != nil, set != nil, plain != nil, withCtx != nil} {
 		if given {
