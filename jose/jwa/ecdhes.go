@@ -150,8 +150,14 @@ func recipientPrivateKey(alg KeyAlgorithm, key any) (*dhKey, error) {
 	var err error
 	switch k := key.(type) {
 	case *ecdh.PrivateKey:
+		if k != nil && k.Curve() == nil { // a zero key: no curve, no public key
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
+		}
 		priv = k
 	case *ecdsa.PrivateKey:
+		if k != nil && k.Curve == nil { // a zero key
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
+		}
 		if k != nil {
 			priv, err = k.ECDH()
 		}

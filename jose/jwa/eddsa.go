@@ -44,7 +44,7 @@ func newEdDSASigner(alg SignatureAlgorithm, key any) (*eddsaSigner, error) {
 		}
 		s.priv = want
 	case crypto.Signer:
-		pub, ok := k.Public().(ed25519.PublicKey)
+		pub, ok := publicOf(k).(ed25519.PublicKey)
 		if !ok {
 			return nil, sigKeyTypeError(alg, key)
 		}
