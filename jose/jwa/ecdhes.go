@@ -50,10 +50,16 @@ func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 			pub = k.PublicKey()
 		}
 	case *ecdsa.PublicKey:
+		if k != nil && k.Curve == nil { // a zero key
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
+		}
 		if k != nil {
 			pub, err = k.ECDH()
 		}
 	case *ecdsa.PrivateKey:
+		if k != nil && k.Curve == nil { // a zero key
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
+		}
 		if k != nil {
 			pub, err = k.PublicKey.ECDH()
 		}
@@ -150,8 +156,14 @@ func recipientPrivateKey(alg KeyAlgorithm, key any) (*dhKey, error) {
 	var err error
 	switch k := key.(type) {
 	case *ecdh.PrivateKey:
+		if k != nil && k.Curve() == nil { // a zero key: no curve, no public key
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
+		}
 		priv = k
 	case *ecdsa.PrivateKey:
+		if k != nil && k.Curve == nil { // a zero key
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
+		}
 		if k != nil {
 			priv, err = k.ECDH()
 		}

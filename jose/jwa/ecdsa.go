@@ -111,7 +111,7 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 		// Not its Public method: it panics on a key of the wrong length.
 		return nil, sigKeyTypeError(alg, key)
 	case crypto.Signer:
-		pub, ok := k.Public().(*ecdsa.PublicKey)
+		pub, ok := publicOf(k).(*ecdsa.PublicKey)
 		if !ok {
 			return nil, sigKeyTypeError(alg, key)
 		}

@@ -34,7 +34,7 @@ func newEdDSASigner(alg SignatureAlgorithm, key any) (*eddsaSigner, error) {
 	switch k := key.(type) {
 	case ed25519.PrivateKey:
 		if len(k) != ed25519.PrivateKeySize {
-			return nil, fmt.Errorf("jwa: %s with an Ed25519 private key of %d bytes: %w", alg, len(k), ErrInvalidKey)
+			return nil, keyError(string(alg), alg.KeyNeeds(), k)
 		}
 		// crypto/ed25519 trusts the public half stored in the private key;
 		// signing with a wrong one would leak the secret scalar.
@@ -44,12 +44,12 @@ func newEdDSASigner(alg SignatureAlgorithm, key any) (*eddsaSigner, error) {
 		}
 		s.priv = want
 	case crypto.Signer:
-		pub, ok := k.Public().(ed25519.PublicKey)
+		pub, ok := publicOf(k).(ed25519.PublicKey)
 		if !ok {
 			return nil, sigKeyTypeError(alg, key)
 		}
 		if len(pub) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("jwa: %s with an Ed25519 public key of %d bytes: %w", alg, len(pub), ErrInvalidKey)
+			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
 		s.signer = k
 	default:
@@ -84,7 +84,7 @@ func newEdDSAVerifier(alg SignatureAlgorithm, key any) (*eddsaVerifier, error) {
 		return nil, sigKeyTypeError(alg, key)
 	}
 	if len(pub) != ed25519.PublicKeySize {
-		return nil, fmt.Errorf("jwa: %s with an Ed25519 public key of %d bytes: %w", alg, len(pub), ErrInvalidKey)
+		return nil, keyError(string(alg), alg.KeyNeeds(), pub)
 	}
 	return &eddsaVerifier{alg: alg, pub: append(ed25519.PublicKey(nil), pub...)}, nil
 }

@@ -42,7 +42,7 @@ func newES256KSigner(key any) (*es256kSigner, error) {
 	case ed25519.PrivateKey:
 		return nil, sigKeyTypeError(ES256K, key) // its Public method panics on a bad length
 	case crypto.Signer:
-		pub, ok := k.Public().(*Secp256k1PublicKey)
+		pub, ok := publicOf(k).(*Secp256k1PublicKey)
 		if !ok || pub == nil {
 			return nil, sigKeyTypeError(ES256K, key)
 		}

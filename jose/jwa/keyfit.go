@@ -73,7 +73,7 @@ func (a SignatureAlgorithm) FitsKey(key any) bool {
 	}
 	switch k := sigPublicKey(key).(type) {
 	case *rsa.PublicKey:
-		return a.KeyType() == "RSA"
+		return a.KeyType() == "RSA" && k.N != nil
 	case *ecdsa.PublicKey:
 		return a.KeyType() == "EC" && a != ES256K && k.Curve != nil && k.Curve.Params().Name == a.Curve()
 	case *Secp256k1PublicKey:
@@ -136,8 +136,9 @@ func (a KeyAlgorithm) FitsKey(key any) bool {
 		key = sigPublicKey(key)
 	case ecdh.KeyExchanger: // an opaque ECDH key (a KMS or an HSM)
 		key = k.PublicKey()
+	case ed25519.PrivateKey: // not its Public method: it panics on a bad length
 	case interface{ Public() crypto.PublicKey }:
-		key = k.Public()
+		key = publicOf(k)
 	}
 	if c := hpkeCurve(a); c != nil { // HPKE: a key on the KEM's curve
 		switch k := key.(type) {
@@ -151,7 +152,7 @@ func (a KeyAlgorithm) FitsKey(key any) bool {
 	}
 	switch k := key.(type) {
 	case *rsa.PublicKey:
-		return k != nil && a.IsRSA()
+		return k != nil && k.N != nil && a.IsRSA()
 	case *ecdsa.PublicKey:
 		return k != nil && a.IsECDH() && k.Curve != nil && ecdsaCurveSupported(k.Curve)
 	case *ecdh.PublicKey:

@@ -21,7 +21,7 @@ import (
 // newRSAOpaqueDecrypter returns RSA key decryption with dec, whose public
 // key must be an RSA key of at least 2048 bits (RFC 7518 §4.2, §4.3).
 func newRSAOpaqueDecrypter(alg KeyAlgorithm, dec crypto.Decrypter) (*rsaDecrypter, error) {
-	pub, ok := dec.Public().(*rsa.PublicKey)
+	pub, ok := publicOf(dec).(*rsa.PublicKey)
 	if !ok {
 		return nil, keyError(string(alg), alg.KeyNeeds(), dec)
 	}

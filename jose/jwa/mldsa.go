@@ -74,7 +74,7 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 		// Not its Public method: it panics on a key of the wrong length.
 		return nil, sigKeyTypeError(alg, key)
 	case crypto.Signer:
-		p, ok := k.Public().(*mldsa.PublicKey)
+		p, ok := publicOf(k).(*mldsa.PublicKey)
 		if !ok || p == nil {
 			return nil, sigKeyTypeError(alg, key)
 		}
@@ -129,7 +129,7 @@ func newMLDSAVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 	case ed25519.PrivateKey, ed25519.PublicKey:
 		// Not the Public method: it panics on a key of the wrong length.
 	case crypto.Signer:
-		pub, _ = k.Public().(*mldsa.PublicKey)
+		pub, _ = publicOf(k).(*mldsa.PublicKey)
 	}
 	if pub == nil {
 		return nil, sigKeyTypeError(alg, key)
@@ -190,7 +190,7 @@ func mldsaFitsKey(alg SignatureAlgorithm, key any) bool {
 	case ed25519.PrivateKey, ed25519.PublicKey:
 		// Not the Public method: it panics on a key of the wrong length.
 	case crypto.Signer:
-		pub, _ = k.Public().(*mldsa.PublicKey)
+		pub, _ = publicOf(k).(*mldsa.PublicKey)
 	}
 	return pub != nil && pub.Parameters() == params
 }

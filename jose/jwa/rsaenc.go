@@ -9,6 +9,8 @@ import (
 	"crypto/sha512"
 	"fmt"
 	"hash"
+
+	"github.com/josebench/josebench/jose/internal/keytext"
 )
 
 // rsaMinBits is the smallest RSA modulus accepted for key encryption
@@ -18,7 +20,7 @@ const rsaMinBits = 2048
 
 func rsaKeyCheck(alg KeyAlgorithm, pub *rsa.PublicKey) error {
 	if pub == nil || pub.N == nil {
-		return fmt.Errorf("jwa: %s: nil RSA key: %w", alg, ErrInvalidKey)
+		return fmt.Errorf("jwa: %s: %w", keytext.One("an RSA key without a modulus", string(alg), alg.KeyNeeds()), ErrInvalidKey)
 	}
 	if bits := pub.N.BitLen(); bits < rsaMinBits {
 		return fmt.Errorf("jwa: %s needs an RSA key of at least %d bits, not %d: %w", alg, rsaMinBits, bits, ErrInvalidKey)

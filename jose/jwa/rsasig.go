@@ -7,6 +7,8 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"fmt"
+
+	"github.com/josebench/josebench/jose/internal/keytext"
 )
 
 // RSA modulus sizes accepted for signatures. RFC 7518 §3.3 and §3.5 require
@@ -51,7 +53,7 @@ func rsaSigPSS(alg SignatureAlgorithm) bool {
 // with an unusable exponent.
 func rsaSigCheckPublic(alg SignatureAlgorithm, pub *rsa.PublicKey) error {
 	if pub == nil || pub.N == nil {
-		return fmt.Errorf("jwa: %s with an RSA key without modulus: %w", alg, ErrInvalidKey)
+		return fmt.Errorf("jwa: %s: %w", keytext.One("an RSA key without a modulus", string(alg), alg.KeyNeeds()), ErrInvalidKey)
 	}
 	if bits := pub.N.BitLen(); bits < rsaSigMinBits || bits > rsaSigMaxBits {
 		return fmt.Errorf("jwa: %s needs an RSA key of %d to %d bits, got %d: %w", alg, rsaSigMinBits, rsaSigMaxBits, bits, ErrInvalidKey)
@@ -84,7 +86,7 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 		// Not its Public method: it panics on a key of the wrong length.
 		return nil, sigKeyTypeError(alg, key)
 	case crypto.Signer:
-		pub, ok := k.Public().(*rsa.PublicKey)
+		pub, ok := publicOf(k).(*rsa.PublicKey)
 		if !ok {
 			return nil, sigKeyTypeError(alg, key)
 		}

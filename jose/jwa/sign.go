@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha512"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -161,8 +162,12 @@ func NewVerifier(alg SignatureAlgorithm, key any) (Verifier, error) {
 	return nil, sigUnsupportedError(alg)
 }
 
-// sigNilKey reports whether key is nil or a nil pointer of one of the key
-// types of the standard library, whose methods would panic.
+// sigNilKey reports whether key is nil, a nil pointer (of a key type of
+// the standard library or of a caller's own, such as a crypto.Signer),
+// whose methods would panic, or a pointer to an Ed25519 private key of the
+// wrong length, whose Public method would. The standard types are told
+// apart by a type switch; only a type jwa does not know is looked at with
+// reflect, once per constructor.
 func sigNilKey(key any) bool {
 	switch k := key.(type) {
 	case nil:
@@ -180,13 +185,32 @@ func sigNilKey(key any) bool {
 	case *ecdh.PublicKey:
 		return k == nil
 	case *ed25519.PrivateKey:
-		return k == nil
+		return k == nil || len(*k) != ed25519.PrivateKeySize
 	case *Secp256k1PrivateKey:
 		return k == nil
 	case *Secp256k1PublicKey:
 		return k == nil
+	case []byte, ed25519.PrivateKey, ed25519.PublicKey:
+		return false
 	}
-	return mldsaNilKey(key)
+	if mldsaNilKey(key) {
+		return true
+	}
+	v := reflect.ValueOf(key)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// publicOf returns the public key of a caller's key k (a crypto.Signer, a
+// crypto.Decrypter), or nil if its Public method panics or returns no key
+// (nil, or a nil pointer of a standard key type): a device that cannot say
+// its public key is refused, never a cause of a panic. Its caller has
+// refused a nil pointer k already ([sigNilKey]).
+func publicOf(k interface{ Public() crypto.PublicKey }) crypto.PublicKey {
+	p, ok := devicePublic(func() any { return k.Public() })
+	if !ok || sigNilKey(p) {
+		return nil
+	}
+	return p
 }
 
 // sigPublicKey returns the public half of the asymmetric private keys a
@@ -203,7 +227,7 @@ func sigPublicKey(key any) any {
 		}
 		return k.Public()
 	case interface{ Public() crypto.PublicKey }:
-		if p := k.Public(); p != nil {
+		if p := publicOf(k); p != nil {
 			return p
 		}
 	}
