@@ -156,8 +156,8 @@ func splitColumns(ps []*panel) [][]*panel {
 // writeMultiples writes the panels as small multiples: an SVG per family
 // with a row per benchmark, a dot per variant at its value on the axis a
 // (shared by every panel, so that they compare; a value beyond its ends
-// is drawn there, ringed), the axis's ticks below
-// the rows, and at ref, when not NaN, a vertical line (0 of a difference).
+// is drawn there, ringed), the axis's grid through the rows (its tick
+// labels below the last panel of each column only), and at ref, when not NaN, a vertical line (0 of a difference).
 // The panels fill panelColumns columns (see splitColumns), each family
 // whole.
 func writeMultiples(w io.Writer, idPrefix string, ps []*panel, a axis, tickLabel func(float64) string, ref float64) {
