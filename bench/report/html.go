@@ -58,6 +58,7 @@ const maxOpenRows = 64
 const htmlStyle = `body{font-family:system-ui,sans-serif;margin:16px 24px;color:#222}
 h2{margin:1.2em 0 .3em}
 p.what{margin:.2em 0 .6em;color:#555;font-size:13px;max-width:1300px}
+p.note{margin:.4em 0;font-size:13px;max-width:1300px}
 svg.chart{display:block;max-width:100%;height:auto}
 svg text{font-size:11px;font-family:system-ui,sans-serif;fill:#222}
 svg text.axis-title{font-size:12px;fill:#555}
@@ -128,7 +129,7 @@ func (t *Table) writeHTML(w io.Writer) {
 			fmt.Fprintf(w, "<h2>All variants</h2>\n<p class=\"what\">%s</p>\n", what)
 			t.writeTimeChart(w, "chart-all", "median time per operation of every variant", sorted, true, x0)
 		} else {
-			fmt.Fprintf(w, "<h2>All variants, by family</h2>\n<p class=\"what\">Time per operation of %s (the median of the rounds): a panel per family of benchmarks, a row per benchmark, a dot per variant in the colour of its subject (creating, loading, round trip from top to bottom in a row), on one log scale for every panel; a dot's tooltip names the variant and gives its interval. The bars of every variant, with their intervals, are in the chart below (click to open).</p>\n", eachOf(len(all)))
+			fmt.Fprintf(w, "<h2>All variants, by family</h2>\n<p class=\"what\">Time per operation of %s (the median of the rounds), on one log scale: a panel per family, a row per benchmark, a dot per variant in its subject's colour (in a row, top to bottom as in the legend); a dot's tooltip names the variant and gives its interval. Every variant's bar, with its interval, is in the chart below.</p>\n", eachOf(len(all)))
 			t.writeTimeMultiples(w, all)
 			fmt.Fprintf(w, "<details>\n<summary>Every variant, fastest first: %d bars</summary>\n<p class=\"what\">%s</p>\n", len(sorted), what)
 			t.writeTimeChart(w, "chart-all", "median time per operation of every variant", sorted, true, x0)
@@ -149,7 +150,7 @@ func (t *Table) writeHTML(w io.Writer) {
 		fmt.Fprint(w, "</details>\n")
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintf(w, "<p>%s</p>\n", esc(n))
+		fmt.Fprintf(w, "<p class=\"note\">%s</p>\n", esc(n))
 	}
 	fmt.Fprint(w, "</body>\n</html>\n")
 }
@@ -447,7 +448,7 @@ func (t *Table) writeDiff(w io.Writer, x0 float64) {
 		t.writeDiffChart(w, cs, x0)
 		return
 	}
-	fmt.Fprintf(w, "<p class=\"what\">Change of the %s of %s from %s, in percent (positive: slower; the median of the ratios of the paired rounds), by family as above: a dot per variant, red when slower, green when faster, grey within noise (the table's ~), ringed at the end of the axis when beyond it; a dot's tooltip gives the value and its 95%% interval. The bars of every variant are in the chart below (click to open).</p>\n", what, eachOf(len(cs)), side)
+	fmt.Fprintf(w, "<p class=\"what\">Change of the %s of %s from %s, in percent (positive: slower; the median of the paired rounds' ratios), by family as above: red slower, green faster, grey within noise (the table's ~), ringed at the axis's end when beyond it; a dot's tooltip gives the value and its 95%% interval. Every variant's bar is in the chart below.</p>\n", what, eachOf(len(cs)), side)
 	rs := make([]*bench.Result, len(cs))
 	byResult := make(map[*bench.Result]change, len(cs))
 	for i, c := range cs {

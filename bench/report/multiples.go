@@ -16,7 +16,9 @@ const (
 	panelWidth     = 430
 	panelTitle     = 15 // the family's name above the rows
 	panelRow       = 13 // a benchmark
-	panelAxis      = 16 // the tick labels below the rows
+	panelAxis      = 16 // the tick labels below the rows of a column's last panel
+	panelFoot      = 3  // below the rows of any other panel
+	panelGap       = 4  // between two panels of a column (.multiples svg)
 	panelDotRadius = 2.5
 	panelColumns   = 3
 )
@@ -90,7 +92,25 @@ func subjectOrder(s string) int {
 	return len(bench.Subjects)
 }
 
-func (p *panel) height() int { return panelTitle + len(p.rows)*panelRow + panelAxis }
+// height returns the height of p's SVG: with the axis's tick labels below
+// its rows when it ends a column, else with a narrow foot (the grid runs
+// through every panel; the axis is the same in all).
+func (p *panel) height(last bool) int {
+	if last {
+		return panelTitle + len(p.rows)*panelRow + panelAxis
+	}
+	return panelTitle + len(p.rows)*panelRow + panelFoot
+}
+
+// columnHeight returns the height of a column of the panels of col, the
+// last with the tick labels.
+func columnHeight(col []*panel) int {
+	h := 0
+	for i, p := range col {
+		h += p.height(i == len(col)-1) + panelGap
+	}
+	return h
+}
 
 // multiplesLabel returns the room for the row labels of every panel of
 // ps, so that their plots align.
@@ -112,20 +132,13 @@ func splitColumns(ps []*panel) [][]*panel {
 	// ps[i:], and where the first of them ends.
 	var tallest func(i, k int) (int, int)
 	tallest = func(i, k int) (int, int) {
-		h := 0
 		if k == 1 {
-			for _, p := range ps[i:] {
-				h += p.height()
-			}
-			return h, len(ps)
+			return columnHeight(ps[i:]), len(ps)
 		}
 		best, cut := math.MaxInt, len(ps)
 		for j := i; j <= len(ps); j++ {
-			if j > i {
-				h += ps[j-1].height()
-			}
 			rest, _ := tallest(j, k-1)
-			if m := max(h, rest); m < best {
+			if m := max(columnHeight(ps[i:j]), rest); m < best {
 				best, cut = m, j
 			}
 		}
@@ -143,8 +156,8 @@ func splitColumns(ps []*panel) [][]*panel {
 // writeMultiples writes the panels as small multiples: an SVG per family
 // with a row per benchmark, a dot per variant at its value on the axis a
 // (shared by every panel, so that they compare; a value beyond its ends
-// is drawn there, ringed), the axis's ticks below
-// the rows, and at ref, when not NaN, a vertical line (0 of a difference).
+// is drawn there, ringed), the axis's grid through the rows (its tick
+// labels below the last panel of each column only), and at ref, when not NaN, a vertical line (0 of a difference).
 // The panels fill panelColumns columns (see splitColumns), each family
 // whole.
 func writeMultiples(w io.Writer, idPrefix string, ps []*panel, a axis, tickLabel func(float64) string, ref float64) {
@@ -152,8 +165,9 @@ func writeMultiples(w io.Writer, idPrefix string, ps []*panel, a axis, tickLabel
 	fmt.Fprint(w, "<div class=\"multiples\">\n")
 	for _, col := range splitColumns(ps) {
 		fmt.Fprint(w, "<div class=\"col\">\n")
-		for _, p := range col {
-			h := p.height()
+		for pi, p := range col {
+			last := pi == len(col)-1
+			h := p.height(last)
 			plotTop, plotBottom := panelTitle, panelTitle+len(p.rows)*panelRow
 			fmt.Fprintf(w, "<svg class=\"chart panel\" id=\"%s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">\n",
 				esc(idPrefix+p.family), panelWidth, h, panelWidth, h, esc(p.family))
@@ -164,8 +178,11 @@ func writeMultiples(w io.Writer, idPrefix string, ps []*panel, a axis, tickLabel
 			fmt.Fprintf(w, "<text class=\"panel-title\" x=\"2\" y=\"12\">%s</text>", esc(fitText(fmt.Sprintf("%s: %d %s", p.family, p.count, noun), chartFont*1.15, panelWidth-4)))
 			for _, v := range a.ticks() {
 				x := a.pos(v)
-				fmt.Fprintf(w, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/><text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-					x, plotTop, x, plotBottom, x, plotBottom+12, esc(tickLabel(v)))
+				fmt.Fprintf(w, "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, plotTop, x, plotBottom)
+				if last {
+					fmt.Fprintf(w, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>", x, plotBottom+12, esc(tickLabel(v)))
+				}
+				fmt.Fprint(w, "\n")
 			}
 			fmt.Fprintf(w, "<line class=\"axis\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", a.x0, plotBottom, a.x0+a.w, plotBottom)
 			if !math.IsNaN(ref) {
