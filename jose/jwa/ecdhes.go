@@ -33,6 +33,12 @@ func newECDHEncrypter(alg KeyAlgorithm, key any) (*ecdhEncrypter, error) {
 	return &ecdhEncrypter{alg: alg, pub: pub}, nil
 }
 
+// ecdsaPublicIncomplete reports whether k lacks its curve or a coordinate
+// of its point: its ECDH method would dereference the nil big.Int.
+func ecdsaPublicIncomplete(k *ecdsa.PublicKey) bool {
+	return k.Curve == nil || k.X == nil || k.Y == nil
+}
+
 // recipientPublicKey returns the ECDH public key of the recipient key given
 // to an ECDH-ES or HPKE encrypter: an *ecdh or *ecdsa key, public or
 // private, or an opaque private key ([ecdh.KeyExchanger], kms.go), of which
@@ -50,14 +56,14 @@ func recipientPublicKey(alg KeyAlgorithm, key any) (*ecdh.PublicKey, error) {
 			pub = k.PublicKey()
 		}
 	case *ecdsa.PublicKey:
-		if k != nil && k.Curve == nil { // a zero key
+		if k != nil && ecdsaPublicIncomplete(k) { // a zero key, or one without a point
 			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
 		if k != nil {
 			pub, err = k.ECDH()
 		}
 	case *ecdsa.PrivateKey:
-		if k != nil && k.Curve == nil { // a zero key
+		if k != nil && ecdsaPublicIncomplete(&k.PublicKey) { // a zero key, or one without a point
 			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
 		if k != nil {
@@ -161,7 +167,7 @@ func recipientPrivateKey(alg KeyAlgorithm, key any) (*dhKey, error) {
 		}
 		priv = k
 	case *ecdsa.PrivateKey:
-		if k != nil && k.Curve == nil { // a zero key
+		if k != nil && (k.Curve == nil || k.D == nil) { // a zero key, or one without a scalar
 			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
 		if k != nil {
