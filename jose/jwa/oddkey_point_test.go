@@ -3,8 +3,10 @@ package jwa
 import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/rsa"
 	"errors"
 	"fmt"
+	"math/big"
 	"testing"
 )
 
@@ -44,6 +46,25 @@ func TestECDHESKeyWithoutPoint(t *testing.T) {
 				if !errors.Is(err, ErrInvalidKey) {
 					t.Errorf("%s(%s) with an ECDSA key %s: %v, want ErrInvalidKey", op, alg, k.name, err)
 				}
+			}
+		}
+	}
+}
+
+// TestRSAKeyEncryptionExponent pins that RSA key encryption refuses, when
+// made, an RSA key whose public exponent is below 3 or even, as the RSA
+// signatures do: NewKeyEncrypter and NewKeyDecrypter accepted it and every
+// EncryptKey then failed in crypto/rsa (review rvlast).
+func TestRSAKeyEncryptionExponent(t *testing.T) {
+	n := new(big.Int).Lsh(big.NewInt(1), 2047)
+	n.Add(n, big.NewInt(1))
+	for _, e := range []int{0, -3, 1, 2, 65536} {
+		for _, alg := range []KeyAlgorithm{RSAOAEP, RSAOAEP256, RSA1_5} {
+			if _, err := NewKeyEncrypter(alg, &rsa.PublicKey{N: n, E: e}); !errors.Is(err, ErrInvalidKey) {
+				t.Errorf("NewKeyEncrypter(%s) with E=%d: %v, want ErrInvalidKey", alg, e, err)
+			}
+			if _, err := NewKeyDecrypter(alg, &rsa.PrivateKey{PublicKey: rsa.PublicKey{N: n, E: e}}); !errors.Is(err, ErrInvalidKey) {
+				t.Errorf("NewKeyDecrypter(%s) with E=%d: %v, want ErrInvalidKey", alg, e, err)
 			}
 		}
 	}

@@ -25,6 +25,9 @@ func rsaKeyCheck(alg KeyAlgorithm, pub *rsa.PublicKey) error {
 	if bits := pub.N.BitLen(); bits < rsaMinBits {
 		return fmt.Errorf("jwa: %s needs an RSA key of at least %d bits, not %d: %w", alg, rsaMinBits, bits, ErrInvalidKey)
 	}
+	if pub.E < 3 || pub.E&1 == 0 { // as rsaSigCheckPublic; crypto/rsa refuses it only when used
+		return fmt.Errorf("jwa: %s with an RSA key of public exponent %d: %w", alg, pub.E, ErrInvalidKey)
+	}
 	return nil
 }
 
