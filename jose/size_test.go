@@ -11,6 +11,7 @@ import (
 	"crypto/x509/pkix"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"testing"
@@ -136,8 +137,14 @@ func TestSizeLimitsBeforeParsing(t *testing.T) {
 		{"JWK.UnmarshalJSON", func() error { return new(jose.JWK).UnmarshalJSON(bigKey) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// The least of three tries: TotalAlloc counts every goroutine
+			// of the process, and what the others allocate meanwhile only
+			// adds (one try in about ten saw 6,272 bytes of it).
 			var err error
-			alloc := vectortest.BytesAllocated(func() { err = c.parse() })
+			alloc := uint64(math.MaxUint64)
+			for range 3 {
+				alloc = min(alloc, vectortest.BytesAllocated(func() { err = c.parse() }))
+			}
 			if !errors.Is(err, jose.ErrLimitExceeded) {
 				t.Fatalf("err = %v, want ErrLimitExceeded", err)
 			}
