@@ -243,6 +243,11 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // variants beyond detect percent of it either way are compared, the
 // others are NotComparable (see [Drift.Shared]).
 func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, Drift) {
+	return defaultEstimator.compare(run, ref, m, alpha, detect)
+}
+
+// compare is [CompareFor] with the estimator e.
+func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, Drift) {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
@@ -259,7 +264,7 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 	var logs []float64
 	compare := compareResults
 	if run.Against != ref {
-		compare = compareRuns
+		compare = e.compareRuns
 	}
 	for i := range run.Results {
 		r := &run.Results[i]
@@ -278,7 +283,7 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 	drift := Drift{Variants: len(logs), Detect: detect}
 	if run.Calibration != nil && ref.Calibration != nil && run.Calibration.ID() == ref.Calibration.ID() {
 		drift.Calibrated = true
-		drift.Calibration = compareRuns(run.Calibration, ref.Calibration, m, alpha)
+		drift.Calibration = e.compareRuns(run.Calibration, ref.Calibration, m, alpha)
 	}
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := make([]float64, len(found)) // the standard errors of the raw log ratios
@@ -303,7 +308,7 @@ func CompareFor(run, ref *bench.Run, m Metric, alpha, detect float64) ([]Delta, 
 		// The median absolute deviation, scaled to a standard deviation
 		// for normal errors.
 		drift.Scatter = 1.4826 * stats.Median(dev)
-		cut := outlierCut * max(drift.Scatter, minScatter)
+		cut := e.cut * max(drift.Scatter, minScatter)
 		kept := make([]bool, len(logs))
 		var sum float64
 		for j, l := range logs {
@@ -512,30 +517,36 @@ func compareResults(r, ref *bench.Result, m Metric, alpha float64) Delta {
 	return d
 }
 
-// shiftEstimator makes [compareRuns] take the Hodges-Lehmann shift
-// rather than the paired ratios: a lever TestReplay measures
-// (JOSEBENCH_REPLAY_SHIFT=1). Off: on the 40 stored runs of README.md it
-// raised HS256 verification x1.4 flagged from 51.0 to 59.7%, but also the
-// pairs of identical runs flagged from 5.3 to 7.4% (beyond the 1 in 20 of
-// the target): narrower round noise, the same heavy-tailed drift of a
-// variant alone in one run (+23 to +35% in 3 of 40 runs).
-var shiftEstimator = false
+// An estimator is how stored runs are compared: the levers TestReplay
+// measures on stored runs, fixed at defaultEstimator for every report.
+type estimator struct {
+	// shift makes compareRuns take the Hodges-Lehmann shift rather than
+	// the paired ratios (JOSEBENCH_REPLAY_SHIFT=1). Off: on the 40 stored
+	// runs of README.md it raised HS256 verification x1.4 flagged from
+	// 51.0 to 59.7%, but also the pairs of identical runs flagged from 5.3
+	// to 7.4% (beyond the 1 in 20 of the target): narrower round noise,
+	// the same heavy-tailed drift of a variant alone in one run (+23 to
+	// +35% in 3 of 40 runs).
+	shift bool
+	// cut is how many robust standard deviations leave a variant out of
+	// the common change (JOSEBENCH_REPLAY_CUT): 3.5 or 3 raised HS256
+	// verification x1.4 flagged from 51.0 to 52.3 or 52.6% and the
+	// intervals excluding 0 from 5.9 to 6.4 or 6.6%, too little to keep.
+	cut float64
+}
 
-// outlierCut is outlierCutDefault, which TestReplay varies
-// (JOSEBENCH_REPLAY_CUT): 3.5 or 3 raised HS256 verification x1.4 flagged
-// from 51.0 to 52.3 or 52.6% and the intervals excluding 0 from 5.9 to 6.4
-// or 6.6%, too little to keep.
-var outlierCut = float64(outlierCutDefault)
+// defaultEstimator is the estimator of [CompareFor].
+var defaultEstimator = estimator{cut: outlierCutDefault}
 
 // compareRuns compares r with the result ref of the same variant in
 // another run, measured apart. Their rounds are two independent samples,
-// not pairs: with shiftEstimator the change is the Hodges-Lehmann shift
+// not pairs: with e.shift the change is the Hodges-Lehmann shift
 // of the logs of the round values with its Mann-Whitney interval (see
 // [stats.ShiftInterval]); without it, or with fewer than 10 rounds on
 // either side, the paired ratios of [compareResults].
-func compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
+func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
 	d := compareResults(r, ref, m, alpha)
-	if !d.Found || !shiftEstimator {
+	if !d.Found || !e.shift {
 		return d
 	}
 	if alpha <= 0 || alpha >= 1 {

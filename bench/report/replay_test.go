@@ -24,7 +24,7 @@ import (
 // JOSEBENCH_REPLAY_ROUNDTRIP times, 1 by default), how often
 // --fail-slower 10 flags it, calls it not comparable, or misses it (~).
 // JOSEBENCH_REPLAY_SHIFT=1 takes the Hodges-Lehmann shift of the rounds
-// (shiftEstimator), JOSEBENCH_REPLAY_PERROUND=1 divides each round by the
+// (e.shift), JOSEBENCH_REPLAY_PERROUND=1 divides each round by the
 // calibration workload's speed in it first. It measures, and asserts nothing:
 // skipped without the variable, never in CI.
 func TestReplay(t *testing.T) {
@@ -33,14 +33,11 @@ func TestReplay(t *testing.T) {
 		t.Skip("JOSEBENCH_REPLAY names no stored runs")
 	}
 	m := Metric(os.Getenv("JOSEBENCH_REPLAY_METRIC"))
+	e := defaultEstimator
 	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_CUT"), 64); err == nil {
-		outlierCut = f
-		defer func() { outlierCut = outlierCutDefault }()
+		e.cut = f
 	}
-	if os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1" {
-		shiftEstimator = true
-		defer func() { shiftEstimator = false }()
-	}
+	e.shift = os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1"
 	var runs []*bench.Run
 	for _, dir := range filepath.SplitList(dirs) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -90,7 +87,7 @@ func TestReplay(t *testing.T) {
 				continue
 			}
 			pairs++
-			ds, dr := CompareFor(run, ref, m, 0, detect)
+			ds, dr := e.compare(run, ref, m, 0, detect)
 			if dr.NotComparable != "" {
 				whole++
 			}
@@ -110,7 +107,7 @@ func TestReplay(t *testing.T) {
 					significant++
 				}
 			}
-			wide, _ := CompareFor(run, ref, m, 0, 1e6)
+			wide, _ := e.compare(run, ref, m, 0, 1e6)
 			for _, d := range wide {
 				if !d.Found || d.NotComparable != "" {
 					continue
@@ -123,7 +120,7 @@ func TestReplay(t *testing.T) {
 			}
 
 			slowPairs++
-			ds, dr = CompareFor(slow, ref, m, 0, detect)
+			ds, dr = e.compare(slow, ref, m, 0, detect)
 			if dr.NotComparable != "" {
 				slowWhole++
 			}
@@ -154,7 +151,7 @@ func TestReplay(t *testing.T) {
 			t.Logf("flagged: run %s: %d", k, n)
 		}
 	}
-	t.Logf("%d stored runs, %d ordered pairs, metric %q, Hodges-Lehmann shift %v", len(runs), pairs, orMetric(m), shiftEstimator)
+	t.Logf("%d stored runs, %d ordered pairs, metric %q, Hodges-Lehmann shift %v", len(runs), pairs, orMetric(m), e.shift)
 	t.Logf("identical: --fail-slower %d flags a variant in %d of %d pairs (%.1f%%); %d pairs not comparable as a whole; %d of %d variants not comparable, %d significant", detect, flagged, pairs, pct(flagged, pairs), whole, notComparable, pairs*len(runs[0].Results), significant)
 	t.Logf("identical: %d of %d intervals exclude 0 (%.1f%%); half widths %.1f%% / %.1f%% / %.1f%% (10th, 50th, 90th percentile)", exclude, intervals, pct(exclude, intervals), q(0.1), q(0.5), q(0.9))
 	t.Logf("HS256 verification x1.4: flagged %d (%.1f%%), not comparable %d, missed %d of %d; %d other variants flagged; %d pairs not comparable as a whole", slowFlagged, pct(slowFlagged, slowPairs), slowNC, slowMissed, slowPairs, slowOthers, slowWhole)
