@@ -3,12 +3,11 @@ package dpop
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"errors"
 	"fmt"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
-	"github.com/josebench/josebench/jose/internal/jsonx"
+	"github.com/josebench/josebench/jose/internal/cnf"
 )
 
 // AccessTokenHash returns the "ath" of an access token (RFC 9449 §4.2):
@@ -23,8 +22,8 @@ func AccessTokenHash(accessToken string) string {
 // validated (jwt.Token.Payload): the thumbprint of the key the access
 // token is bound to, or "" when the token is not bound (no "cnf", or a
 // "cnf" without "jkt", such as a certificate's "x5t#S256" of RFC 8705). A
-// "cnf" that is not an object, or a "jkt" that is not a string or is the
-// empty string, is an error: such a token was meant to be bound, and is
+// "cnf" that is not an object or is empty, or a "jkt" that is not a string
+// or is the empty string, is an error: such a token was meant to be bound, and is
 // never read as a bearer token. A token bound by another confirmation
 // method only (an "x5t#S256") gets "", which CheckBearer accepts: a server
 // that cannot check that method must refuse the token itself, as the
@@ -33,37 +32,11 @@ func AccessTokenHash(accessToken string) string {
 // (jwt.ValidatorOptions.MaxDepth, MaxClaims) already held, and may be
 // above jsonx's defaults.
 func TokenBinding(claims []byte) (string, error) {
-	var jkt string
-	lim := jsonx.Limits{MaxDepth: len(claims) + 1, MaxMembers: len(claims) + 1}
-	err := jsonx.ScanObject(claims, lim, func(name, value []byte) error {
-		if string(name) != "cnf" {
-			return nil
-		}
-		if jsonx.KindOf(value) != jsonx.KindObject {
-			return fmt.Errorf("dpop: claim \"cnf\" is not an object: %w", jose.ErrMalformed)
-		}
-		return jsonx.ScanObject(value, lim, func(name, value []byte) error {
-			if string(name) != "jkt" {
-				return nil
-			}
-			s, err := jsonx.String(value)
-			if err != nil {
-				return fmt.Errorf("dpop: claim \"cnf\" member \"jkt\": %w: %w", err, jose.ErrMalformed)
-			}
-			if s == "" {
-				return fmt.Errorf("dpop: claim \"cnf\" member \"jkt\" is empty: %w", jose.ErrMalformed)
-			}
-			jkt = s
-			return nil
-		})
-	})
+	c, err := cnf.Read(claims)
 	if err != nil {
-		if !errors.Is(err, jose.ErrMalformed) {
-			err = fmt.Errorf("dpop: access token claims: %w: %w", err, jose.ErrMalformed)
-		}
-		return "", err
+		return "", fmt.Errorf("dpop: %w", err)
 	}
-	return jkt, nil
+	return c.JKT, nil
 }
 
 // CheckBinding checks that an access token presented with the DPoP scheme
