@@ -1,9 +1,6 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -48,19 +45,9 @@ func rawClaimsToken(t testing.TB, members string) string {
 // twice (one of them escaped), is refused as malformed, never read as the
 // one or the other; an escaped "jkt" is a "jkt".
 func TestConfirmationSearch(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
 	jkt := prover.Thumbprint()
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newDPoPVerifier(t)
 	plain := newMiddleware(t, Options{Realm: "api"}).Handler(echo)
 	withDPoP := newMiddleware(t, Options{Realm: "api", DPoP: v}).Handler(echo)
 	const (

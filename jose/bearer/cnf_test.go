@@ -1,9 +1,6 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose/dpop"
-	"github.com/josebench/josebench/jose/jwa"
 )
 
 // cnfToken returns testClaims with the raw JSON claim "cnf": cnf, signed.
@@ -37,19 +33,9 @@ func cnfToken(t *testing.T, cnfName, cnf string) string {
 // not an object or is empty is refused as well; "cnf" in a claim's value
 // is no binding.
 func TestUncheckedConfirmation(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
 	jkt := prover.Thumbprint()
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newDPoPVerifier(t)
 	plain := newMiddleware(t, Options{Realm: "api"}).Handler(echo)
 	withDPoP := newMiddleware(t, Options{Realm: "api", DPoP: v}).Handler(echo)
 	const (

@@ -1,9 +1,6 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"io"
 	"net/http"
 	"sync/atomic"
@@ -22,14 +19,7 @@ import (
 // request, and a DPoP request to a server without a nonce source, get no
 // DPoP-Nonce.
 func TestDPoPNonceOnSuccess(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
 	var clock atomic.Int64
 	clock.Store(time.Now().Truncate(time.Minute).UnixNano())
 	now := func() time.Time { return time.Unix(0, clock.Load()) }
@@ -106,18 +96,8 @@ func TestDPoPNonceOnSuccess(t *testing.T) {
 // which rewrites r.URL, checks "htu" against the path the client
 // addressed (RFC 9449 §4.3 check 9), not the handler's.
 func TestDPoPURIAsReceived(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
+	v := newDPoPVerifier(t)
 	m := newMiddleware(t, Options{DPoP: v})
 	mux := http.NewServeMux()
 	mux.Handle("/api/", http.StripPrefix("/api", m.Handler(echo)))

@@ -1,11 +1,15 @@
 package bearer
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
+	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 	"github.com/josebench/josebench/jose/jwt"
@@ -102,4 +106,29 @@ func serve(t testing.TB, h http.Handler) *httptest.Server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// newProver returns a DPoP prover (RFC 9449 §4) with a fresh P-256 key.
+func newProver(t testing.TB) *dpop.Prover {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dpop.NewProver(jwa.ES256, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// newDPoPVerifier returns a DPoP proof verifier (RFC 9449 §4.3) for ES256,
+// without nonces and on the real clock.
+func newDPoPVerifier(t testing.TB) *dpop.Verifier {
+	t.Helper()
+	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
