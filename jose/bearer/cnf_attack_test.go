@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 	"github.com/josebench/josebench/jose/jwt"
@@ -77,20 +76,9 @@ func TestConfirmationSearch(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tok := rawClaimsToken(t, c.members)
-			req := httptest.NewRequest(http.MethodGet, "https://api.example/orders", nil)
-			req.Header.Set("Authorization", c.scheme+" "+tok)
-			if c.scheme == "DPoP" {
-				p, err := prover.Proof("GET", "https://api.example/orders", &dpop.ProofOptions{AccessToken: tok})
-				if err != nil {
-					t.Fatal(err)
-				}
-				req.Header.Set("DPoP", p)
-			}
-			rec := httptest.NewRecorder()
-			c.h.ServeHTTP(rec, req)
-			got := strings.Join(rec.Header().Values("WWW-Authenticate"), "|")
-			if rec.Code != c.status || got != c.challenge {
-				t.Errorf("answer %d %q, want %d %q", rec.Code, got, c.status, c.challenge)
+			code, got := challengeOf(t, c.h, prover, c.scheme, tok)
+			if code != c.status || got != c.challenge {
+				t.Errorf("answer %d %q, want %d %q", code, got, c.status, c.challenge)
 			}
 		})
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,4 +132,23 @@ func newDPoPVerifier(t testing.TB) *dpop.Verifier {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// challengeOf serves a GET of https://api.example/orders with tok under
+// scheme ("Bearer" or "DPoP", the latter with prover's proof, RFC 9449 §7.1)
+// to h, and returns the status and the WWW-Authenticate values joined by "|".
+func challengeOf(t testing.TB, h http.Handler, prover *dpop.Prover, scheme, tok string) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "https://api.example/orders", nil)
+	req.Header.Set("Authorization", scheme+" "+tok)
+	if scheme == "DPoP" {
+		p, err := prover.Proof("GET", "https://api.example/orders", &dpop.ProofOptions{AccessToken: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("DPoP", p)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, strings.Join(rec.Header().Values("WWW-Authenticate"), "|")
 }
