@@ -121,12 +121,7 @@ func TestDPoPMalformedRequests(t *testing.T) {
 				}
 				req.Header.Set("DPoP", p)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
+			resp := roundTrip(t, req)
 			got := resp.Header.Values("WWW-Authenticate")
 			if resp.StatusCode != tt.status || strings.Join(got, "\n") != strings.Join(tt.answers, "\n") {
 				t.Errorf("status %d, challenges\n\t%s\nwant %d,\n\t%s", resp.StatusCode, strings.Join(got, "\n\t"), tt.status, strings.Join(tt.answers, "\n\t"))

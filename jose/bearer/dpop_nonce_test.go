@@ -1,7 +1,6 @@
 package bearer
 
 import (
-	"io"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -50,12 +49,7 @@ func TestDPoPNonceOnSuccess(t *testing.T) {
 			}
 			req.Header.Set("DPoP", p)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp := roundTrip(t, req)
 		return resp.StatusCode, resp.Header.Get("DPoP-Nonce")
 	}
 
@@ -122,12 +116,7 @@ func TestDPoPURIAsReceived(t *testing.T) {
 		}
 		req.Header.Set("Authorization", "DPoP "+tok)
 		req.Header.Set("DPoP", p)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp := roundTrip(t, req)
 		if resp.StatusCode != tt.status {
 			t.Errorf("%s: request %s with htu %s: %d, want %d", tt.name, tt.target, tt.htu, resp.StatusCode, tt.status)
 		}

@@ -87,12 +87,7 @@ func TestDPoP(t *testing.T) {
 		for _, p := range proofs {
 			req.Header.Add("DPoP", p)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp := roundTrip(t, req)
 		return answer{resp.StatusCode, resp.Header.Values("WWW-Authenticate"), resp.Header.Get("DPoP-Nonce") != ""}, resp.Header
 	}
 	proof := func(t *testing.T, p *dpop.Prover, method, url, tok, nonce string) string {

@@ -4,6 +4,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -151,4 +152,17 @@ func challengeOf(t testing.TB, h http.Handler, prover *dpop.Prover, scheme, tok 
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return rec.Code, strings.Join(rec.Header().Values("WWW-Authenticate"), "|")
+}
+
+// roundTrip sends req with the default client and returns its response,
+// the body read and closed.
+func roundTrip(t testing.TB, req *http.Request) *http.Response {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
 }
