@@ -44,11 +44,8 @@ func rawClaimsToken(t testing.TB, members string) string {
 // twice (one of them escaped), is refused as malformed, never read as the
 // one or the other; an escaped "jkt" is a "jkt".
 func TestConfirmationSearch(t *testing.T) {
-	prover := newProver(t)
+	prover, plain, withDPoP := cnfHandlers(t)
 	jkt := prover.Thumbprint()
-	v := newDPoPVerifier(t)
-	plain := newMiddleware(t, Options{Realm: "api"}).Handler(echo)
-	withDPoP := newMiddleware(t, Options{Realm: "api", DPoP: v}).Handler(echo)
 	const (
 		invalid   = `Bearer realm="api", error="invalid_token", error_description="the access token is invalid"`
 		dpopInv   = `DPoP realm="api", algs="ES256", error="invalid_token", error_description="the access token is invalid"`

@@ -29,11 +29,8 @@ func cnfToken(t *testing.T, cnfName, cnf string) string {
 // not an object or is empty is refused as well; "cnf" in a claim's value
 // is no binding.
 func TestUncheckedConfirmation(t *testing.T) {
-	prover := newProver(t)
+	prover, plain, withDPoP := cnfHandlers(t)
 	jkt := prover.Thumbprint()
-	v := newDPoPVerifier(t)
-	plain := newMiddleware(t, Options{Realm: "api"}).Handler(echo)
-	withDPoP := newMiddleware(t, Options{Realm: "api", DPoP: v}).Handler(echo)
 	const (
 		unchecked = `Bearer realm="api", error="invalid_token", error_description="the access token is bound by a confirmation method (cnf) this server does not check"`
 		invalid   = `Bearer realm="api", error="invalid_token", error_description="the access token is invalid"`

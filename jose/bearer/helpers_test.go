@@ -166,3 +166,13 @@ func roundTrip(t testing.TB, req *http.Request) *http.Response {
 	resp.Body.Close()
 	return resp
 }
+
+// cnfHandlers returns a prover and two protected handlers of realm "api":
+// plain without DPoP, withDPoP checking ES256 proofs (RFC 9449 §7.1).
+func cnfHandlers(t testing.TB) (prover *dpop.Prover, plain, withDPoP http.Handler) {
+	t.Helper()
+	prover = newProver(t)
+	plain = newMiddleware(t, Options{Realm: "api"}).Handler(echo)
+	withDPoP = newMiddleware(t, Options{Realm: "api", DPoP: newDPoPVerifier(t)}).Handler(echo)
+	return prover, plain, withDPoP
+}
