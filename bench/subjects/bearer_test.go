@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 
 	"github.com/josebench/josebench/bench"
@@ -64,26 +63,6 @@ func TestBearerParallel(t *testing.T) {
 		t.Fatal(len(vs), err)
 	}
 	for i := range vs {
-		op, err := Prepare(&vs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for range 8 {
-			wg.Go(func() {
-				for range 50 {
-					if err := op(); err != nil {
-						errs <- err
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Errorf("%s: %v", vs[i].ID(), err)
-		}
+		runParallel(t, &vs[i], 8, 50)
 	}
 }

@@ -3,7 +3,6 @@ package subjects
 import (
 	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
@@ -151,26 +150,6 @@ func TestDPoPParallel(t *testing.T) {
 		t.Fatal(len(vs), err)
 	}
 	for i := range vs {
-		op, err := Prepare(&vs[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		var wg sync.WaitGroup
-		errs := make(chan error, 16)
-		for range 16 {
-			wg.Go(func() {
-				for range dpopPool / 4 {
-					if err := op(); err != nil {
-						errs <- err
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Errorf("%s: %v", vs[i].ID(), err)
-		}
+		runParallel(t, &vs[i], 16, dpopPool/4)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/josebench/josebench/bench"
@@ -303,5 +304,33 @@ func TestFlip(t *testing.T) {
 		if _, err := flip([]byte(bad), ser, 2, "signature"); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// runParallel runs the op of v on goroutines goroutines at once, as
+// Runner.Parallel does, each calling it calls times, and reports every
+// error of a call (a goroutine stops at its first).
+func runParallel(t *testing.T, v *bench.Variant, goroutines, calls int) {
+	t.Helper()
+	op, err := Prepare(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines)
+	for range goroutines {
+		wg.Go(func() {
+			for range calls {
+				if err := op(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("%s: %v", v.ID(), err)
 	}
 }

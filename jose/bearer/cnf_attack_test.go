@@ -1,9 +1,6 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 	"github.com/josebench/josebench/jose/jwt"
@@ -48,21 +44,8 @@ func rawClaimsToken(t testing.TB, members string) string {
 // twice (one of them escaped), is refused as malformed, never read as the
 // one or the other; an escaped "jkt" is a "jkt".
 func TestConfirmationSearch(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover, plain, withDPoP := cnfHandlers(t)
 	jkt := prover.Thumbprint()
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := newMiddleware(t, Options{Realm: "api"}).Handler(echo)
-	withDPoP := newMiddleware(t, Options{Realm: "api", DPoP: v}).Handler(echo)
 	const (
 		invalid   = `Bearer realm="api", error="invalid_token", error_description="the access token is invalid"`
 		dpopInv   = `DPoP realm="api", algs="ES256", error="invalid_token", error_description="the access token is invalid"`
@@ -90,20 +73,9 @@ func TestConfirmationSearch(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tok := rawClaimsToken(t, c.members)
-			req := httptest.NewRequest(http.MethodGet, "https://api.example/orders", nil)
-			req.Header.Set("Authorization", c.scheme+" "+tok)
-			if c.scheme == "DPoP" {
-				p, err := prover.Proof("GET", "https://api.example/orders", &dpop.ProofOptions{AccessToken: tok})
-				if err != nil {
-					t.Fatal(err)
-				}
-				req.Header.Set("DPoP", p)
-			}
-			rec := httptest.NewRecorder()
-			c.h.ServeHTTP(rec, req)
-			got := strings.Join(rec.Header().Values("WWW-Authenticate"), "|")
-			if rec.Code != c.status || got != c.challenge {
-				t.Errorf("answer %d %q, want %d %q", rec.Code, got, c.status, c.challenge)
+			code, got := challengeOf(t, c.h, prover, c.scheme, tok)
+			if code != c.status || got != c.challenge {
+				t.Errorf("answer %d %q, want %d %q", code, got, c.status, c.challenge)
 			}
 		})
 	}

@@ -1,17 +1,9 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
-
-	"github.com/josebench/josebench/jose/dpop"
-	"github.com/josebench/josebench/jose/jwa"
 )
 
 // cnfToken returns testClaims with the raw JSON claim "cnf": cnf, signed.
@@ -37,21 +29,8 @@ func cnfToken(t *testing.T, cnfName, cnf string) string {
 // not an object or is empty is refused as well; "cnf" in a claim's value
 // is no binding.
 func TestUncheckedConfirmation(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover, plain, withDPoP := cnfHandlers(t)
 	jkt := prover.Thumbprint()
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := newMiddleware(t, Options{Realm: "api"}).Handler(echo)
-	withDPoP := newMiddleware(t, Options{Realm: "api", DPoP: v}).Handler(echo)
 	const (
 		unchecked = `Bearer realm="api", error="invalid_token", error_description="the access token is bound by a confirmation method (cnf) this server does not check"`
 		invalid   = `Bearer realm="api", error="invalid_token", error_description="the access token is invalid"`
@@ -84,20 +63,9 @@ func TestUncheckedConfirmation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tok := cnfToken(t, c.cnfName, c.cnf)
-			req := httptest.NewRequest(http.MethodGet, "https://api.example/orders", nil)
-			req.Header.Set("Authorization", c.scheme+" "+tok)
-			if c.scheme == "DPoP" {
-				p, err := prover.Proof("GET", "https://api.example/orders", &dpop.ProofOptions{AccessToken: tok})
-				if err != nil {
-					t.Fatal(err)
-				}
-				req.Header.Set("DPoP", p)
-			}
-			rec := httptest.NewRecorder()
-			c.h.ServeHTTP(rec, req)
-			got := strings.Join(rec.Header().Values("WWW-Authenticate"), "|")
-			if rec.Code != c.status || got != c.challenge {
-				t.Errorf("answer %d %q, want %d %q", rec.Code, got, c.status, c.challenge)
+			code, got := challengeOf(t, c.h, prover, c.scheme, tok)
+			if code != c.status || got != c.challenge {
+				t.Errorf("answer %d %q, want %d %q", code, got, c.status, c.challenge)
 			}
 		})
 	}

@@ -1,16 +1,12 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/josebench/josebench/jose/dpop"
-	"github.com/josebench/josebench/jose/jwa"
 )
 
 // TestDPoPMalformedRequests: the refusals around the DPoP scheme, over a
@@ -24,18 +20,8 @@ import (
 // of the Bearer scheme is read: no Bearer header, query or form token,
 // and every refusal carries the DPoP challenge alone.
 func TestDPoPMalformedRequests(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
+	v := newDPoPVerifier(t)
 	both := serve(t, newMiddleware(t, Options{Realm: "api", DPoP: v, AllowQuery: true}).Handler(echo))
 	only := serve(t, newMiddleware(t, Options{Realm: "api", DPoP: v, DPoPOnly: true}).Handler(echo))
 	bound := boundToken(t, prover.Thumbprint())
@@ -135,12 +121,7 @@ func TestDPoPMalformedRequests(t *testing.T) {
 				}
 				req.Header.Set("DPoP", p)
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
+			resp := roundTrip(t, req)
 			got := resp.Header.Values("WWW-Authenticate")
 			if resp.StatusCode != tt.status || strings.Join(got, "\n") != strings.Join(tt.answers, "\n") {
 				t.Errorf("status %d, challenges\n\t%s\nwant %d,\n\t%s", resp.StatusCode, strings.Join(got, "\n\t"), tt.status, strings.Join(tt.answers, "\n\t"))

@@ -1,10 +1,6 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"io"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -22,14 +18,7 @@ import (
 // request, and a DPoP request to a server without a nonce source, get no
 // DPoP-Nonce.
 func TestDPoPNonceOnSuccess(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
 	var clock atomic.Int64
 	clock.Store(time.Now().Truncate(time.Minute).UnixNano())
 	now := func() time.Time { return time.Unix(0, clock.Load()) }
@@ -60,12 +49,7 @@ func TestDPoPNonceOnSuccess(t *testing.T) {
 			}
 			req.Header.Set("DPoP", p)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp := roundTrip(t, req)
 		return resp.StatusCode, resp.Header.Get("DPoP-Nonce")
 	}
 
@@ -106,18 +90,8 @@ func TestDPoPNonceOnSuccess(t *testing.T) {
 // which rewrites r.URL, checks "htu" against the path the client
 // addressed (RFC 9449 §4.3 check 9), not the handler's.
 func TestDPoPURIAsReceived(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
+	v := newDPoPVerifier(t)
 	m := newMiddleware(t, Options{DPoP: v})
 	mux := http.NewServeMux()
 	mux.Handle("/api/", http.StripPrefix("/api", m.Handler(echo)))
@@ -142,12 +116,7 @@ func TestDPoPURIAsReceived(t *testing.T) {
 		}
 		req.Header.Set("Authorization", "DPoP "+tok)
 		req.Header.Set("DPoP", p)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp := roundTrip(t, req)
 		if resp.StatusCode != tt.status {
 			t.Errorf("%s: request %s with htu %s: %d, want %d", tt.name, tt.target, tt.htu, resp.StatusCode, tt.status)
 		}

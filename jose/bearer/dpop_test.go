@@ -1,9 +1,6 @@
 package bearer
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"errors"
 	"io"
 	"net/http"
@@ -41,19 +38,8 @@ func boundToken(t *testing.T, jkt string) string {
 // (§7.2), an unbound one sent as DPoP too (§6.1); a request with no token
 // gets both challenges, or only DPoP's with DPoPOnly.
 func TestDPoP(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	otherProver, err := dpop.NewProver(jwa.ES256, other)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
+	otherProver := newProver(t)
 	nonces, err := dpop.NewRotatingNonces([]byte("0123456789abcdef0123456789abcdef"), time.Minute, time.Now)
 	if err != nil {
 		t.Fatal(err)
@@ -101,12 +87,7 @@ func TestDPoP(t *testing.T) {
 		for _, p := range proofs {
 			req.Header.Add("DPoP", p)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		resp := roundTrip(t, req)
 		return answer{resp.StatusCode, resp.Header.Values("WWW-Authenticate"), resp.Header.Get("DPoP-Nonce") != ""}, resp.Header
 	}
 	proof := func(t *testing.T, p *dpop.Prover, method, url, tok, nonce string) string {
@@ -197,10 +178,7 @@ func TestDPoP(t *testing.T) {
 	})
 
 	t.Run("options", func(t *testing.T) {
-		v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		v := newDPoPVerifier(t)
 		for _, o := range []Options{
 			{Validator: testValidator(t), DPoPOnly: true},
 			{Validator: testValidator(t), DPoPOnly: true, DPoP: v, AllowForm: true},
@@ -215,10 +193,7 @@ func TestDPoP(t *testing.T) {
 
 // TestDPoPErrorHook: OnError gets the DPoP Verifier's *dpop.Error as Err.
 func TestDPoPErrorHook(t *testing.T) {
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newDPoPVerifier(t)
 	var got *Error
 	m := newMiddleware(t, Options{DPoP: v, OnError: func(w http.ResponseWriter, r *http.Request, e *Error) {
 		got = e

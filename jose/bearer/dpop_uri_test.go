@@ -2,9 +2,6 @@ package bearer
 
 import (
 	"bufio"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"io"
 	"net"
 	"net/http"
@@ -13,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose/dpop"
-	"github.com/josebench/josebench/jose/jwa"
 )
 
 // TestDPoPURIAbsoluteForm: a request line in absolute form (RFC 9112
@@ -23,18 +19,8 @@ import (
 // proof made for /orders be used at /api/orders, and refuse the proof the
 // client made for the path it addressed.
 func TestDPoPURIAbsoluteForm(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
+	v := newDPoPVerifier(t)
 	m := newMiddleware(t, Options{DPoP: v})
 	mux := http.NewServeMux()
 	mux.Handle("/api/", http.StripPrefix("/api", m.Handler(echo)))
@@ -82,18 +68,8 @@ func TestDPoPURIAbsoluteForm(t *testing.T) {
 // no RequestURI, no TLS connection) given to the handler is checked
 // against its URL, scheme included: an https URL was checked as http.
 func TestDPoPURIInProgram(t *testing.T) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prover, err := dpop.NewProver(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prover := newProver(t)
+	v := newDPoPVerifier(t)
 	h := newMiddleware(t, Options{DPoP: v}).Handler(echo)
 	tok := boundToken(t, prover.Thumbprint())
 	for _, tt := range []struct {
@@ -125,10 +101,7 @@ func TestDPoPURIInProgram(t *testing.T) {
 // TestDPoPURINoURL: a request made in the program without a URL (the
 // Middleware's credential reading allows it) gets a 400, not a panic.
 func TestDPoPURINoURL(t *testing.T) {
-	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newDPoPVerifier(t)
 	h := newMiddleware(t, Options{DPoP: v}).Handler(echo)
 	req := &http.Request{Method: http.MethodGet, Header: http.Header{"Authorization": {"DPoP " + boundToken(t, "x")}, "Dpop": {"a.b.c"}}}
 	rec := httptest.NewRecorder()

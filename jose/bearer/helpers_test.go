@@ -1,11 +1,17 @@
 package bearer
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 	"github.com/josebench/josebench/jose/jwt"
@@ -102,4 +108,71 @@ func serve(t testing.TB, h http.Handler) *httptest.Server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// newProver returns a DPoP prover (RFC 9449 §4) with a fresh P-256 key.
+func newProver(t testing.TB) *dpop.Prover {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dpop.NewProver(jwa.ES256, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// newDPoPVerifier returns a DPoP proof verifier (RFC 9449 §4.3) for ES256,
+// without nonces and on the real clock.
+func newDPoPVerifier(t testing.TB) *dpop.Verifier {
+	t.Helper()
+	v, err := dpop.NewVerifier(dpop.VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.ES256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// challengeOf serves a GET of https://api.example/orders with tok under
+// scheme ("Bearer" or "DPoP", the latter with prover's proof, RFC 9449 §7.1)
+// to h, and returns the status and the WWW-Authenticate values joined by "|".
+func challengeOf(t testing.TB, h http.Handler, prover *dpop.Prover, scheme, tok string) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, "https://api.example/orders", nil)
+	req.Header.Set("Authorization", scheme+" "+tok)
+	if scheme == "DPoP" {
+		p, err := prover.Proof("GET", "https://api.example/orders", &dpop.ProofOptions{AccessToken: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("DPoP", p)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, strings.Join(rec.Header().Values("WWW-Authenticate"), "|")
+}
+
+// roundTrip sends req with the default client and returns its response,
+// the body read and closed.
+func roundTrip(t testing.TB, req *http.Request) *http.Response {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
+// cnfHandlers returns a prover and two protected handlers of realm "api":
+// plain without DPoP, withDPoP checking ES256 proofs (RFC 9449 §7.1).
+func cnfHandlers(t testing.TB) (prover *dpop.Prover, plain, withDPoP http.Handler) {
+	t.Helper()
+	prover = newProver(t)
+	plain = newMiddleware(t, Options{Realm: "api"}).Handler(echo)
+	withDPoP = newMiddleware(t, Options{Realm: "api", DPoP: newDPoPVerifier(t)}).Handler(echo)
+	return prover, plain, withDPoP
 }

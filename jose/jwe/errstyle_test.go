@@ -1,10 +1,6 @@
 package jwe_test
 
 import (
-	"crypto/ecdh"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"errors"
 	"strings"
 	"testing"
@@ -18,14 +14,7 @@ import (
 // text last, for the JSON parser's and the key management parameters'
 // refusals too.
 func TestErrorStyle(t *testing.T) {
-	p256, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := ecdh.X25519().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p256, x := ecKeys(t)
 	d := rvDecrypter(t, jwe.DecryptOptions{Key: p256})
 	check := func(name string, err, kind error) {
 		t.Helper()
@@ -33,7 +22,7 @@ func TestErrorStyle(t *testing.T) {
 			t.Errorf("%s: %q, want \"jwe: ...: %v\"", name, err, kind)
 		}
 	}
-	_, err = d.DecryptJSON([]byte(`{"protected":"eyJhbGciOiJkaXIifQ","ciphertext":"AA","iv":"AA","tag":"AA",}`))
+	_, err := d.DecryptJSON([]byte(`{"protected":"eyJhbGciOiJkaXIifQ","ciphertext":"AA","iv":"AA","tag":"AA",}`))
 	check("trailing comma", err, jose.ErrMalformed)
 	_, err = d.DecryptJSON([]byte(`{"recipients":[1],"ciphertext":"AA","iv":"AA","tag":"AA"}`))
 	check("recipient not an object", err, jose.ErrMalformed)

@@ -33,6 +33,21 @@ func rvDecrypter(t *testing.T, o jwe.DecryptOptions) *jwe.Decrypter {
 	return d
 }
 
+// ecKeys returns a fresh P-256 ECDSA key and a fresh X25519 key, for the
+// ECDH-ES key agreement of RFC 7518 §4.6 and RFC 8037 §3.2.
+func ecKeys(t *testing.T) (*ecdsa.PrivateKey, *ecdh.PrivateKey) {
+	t.Helper()
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := ecdh.X25519().GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ec, x
+}
+
 func rvCompact(t *testing.T, alg jwa.KeyAlgorithm, enc jwa.ContentEncryption, key any, opts *jwe.EncrypterOptions) []byte {
 	t.Helper()
 	e, err := jwe.NewEncrypter(alg, enc, key, opts)

@@ -1,10 +1,6 @@
 package jwe_test
 
 import (
-	"crypto/ecdh"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"errors"
 	"strings"
 	"testing"
@@ -23,14 +19,7 @@ import (
 // encrypts to a public key, a private key is still taken as its public
 // half. The sentinel stays ErrInvalidKey.
 func TestUserText(t *testing.T) {
-	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := ecdh.X25519().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ec, x := ecKeys(t)
 	for _, c := range []struct {
 		alg  jwa.KeyAlgorithm
 		key  any
