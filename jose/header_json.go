@@ -134,8 +134,9 @@ func ParseHeader(data []byte, lim Limits) (*Header, error) {
 // the members only the other defines unread: they are members it does not
 // understand, which RFC 7515 §4 and RFC 7516 §4 say to ignore, so they are
 // kept in Extra as raw JSON, whatever their type ("zip": 1 in a JWS header
-// is not an error). Every member the kind reads has the rules of
-// [ParseHeader].
+// is not an error; jws.Verifier still refuses a header holding "enc",
+// which marks a JWE, RFC 7516 §9). Every member the kind reads has the
+// rules of [ParseHeader].
 type HeaderUse uint8
 
 const (
