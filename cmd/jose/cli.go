@@ -42,6 +42,12 @@ type streams struct {
 	// now is the current time, for the claims "jwt issue" writes and the
 	// times "jwt validate" checks: time.Now, or a test's fixed clock.
 	now func() time.Time
+	// terminal reports whether v, stdin or stdout, is a terminal:
+	// isTerminal, or a test's; nil says none is.
+	terminal func(v any) bool
+	// stdinArg is set when the command's argument (TOKEN, FILE) may be
+	// given and is not: reading standard input is reading it.
+	stdinArg bool
 }
 
 // action runs a command once its flags are parsed; args are the remaining
@@ -154,7 +160,7 @@ func writeGroupUsage(w io.Writer, path string, c *command) {
 
 // run is the whole program: it returns the exit status.
 func run(stdin io.Reader, stdout, stderr io.Writer, args []string) int {
-	return runWith(&streams{stdin: stdin, stdout: stdout, stderr: stderr, now: time.Now}, args)
+	return runWith(&streams{stdin: stdin, stdout: stdout, stderr: stderr, now: time.Now, terminal: isTerminal}, args)
 }
 
 // runWith is run with the streams and clock of s.
@@ -174,7 +180,7 @@ func runWith(s *streams, args []string) int {
 	}
 	c, path, rest, err := resolve(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "jose: %v\n", err)
+		fmt.Fprintf(stderr, "jose: %s\n", safeLine(err.Error()))
 		return exitUsage
 	}
 	if c.sub != nil {
@@ -194,7 +200,7 @@ func runWith(s *streams, args []string) int {
 			c.writeUsage(stdout, fs)
 			return exitOK
 		}
-		fmt.Fprintf(stderr, "jose: %s: %s (run \"jose %s -h\" for usage)\n", path, flagError(fs, err), path)
+		fmt.Fprintf(stderr, "jose: %s: %s (run \"jose %s -h\" for usage)\n", path, safeLine(flagError(fs, err)), path)
 		return exitUsage
 	}
 	if fs.NArg() > c.maxArgs {
@@ -220,11 +226,12 @@ func runWith(s *streams, args []string) int {
 		return exitUsage
 	}
 	if msg := emptyInput(c, fs); msg != "" {
-		fmt.Fprintf(stderr, "jose: %s: %s\n", path, msg)
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, safeLine(msg))
 		return exitUsage
 	}
+	s.stdinArg = c.maxArgs > 0 && fs.NArg() == 0
 	if err := act(s, fs.Args()); err != nil {
-		fmt.Fprintf(stderr, "jose: %s: %s\n", path, userText(err))
+		fmt.Fprintf(stderr, "jose: %s: %s\n", path, safeLine(userText(err)))
 		var ue *usageError
 		if errors.As(err, &ue) {
 			return exitUsage

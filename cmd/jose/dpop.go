@@ -87,7 +87,7 @@ P-256, P-384 or P-521, EdDSA for Ed25519; an RSA key needs --alg.
 				// An access token may be opaque (RFC 9449 §4.2 hashes
 				// whatever the client presents): read as it is, not as a
 				// JWS or JWE.
-				tok, err := readInput(s, *tokenFile, maxToken)
+				tok, err := readInput(s, *tokenFile, whatAccessToken, maxToken)
 				if err != nil {
 					return err
 				}

@@ -69,7 +69,7 @@ does not support (apu, apv, b64, crit) are refused.
 			if err != nil {
 				return err
 			}
-			plaintext, err := readInput(s, input, maxPayload)
+			plaintext, err := readInput(s, input, whatPlaintext, maxPayload)
 			if err != nil {
 				return notAFile(err, input, "encrypt", "PLAINTEXT")
 			}
@@ -96,7 +96,9 @@ var decryptCommand = &command{
 Decrypt the JWE TOKEN (a file, - for standard input, or the token itself;
 default standard input), compact or JSON, with the key or JWK Set in FILE,
 accepting only the algorithms of --alg and --enc. Print the plaintext only
-when it decrypted; any failure is one opaque error and exit status 1.
+when it decrypted; any failure is one opaque error and exit status 1. The
+plaintext is written as "jose verify" writes a payload: as it is to a pipe
+or a file, or with --raw; escaped to a terminal.
 `,
 	maxArgs:  1,
 	tokenArg: true,
@@ -105,6 +107,7 @@ when it decrypted; any failure is one opaque error and exit status 1.
 		fs.Var(&algs, "alg", "the accepted key management `algorithms`, comma-separated or repeated (required)")
 		fs.Var(&encs, "enc", "the accepted content encryption `algorithms`, comma-separated or repeated (required)")
 		keyFile := fs.String("key", "", "the key or JWK Set `file` (required)")
+		raw := fs.Bool("raw", false, rawUsage("the plaintext"))
 		return func(s *streams, args []string) error {
 			allowedAlgs, err := parseAlgs("alg", algs, keyAlgs)
 			if err != nil {
@@ -141,8 +144,7 @@ when it decrypted; any failure is one opaque error and exit status 1.
 			if err != nil {
 				return keyNotFound(err, *keyFile)
 			}
-			_, err = s.stdout.Write(m.Plaintext)
-			return err
+			return writePayload(s, m.Plaintext, *raw)
 		}
 	},
 }

@@ -10,7 +10,8 @@ import (
 
 // FuzzInspect feeds arbitrary input to "jose inspect": it must exit with 0
 // and print JSON saying "verified": false, or exit with 1 and one line on
-// standard error; never panic.
+// standard error; never panic, and never print a character that
+// hiddenIn finds.
 func FuzzInspect(f *testing.F) {
 	for _, name := range []string{tHS256, tEd, tEdFlat, tEdDetach, tBinary, tGeneral, tA128KW, tECDHFlat} {
 		data, err := os.ReadFile(name)
@@ -21,6 +22,7 @@ func FuzzInspect(f *testing.F) {
 	}
 	f.Add([]byte(`{"recipients":[{"header":{}}],"unprotected":{},"ciphertext":""}`))
 	f.Add([]byte("...."))
+	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte("{\"alg\":\"HS256\",\"kid\":\"\u202e\x7f\"}")) + "." + base64.RawURLEncoding.EncodeToString([]byte("{\"sub\":\"\u2066\xff\"}")) + ".AAAA"))
 	long := strings.Repeat("\u00e9", 1000)
 	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","`+long+`":1,"`+long+`":2}`)) + ".e30.AAAA"))
 	f.Add([]byte(`{"payload":"e30","signature":"AAAA","header":{"` + long + `":1,"` + long + `":2}}`))
@@ -28,6 +30,11 @@ func FuzzInspect(f *testing.F) {
 	f.Add([]byte(base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"ES256","jwk":{"kty":"EC","crv":"`+long+`","x":"AA","y":"AA"}}`)) + ".e30.AAAA"))
 	f.Fuzz(func(t *testing.T, tok []byte) {
 		code, out, stderr := runCLI(t, tok, "inspect")
+		// Nothing a terminal would hide or let reorder the text is
+		// printed as it is (issue 23).
+		if r, ok := hiddenIn(out + stderr); ok {
+			t.Fatalf("prints %U as it is: stdout %q, stderr %q", r, out, stderr)
+		}
 		switch code {
 		case exitOK:
 			var v map[string]any

@@ -47,11 +47,14 @@ func displayName(name string) string {
 	return name
 }
 
-// readInput reads the file name, or standard input for "" and "-", up to max
-// bytes.
-func readInput(s *streams, name string, max int64) ([]byte, error) {
+// readInput reads what (whatToken, whatKey, ...) from the file name, or
+// from standard input for "" and "-", up to max bytes. On a terminal,
+// standard input is read after a notice (stdinNotice).
+func readInput(s *streams, name, what string, max int64) ([]byte, error) {
 	var r io.Reader = s.stdin
-	if !isStdin(name) {
+	if isStdin(name) {
+		stdinNotice(s, what, s.stdinArg && name == "-")
+	} else {
 		f, err := os.Open(name)
 		if err != nil {
 			return nil, errorf("%s: %v", displayName(name), errors.Unwrap(err))
@@ -106,7 +109,7 @@ func readToken(s *streams, name string) ([]byte, error) {
 			return nil, errorf("%s: %v: %s", argName(name), errors.Unwrap(err), tokenArgHelp)
 		}
 	}
-	data, err := readInput(s, name, maxToken)
+	data, err := readInput(s, name, whatToken, maxToken)
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +182,13 @@ type keyFile struct {
 // loadKeyFile reads name as a PEM file, a JWK Set (a JSON object with a
 // "keys" member) or a JWK.
 func loadKeyFile(s *streams, name string) (*keyFile, error) {
-	data, err := readInput(s, name, maxKeyFile)
+	return loadKeyFileOf(s, name, whatKeyOrSet)
+}
+
+// loadKeyFileOf is loadKeyFile of the file that holds what: whatKey,
+// whatSet or whatKeyOrSet.
+func loadKeyFileOf(s *streams, name, what string) (*keyFile, error) {
+	data, err := readInput(s, name, what, maxKeyFile)
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +242,7 @@ func (kf *keyFile) source() (key any, set *jose.Set) {
 
 // loadKey reads a file that must hold one key (JWK or PEM).
 func loadKey(s *streams, name string) (*jose.JWK, error) {
-	kf, err := loadKeyFile(s, name)
+	kf, err := loadKeyFileOf(s, name, whatKey)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +254,7 @@ func loadKey(s *streams, name string) (*jose.JWK, error) {
 
 // loadSet reads a file that must hold a JWK Set.
 func loadSet(s *streams, name string) (*jose.Set, error) {
-	kf, err := loadKeyFile(s, name)
+	kf, err := loadKeyFileOf(s, name, whatSet)
 	if err != nil {
 		return nil, err
 	}
@@ -255,14 +264,17 @@ func loadSet(s *streams, name string) (*jose.Set, error) {
 	return kf.set, nil
 }
 
-// writeJSON writes data, one JSON value, indented, and a line break.
+// writeJSON writes data, one JSON value, indented, and a line break, its
+// strings' hidden characters escaped (escapeJSON): what the command
+// prints as JSON (headers, claims, keys) shows what they hold, to a
+// terminal or not, and decodes to the same values.
 func writeJSON(w io.Writer, data []byte) error {
 	var b bytes.Buffer
 	if err := json.Indent(&b, data, "", "  "); err != nil {
 		return err
 	}
 	b.WriteByte('\n')
-	_, err := w.Write(b.Bytes())
+	_, err := w.Write(escapeJSON(b.Bytes()))
 	return err
 }
 

@@ -24,7 +24,11 @@ its payload, as JSON. Nothing is verified or decrypted: the output says
 "verified": false, and nothing in it may be trusted. Headers must still be
 well-formed JOSE headers (RFC 7515 §4, RFC 7516 §4). A payload that is a
 JSON object or array is shown as JSON, other UTF-8 text as
-"payload_text", anything else as "payload_base64url".
+"payload_text", anything else as "payload_base64url". In the JSON printed,
+the characters a terminal would hide or that reorder the text around them
+(control characters, DEL, bidirectional controls such as U+202E, other
+format characters such as U+200B and U+FEFF, U+2028 and U+2029) are
+escaped as \uXXXX: it decodes to what the token holds.
 `,
 	maxArgs:  1,
 	tokenArg: true,
@@ -154,7 +158,7 @@ func (in *inspection) setPayload(payload []byte, hs ...*jose.Header) error {
 	}
 	t := bytes.TrimSpace(p)
 	switch {
-	case len(t) > 0 && (t[0] == '{' || t[0] == '[') && json.Valid(t):
+	case len(t) > 0 && (t[0] == '{' || t[0] == '[') && utf8.Valid(t) && json.Valid(t):
 		in.Payload = t
 	case utf8.Valid(p):
 		s := string(p)

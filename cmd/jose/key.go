@@ -403,7 +403,7 @@ key without findings is not thereby proven safe.
 			weak := 0
 			for _, f := range findings {
 				f.Message = advice(f.Message)
-				if _, err := fmt.Fprintln(s.stdout, f); err != nil {
+				if _, err := fmt.Fprintln(s.stdout, safeLine(f.String())); err != nil {
 					return err
 				}
 				if f.Severity >= jose.SeverityWarning {

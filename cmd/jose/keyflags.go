@@ -91,7 +91,7 @@ func (f *keyFlags) secret(s *streams, algs []jwa.SignatureAlgorithm) ([]byte, er
 	var secret []byte
 	switch {
 	case f.secretFile != "":
-		data, err := readInput(s, f.secretFile, maxKeyFile)
+		data, err := readInput(s, f.secretFile, whatSecret, maxKeyFile)
 		if err != nil {
 			return nil, errorf("--secret-file %v", err)
 		}

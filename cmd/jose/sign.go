@@ -68,7 +68,7 @@ and text that is not UTF-8 are refused.
 			if err != nil {
 				return err
 			}
-			payload, err := readInput(s, input, maxPayload)
+			payload, err := readInput(s, input, whatPayload, maxPayload)
 			if err != nil {
 				return notAFile(err, input, "sign", "PAYLOAD")
 			}
@@ -136,6 +136,13 @@ or, for HMAC, a raw shared secret (see "jose sign"), accepting only the
 algorithms of --alg ("none" never). Print the payload only when the token
 verified; otherwise exit with status 1 and the reason on standard error.
 A general JSON serialization verifies only when every signature does.
+
+The payload is written as it is to a pipe or a file, or with --raw. To a
+terminal, what would be hidden or reorder the text around it (control
+characters other than line breaks and tabs, DEL, bidirectional controls
+such as U+202E, other format characters such as U+200B, U+2028, U+2029)
+is escaped: as \uXXXX in a JSON payload, which stays the same JSON; as
+\x1b, \u202e or, for a byte that is not UTF-8, \xff in other text.
 `,
 	maxArgs:  1,
 	tokenArg: true,
@@ -145,6 +152,7 @@ A general JSON serialization verifies only when every signature does.
 		var key keyFlags
 		key.register(fs, "the key or JWK Set `file`")
 		payloadFile := fs.String("payload", "", "the detached payload's `file`, for a token without payload")
+		raw := fs.Bool("raw", false, rawUsage("the payload"))
 		return func(s *streams, args []string) error {
 			allowed, err := parseAlgs("alg", algs, signatureAlgs)
 			if err != nil {
@@ -175,8 +183,7 @@ A general JSON serialization verifies only when every signature does.
 			if err != nil {
 				return key.newlineHint(keyNotFound(err, key.file))
 			}
-			_, err = s.stdout.Write(payload)
-			return err
+			return writePayload(s, payload, *raw)
 		}
 	},
 }
@@ -210,7 +217,7 @@ func newVerifier(s *streams, key *keyFlags, allowed []jwa.SignatureAlgorithm) (*
 
 func verify(s *streams, v *jws.Verifier, tok []byte, payloadFile string) ([]byte, error) {
 	if payloadFile != "" {
-		payload, err := readInput(s, payloadFile, maxPayload)
+		payload, err := readInput(s, payloadFile, whatPayload, maxPayload)
 		if err != nil {
 			return nil, err
 		}
