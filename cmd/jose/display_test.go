@@ -412,3 +412,25 @@ func TestStdinNotice(t *testing.T) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// TestHiddenGolden pins what inspect and a refusal print of a token
+// whose header, kid and claims hold a right-to-left override, an
+// isolate, a zero-width space, a BOM, a line separator, an escape
+// sequence and DEL: \uXXXX in the JSON, Go's escapes in the message.
+func TestHiddenGolden(t *testing.T) {
+	q := rawJSONString
+	// The MAC is deterministic: the golden files hold the token.
+	tok := signHS256(t, `{"alg":"HS256","kid":`+q("\u202ehs-1")+`,"x":`+q("\u2066a\u2069b\u200bc\ufeffd\u2028")+`}`, `{"sub":`+q("\u202eabc")+`,"name":`+q("\x1b[2J\x1b[31mroot\x7f")+`}`)
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"hidden-inspect", []string{"inspect", tok}},
+		{"hidden-verify-kid", []string{"verify", "--alg", "HS256", "--key", kSet, tok}},
+		{"hidden-jwt-validate", []string{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", "--no-exp", "--sub", "abc", tok}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			checkGolden(t, tt.name, "", testTime, tt.args)
+		})
+	}
+}

@@ -26,7 +26,12 @@
 // shared secret is read from a file (--secret-file) or an environment
 // variable (--secret-env), never from the command line. Errors name the
 // file or flag at fault and what to do, in one line. Data goes to standard output; messages,
-// prefixed "jose:", go to standard error. The exit status is 0 on success,
+// prefixed "jose:", go to standard error. Before reading standard input
+// from a terminal, the command says so on standard error. What it prints
+// of a token or key shows what is there: control characters, Unicode
+// format characters (bidirectional controls, zero-width characters) and
+// U+2028/U+2029 are escaped, in JSON as \uXXXX; a verified payload or
+// decrypted plaintext is written as it is, except to a terminal. The exit status is 0 on success,
 // 1 on failure (a token that does not verify, a weakness found, bad input)
 // and 2 for a usage error.
 //
