@@ -177,10 +177,7 @@ func stdinNotice(s *streams, what string, fromArg bool) {
 	if !s.isTerminal(s.stdin) {
 		return
 	}
-	end := "Ctrl-D"
-	if runtime.GOOS == "windows" {
-		end = "Ctrl-Z and Enter"
-	}
+	end := endOfInput()
 	msg := "jose: reading " + what + " from standard input (end with " + end + ")"
 	switch {
 	case what == whatSecret:
@@ -191,6 +188,15 @@ func stdinNotice(s *streams, what string, fromArg bool) {
 		msg += "; give its file as an argument to skip this"
 	}
 	io.WriteString(s.stderr, msg+"\n")
+}
+
+// endOfInput is the keys that end standard input on a terminal of this
+// system.
+func endOfInput() string {
+	if runtime.GOOS == "windows" {
+		return "Ctrl-Z and Enter"
+	}
+	return "Ctrl-D"
 }
 
 // What the command reads, as stdinNotice names it.

@@ -385,6 +385,7 @@ func TestStdinNotice(t *testing.T) {
 		{"argument", nil, []string{"verify", "--alg", "HS256", "--key", kHS256, tHS256}, ""},
 		{"generate", nil, []string{"key", "generate", "--kty", "EC"}, ""},
 	} {
+		tt.want = strings.ReplaceAll(tt.want, "Ctrl-D", endOfInput())
 		code, out, stderr := runTerm(t, true, false, tt.in, tt.args...)
 		if code != exitOK || stderr != tt.want {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q, want %q", tt.name, code, out, stderr, tt.want)
@@ -432,5 +433,24 @@ func TestHiddenGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			checkGolden(t, tt.name, "", testTime, tt.args)
 		})
+	}
+}
+
+// TestJSONKeepsHTMLCharacters: the JSON the command prints keeps <, >
+// and & as they are, not as encoding/json's \u003c, \u003e and \u0026
+// for HTML: inspect shows the URL a claim holds.
+func TestJSONKeepsHTMLCharacters(t *testing.T) {
+	const url = "https://a.example/?a=1&b=<2>"
+	tok := signHS256(t, `{"alg":"HS256","x5u":"`+url+`"}`, `{"u":"`+url+`"}`)
+	key := writeTemp(t, "key.jwk", []byte(`{"kty":"oct","k":"2kXxrg8MVKrDpEY45XkKiYgHqvowzE3ApChyAqgmCQY","kid":"`+url+`"}`))
+	for _, args := range [][]string{
+		{"inspect", tok},
+		{"jwt", "validate", "--alg", "HS256", "--key", kHS256, "--any-audience", "--no-exp", tok},
+		{"key", "convert", "--to", "jwk", key},
+	} {
+		out := string(mustRun(t, nil, args...))
+		if !strings.Contains(out, `"`+url+`"`) {
+			t.Errorf("%s: want %s as it is:\n%s", args[0], url, out)
+		}
 	}
 }

@@ -279,13 +279,17 @@ func writeJSON(w io.Writer, data []byte) error {
 }
 
 // writeValue writes v (a JWK, a Set or any value encoding/json handles) as
-// indented JSON.
+// indented JSON, as writeJSON writes it. <, > and & are kept as they are
+// (encoding/json would write \u003c, \u003e and \u0026 for HTML): the
+// JSON is for reading, not for a web page.
 func writeValue(w io.Writer, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	return writeJSON(w, data)
+	return writeJSON(w, bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 // parseAlg checks the value of the flag name against the algorithms this
