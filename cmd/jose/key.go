@@ -152,22 +152,29 @@ func defaultAlg(p jose.GenerateParams) (string, error) {
 	enc := p.Use == jose.UseEncryption
 	switch p.KeyType {
 	case jose.KeyTypeOct:
-		kw := map[int]jwa.KeyAlgorithm{128: jwa.A128KW, 192: jwa.A192KW, 256: jwa.A256KW}[p.Bits]
+		// The sizes are jwa's: the key wrap size of A128KW, A192KW and
+		// A256KW, the hash size HMAC keys need at least (RFC 7518 §3.2).
+		var kw jwa.KeyAlgorithm
+		for _, a := range aesKW {
+			if 8*a.KeyWrapSize() == p.Bits {
+				kw = a
+			}
+		}
 		switch {
 		case enc && kw != "":
 			return string(kw), nil
 		case enc:
-			return "", usagef("--size %d --use enc: AES key wrap keys are 128, 192 or 256 bits; give --alg for another algorithm", p.Bits)
-		case p.Bits >= 512:
-			return string(jwa.HS512), nil
-		case p.Bits >= 384:
-			return string(jwa.HS384), nil
-		case p.Bits >= 256:
-			return string(jwa.HS256), nil
-		case kw != "" && p.Use == "":
+			return "", usagef("--size %d --use enc: AES key wrap keys are %d, %d or %d bits; give --alg for another algorithm", p.Bits, aesKWBits(0), aesKWBits(1), aesKWBits(2))
+		}
+		for _, a := range []jwa.SignatureAlgorithm{jwa.HS512, jwa.HS384, jwa.HS256} {
+			if p.Bits >= hmacBits(a) {
+				return string(a), nil
+			}
+		}
+		if kw != "" && p.Use == "" {
 			return string(kw), nil
 		}
-		return "", usagef("--size %d: HMAC keys have at least 256 bits (RFC 7518 §3.2), AES key wrap keys 128 or 192; give --alg for another algorithm", p.Bits)
+		return "", usagef("--size %d: HMAC keys have at least %d bits (RFC 7518 §3.2), AES key wrap keys %d or %d; give --alg for another algorithm", p.Bits, hmacBits(jwa.HS256), aesKWBits(0), aesKWBits(1))
 	case jose.KeyTypeRSA:
 		if enc {
 			return string(jwa.RSAOAEP256), nil
@@ -214,14 +221,21 @@ func defaultBits(kty, alg string) int {
 	if a := jwa.KeyAlgorithm(alg); a.IsAESKW() || a.IsGCMKW() {
 		return 8 * a.KeyWrapSize()
 	}
-	switch jwa.SignatureAlgorithm(alg) {
-	case jwa.HS384:
-		return 384
-	case jwa.HS512:
-		return 512
+	if a := jwa.SignatureAlgorithm(alg); a.KeyType() == jose.KeyTypeOct {
+		return hmacBits(a)
 	}
-	return 256
+	return hmacBits(jwa.HS256)
 }
+
+// aesKW are the AES key wrap algorithms (RFC 7518 §4.4), by key size.
+var aesKW = []jwa.KeyAlgorithm{jwa.A128KW, jwa.A192KW, jwa.A256KW}
+
+// aesKWBits is the key size in bits of aesKW[i].
+func aesKWBits(i int) int { return 8 * aesKW[i].KeyWrapSize() }
+
+// hmacBits is the least size in bits of a key for the HMAC algorithm a,
+// its hash size (RFC 7518 §3.2).
+func hmacBits(a jwa.SignatureAlgorithm) int { return 8 * a.Hash().Size() }
 
 // defaultCurve is the curve of an EC or OKP key for alg (RFC 7518 §3.4,
 // RFC 8037 §3).

@@ -233,7 +233,7 @@ func checkSigningKey(k *jose.JWK, where string, alg jwa.SignatureAlgorithm) erro
 		return errorf("%s is for encryption (use \"enc\"): give a signing key", where+": the key")
 	}
 	if b, ok := k.Key.([]byte); ok && alg.KeyType() == jose.KeyTypeOct && len(b) < alg.Hash().Size() {
-		return errorf("%s holds %s; %s needs at least %d bits (RFC 7518 §3.2)", where, describeKey(k), alg, 8*alg.Hash().Size())
+		return errorf("%s holds %s; %s needs at least %d bits (RFC 7518 §3.2)", where, describeKey(k), alg, hmacBits(alg))
 	}
 	return nil
 }
@@ -425,7 +425,7 @@ func sigKeyWanted(alg jwa.SignatureAlgorithm) string {
 		return "an AKP key for " + string(alg)
 	}
 	if kty == jose.KeyTypeOct {
-		return fmt.Sprintf("an oct key of at least %d bits", 8*alg.Hash().Size())
+		return fmt.Sprintf("an oct key of at least %d bits", hmacBits(alg))
 	}
 	return "an " + kty + " key"
 }

@@ -168,6 +168,7 @@ func TestUserTextGolden(t *testing.T) {
 		{"decrypt-sig-key", tA128KW, []string{"decrypt", "--alg", "A256KW", "--enc", "A128GCM", "--key", kHS256Any}},
 		{"secret-file-missing", "", []string{"sign", "--alg", "HS256", "--secret-file", "testdata/keys/nope.txt", "testdata/tokens/payload.txt"}},
 		{"generate-size-unbound", "", []string{"key", "generate", "--kty", "oct", "--size", "136"}},
+		{"generate-size-unbound-enc", "", []string{"key", "generate", "--kty", "oct", "--size", "136", "--use", "enc"}},
 		{"generate-ed-enc", "", []string{"key", "generate", "--kty", "OKP", "--crv", "Ed25519", "--use", "enc"}},
 
 		// Common mistakes of a new user: each message says what to do.
