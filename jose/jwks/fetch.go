@@ -1,107 +1,23 @@
 package jwks
 
 import (
-	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"time"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
-	"github.com/josebench/josebench/jose/internal/httpfetch"
 )
 
 // accept is the Accept header of every request: the JWK Set media type
 // (RFC 7517 §8.5.1), then plain JSON, which most providers serve.
 const accept = "application/jwk-set+json, application/json"
 
-// validators are the response headers a conditional request sends back
-// (RFC 9110 §8.8, §13.1.1, §13.1.3).
-type validators struct {
-	etag         string // ETag, sent as If-None-Match
-	lastModified string // Last-Modified, sent as If-Modified-Since
-}
-
-// update returns v with the validators n carries (a 304 may send new ones,
-// RFC 9111 §4.3.4).
-func (v validators) update(n validators) validators {
-	if n.etag != "" {
-		v.etag = n.etag
-	}
-	if n.lastModified != "" {
-		v.lastModified = n.lastModified
-	}
-	return v
-}
-
-// result is a successful fetch.
-type result struct {
-	set        *jose.Set // nil: 304 Not Modified
-	validators validators
-	sum        [32]byte      // SHA-256 of the body
-	lifetime   time.Duration // freshness lifetime, within the Options bounds
-	explicit   bool          // the response stated its lifetime
-}
-
-// fetch makes one GET of the set, conditional on v when old is the set in
-// use, and returns the new set (or, on 304, none). A body identical to the
-// one of old gives old itself, and a key identical to one of old is old's
-// *jose.JWK, so that the verifiers prepared for it stay in use.
-func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum [32]byte) (result, error) {
-	var res result
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.url, nil)
-	if err != nil {
-		return res, r.fetchErrorf("%w", err)
-	}
-	req.Header.Set("Accept", accept)
-	if v.etag != "" {
-		req.Header.Set("If-None-Match", v.etag)
-	}
-	if v.lastModified != "" {
-		req.Header.Set("If-Modified-Since", v.lastModified)
-	}
-	resp, err := r.client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // without the URL repeated
-		}
-		// net/http's errors may repeat what the server sent (a status
-		// line, a redirect's Location): bounded.
-		return res, r.fetchErrorf("%w", untrusted.Error(err))
-	}
-	defer resp.Body.Close()
-	if resp.Request != nil && resp.Request.URL.Scheme != "https" && !r.opts.AllowHTTP {
-		return res, r.fetchErrorf("redirected to %s: https is required", untrusted.Quote(resp.Request.URL.Redacted()))
-	}
-	res.validators = validators{resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")}
-	res.lifetime, res.explicit = freshness(resp.Header, r.now())
-	res.lifetime = r.clamp(res.lifetime, res.explicit)
-	switch resp.StatusCode {
-	case http.StatusOK:
-	case http.StatusNotModified:
-		if old == nil || v == (validators{}) {
-			return res, r.fetchErrorf("status %s to an unconditional request", httpfetch.Status(resp))
-		}
-		return res, nil
-	default:
-		// Read a little of the body, so that the connection can be reused.
-		_, _ = io.CopyN(io.Discard, resp.Body, 4<<10)
-		return res, r.fetchErrorf("status %s", httpfetch.Status(resp))
-	}
-	body, err := httpfetch.ReadBody(resp, r.opts.MaxResponseSize)
-	if err != nil {
-		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
-	}
-	res.sum = sha256.Sum256(body)
-	if old != nil && res.sum == oldSum {
-		res.set = old
-		return res, nil
-	}
+// parse is the Parse of the Remote's cache: the set of a body of status
+// 200 (status is its status line, for errors), prev being the set in use
+// (nil: none). A key identical to one of prev's is prev's *jose.JWK, so
+// that the verifiers prepared for it stay in use. (A body identical to
+// the one of prev is not parsed: the cache keeps prev itself.)
+func (r *Remote) parse(body []byte, status string, prev *keySet) (keySet, error) {
 	parse := jose.ParsePublicSetWithLimits // private keys refused before they are built
 	if r.opts.AllowSecretKeys {
 		parse = jose.ParseSetWithLimits
@@ -110,25 +26,29 @@ func (r *Remote) fetch(ctx context.Context, v validators, old *jose.Set, oldSum 
 	if err != nil && !r.opts.AllowSecretKeys && errors.Is(err, jose.ErrInvalidKey) {
 		err = fmt.Errorf("jwks: set holds secret or private keys (Options.AllowSecretKeys is not set): %w", err)
 	}
+	if err == nil {
+		err = r.checkKeys(set)
+	}
+	if err == nil {
+		err = checkUsable(set)
+	}
 	if err != nil {
-		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
+		return keySet{}, r.fetchErrorf("status %s: %w", status, err)
 	}
-	if err := r.checkKeys(set); err != nil {
-		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
+	if prev != nil {
+		reuseKeys(set, prev.set)
 	}
-	if err := checkUsable(set); err != nil {
-		return res, r.fetchErrorf("status %s: %w", httpfetch.Status(resp), err)
-	}
-	reuseKeys(set, old)
-	res.set = set
-	return res, nil
+	return keySet{set: set, unusable: unusableEntries(set)}, nil
 }
 
 // fetchError is a failed fetch: its text is err's, and it wraps both
 // ErrFetch and err (with what err wraps).
 type fetchError struct{ err error }
 
-func (e fetchError) Error() string   { return e.err.Error() }
+// Error returns the text of err.
+func (e fetchError) Error() string { return e.err.Error() }
+
+// Unwrap returns ErrFetch and err, for errors.Is and errors.As.
 func (e fetchError) Unwrap() []error { return []error{ErrFetch, e.err} }
 
 // fetchErrorf returns a fetchError of the message "jwks: GET <url>: "

@@ -8,12 +8,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/cachedfetch"
+	"github.com/josebench/josebench/jose/internal/httpfetch"
 )
 
 // Default values of [Options]; each is documented, with its reason, at its
@@ -229,46 +230,16 @@ type Remote struct {
 	// replace it along with now.
 	afterFunc func(d time.Duration, f func()) (stop func() bool)
 
-	cur      atomic.Pointer[snapshot] // nil: no set yet, or closed
-	requests atomic.Int64             // HTTP requests, counted by the client's transport
-
-	ctx      context.Context // cancelled by Close
-	cancel   context.CancelFunc
-	runs     sync.WaitGroup // Run calls in progress
-	fetches  sync.WaitGroup // the goroutine of the fetch in progress
-	released chan struct{}  // closed when Close has released everything
-
-	mu          sync.Mutex
-	flight      *flight // the fetch in progress, if any
-	closed      bool
-	lastAttempt time.Time // when the last fetch started
-	lastEnd     time.Time // when the last fetch ended
-	lastKidEnd  time.Time // when the last fetch for an unknown kid ended
-	lastFetch   time.Time // when the set in use was fetched or revalidated
-	lastErr     error
-	validators  validators // of the set in use
-	lifetime    time.Duration
-	bodySum     [32]byte    // SHA-256 of the body of the set in use
-	stopTimer   func() bool // stops the expiry timer of the set in use
+	requests atomic.Int64 // HTTP requests, counted by the client's transport
+	// fetches fetches and caches the set: the state machine the package
+	// doc describes, shared with package oidc.
+	fetches *cachedfetch.Cache[keySet]
 }
 
-// snapshot is the set in use and how long it may be used. expired is set
-// by a timer when fresh has passed, so that the fast path of KeyFunc reads
-// no clock (time.Now costs as much as a tenth of an HS256 verification).
-type snapshot struct {
+// keySet is the set in use, as the cache holds it.
+type keySet struct {
 	set      *jose.Set
-	unusable []string  // Status.Unusable
-	fresh    time.Time // used without fetching until then
-	usable   time.Time // used while fetches fail until then (fresh + MaxStale)
-	expired  atomic.Bool
-}
-
-// flight is a fetch in progress, in a goroutine of its own; waiters block
-// on done, then read err.
-type flight struct {
-	done   chan struct{}
-	err    error
-	forKid bool // started for a kid not in the set in use: starts the cooldown
+	unusable []string // Status.Unusable
 }
 
 // New returns a Remote for the JWK Set at rawURL, without fetching it:
@@ -291,44 +262,33 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	if u.Scheme == "http" && !o.AllowHTTP {
 		return nil, fmt.Errorf("jwks: URL %s is http: https is required unless Options.AllowHTTP is set", untrusted.Quote(u.Redacted()))
 	}
-	r := &Remote{url: u.String(), shownURL: u.Redacted(), opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
+	r := &Remote{url: u.String(), shownURL: u.Redacted(), opts: o, client: o.Client, now: time.Now, afterFunc: cachedfetch.AfterFunc}
 	if r.client == nil {
 		r.client, r.ownClient = newClient(o), true
 	}
 	c := *r.client // the caller's client is left as it is
 	c.Transport = countingTransport{c.Transport, &r.requests}
 	r.client = &c
-	r.ctx, r.cancel = context.WithCancel(context.Background())
-	r.released = make(chan struct{})
+	r.fetches = cachedfetch.New(cachedfetch.Config[keySet]{
+		Client: r.client,
+		Request: httpfetch.Request{
+			URL: r.url, Accept: accept, MaxSize: o.MaxResponseSize, AllowHTTP: o.AllowHTTP,
+		},
+		Timeout:    o.Timeout,
+		MinRefresh: o.MinRefreshInterval, MaxRefresh: o.MaxRefreshInterval,
+		Cooldown: o.RefreshCooldown, MaxStale: o.MaxStale,
+		What: "the set", Errorf: r.fetchErrorf, Closed: ErrClosed,
+		NoUsable:  func(last error) error { return fmt.Errorf("jwks: no usable set: %w", last) },
+		Now:       func() time.Time { return r.now() },
+		AfterFunc: func(d time.Duration, f func()) func() bool { return r.afterFunc(d, f) },
+		Parse:     r.parse,
+	})
 	return r, nil
 }
 
-func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
-
-// maxHeaderBytes bounds the response headers the default client reads (the
-// transport's default is 10 MB): a provider's are a few KiB.
-const maxHeaderBytes = 1 << 20
-
 // newClient returns the default client: its own transport (so that Close
-// can close its connections), Timeout, at most maxHeaderBytes of headers,
-// no redirect to plain http unless allowed.
-func newClient(o Options) *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxResponseHeaderBytes = maxHeaderBytes
-	return &http.Client{
-		Transport: tr,
-		Timeout:   o.Timeout,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 10 {
-				return errors.New("stopped after 10 redirects")
-			}
-			if req.URL.Scheme != "https" && !o.AllowHTTP {
-				return fmt.Errorf("redirect to %s refused: https is required", untrusted.Quote(req.URL.Redacted()))
-			}
-			return nil
-		},
-	}
-}
+// can close its connections), with Timeout ([httpfetch.NewClient]).
+func newClient(o Options) *http.Client { return httpfetch.NewClient(o.Timeout, o.AllowHTTP) }
 
 // countingTransport counts the requests of a client, redirects included,
 // for Status.Requests.
@@ -337,6 +297,7 @@ type countingTransport struct {
 	n    *atomic.Int64
 }
 
+// RoundTrip counts req and sends it with the transport counted.
 func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.n.Add(1)
 	if t.base == nil {
@@ -388,10 +349,10 @@ func (r *Remote) KeyFunc(h *jose.Header) (any, error) {
 	if h != nil {
 		kid = h.KeyID
 	}
-	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
-		return s.set, nil
+	if s := r.fetches.Load(); s != nil && !s.Expired() && hasKeyID(s.Value.set, kid) {
+		return s.Value.set, nil
 	}
-	set, err := r.get(r.ctx, kid)
+	set, err := r.get(r.fetches.Context(), kid)
 	if err != nil {
 		return nil, err
 	}
@@ -427,8 +388,8 @@ func (r *Remote) KeyFuncContext(ctx context.Context, h *jose.Header) (any, error
 // not be modified (see [jose.Set]); make changes on a copy,
 // &jose.Set{Keys: slices.Clone(set.Keys)}.
 func (r *Remote) Get(ctx context.Context, kid string) (*jose.Set, error) {
-	if s := r.cur.Load(); s != nil && !s.expired.Load() && hasKeyID(s.set, kid) {
-		return s.set, nil
+	if s := r.fetches.Load(); s != nil && !s.Expired() && hasKeyID(s.Value.set, kid) {
+		return s.Value.set, nil
 	}
 	return r.get(ctx, kid)
 }
@@ -440,192 +401,18 @@ func hasKeyID(set *jose.Set, kid string) bool {
 	return kid == "" || set.HasKeyID(kid)
 }
 
-// maxWaits is the most fetches one call of get waits for: one it joined
-// that was not for an unknown kid (a first fetch, Refresh, Run, the end
-// of a lifetime) and did not bring the kid, then one for the kid.
-const maxWaits = 2
-
-// get is the slow path of KeyFunc and Get.
+// get is the slow path of KeyFunc and Get: [cachedfetch.Cache.Get], for
+// which a kid not in the set is a miss.
 func (r *Remote) get(ctx context.Context, kid string) (*jose.Set, error) {
-	for waits := 0; ; {
-		r.mu.Lock()
-		if r.closed {
-			r.mu.Unlock()
-			return nil, ErrClosed
-		}
-		now := r.now()
-		s := r.cur.Load()
-		fresh := s != nil && now.Before(s.fresh)
-		usable := s != nil && now.Before(s.usable)
-		known := s != nil && hasKeyID(s.set, kid)
-		// A fetch may start unless one is in progress, this call has
-		// waited for all it may, or a fetch failed less than
-		// RefreshCooldown ago; for a kid not in a fresh set, only if no
-		// fetch for an unknown kid ended less than RefreshCooldown ago.
-		// The other fetches (no usable set, the end of a lifetime) are
-		// bounded by MinRefreshInterval.
-		forKid := usable && !known
-		canStart := waits < maxWaits && r.flight == nil && !r.failing(now) &&
-			!(fresh && forKid && r.within(r.lastKidEnd, now))
-		switch {
-		case fresh && known:
-			r.mu.Unlock()
-			return s.set, nil
-		case usable && known:
-			// Stale but usable: used while it is fetched again (by
-			// this call, or by another), or after a fetch just
-			// tried; nobody waits for the fetch.
-			if canStart && ctx.Err() == nil {
-				r.start(now, false)
-			}
-			r.mu.Unlock()
-			return s.set, nil
-		case !canStart && (r.flight == nil || waits == maxWaits):
-			err := r.unavailable(usable, kid)
-			r.mu.Unlock()
-			return nil, err
-		case ctx.Err() != nil: // gone: neither start nor join a fetch
-			r.mu.Unlock()
-			return nil, r.waitError(ctx)
-		}
-		f := r.flight
-		if f == nil {
-			f = r.start(now, forKid)
-		}
-		r.mu.Unlock()
-		if err := r.wait(ctx, f); err != nil {
-			return nil, err
-		}
-		waits++
-		if f.forKid || f.err != nil {
-			// The fetch for an unknown kid, or a failure: what it
-			// left is the answer.
-			waits = maxWaits
-		}
-	}
-}
-
-// wait waits for the fetch f to end, or ctx to be done. Whatever the
-// context of the call that started it, a fetch ends only with Timeout or
-// Close: a caller giving up ends neither the fetch others wait for nor
-// the cooldown it started.
-func (r *Remote) wait(ctx context.Context, f *flight) error {
-	select {
-	case <-f.done:
-		return nil
-	case <-ctx.Done():
-		return r.waitError(ctx)
-	}
-}
-
-// waitError is the error of a call whose context ended before the fetch:
-// ErrClosed if Close ended it (KeyFunc waits with Close's context).
-func (r *Remote) waitError(ctx context.Context) error {
-	if r.ctx.Err() != nil {
-		return ErrClosed
-	}
-	return r.fetchErrorf("waiting for the set: %w", context.Cause(ctx))
-}
-
-// within reports whether t, the end of a fetch, is less than
-// RefreshCooldown before now (false for the zero time).
-func (r *Remote) within(t, now time.Time) bool {
-	return !t.IsZero() && now.Sub(t) < r.opts.RefreshCooldown
-}
-
-// failing reports whether the last fetch failed less than RefreshCooldown
-// before now, counted from its end. r.mu is held.
-func (r *Remote) failing(now time.Time) bool {
-	return r.lastErr != nil && r.within(r.lastEnd, now)
-}
-
-// unavailable is the error of get when it cannot return a set: the kid is
-// not in the usable set, or there is no usable set. r.mu is held.
-func (r *Remote) unavailable(usable bool, kid string) error {
-	if usable {
-		return fmt.Errorf("jwks: no key with kid %s in the set from %s (fetched %s): %w",
-			untrusted.Quote(kid), r.shownURL, r.lastFetch.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
-	}
-	if r.lastErr != nil {
-		return fmt.Errorf("jwks: no usable set: %w", r.lastErr)
-	}
-	// The last fetch succeeded and its set is beyond MaxStale: the
-	// clock jumped while a fetch was in progress; the next call fetches.
-	return r.fetchErrorf("the set expired")
-}
-
-// start starts a new fetch in a goroutine of its own, which ends with the
-// fetch (within Timeout, or at Close); forKid marks a fetch for a kid not
-// in the set in use, whose end starts the cooldown of unknown kids. r.mu
-// is held and r is not closed.
-func (r *Remote) start(now time.Time, forKid bool) *flight {
-	f := &flight{done: make(chan struct{}), forKid: forKid}
-	r.flight, r.lastAttempt = f, now
-	r.fetches.Add(1)
-	go r.run(f)
-	return f
-}
-
-// run performs the fetch f, bounded by Timeout and aborted by Close, and
-// publishes its result.
-func (r *Remote) run(f *flight) {
-	defer r.fetches.Done()
-	ctx, cancel := context.WithTimeout(r.ctx, r.opts.Timeout)
-	defer cancel()
-	r.mu.Lock()
-	v, prev, sum := r.validators, r.cur.Load(), r.bodySum
-	r.mu.Unlock()
-	var old *jose.Set
-	if prev != nil {
-		old = prev.set
-	} else {
-		v = validators{} // nothing to revalidate
-	}
-	res, err := r.fetch(ctx, v, old, sum)
-	if err != nil && ctx.Err() != nil {
-		// Whatever the transport saw last, the cause is the deadline
-		// (or Close, below).
-		err = r.fetchErrorf("no complete answer within Options.Timeout %v: %w", r.opts.Timeout, ctx.Err())
-	}
-
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	defer close(f.done)
-	r.flight, f.err = nil, err
-	if r.closed {
-		f.err = ErrClosed
-		return
-	}
-	now := r.now()
-	r.lastErr, r.lastEnd = err, now
-	if f.forKid {
-		r.lastKidEnd = now
+	s, err := r.fetches.Get(ctx, func(k *keySet) bool { return hasKeyID(k.set, kid) })
+	if err == cachedfetch.ErrMissing {
+		return nil, fmt.Errorf("jwks: no key with kid %s in the set from %s (fetched %s): %w",
+			untrusted.Quote(kid), r.shownURL, s.Fetched.UTC().Format(time.RFC3339), jose.ErrKeyNotFound)
 	}
 	if err != nil {
-		return
+		return nil, err
 	}
-	r.lastFetch = now
-	if res.set != nil {
-		r.validators, r.bodySum, r.lifetime = res.validators, res.sum, res.lifetime
-	} else { // 304 Not Modified: same set, new lifetime
-		res.set = old
-		r.validators = r.validators.update(res.validators)
-		if res.explicit {
-			r.lifetime = res.lifetime
-		}
-	}
-	fresh := now.Add(r.lifetime)
-	ns := &snapshot{set: res.set, fresh: fresh, usable: fresh.Add(r.opts.MaxStale)}
-	if prev != nil && prev.set == res.set {
-		ns.unusable = prev.unusable
-	} else {
-		ns.unusable = unusableEntries(res.set)
-	}
-	if r.stopTimer != nil {
-		r.stopTimer()
-	}
-	r.stopTimer = r.afterFunc(r.lifetime, func() { ns.expired.Store(true) })
-	r.cur.Store(ns)
+	return s.Value.set, nil
 }
 
 // Refresh fetches the set now, whatever its freshness and the cooldown (or
@@ -635,26 +422,7 @@ func (r *Remote) run(f *flight) {
 // the fetch goes on for the calls waiting for it (bounded by Timeout,
 // aborted by Close); its result counts as any other's. Call Refresh once
 // after New to fetch the set before the first token.
-func (r *Remote) Refresh(ctx context.Context) error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return ErrClosed
-	}
-	if ctx.Err() != nil {
-		r.mu.Unlock()
-		return r.waitError(ctx)
-	}
-	f := r.flight
-	if f == nil {
-		f = r.start(r.now(), false)
-	}
-	r.mu.Unlock()
-	if err := r.wait(ctx, f); err != nil {
-		return err
-	}
-	return f.err
-}
+func (r *Remote) Refresh(ctx context.Context) error { return r.fetches.Refresh(ctx) }
 
 // Run refreshes the set, so that verifications do not wait for a fetch:
 // at once, then a tenth of the set's freshness
@@ -665,45 +433,15 @@ func (r *Remote) Refresh(ctx context.Context) error {
 // Timeout); Close waits for it to return. Run blocks: run it in a
 // goroutine of the caller's, go r.Run(ctx).
 func (r *Remote) Run(ctx context.Context) error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		return ErrClosed
-	}
-	r.runs.Add(1)
-	r.mu.Unlock()
-	defer r.runs.Done()
+	var exit func()
 	if r.ownClient {
-		defer r.client.CloseIdleConnections()
+		exit = r.client.CloseIdleConnections
 	}
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-r.ctx.Done():
-			return ErrClosed
-		case <-timer.C:
-		}
-		_ = r.Refresh(ctx) // recorded in Status
-		timer.Reset(r.untilNext())
-	}
+	return r.fetches.Run(ctx, nil, exit)
 }
 
 // untilNext returns how long Run waits before its next fetch.
-func (r *Remote) untilNext() time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	now := r.now()
-	next := r.lastEnd.Add(r.opts.RefreshCooldown) // after a failure, from its end
-	if s := r.cur.Load(); s != nil && r.lastErr == nil {
-		// Ahead of the end of the lifetime, by the time a fetch may
-		// take, at most a tenth of the lifetime.
-		next = s.fresh.Add(-min(r.lifetime/10, r.opts.Timeout))
-	}
-	return max(next.Sub(now), 0)
-}
+func (r *Remote) untilNext() time.Duration { return r.fetches.UntilNext() }
 
 // Close aborts the fetch in progress, makes Run return and waits for both,
 // closes the idle connections of the default client, and drops the set:
@@ -712,25 +450,11 @@ func (r *Remote) untilNext() time.Duration {
 // To close a Remote when a context ends: context.AfterFunc(ctx, func() {
 // r.Close() }).
 func (r *Remote) Close() error {
-	r.mu.Lock()
-	if r.closed {
-		r.mu.Unlock()
-		<-r.released // a concurrent Close may still be waiting
-		return nil
-	}
-	r.closed = true
-	r.cur.Store(nil)
-	if r.stopTimer != nil {
-		r.stopTimer()
-	}
-	r.mu.Unlock()
-	r.cancel()
-	r.fetches.Wait()
-	r.runs.Wait()
-	if r.ownClient {
-		r.client.CloseIdleConnections()
-	}
-	close(r.released)
+	r.fetches.Close(func(*cachedfetch.Snapshot[keySet]) {
+		if r.ownClient {
+			r.client.CloseIdleConnections()
+		}
+	})
 	return nil
 }
 
@@ -772,19 +496,18 @@ type Status struct {
 // Status returns the state of r. It reads r under its lock and does not
 // fetch.
 func (r *Remote) Status() Status {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	cs := r.fetches.Status()
 	st := Status{
 		URL:         r.shownURL,
-		LastFetch:   r.lastFetch,
-		LastAttempt: r.lastAttempt,
-		LastError:   r.lastErr,
+		LastFetch:   cs.LastFetch,
+		LastAttempt: cs.LastAttempt,
+		LastError:   cs.LastError,
 		Requests:    r.requests.Load(),
-		Fetching:    r.flight != nil,
+		Fetching:    cs.Fetching,
 	}
-	if s := r.cur.Load(); s != nil {
-		st.Keys, st.FreshUntil, st.StaleUntil = len(s.set.Keys), s.fresh, s.usable
-		st.Unusable = slices.Clone(s.unusable)
+	if s := cs.Current; s != nil {
+		st.Keys, st.FreshUntil, st.StaleUntil = len(s.Value.set.Keys), s.Fresh, s.Usable
+		st.Unusable = slices.Clone(s.Value.unusable)
 	}
 	return st
 }

@@ -122,8 +122,8 @@ func NewIDTokenVerifier(p *Provider, opts VerifierOptions) (*IDTokenVerifier, er
 			return nil, fmt.Errorf("oidc: VerifierOptions.Algorithms lists %s: an ID token MACed with it is keyed by the client_secret (OpenID Connect Core 1.0 §10.1), not by the provider's JWK Set, and this verifier takes none: %w", a, jose.ErrAlgorithmNotAllowed)
 		}
 	}
-	if s := p.cur.Load(); s != nil && !slices.ContainsFunc(algs, func(a jwa.SignatureAlgorithm) bool { return s.meta.supports(string(a)) }) {
-		return nil, fmt.Errorf("oidc: none of VerifierOptions.Algorithms %q is in the provider's id_token_signing_alg_values_supported %s", algs, untrusted.QuoteList(s.meta.IDTokenSigningAlgValuesSupported))
+	if s := p.fetches.Load(); s != nil && !slices.ContainsFunc(algs, func(a jwa.SignatureAlgorithm) bool { return s.Value.meta.supports(string(a)) }) {
+		return nil, fmt.Errorf("oidc: none of VerifierOptions.Algorithms %q is in the provider's id_token_signing_alg_values_supported %s", algs, untrusted.QuoteList(s.Value.meta.IDTokenSigningAlgValuesSupported))
 	}
 	leeway := opts.Leeway
 	switch {
@@ -162,11 +162,11 @@ func (v *IDTokenVerifier) keyFunc(ctx context.Context, h *jose.Header) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if !s.meta.supports(string(h.Algorithm)) {
+	if !s.Value.meta.supports(string(h.Algorithm)) {
 		return nil, fmt.Errorf("alg %s is not in the provider's id_token_signing_alg_values_supported %s: %w",
-			untrusted.Quote(string(h.Algorithm)), untrusted.QuoteList(s.meta.IDTokenSigningAlgValuesSupported), jose.ErrAlgorithmNotAllowed)
+			untrusted.Quote(string(h.Algorithm)), untrusted.QuoteList(s.Value.meta.IDTokenSigningAlgValuesSupported), jose.ErrAlgorithmNotAllowed)
 	}
-	return s.keys.KeyFuncContext(ctx, h)
+	return s.Value.keys.KeyFuncContext(ctx, h)
 }
 
 // Expect is what the relying party sent in its authentication request,

@@ -2,17 +2,16 @@ package oidc
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/cachedfetch"
 	"github.com/josebench/josebench/jose/internal/httpfetch"
 	"github.com/josebench/josebench/jose/jwks"
 )
@@ -83,6 +82,8 @@ type Options struct {
 	Keys jwks.Options
 }
 
+// withDefaults returns o with its zero fields set to the defaults, or an
+// error for a negative or inconsistent value.
 func (o Options) withDefaults() (Options, error) {
 	for _, f := range []struct {
 		name string
@@ -148,44 +149,31 @@ type Provider struct {
 	opts      Options
 	client    *http.Client
 	ownClient bool
-	now       func() time.Time
+	now       func() time.Time // time.Now; tests replace it
+	// afterFunc is time.AfterFunc, returning the timer's Stop; tests
+	// replace it along with now.
 	afterFunc func(d time.Duration, f func()) (stop func() bool)
 
-	cur atomic.Pointer[state]
+	// fetches fetches and caches the document: the state machine of
+	// package jwks, shared.
+	fetches *cachedfetch.Cache[document]
+	// retired is the Remote of the jwks_uri before the current one,
+	// written under the cache's lock (by adopt) and read by Close once
+	// no fetch is left.
+	retired *jwks.Remote
 
-	ctx      context.Context // cancelled by Close
-	cancel   context.CancelFunc
-	fetches  sync.WaitGroup
-	runs     sync.WaitGroup // Run calls in progress
-	released chan struct{}
-
-	mu          sync.Mutex
-	flight      *flight
-	closed      bool
-	lastAttempt time.Time
-	lastFetch   time.Time
-	lastErr     error
-	requests    int64
-	validators  httpfetch.Validators
-	lifetime    time.Duration
-	bodySum     [32]byte
-	stopTimer   func() bool
-	retired     *jwks.Remote // the Remote of the jwks_uri before the current one
+	mu     sync.Mutex
+	flight *flight // the last fetch started (nil: none); for the tests
 }
 
-// state is the document in use, its Remote, and how long it is used.
-type state struct {
-	meta    *Metadata
-	keys    *jwks.Remote
-	fresh   time.Time
-	usable  time.Time
-	expired atomic.Bool // set by a timer at fresh
+// document is the document in use and the Remote of its jwks_uri.
+type document struct {
+	meta *Metadata
+	keys *jwks.Remote
 }
 
-type flight struct {
-	done chan struct{}
-	err  error
-}
+// flight is a fetch of the document: done is closed when it has ended.
+type flight struct{ done <-chan struct{} }
 
 // NewProvider returns the Provider of issuer without fetching anything:
 // the first call that needs the metadata fetches it, or call
@@ -202,16 +190,31 @@ func NewProvider(issuer string, opts Options) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{issuer: issuer, docURL: docURL, opts: o, client: o.Client, now: time.Now, afterFunc: afterFunc}
+	p := &Provider{issuer: issuer, docURL: docURL, opts: o, client: o.Client, now: time.Now, afterFunc: cachedfetch.AfterFunc}
 	if p.client == nil {
 		p.client, p.ownClient = httpfetch.NewClient(o.Timeout, o.AllowHTTP), true
 	}
-	p.ctx, p.cancel = context.WithCancel(context.Background())
-	p.released = make(chan struct{})
+	p.fetches = cachedfetch.New(cachedfetch.Config[document]{
+		Client: p.client,
+		Request: httpfetch.Request{
+			URL: docURL, Accept: "application/json", MaxSize: o.MaxDocumentSize, AllowHTTP: o.AllowHTTP,
+		},
+		Timeout:    o.Timeout,
+		MinRefresh: o.MinRefreshInterval, MaxRefresh: o.MaxRefreshInterval,
+		Cooldown: o.RefreshCooldown, MaxStale: o.MaxStale,
+		What: "the document", Errorf: p.errorf, Closed: ErrClosed,
+		Now:       func() time.Time { return p.now() },
+		AfterFunc: func(d time.Duration, f func()) func() bool { return p.afterFunc(d, f) },
+		Parse:     p.parse,
+		Adopt:     p.adopt,
+		Started: func(done <-chan struct{}) {
+			p.mu.Lock()
+			p.flight = &flight{done}
+			p.mu.Unlock()
+		},
+	})
 	return p, nil
 }
-
-func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // Discover is [NewProvider] followed by [Provider.Refresh]: it returns a
 // Provider whose metadata has been fetched and checked, or the error of
@@ -242,7 +245,7 @@ func (p *Provider) Metadata(ctx context.Context) (*Metadata, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.meta, nil
+	return s.Value.meta, nil
 }
 
 // Keys returns the [jwks.Remote] of the jwks_uri of the document in use,
@@ -253,7 +256,7 @@ func (p *Provider) Keys(ctx context.Context) (*jwks.Remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.keys, nil
+	return s.Value.keys, nil
 }
 
 // KeyFuncContext returns the provider's JWK Set for a token whose header
@@ -267,80 +270,24 @@ func (p *Provider) KeyFuncContext(ctx context.Context, h *jose.Header) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return s.keys.KeyFuncContext(ctx, h)
+	return s.Value.keys.KeyFuncContext(ctx, h)
 }
 
-// current returns the state in use, fetching the document as Metadata
-// says.
-func (p *Provider) current(ctx context.Context) (*state, error) {
-	if s := p.cur.Load(); s != nil && !s.expired.Load() {
+// current returns the document in use, fetching it as Metadata says.
+func (p *Provider) current(ctx context.Context) (*cachedfetch.Snapshot[document], error) {
+	if s := p.fetches.Load(); s != nil && !s.Expired() {
 		return s, nil
 	}
-	for waited := false; ; {
-		p.mu.Lock()
-		if p.closed {
-			p.mu.Unlock()
-			return nil, ErrClosed
-		}
-		now := p.now()
-		s := p.cur.Load()
-		fresh := s != nil && now.Before(s.fresh)
-		usable := s != nil && now.Before(s.usable)
-		cooling := !p.lastAttempt.IsZero() && now.Sub(p.lastAttempt) < p.opts.RefreshCooldown
-		canStart := !waited && p.flight == nil && (!cooling || s != nil && !fresh && p.lastErr == nil)
-		switch {
-		case fresh:
-			p.mu.Unlock()
-			return s, nil
-		case usable:
-			if canStart && ctx.Err() == nil {
-				p.start(now)
-			}
-			p.mu.Unlock()
-			return s, nil
-		case !canStart && p.flight == nil, waited:
-			err := p.lastErr
-			p.mu.Unlock()
-			if err == nil {
-				err = p.errorf("the document expired")
-			}
-			return nil, err
-		case ctx.Err() != nil:
-			p.mu.Unlock()
-			return nil, p.waitError(ctx)
-		}
-		f := p.flight
-		if canStart {
-			f = p.start(now)
-		}
-		p.mu.Unlock()
-		if err := p.wait(ctx, f); err != nil {
-			return nil, err
-		}
-		waited = true
-	}
-}
-
-func (p *Provider) wait(ctx context.Context, f *flight) error {
-	select {
-	case <-f.done:
-		return nil
-	case <-ctx.Done():
-		return p.waitError(ctx)
-	}
-}
-
-func (p *Provider) waitError(ctx context.Context) error {
-	if p.ctx.Err() != nil {
-		return ErrClosed
-	}
-	return p.errorf("waiting for the document: %w", context.Cause(ctx))
+	return p.fetches.Get(ctx, nil)
 }
 
 // discoveryError wraps ErrDiscovery and its cause.
 type discoveryError struct{ err error }
 
-func (e discoveryError) Error() string   { return e.err.Error() }
+// Error returns the text of the cause.
+func (e discoveryError) Error() string { return e.err.Error() }
+
+// Unwrap returns ErrDiscovery and the cause, for errors.Is and errors.As.
 func (e discoveryError) Unwrap() []error { return []error{ErrDiscovery, e.err} }
 
 // errorf returns an error wrapping ErrDiscovery of the text "oidc: GET
@@ -349,105 +296,49 @@ func (p *Provider) errorf(format string, args ...any) error {
 	return discoveryError{fmt.Errorf("oidc: GET %s: "+format, append([]any{p.docURL}, args...)...)}
 }
 
-// start starts a fetch of the document. p.mu is held, p is not closed.
-func (p *Provider) start(now time.Time) *flight {
-	f := &flight{done: make(chan struct{})}
-	p.flight, p.lastAttempt = f, now
-	p.requests++
-	p.fetches.Add(1)
-	go p.run(f)
-	return f
+// parse is the Parse of the Provider's cache: the document of a body of
+// status 200, prev being the one in use (nil: none), with a new
+// [jwks.Remote] when its jwks_uri is not prev's (prev's Remote
+// otherwise).
+func (p *Provider) parse(body []byte, status string, prev *document) (document, error) {
+	meta, err := parseMetadata(body, p.issuer, p.opts.AllowHTTP)
+	if err != nil {
+		return document{}, p.errorf("status %s: %w", status, err)
+	}
+	if prev != nil && prev.meta.JWKSURI == meta.JWKSURI {
+		return document{meta, prev.keys}, nil
+	}
+	ko := p.opts.Keys
+	if ko.Client == nil {
+		ko.Client = p.client
+	}
+	ko.AllowHTTP = p.opts.AllowHTTP
+	keys, err := jwks.New(meta.JWKSURI, ko)
+	if err != nil {
+		return document{}, p.errorf("jwks_uri: %w", untrusted.Error(err))
+	}
+	return document{meta, keys}, nil
 }
 
-// run fetches the document, bounded by Timeout and aborted by Close, and
-// publishes the result.
-func (p *Provider) run(f *flight) {
-	defer p.fetches.Done()
-	ctx, cancel := context.WithTimeout(p.ctx, p.opts.Timeout)
-	defer cancel()
-	p.mu.Lock()
-	v, prev, prevSum := p.validators, p.cur.Load(), p.bodySum
-	p.mu.Unlock()
-	if prev == nil {
-		v = httpfetch.Validators{}
+// adopt is the Adopt of the Provider's cache: next, a document parse
+// made, replaces prev, or is dropped (closed). A Remote parse made is
+// closed if dropped; else the Remote of prev is retired, and the one
+// retired before it closed.
+func (p *Provider) adopt(prev, next *document, closed bool) func() {
+	if prev != nil && next.keys == prev.keys {
+		return nil
 	}
-	res, err := httpfetch.Get(ctx, p.client, httpfetch.Request{
-		URL: p.docURL, Accept: "application/json", MaxSize: p.opts.MaxDocumentSize,
-		AllowHTTP: p.opts.AllowHTTP, Validators: v,
-	}, p.now())
-	switch {
-	case err != nil && ctx.Err() != nil:
-		err = p.errorf("no complete answer within Options.Timeout %v: %w", p.opts.Timeout, ctx.Err())
-	case err != nil:
-		err = p.errorf("%w", err)
-	}
-	var meta *Metadata
-	var sum [32]byte
-	if err == nil && res.Body != nil {
-		sum = sha256.Sum256(res.Body)
-		if prev != nil && sum == prevSum {
-			meta = prev.meta
-		} else if meta, err = parseMetadata(res.Body, p.issuer, p.opts.AllowHTTP); err != nil {
-			err = p.errorf("status %s: %w", res.Status, err)
-		}
-	}
-	var keys *jwks.Remote
-	if err == nil && meta != nil && (prev == nil || prev.meta.JWKSURI != meta.JWKSURI) {
-		ko := p.opts.Keys
-		if ko.Client == nil {
-			ko.Client = p.client
-		}
-		ko.AllowHTTP = p.opts.AllowHTTP
-		if keys, err = jwks.New(meta.JWKSURI, ko); err != nil {
-			err = p.errorf("jwks_uri: %w", untrusted.Error(err))
-		}
-	}
-
-	defer close(f.done)      // last: the waiters see everything below done
-	var toClose *jwks.Remote // closed once p.mu is released
-	defer func() {
-		if toClose != nil {
-			toClose.Close()
-		}
-	}()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.flight, f.err = nil, err
-	if p.closed {
-		f.err, toClose = ErrClosed, keys
-		return
-	}
-	p.lastErr = err
-	if err != nil {
-		return
-	}
-	now := p.now()
-	p.lastFetch = now
-	lifetime := httpfetch.Clamp(res.Lifetime, res.Explicit, p.opts.MinRefreshInterval, p.opts.MaxRefreshInterval)
-	ns := &state{meta: meta}
-	if meta == nil { // 304 Not Modified
-		ns.meta, ns.keys = prev.meta, prev.keys
-		p.validators = p.validators.Update(res.Validators)
-		if !res.Explicit {
-			lifetime = p.lifetime
-		}
-	} else {
-		p.validators, p.bodySum = res.Validators, sum
-		ns.keys = keys
-		if keys == nil {
-			ns.keys = prev.keys
-		} else if prev != nil {
+	toClose := next.keys
+	if !closed {
+		toClose = nil
+		if prev != nil {
 			toClose, p.retired = p.retired, prev.keys
 		}
 	}
-	p.lifetime = lifetime
-	ns.fresh = now.Add(lifetime)
-	ns.usable = ns.fresh.Add(p.opts.MaxStale)
-	if p.stopTimer != nil {
-		p.stopTimer()
+	if toClose == nil {
+		return nil
 	}
-	p.stopTimer = p.afterFunc(lifetime, func() { ns.expired.Store(true) })
-	p.cur.Store(ns)
+	return func() { toClose.Close() }
 }
 
 // Refresh fetches the document now, whatever its freshness and the
@@ -455,26 +346,7 @@ func (p *Provider) run(f *flight) {
 // error; the document in use is kept when it fails. ctx bounds the wait,
 // not the fetch. It does not fetch the JWK Set: Refresh it through
 // [Provider.Keys] to fail at start-up when it cannot be fetched.
-func (p *Provider) Refresh(ctx context.Context) error {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return ErrClosed
-	}
-	if ctx.Err() != nil {
-		p.mu.Unlock()
-		return p.waitError(ctx)
-	}
-	f := p.flight
-	if f == nil {
-		f = p.start(p.now())
-	}
-	p.mu.Unlock()
-	if err := p.wait(ctx, f); err != nil {
-		return err
-	}
-	return f.err
-}
+func (p *Provider) Refresh(ctx context.Context) error { return p.fetches.Refresh(ctx) }
 
 // Run refreshes the document and the JWK Set, so that verifications do
 // not wait for a fetch: the document at once, then a tenth of its
@@ -485,14 +357,6 @@ func (p *Provider) Refresh(ctx context.Context) error {
 // once the Remote's Run has returned; Close waits for it. Run blocks: run
 // it in a goroutine of the caller's, go p.Run(ctx).
 func (p *Provider) Run(ctx context.Context) error {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return ErrClosed
-	}
-	p.runs.Add(1)
-	p.mu.Unlock()
-	defer p.runs.Done()
 	var keys *jwks.Remote
 	stopKeys, keysDone := context.CancelFunc(func() {}), chan struct{}(nil)
 	stop := func() {
@@ -501,44 +365,26 @@ func (p *Provider) Run(ctx context.Context) error {
 			<-keysDone
 		}
 	}
-	defer stop()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-p.ctx.Done():
-			return ErrClosed
-		case <-timer.C:
+	each := func() {
+		s := p.fetches.Load()
+		if s == nil || s.Value.keys == keys {
+			return
 		}
-		_ = p.Refresh(ctx) // recorded in Status
-		if s := p.cur.Load(); s != nil && s.keys != keys {
-			stop()
-			keys = s.keys
-			kctx, cancel := context.WithCancel(ctx)
-			stopKeys = cancel
-			keysDone = make(chan struct{})
-			go func(r *jwks.Remote, done chan struct{}) {
-				defer close(done)
-				_ = r.Run(kctx) // ends with kctx, or when r is closed
-			}(keys, keysDone)
-		}
-		timer.Reset(p.untilNext())
+		stop()
+		keys = s.Value.keys
+		kctx, cancel := context.WithCancel(ctx)
+		stopKeys = cancel
+		keysDone = make(chan struct{})
+		go func(r *jwks.Remote, done chan struct{}) {
+			defer close(done)
+			_ = r.Run(kctx) // ends with kctx, or when r is closed
+		}(keys, keysDone)
 	}
+	return p.fetches.Run(ctx, each, stop)
 }
 
 // untilNext returns how long Run waits before its next fetch.
-func (p *Provider) untilNext() time.Duration {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	now := p.now()
-	next := p.lastAttempt.Add(p.opts.RefreshCooldown) // after a failure
-	if s := p.cur.Load(); s != nil && p.lastErr == nil {
-		next = s.fresh.Add(-min(p.lifetime/10, p.opts.Timeout))
-	}
-	return max(next.Sub(now), 0)
-}
+func (p *Provider) untilNext() time.Duration { return p.fetches.UntilNext() }
 
 // Close aborts the fetch in progress and waits for it, makes Run return
 // and waits for it, closes the
@@ -546,39 +392,18 @@ func (p *Provider) untilNext() time.Duration {
 // and drops the document: every later call returns [ErrClosed]. It is
 // idempotent and returns nil.
 func (p *Provider) Close() error {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		<-p.released
-		return nil
-	}
-	p.closed = true
-	s := p.cur.Swap(nil)
-	if p.stopTimer != nil {
-		p.stopTimer()
-	}
-	retired := p.retired
-	p.mu.Unlock()
-	p.cancel()
-	p.fetches.Wait()
-	p.runs.Wait()
-	for _, r := range []*jwks.Remote{retired, stateKeys(s)} {
-		if r != nil {
-			r.Close()
+	p.fetches.Close(func(s *cachedfetch.Snapshot[document]) {
+		if p.retired != nil {
+			p.retired.Close()
 		}
-	}
-	if p.ownClient {
-		p.client.CloseIdleConnections()
-	}
-	close(p.released)
+		if s != nil {
+			s.Value.keys.Close()
+		}
+		if p.ownClient {
+			p.client.CloseIdleConnections()
+		}
+	})
 	return nil
-}
-
-func stateKeys(s *state) *jwks.Remote {
-	if s == nil {
-		return nil
-	}
-	return s.keys
 }
 
 // Status describes the state of a [Provider], for monitoring.
@@ -603,16 +428,14 @@ type Status struct {
 
 // Status returns the state of p; it does not fetch.
 func (p *Provider) Status() Status {
-	p.mu.Lock()
+	cs := p.fetches.Status()
 	st := Status{
 		Issuer: p.issuer, DocumentURL: p.docURL,
-		LastFetch: p.lastFetch, LastAttempt: p.lastAttempt, LastError: p.lastErr, Requests: p.requests,
+		LastFetch: cs.LastFetch, LastAttempt: cs.LastAttempt, LastError: cs.LastError, Requests: cs.Attempts,
 	}
-	s := p.cur.Load()
-	p.mu.Unlock()
-	if s != nil {
-		st.FreshUntil, st.StaleUntil = s.fresh, s.usable
-		st.Keys = s.keys.Status()
+	if s := cs.Current; s != nil {
+		st.FreshUntil, st.StaleUntil = s.Fresh, s.Usable
+		st.Keys = s.Value.keys.Status()
 	}
 	return st
 }
