@@ -122,7 +122,9 @@ func serve(body string, hdr ...string) http.HandlerFunc {
 	}
 }
 
-func fail(w http.ResponseWriter, _ *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) }
+func fail(w http.ResponseWriter, _ *http.Request) {
+	http.Error(w, "down", http.StatusServiceUnavailable)
+}
 
 // owner is a test owner of a Cache: it counts the calls of Parse and
 // records those of Adopt.
