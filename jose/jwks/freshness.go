@@ -7,11 +7,14 @@ import (
 )
 
 // freshness is the freshness lifetime of a response (RFC 9111 §4.2.1),
-// as package oidc reads it: [httpfetch.Freshness].
+// as the Remote's cache reads it ([httpfetch.Get] calls
+// [httpfetch.Freshness]); this package's tests check it on the headers a
+// JWK Set comes with.
 var freshness = httpfetch.Freshness
 
 // clamp bounds a freshness lifetime by MinRefreshInterval and
-// MaxRefreshInterval; a response that stated none is used for
+// MaxRefreshInterval, as the Remote's cache does (its MinRefresh and
+// MaxRefresh are those); a response that stated none is used for
 // MaxRefreshInterval.
 func (r *Remote) clamp(d time.Duration, explicit bool) time.Duration {
 	return httpfetch.Clamp(d, explicit, r.opts.MinRefreshInterval, r.opts.MaxRefreshInterval)

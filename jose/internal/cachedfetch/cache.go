@@ -335,7 +335,7 @@ func (c *Cache[T]) run(f *flight) {
 	} else {
 		req.Validators = httpfetch.Validators{} // nothing to revalidate
 	}
-	res, err := httpfetch.Get(ctx, c.cfg.Client, req, c.cfg.Now())
+	res, err := httpfetch.Get(ctx, c.cfg.Client, req, c.cfg.Now)
 	var value T
 	var sum [32]byte
 	parsed := false

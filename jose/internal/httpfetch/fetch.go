@@ -91,9 +91,11 @@ type Response struct {
 // response, or an error for a transport failure, a final URL that is
 // http without AllowHTTP, a status other than 200 (or 304 to a
 // conditional request), or a body beyond MaxSize (wrapping
-// [jose.ErrLimitExceeded]). now is the time the freshness lifetime is
-// computed at. Every text of the server's in the error is bounded.
-func Get(ctx context.Context, client *http.Client, req Request, now time.Time) (*Response, error) {
+// [jose.ErrLimitExceeded]). now is the clock, read once the response
+// headers have arrived: the freshness lifetime is counted from then (for
+// a response without Date, RFC 9110 §6.6.1 takes the time it was
+// received). Every text of the server's in the error is bounded.
+func Get(ctx context.Context, client *http.Client, req Request, now func() time.Time) (*Response, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodGet, req.URL, nil)
 	if err != nil {
 		return nil, untrusted.Error(err)
@@ -126,7 +128,7 @@ func Get(ctx context.Context, client *http.Client, req Request, now time.Time) (
 		Status:     Status(resp),
 		Validators: Validators{resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")},
 	}
-	res.Lifetime, res.Explicit = Freshness(resp.Header, now)
+	res.Lifetime, res.Explicit = Freshness(resp.Header, now())
 	switch resp.StatusCode {
 	case http.StatusOK:
 	case http.StatusNotModified:

@@ -29,7 +29,7 @@ func get(t *testing.T, srv *httptest.Server, req Request) (*Response, error) {
 	if !strings.Contains(req.URL, "://") {
 		req.URL = srv.URL + req.URL
 	}
-	return Get(t.Context(), c, req, testNow)
+	return Get(t.Context(), c, req, func() time.Time { return testNow })
 }
 
 func TestGet(t *testing.T) {
