@@ -69,9 +69,11 @@ type Options struct {
 	// (defaults [jwks.DefaultMinRefreshInterval], 5 min, and
 	// [jwks.DefaultMaxRefreshInterval], 1 h).
 	MinRefreshInterval, MaxRefreshInterval time.Duration
-	// RefreshCooldown is how long after a failed fetch the next one waits
-	// (default [jwks.DefaultRefreshCooldown], 30 s): a provider that is
-	// down is not asked at the rate of the traffic.
+	// RefreshCooldown is how long after a failed fetch (from its end,
+	// so that a provider answering slowly is not asked back to back) the
+	// next one waits, but for Refresh (default
+	// [jwks.DefaultRefreshCooldown], 30 s): a provider that is down is
+	// not asked at the rate of the traffic.
 	RefreshCooldown time.Duration
 	// MaxStale is how long past its freshness lifetime the last good
 	// document is still used while fetches fail (default
@@ -130,8 +132,8 @@ func (o Options) withDefaults() (Options, error) {
 // or Expires within [MinRefreshInterval, MaxRefreshInterval], revalidated
 // with If-None-Match and If-Modified-Since, fetched again (without
 // waiting for it) by the first call after its lifetime, and kept while
-// fetches fail for at most MaxStale, with at most one fetch per
-// RefreshCooldown after a failure. A fetch runs in a goroutine of its own
+// fetches fail for at most MaxStale, with no fetch for RefreshCooldown
+// after the end of a failed one (but for Refresh). A fetch runs in a goroutine of its own
 // that ends with it (within Timeout, or at Close); the callers wait for it
 // with their own context. A document whose issuer is not exactly the
 // configured one, or whose jwks_uri is not https, is refused and the last
@@ -154,16 +156,19 @@ type Provider struct {
 	// replace it along with now.
 	afterFunc func(d time.Duration, f func()) (stop func() bool)
 
-	// fetches fetches and caches the document: the state machine of
-	// package jwks, shared.
+	// fetches fetches and caches the document: the state machine
+	// jwks.Remote uses for the JWK Set.
 	fetches *cachedfetch.Cache[document]
 	// retired is the Remote of the jwks_uri before the current one,
 	// written under the cache's lock (by adopt) and read by Close once
 	// no fetch is left.
 	retired *jwks.Remote
 
+	// flight is the fetch the cache started last (nil: none), as its
+	// Config.Started says, guarded by mu: for the tests, which wait for
+	// the fetch a call started without waiting for it.
 	mu     sync.Mutex
-	flight *flight // the last fetch started (nil: none); for the tests
+	flight *flight
 }
 
 // document is the document in use and the Remote of its jwks_uri.
