@@ -233,7 +233,7 @@ type Remote struct {
 	requests atomic.Int64 // HTTP requests, counted by the client's transport
 	// fetches fetches and caches the set: the state machine the package
 	// doc describes, shared with package oidc.
-	fetches *cachedfetch.Cache[keySet]
+	fetches cachedfetch.Cache[keySet]
 }
 
 // keySet is the set in use, as the cache holds it.
@@ -269,7 +269,7 @@ func New(rawURL string, opts Options) (*Remote, error) {
 	c := *r.client // the caller's client is left as it is
 	c.Transport = countingTransport{c.Transport, &r.requests}
 	r.client = &c
-	r.fetches = cachedfetch.New(cachedfetch.Config[keySet]{
+	r.fetches.Init(cachedfetch.Config[keySet]{
 		Client: r.client,
 		Request: httpfetch.Request{
 			URL: r.url, Accept: accept, MaxSize: o.MaxResponseSize, AllowHTTP: o.AllowHTTP,

@@ -158,7 +158,7 @@ type Provider struct {
 
 	// fetches fetches and caches the document: the state machine
 	// jwks.Remote uses for the JWK Set.
-	fetches *cachedfetch.Cache[document]
+	fetches cachedfetch.Cache[document]
 	// retired is the Remote of the jwks_uri before the current one,
 	// written under the cache's lock (by adopt) and read by Close once
 	// no fetch is left.
@@ -199,7 +199,7 @@ func NewProvider(issuer string, opts Options) (*Provider, error) {
 	if p.client == nil {
 		p.client, p.ownClient = httpfetch.NewClient(o.Timeout, o.AllowHTTP), true
 	}
-	p.fetches = cachedfetch.New(cachedfetch.Config[document]{
+	p.fetches.Init(cachedfetch.Config[document]{
 		Client: p.client,
 		Request: httpfetch.Request{
 			URL: docURL, Accept: "application/json", MaxSize: o.MaxDocumentSize, AllowHTTP: o.AllowHTTP,
