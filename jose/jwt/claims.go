@@ -166,6 +166,28 @@ func (s *stringPool) of(v []byte) string {
 	return string(v)
 }
 
+// plain returns the content of v, a string value of plain bytes (see
+// jsonx.ScanObjectPlain) that is a subslice of s.src: a substring of the
+// one copy of the text.
+func (s *stringPool) plain(v []byte) string {
+	if len(v) <= 2 {
+		return ""
+	}
+	if s.str == "" {
+		s.str = string(s.src)
+	}
+	off := cap(s.src) - cap(v) + 1
+	return s.str[off : off+len(v)-2]
+}
+
+// get returns the string value v as plain or value does.
+func (s *stringPool) get(v []byte, plain bool) (string, error) {
+	if plain {
+		return s.plain(v), nil
+	}
+	return s.value(v)
+}
+
 // value decodes the raw JSON value v, which must be a string.
 func (s *stringPool) value(v []byte) (string, error) {
 	if len(v) < 2 || v[0] != '"' {
@@ -244,7 +266,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	}
 	*s = stringPool{src: data}
 	var bad *ClaimError
-	err := jsonx.ScanObject(data, lim, func(name, v []byte) error {
+	err := jsonx.ScanObjectPlain(data, lim, func(name, v []byte, plain bool) error {
 		var err error
 		claim := ""
 		// The registered names have three bytes: switch on them as an
@@ -256,18 +278,18 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 		switch key {
 		case nameIss:
 			claim = "iss"
-			c.Issuer, err = s.value(v)
+			c.Issuer, err = s.get(v, plain)
 		case nameSub:
 			claim = "sub"
-			c.Subject, err = s.value(v)
+			c.Subject, err = s.get(v, plain)
 		case nameJti:
 			claim = "jti"
-			c.ID, err = s.value(v)
+			c.ID, err = s.get(v, plain)
 		case nameAud:
 			claim = "aud"
 			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
 				// One audience, in the caller's storage.
-				sink.aud[0], err = s.value(v)
+				sink.aud[0], err = s.get(v, plain)
 				c.Audience = sink.aud[:1:1]
 			} else {
 				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
@@ -283,7 +305,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 			c.IssuedAt, err = parseNumericDate(v)
 		default:
 			if sink != nil {
-				sink.member(name, v)
+				sink.member(name, v, plain)
 			}
 		}
 		if err != nil {
@@ -326,12 +348,16 @@ type privateSink struct {
 	overflow bool // more than len(raw) fields: decode with a second scan
 }
 
+// planValue is the value of a member of the struct's plan: field is its
+// index in plan.fields, and the value is pool.src[start:end] (a claims
+// set is at most MaxTokenSize bytes, far below 1<<31).
 type planValue struct {
-	field int // index in plan.fields
-	value []byte
+	field      int32
+	start, end int32
+	plain      bool // a string of plain bytes (stringPool.plain)
 }
 
-func (s *privateSink) member(name, value []byte) {
+func (s *privateSink) member(name, value []byte, plain bool) {
 	if len(s.required) > 0 && !jsonx.IsNull(value) {
 		if i := slices.Index(s.required, string(name)); i >= 0 {
 			s.seen |= 1 << i
@@ -346,7 +372,8 @@ func (s *privateSink) member(name, value []byte) {
 				s.overflow = true
 				return
 			}
-			s.raw[s.n] = planValue{i, value}
+			start := cap(s.pool.src) - cap(value)
+			s.raw[s.n] = planValue{int32(i), int32(start), int32(start + len(value)), plain}
 			s.n++
 			return
 		}
