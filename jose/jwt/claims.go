@@ -85,11 +85,19 @@ func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
 	if c.Expiry.set {
 		dst = c.Expiry.AppendJSON(member(dst, `"exp":`))
 	}
+	var nbf []byte // the digits of "nbf", which "iat" often repeats
 	if c.NotBefore.set {
-		dst = c.NotBefore.AppendJSON(member(dst, `"nbf":`))
+		dst = member(dst, `"nbf":`)
+		start := len(dst)
+		dst = c.NotBefore.AppendJSON(dst)
+		nbf = dst[start:]
 	}
 	if c.IssuedAt.set {
-		dst = c.IssuedAt.AppendJSON(member(dst, `"iat":`))
+		if dst = member(dst, `"iat":`); nbf != nil && c.IssuedAt == c.NotBefore {
+			dst = append(dst, nbf...)
+		} else {
+			dst = c.IssuedAt.AppendJSON(dst)
+		}
 	}
 	if c.ID != "" {
 		dst = jsonx.AppendString(member(dst, `"jti":`), c.ID)
