@@ -61,9 +61,9 @@ func FuzzDifferential(f *testing.F) {
 }
 
 // dfCheckPlain checks ScanObjectPlain against ScanObject on data: the same
-// members and the same error, and a plain flag set exactly for the string
-// values made of plain bytes only, whose content is then the decoded
-// string.
+// members and the same error, and a plain flag set for string values made
+// of plain bytes only (for all of them in a text of eight bytes or more),
+// whose content is then the decoded string.
 func dfCheckPlain(t *testing.T, data []byte, lim Limits) {
 	type member struct{ name, value string }
 	var want, got []member
@@ -77,7 +77,9 @@ func dfCheckPlain(t *testing.T, data []byte, lim Limits) {
 		for _, c := range value[min(1, len(value)):max(len(value)-1, 1)] {
 			isPlain = isPlain && plain8(c)
 		}
-		if plain != isPlain {
+		// Exact but for texts of fewer than eight bytes, which the
+		// word-at-a-time reading leaves to str (plain false).
+		if plain != isPlain && (plain || len(data) >= 8) {
 			t.Fatalf("%q: member %q: plain %v for %q", data, name, plain, value)
 		}
 		if plain {
