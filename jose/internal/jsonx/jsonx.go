@@ -256,7 +256,7 @@ func (s *scanner) value(depth int) error {
 	}
 	switch c := s.data[s.pos]; c {
 	case '{':
-		return s.object(depth+1, nil, nil)
+		return s.object(depth+1, nil)
 	case '[':
 		return s.array(depth+1, nil)
 	case '"':
@@ -544,7 +544,7 @@ func hex4(d []byte, i int) (rune, bool) {
 // expected, white space skipped only where it is not; names of fewer than
 // eight plain bytes and plain string values are read a word at a time
 // here; anything else goes to str, number and value.
-func (s *scanner) object(depth int, fn func(name, value []byte) error, fnp func(name, value []byte, plain bool) error) error {
+func (s *scanner) object(depth int, cb *memberFuncs) error {
 	if depth > s.lim.MaxDepth {
 		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
 	}
@@ -661,12 +661,14 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error, fnp func(
 			}
 			i = s.pos
 		}
-		if fnp != nil {
-			if err := fnp(name, d[vstart:i], plainValue); err != nil {
-				return err
+		if cb != nil {
+			var err error
+			if cb.fn != nil {
+				err = cb.fn(name, d[vstart:i])
+			} else {
+				err = cb.plain(name, d[vstart:i], plainValue)
 			}
-		} else if fn != nil {
-			if err := fn(name, d[vstart:i]); err != nil {
+			if err != nil {
 				return err
 			}
 		}
@@ -688,6 +690,14 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error, fnp func(
 			return s.syntax(i, "invalid character "+quoteByte(d[i])+" after an object member")
 		}
 	}
+}
+
+// memberFuncs is the callback of the object scanner, for the top-level
+// object of ScanObject (fn) or ScanObjectPlain (plain); nested objects and
+// Valid have none.
+type memberFuncs struct {
+	fn    func(name, value []byte) error
+	plain func(name, value []byte, plain bool) error
 }
 
 // skipWS returns the offset of the first byte at or after d[i] that is not
@@ -855,7 +865,11 @@ func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) erro
 		}
 		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
 	}
-	if err := s.object(1, fn, nil); err != nil {
+	var cb *memberFuncs
+	if fn != nil {
+		cb = &memberFuncs{fn: fn}
+	}
+	if err := s.object(1, cb); err != nil {
 		return err
 	}
 	return s.end()
@@ -875,7 +889,11 @@ func ScanObjectPlain(data []byte, lim Limits, fn func(name, value []byte, plain 
 		}
 		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
 	}
-	if err := s.object(1, nil, fn); err != nil {
+	var cb *memberFuncs
+	if fn != nil {
+		cb = &memberFuncs{plain: fn}
+	}
+	if err := s.object(1, cb); err != nil {
 		return err
 	}
 	return s.end()
