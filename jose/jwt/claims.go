@@ -85,11 +85,19 @@ func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
 	if c.Expiry.set {
 		dst = c.Expiry.AppendJSON(member(dst, `"exp":`))
 	}
+	var nbf []byte // the digits of "nbf", which "iat" often repeats
 	if c.NotBefore.set {
-		dst = c.NotBefore.AppendJSON(member(dst, `"nbf":`))
+		dst = member(dst, `"nbf":`)
+		start := len(dst)
+		dst = c.NotBefore.AppendJSON(dst)
+		nbf = dst[start:]
 	}
 	if c.IssuedAt.set {
-		dst = c.IssuedAt.AppendJSON(member(dst, `"iat":`))
+		if dst = member(dst, `"iat":`); nbf != nil && c.IssuedAt == c.NotBefore {
+			dst = append(dst, nbf...)
+		} else {
+			dst = c.IssuedAt.AppendJSON(dst)
+		}
 	}
 	if c.ID != "" {
 		dst = jsonx.AppendString(member(dst, `"jti":`), c.ID)
@@ -164,6 +172,28 @@ func (s *stringPool) of(v []byte) string {
 		}
 	}
 	return string(v)
+}
+
+// plain returns the content of v, a string value of plain bytes (see
+// jsonx.ScanObjectPlain) that is a subslice of s.src: a substring of the
+// one copy of the text.
+func (s *stringPool) plain(v []byte) string {
+	if len(v) <= 2 {
+		return ""
+	}
+	if s.str == "" {
+		s.str = string(s.src)
+	}
+	off := cap(s.src) - cap(v) + 1
+	return s.str[off : off+len(v)-2]
+}
+
+// get returns the string value v as plain or value does.
+func (s *stringPool) get(v []byte, plain bool) (string, error) {
+	if plain {
+		return s.plain(v), nil
+	}
+	return s.value(v)
 }
 
 // value decodes the raw JSON value v, which must be a string.
@@ -244,7 +274,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	}
 	*s = stringPool{src: data}
 	var bad *ClaimError
-	err := jsonx.ScanObject(data, lim, func(name, v []byte) error {
+	err := jsonx.ScanObjectPlain(data, lim, func(name, v []byte, plain bool) error {
 		var err error
 		claim := ""
 		// The registered names have three bytes: switch on them as an
@@ -256,18 +286,18 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 		switch key {
 		case nameIss:
 			claim = "iss"
-			c.Issuer, err = s.value(v)
+			c.Issuer, err = s.get(v, plain)
 		case nameSub:
 			claim = "sub"
-			c.Subject, err = s.value(v)
+			c.Subject, err = s.get(v, plain)
 		case nameJti:
 			claim = "jti"
-			c.ID, err = s.value(v)
+			c.ID, err = s.get(v, plain)
 		case nameAud:
 			claim = "aud"
 			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
 				// One audience, in the caller's storage.
-				sink.aud[0], err = s.value(v)
+				sink.aud[0], err = s.get(v, plain)
 				c.Audience = sink.aud[:1:1]
 			} else {
 				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
@@ -283,7 +313,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 			c.IssuedAt, err = parseNumericDate(v)
 		default:
 			if sink != nil {
-				sink.member(name, v)
+				sink.member(name, v, plain)
 			}
 		}
 		if err != nil {
@@ -326,12 +356,16 @@ type privateSink struct {
 	overflow bool // more than len(raw) fields: decode with a second scan
 }
 
+// planValue is the value of a member of the struct's plan: field is its
+// index in plan.fields, and the value is pool.src[start:end] (a claims
+// set is at most MaxTokenSize bytes, far below 1<<31).
 type planValue struct {
-	field int // index in plan.fields
-	value []byte
+	field      int32
+	start, end int32
+	plain      bool // a string of plain bytes (stringPool.plain)
 }
 
-func (s *privateSink) member(name, value []byte) {
+func (s *privateSink) member(name, value []byte, plain bool) {
 	if len(s.required) > 0 && !jsonx.IsNull(value) {
 		if i := slices.Index(s.required, string(name)); i >= 0 {
 			s.seen |= 1 << i
@@ -346,7 +380,8 @@ func (s *privateSink) member(name, value []byte) {
 				s.overflow = true
 				return
 			}
-			s.raw[s.n] = planValue{i, value}
+			start := cap(s.pool.src) - cap(value)
+			s.raw[s.n] = planValue{int32(i), int32(start), int32(start + len(value)), plain}
 			s.n++
 			return
 		}

@@ -515,3 +515,36 @@ func TestNumericDateLongInteger(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimsAppendJSONDates checks Claims.AppendJSON against encoding/json
+// for the dates it writes, "iat" equal to "nbf" or not (appendMembers then
+// copies the digits of "nbf"), whole or fractional, and either absent.
+func TestClaimsAppendJSONDates(t *testing.T) {
+	at := time.Unix(1796126340, 0)
+	for _, c := range []struct {
+		name     string
+		nbf, iat NumericDate
+	}{
+		{"equal", NewNumericDate(at), NewNumericDate(at)},
+		{"iat later", NewNumericDate(at), NewNumericDate(at.Add(time.Second))},
+		{"iat earlier", NewNumericDate(at.Add(time.Second)), NewNumericDate(at)},
+		{"equal seconds, other fraction", NumericDateOf(at.Add(250 * time.Millisecond)), NumericDateOf(at.Add(500 * time.Millisecond))},
+		{"equal fractions", NumericDateOf(at.Add(250 * time.Millisecond)), NumericDateOf(at.Add(250 * time.Millisecond))},
+		{"whole and fraction", NewNumericDate(at), NumericDateOf(at.Add(250 * time.Millisecond))},
+		{"nbf only", NewNumericDate(at), NumericDate{}},
+		{"iat only", NumericDate{}, NewNumericDate(at)},
+		{"epoch", NewNumericDate(time.Unix(0, 0)), NewNumericDate(time.Unix(0, 0))},
+	} {
+		cl := Claims{Issuer: "i", NotBefore: c.nbf, IssuedAt: c.iat, ID: "j"}
+		want, err := json.Marshal(cl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Into a buffer that must grow, and into one that need not.
+		for _, dst := range [][]byte{nil, make([]byte, 0, 256)} {
+			if got := cl.AppendJSON(dst); string(got) != string(want) {
+				t.Errorf("%s: AppendJSON %s, encoding/json %s", c.name, got, want)
+			}
+		}
+	}
+}

@@ -329,7 +329,12 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 	} else {
 		for _, r := range s.raw[:s.n] {
 			fp := &p.fields[r.field]
-			if err := fp.decodeValue(r.value, v.Field(fp.index), &s.pool, lim); err != nil {
+			value := data[r.start:r.end]
+			if r.plain && fp.kind == kindString {
+				v.Field(fp.index).SetString(s.pool.plain(value))
+				continue
+			}
+			if err := fp.decodeValue(value, v.Field(fp.index), &s.pool, lim); err != nil {
 				return &fieldError{fp.name, err}
 			}
 		}

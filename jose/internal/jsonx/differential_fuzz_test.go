@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,9 +55,48 @@ func FuzzDifferential(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, depth, members uint8) {
 		lim := Limits{MaxDepth: int(depth), MaxMembers: int(members)}
 		dfCheckValid(t, data, lim)
+		dfCheckPlain(t, data, lim)
 		dfCheckAppendString(t, data)
 	})
 }
+
+// dfCheckPlain checks ScanObjectPlain against ScanObject on data: the same
+// members and the same error, and a plain flag set for string values made
+// of plain bytes only (for all of them in a text of eight bytes or more),
+// whose content is then the decoded string.
+func dfCheckPlain(t *testing.T, data []byte, lim Limits) {
+	type member struct{ name, value string }
+	var want, got []member
+	werr := ScanObject(data, lim, func(name, value []byte) error {
+		want = append(want, member{string(name), string(value)})
+		return nil
+	})
+	gerr := ScanObjectPlain(data, lim, func(name, value []byte, plain bool) error {
+		got = append(got, member{string(name), string(value)})
+		isPlain := len(value) >= 2 && value[0] == '"'
+		for _, c := range value[min(1, len(value)):max(len(value)-1, 1)] {
+			isPlain = isPlain && plain8(c)
+		}
+		// Exact but for texts of fewer than eight bytes, which the
+		// word-at-a-time reading leaves to str (plain false).
+		if plain != isPlain && (plain || len(data) >= 8) {
+			t.Fatalf("%q: member %q: plain %v for %q", data, name, plain, value)
+		}
+		if plain {
+			if s, err := StringBytes(value); err != nil || string(s) != string(value[1:len(value)-1]) {
+				t.Fatalf("%q: member %q: plain, but decodes as %q (%v)", data, name, s, err)
+			}
+		}
+		return nil
+	})
+	if fmt.Sprint(werr) != fmt.Sprint(gerr) || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%q: ScanObjectPlain %v %q, ScanObject %v %q", data, gerr, got, werr, want)
+	}
+}
+
+// plain8 reports whether c stands for itself in a JSON string, as plain
+// says, written out.
+func plain8(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
 
 // dfCheckValid compares Valid and ParseObject with encoding/json on data.
 func dfCheckValid(t *testing.T, data []byte, lim Limits) {

@@ -544,7 +544,7 @@ func hex4(d []byte, i int) (rune, bool) {
 // expected, white space skipped only where it is not; names of fewer than
 // eight plain bytes and plain string values are read a word at a time
 // here; anything else goes to str, number and value.
-func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
+func (s *scanner) object(depth int, cb *memberFuncs) error {
 	if depth > s.lim.MaxDepth {
 		return &LimitError{Limit: "depth", Max: s.lim.MaxDepth, Offset: s.pos}
 	}
@@ -627,13 +627,14 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			}
 		}
 		vstart := i
+		plainValue := false
 		switch c := d[i]; {
 		case c == '"':
 			// A string of plain bytes (plainString); str reads any
 			// other.
 			j := plainString(d, i+1)
 			if j != 0 {
-				i = j
+				i, plainValue = j, true
 			} else {
 				s.pos = i
 				if _, err := s.str(); err != nil {
@@ -660,8 +661,14 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			}
 			i = s.pos
 		}
-		if fn != nil {
-			if err := fn(name, d[vstart:i]); err != nil {
+		if cb != nil {
+			var err error
+			if cb.fn != nil {
+				err = cb.fn(name, d[vstart:i])
+			} else {
+				err = cb.plain(name, d[vstart:i], plainValue)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -683,6 +690,14 @@ func (s *scanner) object(depth int, fn func(name, value []byte) error) error {
 			return s.syntax(i, "invalid character "+quoteByte(d[i])+" after an object member")
 		}
 	}
+}
+
+// memberFuncs is the callback of the object scanner, for the top-level
+// object of ScanObject (fn) or ScanObjectPlain (plain); nested objects and
+// Valid have none.
+type memberFuncs struct {
+	fn    func(name, value []byte) error
+	plain func(name, value []byte, plain bool) error
 }
 
 // skipWS returns the offset of the first byte at or after d[i] that is not
@@ -850,7 +865,35 @@ func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) erro
 		}
 		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
 	}
-	if err := s.object(1, fn); err != nil {
+	var cb *memberFuncs
+	if fn != nil {
+		cb = &memberFuncs{fn: fn}
+	}
+	if err := s.object(1, cb); err != nil {
+		return err
+	}
+	return s.end()
+}
+
+// ScanObjectPlain is [ScanObject] whose fn is also told whether each value
+// is a string of plain bytes only: printable ASCII other than '"' and
+// '\\', so that its content, value[1:len(value)-1], is the string as is,
+// without escapes to decode. A string value with plain false may still
+// have no escape (non-ASCII content, for example).
+func ScanObjectPlain(data []byte, lim Limits, fn func(name, value []byte, plain bool) error) error {
+	s := scanner{data: data, lim: lim.withDefaults()}
+	s.skipWS()
+	if s.pos >= len(data) || data[s.pos] != '{' {
+		if s.pos >= len(data) {
+			return s.unexpected()
+		}
+		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
+	}
+	var cb *memberFuncs
+	if fn != nil {
+		cb = &memberFuncs{plain: fn}
+	}
+	if err := s.object(1, cb); err != nil {
 		return err
 	}
 	return s.end()

@@ -1,7 +1,6 @@
 package jsonx
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"unicode/utf8"
@@ -201,38 +200,47 @@ const hexDigits = "0123456789abcdef"
 // everything else is written as is. Invalid UTF-8 in s is replaced by
 // U+FFFD, so the output is always valid JSON. Nothing is escaped for HTML.
 func AppendString[T string | []byte](dst []byte, s T) []byte {
+	// The common case: s is plain bytes only. Check s itself eight
+	// bytes at a time, then copy its plain prefix and escape the rest.
+	// (Checking the copy instead would read back, at other offsets and
+	// widths, what memmove has just stored: loads the store buffer
+	// cannot forward, which made the check cost more than the copy.)
+	i := plainPrefix(s)
 	dst = append(dst, '"')
-	// The common case: s is plain bytes only. Copy it, then check the
-	// copy eight bytes at a time; from the first byte that is not plain,
-	// write the rest again, escaping.
-	n := len(dst)
-	dst = append(dst, s...)
-	i := firstSpecial(dst, n)
-	if i == len(dst) {
+	dst = append(dst, s[:i]...)
+	if i == len(s) {
 		return append(dst, '"')
 	}
-	return appendEscaped(dst[:i], s[i-n:])
+	return appendEscaped(dst, s[i:])
 }
 
-// firstSpecial returns the offset of the first byte at or after d[i] that
-// is not plain (see plain), or len(d).
-func firstSpecial(d []byte, i int) int {
-	for ; i+8 <= len(d); i += 8 {
-		if m := special8(binary.LittleEndian.Uint64(d[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+// plainPrefix returns the length of the longest prefix of s made of plain
+// bytes (see plain), eight at a time; the last bytes, fewer than eight, as
+// the last word of s shifted, the zeros shifted in marked as control
+// characters, so that a first mark past the end means none.
+func plainPrefix[T string | []byte](s T) int {
+	t := s
+	for ; len(t) >= 8; t = t[8:] {
+		if m := special8(word8(t)); m != 0 {
+			return len(s) - len(t) + bits.TrailingZeros64(m)>>3
 		}
 	}
-	if i < len(d) && len(d) >= 8 {
-		// The last bytes, fewer than eight: the last word of d, shifted;
-		// the zeros shifted in are marked, so a first mark past the end
-		// means none.
-		m := special8(binary.LittleEndian.Uint64(d[len(d)-8:]) >> (8 * (i + 8 - len(d))))
-		return min(i+bits.TrailingZeros64(m)>>3, len(d))
+	if len(t) > 0 && len(s) >= 8 {
+		m := special8(word8(s[len(s)-8:]) >> (64 - 8*len(t)))
+		return min(len(s)-len(t)+bits.TrailingZeros64(m)>>3, len(s))
 	}
-	for i < len(d) && plain[d[i]] {
-		i++
+	for len(t) > 0 && plain[t[0]] {
+		t = t[1:]
 	}
-	return i
+	return len(s) - len(t)
+}
+
+// word8 returns the first eight bytes of s, little-endian, with one
+// bounds check.
+func word8[T string | []byte](s T) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // appendEscaped appends s, escaped, and the closing quote (see

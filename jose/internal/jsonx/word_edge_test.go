@@ -58,6 +58,9 @@ func TestWordEdges(t *testing.T) {
 					n++
 					data := exact(text)
 					want := dfReference(data)
+					// ScanObjectPlain reads as ScanObject does,
+					// and says which values are plain strings.
+					dfCheckPlain(t, data, Limits{})
 					err := Valid(data, Limits{})
 					if (err == nil) != want {
 						t.Fatalf("Valid(%q) = %v, want accepted %v", text, err, want)
