@@ -251,6 +251,9 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 	if opts.Ref != nil && base != bench.ReportDefault {
 		ds, dr := CompareFor(run, opts.Ref, opts.Metric, opts.Alpha, opts.Detect)
 		t.addComparison(opts.Ref, opts.Metric, ds, dr, opts.Alpha)
+		if p := opts.Ref.Pool; p != nil && (len(p.Runs) > 1 || len(p.Left) > 0) {
+			t.Notes = append(t.Notes, fmt.Sprintf("Reference: %s (%d rounds, the newest run's first).", p, opts.Ref.RoundsDone()))
+		}
 		if w := ShortRounds(run, opts.Ref, opts.RefRounds); w != "" {
 			t.Notes = append(t.Notes, "Warning: "+w+".")
 		}

@@ -347,9 +347,10 @@ Examples:
 			store := bench.Store{Dir: cfg.Runner.Storage}
 			var ref *bench.Run
 			if of.ref != "" {
-				if ref, err = store.Load(of.ref); err != nil {
+				if ref, err = store.LoadRef(of.ref); err != nil {
 					return err
 				}
+				notePool(stderr, ref)
 			}
 			if doStore {
 				if err := store.Probe(); err != nil {
@@ -520,9 +521,10 @@ Examples:
 			var ref *bench.Run
 			switch {
 			case of.ref != "":
-				if ref, err = store.Load(of.ref); err != nil {
+				if ref, err = store.LoadRef(of.ref); err != nil {
 					return err
 				}
+				notePool(stderr, ref)
 				of.refRounds = cfg.Runner.CompareRounds()
 				warnRefSet(stderr, r, ref)
 				warnRefRounds(stderr, r, ref, of.refRounds)
@@ -760,6 +762,20 @@ func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
 	}
 	fmt.Fprintf(stderr, "josebench: warning: %d of %d variants are not in run %s%s: %s, and --fail-slower counts none of them: %s\n",
 		len(missing), len(run.Results), ref.ID, why, what, names)
+}
+
+// notePool says on stderr, for a reference pooled from the stored runs of
+// a tag (bench.Store.LoadRef), which runs it holds, and warns about those
+// of the tag it left out, with why.
+func notePool(stderr io.Writer, ref *bench.Run) {
+	p := ref.Pool
+	switch {
+	case p == nil:
+	case len(p.Left) > 0:
+		fmt.Fprintf(stderr, "josebench: warning: --ref %s: %s\n", p.Tag, p)
+	case len(p.Runs) > 1:
+		fmt.Fprintf(stderr, "josebench: --ref %s: %s (%d rounds)\n", p.Tag, p, ref.RoundsDone())
+	}
 }
 
 // warnRefRounds warns on stderr when the comparison of run with the

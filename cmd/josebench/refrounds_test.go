@@ -141,3 +141,57 @@ func TestRefRoundsWarning(t *testing.T) {
 		t.Errorf("report --ref: exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// --ref TAG pools the stored runs of the tag alike the newest, says so on
+// stderr and in the report, and warns about those left out; the pool of
+// 3 runs of 2 rounds has the 6 of runner.ref_rounds, so no warning about
+// too few rounds. josebench log lists the runs one by one.
+func TestRefPoolCLI(t *testing.T) {
+	dir := t.TempDir()
+	cfg := writeRefConfig(t, dir, "6")
+	base := []string{"run", "--config", cfg, "--group", "HS256"}
+	for _, extra := range [][]string{
+		{"--filter", "benchSignature"}, // other variants: left out
+		{}, {}, {},
+	} {
+		args := append(append(append([]string{}, base...), "--store", "--tag", "base", "--rounds", "2"), extra...)
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	ids := storedIDs(t, dir)
+	code, out, errs := runCLI(t, append(base, "--ref", "base", "--report", "simple", "--output", "md")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "josebench: warning: --ref base: 3 of the 4 runs tagged base pooled, their rounds concatenated: " + strings.Join(ids[1:], ", ") + "; 1 left out: " + ids[0] + ", other variants (1, the newest 3)\n"
+	if !strings.Contains(errs, want) {
+		t.Errorf("stderr lacks\n%s\n%s", want, errs)
+	}
+	if !strings.Contains(out, "Reference: 3 of the 4 runs tagged base pooled") || !strings.Contains(out, "(6 rounds, the newest run's first)") {
+		t.Errorf("report lacks the pool:\n%s", out)
+	}
+	if strings.Contains(errs, "the comparison with run") || strings.Contains(out, "runner.ref_rounds") {
+		t.Errorf("warned about too few rounds with 6 pooled:\n%s\n%s", errs, out)
+	}
+	code, out, errs = runCLI(t, "log", "--config", cfg)
+	if code != 0 || strings.Count(out, " base ") != 4 {
+		t.Errorf("log: exit %d, want 4 runs tagged base:\n%s%s", code, out, errs)
+	}
+	// report --ref pools as run --ref does.
+	code, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", ids[1], "--ref", "base", "--report", "simple")
+	if code != 0 || !strings.Contains(errs, "josebench: warning: --ref base: 3 of the 4") {
+		t.Errorf("report --ref: exit %d:\n%s", code, errs)
+	}
+	// Pooled without runs left out: said, not warned.
+	for range 2 {
+		if code, _, errs := runCLI(t, append(append([]string{}, base...), "--store", "--tag", "two", "--rounds", "3")...); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	ids = storedIDs(t, dir)
+	_, _, errs = runCLI(t, append(base, "--ref", "two")...)
+	if want := "josebench: --ref two: 2 of the 2 runs tagged two pooled, their rounds concatenated: " + strings.Join(ids[len(ids)-2:], ", ") + " (6 rounds)\n"; !strings.Contains(errs, want) || strings.Contains(errs, "warning: --ref") {
+		t.Errorf("stderr: want\n%s\nand no warning about the pool:\n%s", want, errs)
+	}
+}
