@@ -23,6 +23,20 @@ type RunnerConfig struct {
 	// variant, in an order shuffled per round, so that the drift of a busy
 	// machine spreads over all variants and shows in their intervals.
 	Rounds int `yaml:"rounds" json:"rounds"`
+	// RefRounds replaces Rounds in a run that stores itself (run --store)
+	// or compares with a stored run (run --ref), unless --rounds is given;
+	// 0 keeps Rounds. A comparison between runs made minutes apart needs
+	// more rounds than one of two builds in the same rounds (run
+	// --against): on a quiet 2-core machine the speed moved in phases of
+	// seconds that hit algorithm families differently (rounds 30 to 42 of
+	// a 4 s run all about 25% faster), so the log ratios of the variants
+	// of two 50-round runs scattered by 5.1% (median; 10.1% at the 90th
+	// percentile), and a 40% slower HS256 verification was flagged by
+	// --fail-slower 10 in 47% of the pairs of stored runs; the rounds of 4
+	// runs pooled, 200 a side, flagged it in 95%, with 0 identical pairs
+	// flagged and 4.4% of their intervals excluding 0 (README.md,
+	// "Comparing with a stored run").
+	RefRounds int `yaml:"ref_rounds" json:"ref_rounds"`
 	// Iterations is the number of timed iterations (samples) of a variant
 	// in each round.
 	Iterations int `yaml:"iterations" json:"iterations"`
@@ -64,6 +78,15 @@ type RunnerConfig struct {
 	// Report is the report printed after a run ("none" for the summary
 	// only).
 	Report string `yaml:"report" json:"report"`
+}
+
+// CompareRounds returns the rounds of a run that stores itself or
+// compares with a stored run: RefRounds, or Rounds when RefRounds is 0.
+func (r RunnerConfig) CompareRounds() int {
+	if r.RefRounds > 0 {
+		return r.RefRounds
+	}
+	return r.Rounds
 }
 
 // MeasureConfig says what to measure.
@@ -116,11 +139,13 @@ var ReportColumns = map[string][]string{
 // DefaultConfig returns the built-in configuration, identical to the
 // bench.yaml shipped with the module: every group, 50 rounds of one
 // iteration of about 1ms each (short enough that a busy machine seldom
-// deschedules one), and the PHP suite's inputs.
+// deschedules one), 200 rounds for a run stored or compared with a stored
+// one (see [RunnerConfig.RefRounds]), and the PHP suite's inputs.
 func DefaultConfig() Config {
 	return Config{
 		Runner: RunnerConfig{
 			Rounds:           50,
+			RefRounds:        200,
 			Iterations:       1,
 			Revs:             Auto,
 			Time:             Duration(time.Millisecond),
@@ -163,6 +188,8 @@ func (c *Config) validate() *problem {
 	switch {
 	case r.Rounds < 1:
 		return &problem{"runner.rounds", "must be at least 1"}
+	case r.RefRounds < 0:
+		return &problem{"runner.ref_rounds", "must not be negative (0: runner.rounds)"}
 	case r.Iterations < 1:
 		return &problem{"runner.iterations", "must be at least 1"}
 	case r.Revs < 0:

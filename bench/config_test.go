@@ -47,7 +47,7 @@ measure:
 		t.Fatal(err)
 	}
 	want := DefaultConfig()
-	want.Runner = RunnerConfig{Rounds: 4, Iterations: 3, Revs: 100, Time: Duration(5 * time.Millisecond), Warmup: 0,
+	want.Runner = RunnerConfig{Rounds: 4, RefRounds: want.Runner.RefRounds, Iterations: 3, Revs: 100, Time: Duration(5 * time.Millisecond), Warmup: 0,
 		RetryThreshold: 0, RetryLimit: want.Runner.RetryLimit, WarnKeptBelow: 95, WarnRejectsAbove: want.Runner.WarnRejectsAbove, TimeUnit: Nanoseconds, Progress: "none", Storage: "/tmp/x", Report: "full"}
 	want.Measure = MeasureConfig{
 		Groups: []string{"HS256", "KW", "ECDH-ES+A128KW"}, Subjects: []string{SubjectRoundTrip},
@@ -56,6 +56,30 @@ measure:
 	}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
+	}
+}
+
+// runner.ref_rounds replaces runner.rounds for a stored or compared run;
+// 0 keeps runner.rounds.
+func TestCompareRounds(t *testing.T) {
+	tests := []struct {
+		src  string
+		want int
+	}{
+		{"", 200},
+		{"runner:\n  rounds: 30\n", 200},
+		{"runner:\n  ref_rounds: 120\n", 120},
+		{"runner:\n  rounds: 30\n  ref_rounds: 0\n", 30},
+		{"runner:\n  rounds: 300\n  ref_rounds: 100\n", 100},
+	}
+	for _, tt := range tests {
+		cfg, err := ParseConfig("t.yaml", []byte(tt.src))
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		if got := cfg.Runner.CompareRounds(); got != tt.want {
+			t.Errorf("%q: CompareRounds() = %d, want %d", tt.src, got, tt.want)
+		}
 	}
 }
 
@@ -112,6 +136,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"revs negative", "runner:\n  revs: -5\n", 2, `revs must be "auto" or a positive integer`},
 		{"time word", "runner:\n  time: fast\n", 2, `time must be a duration such as 10ms, not "fast"`},
 		{"iterations", "runner:\n  iterations: 0\n", 2, "runner.iterations: must be at least 1"},
+		{"ref_rounds", "runner:\n  rounds: 10\n  ref_rounds: -1\n", 3, "runner.ref_rounds: must not be negative (0: runner.rounds)"},
+		{"ref_rounds fraction", "runner:\n  ref_rounds: 20.5\n", 2, `runner.ref_rounds: must be an integer, not "20.5"`},
 		{"auto without time", "runner:\n  revs: auto\n  time: 0s\n", 3, "runner.time: must be positive when revs is auto"},
 		{"negative time", "runner:\n  revs: 10\n  time: -1s\n", 3, "runner.time: must not be negative"},
 		{"warmup", "runner:\n  warmup: -1\n", 2, "runner.warmup: must not be negative"},

@@ -46,7 +46,7 @@ func (s Samples) RejectShare() float64 {
 func (run *Run) SamplesOf(r *Result) Samples {
 	rounds := run.Config.Runner.Rounds
 	if run.Incomplete {
-		rounds = min(rounds, run.roundsDone())
+		rounds = min(rounds, run.RoundsDone())
 	}
 	per := max(run.Config.Runner.Iterations, 1)
 	if run.Against != nil {
@@ -83,7 +83,9 @@ func stillDeviant(r *Result, threshold float64) bool {
 	return false
 }
 
-func (run *Run) roundsDone() int {
+// RoundsDone returns the rounds that the results of run hold: one more
+// than the highest round of any iteration.
+func (run *Run) RoundsDone() int {
 	n := 0
 	for i := range run.Results {
 		for _, it := range run.Results[i].Iterations {

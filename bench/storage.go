@@ -48,6 +48,27 @@ type Run struct {
 	// environment and results, measured in the same rounds; its ID is the
 	// path of the other binary.
 	Against *Run `json:"against,omitempty"`
+	// Pool, in a reference that [Store.LoadRef] pooled from several
+	// stored runs of one tag, says which runs it holds and which it left
+	// out; nil for a stored run. It is never stored.
+	Pool *Pool `json:"-"`
+}
+
+// Pool describes a reference pooled from the stored runs of one tag (see
+// [Store.LoadRef]).
+type Pool struct {
+	Tag  string   // the tag
+	Runs []string // the ids of the runs pooled, oldest first
+	// Left are the runs of the tag left out, oldest first, each with why:
+	// another commit (or tree state), configuration, variant set or
+	// calibration workload than the newest.
+	Left []PoolLeft
+}
+
+// PoolLeft is a stored run left out of a [Pool].
+type PoolLeft struct {
+	ID  string
+	Why string
 }
 
 // maxTagLen bounds the length of a run's tag.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/stats"
@@ -575,6 +576,37 @@ func logsOf(xs []float64) []float64 {
 		}
 	}
 	return out
+}
+
+// ShortRounds returns a warning, one line without a final period, when
+// the comparison of run with the stored run ref (not the other build of
+// an A/B run, whose rounds are paired back to back) has fewer than need
+// rounds on either side (run.Config.Runner.CompareRounds() when need is
+// 0), and "" otherwise. Between runs made minutes apart, the machine's
+// speed moves in phases of seconds that hit algorithm families
+// differently: with 50 rounds a side a 40% slower HS256 verification was
+// flagged by --fail-slower 10 in 47% of pairs of stored runs, with 200 in
+// 95% (see [bench.RunnerConfig.RefRounds]).
+func ShortRounds(run, ref *bench.Run, need int) string {
+	if run == nil || ref == nil || run.Against == ref {
+		return ""
+	}
+	if need <= 0 {
+		need = run.Config.Runner.CompareRounds()
+	}
+	have, refHave := run.RoundsDone(), ref.RoundsDone()
+	if have >= need && refHave >= need {
+		return ""
+	}
+	var do []string
+	if have < need {
+		do = append(do, fmt.Sprintf("run with --rounds %d", need))
+	}
+	if refHave < need {
+		do = append(do, fmt.Sprintf("store the reference again with --rounds %d, or store more runs under its tag for --ref to pool", need))
+	}
+	return fmt.Sprintf("the comparison with run %s has %d rounds in the run and %d in the reference, fewer than the %d of runner.ref_rounds: between runs made minutes apart, fewer rounds leave variants not comparable and a 10%% change unseen; %s",
+		ref.ID, have, refHave, need, strings.Join(do, " and "))
 }
 
 // Slower returns the deltas that are slower than their reference by more

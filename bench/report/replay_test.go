@@ -25,7 +25,10 @@ import (
 // --fail-slower 10 flags it, calls it not comparable, or misses it (~).
 // JOSEBENCH_REPLAY_SHIFT=1 takes the Hodges-Lehmann shift of the rounds
 // (e.shift), JOSEBENCH_REPLAY_PERROUND=1 divides each round by the
-// calibration workload's speed in it first. It measures, and asserts nothing:
+// calibration workload's speed in it first, JOSEBENCH_REPLAY_POOL=k pools
+// each k consecutive stored runs (in the order of the directories and
+// their ids) into one, as --ref TAG pools the runs of a tag, and replays
+// the pooled runs. It measures, and asserts nothing:
 // skipped without the variable, never in CI.
 func TestReplay(t *testing.T) {
 	dirs := os.Getenv("JOSEBENCH_REPLAY")
@@ -59,6 +62,20 @@ func TestReplay(t *testing.T) {
 			}
 			runs = append(runs, r)
 		}
+	}
+	if k, err := strconv.Atoi(os.Getenv("JOSEBENCH_REPLAY_POOL")); err == nil && k > 1 {
+		// Each k consecutive stored runs pooled into one, as --ref TAG
+		// pools the runs of a tag (bench.PoolRuns): what k times the
+		// rounds would give.
+		var pooled []*bench.Run
+		for s := 0; s+k <= len(runs); s += k {
+			p := bench.PoolRuns(runs[s : s+k])
+			if len(p.Pool.Runs) != k {
+				t.Fatalf("runs %s to %s: %s", runs[s].ID, runs[s+k-1].ID, p.Pool)
+			}
+			pooled = append(pooled, p)
+		}
+		runs = pooled
 	}
 	if len(runs) < 2 {
 		t.Fatalf("%d stored runs in %s", len(runs), dirs)

@@ -153,6 +153,10 @@ type Options struct {
 	// interval is too wide for it is not comparable (see [CompareFor]).
 	// 0 means DefaultDetect.
 	Detect float64
+	// RefRounds is the fewest rounds, on either side, of a comparison
+	// between stored runs without a warning (see [ShortRounds]); 0 means
+	// the run's runner.ref_rounds (or runner.rounds when that is 0).
+	RefRounds int
 }
 
 // Build computes the table of a report of run.
@@ -247,6 +251,12 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 	if opts.Ref != nil && base != bench.ReportDefault {
 		ds, dr := CompareFor(run, opts.Ref, opts.Metric, opts.Alpha, opts.Detect)
 		t.addComparison(opts.Ref, opts.Metric, ds, dr, opts.Alpha)
+		if p := opts.Ref.Pool; p != nil && (len(p.Runs) > 1 || len(p.Left) > 0) {
+			t.Notes = append(t.Notes, fmt.Sprintf("Reference: %s (%d rounds, the newest run's first).", p, opts.Ref.RoundsDone()))
+		}
+		if w := ShortRounds(run, opts.Ref, opts.RefRounds); w != "" {
+			t.Notes = append(t.Notes, "Warning: "+w+".")
+		}
 	}
 	return t, nil
 }

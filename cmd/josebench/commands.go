@@ -72,13 +72,14 @@ type outputFlags struct {
 	metric     string
 	failSlower float64
 	against    bool // the run compares with another build (run --against)
+	refRounds  int  // the fewest rounds of a --ref comparison without a warning (runner.ref_rounds)
 }
 
 func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp string) {
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id` (a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag): the median of the paired round ratios of each variant, divided by the change common to the run, ~ when its interval (round-to-round noise and run-to-run drift) includes 0, not comparable when it is too wide to detect the --fail-slower change (10% by default)")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id`: a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag, the newest run with that tag, pooled with the other runs of the tag of the same commit, configuration and variants (their rounds concatenated). Each variant's median of the paired round ratios is divided by the change common to the run; ~ when its interval (round-to-round noise and run-to-run drift) includes 0; not comparable (too noisy) when the interval's half width exceeds the --fail-slower change (10% by default), its upper bound exceeds +that change and its lower bound does not. Fewer than runner.ref_rounds rounds on either side is warned about")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -119,7 +120,7 @@ func (o *outputFlags) write(stdout io.Writer, r, ref *bench.Run) error {
 			}
 			w = f
 		}
-		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric), Detect: o.failSlower})
+		err := report.Write(w, r, o.output, report.Options{Report: o.report, Ref: ref, Metric: report.Metric(o.metric), Detect: o.failSlower, RefRounds: o.refRounds})
 		if f != nil {
 			if cerr := f.Close(); err == nil {
 				err = cerr
@@ -179,7 +180,11 @@ marked incomplete; the exit status is 1.
 A run is runner.rounds rounds; each visits every variant for
 runner.iterations iterations, in an order shuffled per round from a seed
 (--seed, random by default, stored with the run). Intervals are those of
-the median of the rounds.
+the median of the rounds. A run with --store or --ref (not --against) is
+runner.ref_rounds rounds instead (200 by default): between runs made
+minutes apart the machine's speed moves over seconds, differently for
+each algorithm, and 50 rounds a side saw a 40% slower HS256 verification
+in only about half the comparisons. --rounds, when given, wins.
 
 --against PATH compares with another josebench binary (for instance one
 built from the base commit): it runs "PATH worker", measures each variant
@@ -190,14 +195,21 @@ the change common to the run (the median over the variants, or with
 fewer than 5 the calibration workload's); its interval combines the
 variant's round-to-round noise with the run-to-run drift estimated from
 the other variants. A change every variant shares is not claimed; runs
-the machine moved too far between, and variants whose interval is too
-wide to detect the --fail-slower change (10% by default), are "not
-comparable" (see README.md, "Comparing with a stored run"). --ref takes
+the machine moved too far between, and variants whose interval is wider
+than the --fail-slower change (10% by default) either way, with its upper
+bound above +that change and its lower bound not, are "not comparable"
+(see README.md, "Comparing with a stored run"). --ref takes
 a run id, a tag, latest or latest~N (the Nth stored run before the
 latest, counted as "josebench log" lists them), read when the run starts,
-before --store saves it. A worker that does not answer a request within
-20 times the work asked for (runner.time, or the times it reported, per
-revolution), and at least 10 s, is killed and the run fails naming it.
+before --store saves it. A tag that several stored runs carry pools
+them: the rounds of every run of the tag made by the same commit (and
+tree state), configuration and variants as the newest, concatenated into
+one reference; the warnings name the runs left out. A comparison with
+fewer than runner.ref_rounds rounds on either side is warned about.
+
+A worker that does not answer a request within 20 times the work asked
+for (runner.time, or the times it reported, per revolution), and at least
+10 s, is killed and the run fails naming it.
 
 Examples:
 
@@ -225,16 +237,17 @@ Examples:
 		)
 		cf.register(fs, true)
 		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
+		fs.Lookup("ref").Usage += "; without --rounds, the run takes runner.ref_rounds rounds"
 		fs.Var(&groups, "group", "benchmark `group` to run, case ignored (see \"josebench list\"); repeatable or comma-separated (default: measure.groups)")
 		fs.StringVar(&filter, "filter", "", filterHelp)
 		fs.Var(&subjectsF, "subject", "only this `subject` ("+strings.Join(bench.Subjects, ", ")+"); repeatable")
-		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory")
+		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory; without --rounds, the run takes runner.ref_rounds rounds (enough for a later --ref; not with --against)")
 		fs.StringVar(&tag, "tag", "", "name the run `name` (letters, digits, '.', '_', '-'), for --ref, --uuid and josebench log")
 		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
 		fs.StringVar(&revs, "revs", "", "override runner.revs: a number or auto")
 		fs.DurationVar(&itTime, "time", 0, "override runner.time, the target `duration` of an iteration with auto revs")
 		fs.StringVar(&progress, "progress", "", "override runner.progress: auto, dots, line or none")
-		fs.IntVar(&rounds, "rounds", 0, "override runner.rounds with `n`")
+		fs.IntVar(&rounds, "rounds", 0, "run `n` rounds: overrides runner.rounds, and runner.ref_rounds with --store or --ref")
 		fs.Uint64Var(&seed, "seed", 0, "`seed` of the round orders, to repeat a stored run's (default: random)")
 		fs.StringVar(&against, "against", "", "compare with the josebench binary at `path`, measured in the same rounds")
 		fs.IntVar(&parallel, "parallel", 0, "also measure each variant with `n` goroutines sharing its signer, verifier, encrypter or decrypter, and report operations per second")
@@ -249,11 +262,17 @@ Examples:
 			if iters > 0 {
 				cfg.Runner.Iterations = iters
 			}
-			if rounds < 0 {
-				return usagef("--rounds must be positive")
+			if rounds < 0 || rounds == 0 && flagSet(fs, "rounds") {
+				return usagef("--rounds must be at least 1")
 			}
-			if rounds > 0 {
+			switch {
+			case rounds > 0: // explicit wins
 				cfg.Runner.Rounds = rounds
+			case against == "" && (doStore || of.ref != ""):
+				// A run that may be compared with one made minutes
+				// apart, or is: runner.ref_rounds (README.md,
+				// "Comparing with a stored run").
+				cfg.Runner.Rounds = cfg.Runner.CompareRounds()
 			}
 			if parallel < 0 || parallel == 1 {
 				return usagef("--parallel must be at least 2")
@@ -311,6 +330,7 @@ Examples:
 			if of.report == "" {
 				of.report = cfg.Runner.Report
 			}
+			of.refRounds = cfg.Runner.CompareRounds()
 			if err := of.check(&cfg); err != nil {
 				return err
 			}
@@ -327,9 +347,10 @@ Examples:
 			store := bench.Store{Dir: cfg.Runner.Storage}
 			var ref *bench.Run
 			if of.ref != "" {
-				if ref, err = store.Load(of.ref); err != nil {
+				if ref, err = store.LoadRef(of.ref); err != nil {
 					return err
 				}
+				notePool(stderr, ref)
 			}
 			if doStore {
 				if err := store.Probe(); err != nil {
@@ -401,6 +422,7 @@ Examples:
 			}
 			if ref != nil && r.Against == nil {
 				warnRefSet(stderr, r, ref)
+				warnRefRounds(stderr, r, ref, of.refRounds)
 				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			}
 			if err := bench.Summarize(r.Results).Write(info, cfg.Runner.TimeUnit); err != nil {
@@ -416,10 +438,10 @@ Examples:
 					return err
 				}
 				switch {
-				case interrupted && roundsDone(r) >= cfg.Runner.Rounds:
+				case interrupted && r.RoundsDone() >= cfg.Runner.Rounds:
 					fmt.Fprintf(info, "OK (incomplete: retries interrupted)\nRun: %s\n", r.ID)
 				case interrupted:
-					fmt.Fprintf(info, "OK (incomplete: %d of %d rounds)\nRun: %s\n", roundsDone(r), cfg.Runner.Rounds, r.ID)
+					fmt.Fprintf(info, "OK (incomplete: %d of %d rounds)\nRun: %s\n", r.RoundsDone(), cfg.Runner.Rounds, r.ID)
 				default:
 					fmt.Fprintf(info, "OK\nRun: %s\n", r.ID)
 				}
@@ -499,10 +521,13 @@ Examples:
 			var ref *bench.Run
 			switch {
 			case of.ref != "":
-				if ref, err = store.Load(of.ref); err != nil {
+				if ref, err = store.LoadRef(of.ref); err != nil {
 					return err
 				}
+				notePool(stderr, ref)
+				of.refRounds = cfg.Runner.CompareRounds()
 				warnRefSet(stderr, r, ref)
+				warnRefRounds(stderr, r, ref, of.refRounds)
 				warnDrift(stderr, r, ref, report.Metric(of.metric), of.failSlower)
 			case r.Against != nil:
 				ref, of.against = r.Against, true
@@ -739,6 +764,29 @@ func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
 		len(missing), len(run.Results), ref.ID, why, what, names)
 }
 
+// notePool says on stderr, for a reference pooled from the stored runs of
+// a tag (bench.Store.LoadRef), which runs it holds, and warns about those
+// of the tag it left out, with why.
+func notePool(stderr io.Writer, ref *bench.Run) {
+	p := ref.Pool
+	switch {
+	case p == nil:
+	case len(p.Left) > 0:
+		fmt.Fprintf(stderr, "josebench: warning: --ref %s: %s\n", p.Tag, p)
+	case len(p.Runs) > 1:
+		fmt.Fprintf(stderr, "josebench: --ref %s: %s (%d rounds)\n", p.Tag, p, ref.RoundsDone())
+	}
+}
+
+// warnRefRounds warns on stderr when the comparison of run with the
+// stored run ref has fewer than need rounds on either side
+// (report.ShortRounds), and says what to do.
+func warnRefRounds(stderr io.Writer, run, ref *bench.Run, need int) {
+	if w := report.ShortRounds(run, ref, need); w != "" {
+		fmt.Fprintf(stderr, "josebench: warning: %s\n", w)
+	}
+}
+
 // warnDrift warns on stderr when the comparison of run with the stored
 // run ref cannot be made (the machine moved more than can be corrected:
 // report.CompareFor), when the change common to the run (the variants',
@@ -815,15 +863,4 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
-}
-
-// roundsDone returns the rounds that the results of run hold.
-func roundsDone(run *bench.Run) int {
-	n := 0
-	for _, r := range run.Results {
-		for _, it := range r.Iterations {
-			n = max(n, it.Round+1)
-		}
-	}
-	return n
 }

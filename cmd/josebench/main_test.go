@@ -57,7 +57,7 @@ func TestHelpGolden(t *testing.T) {
 // would otherwise be dropped, and with it a round the tests count).
 func writeConfig(t *testing.T, dir string) string {
 	t.Helper()
-	cfg := "runner:\n  rounds: 2\n  iterations: 1\n  revs: 3\n  warmup: 0\n  retry_threshold: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
+	cfg := "runner:\n  rounds: 2\n  ref_rounds: 0\n  iterations: 1\n  revs: 3\n  warmup: 0\n  retry_threshold: 0\n  progress: none\n  report: none\n  storage: " + filepath.Join(dir, "runs") + "\n"
 	path := filepath.Join(dir, "bench.yaml")
 	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -92,7 +92,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", "--config", cfg, "--fail-slower", "5"}, "josebench: --fail-slower needs --ref or --against"},
 		{[]string{"run", "--config", cfg, "--ref", "latest", "--fail-slower", "NaN"}, "josebench: --fail-slower must be a finite number of percent"},
 		{[]string{"run", "--config", cfg, "--ref", "latest", "--fail-slower", "+Inf"}, "josebench: --fail-slower must be a finite number of percent"},
-		{[]string{"run", "--config", cfg, "--rounds", "-1"}, "josebench: --rounds must be positive"},
+		{[]string{"run", "--config", cfg, "--rounds", "-1"}, "josebench: --rounds must be at least 1"},
+		{[]string{"run", "--config", cfg, "--rounds", "0"}, "josebench: --rounds must be at least 1"},
 		{[]string{"run", "--config", cfg, "--parallel", "1"}, "josebench: --parallel must be at least 2"},
 		{[]string{"run", "--config", cfg, "--against", "/nonexistent/josebench"}, "josebench: --against: exec: \"/nonexistent/josebench\""},
 		{[]string{"run", "--config", cfg, "--against", os.Args[0], "--ref", "latest"}, "josebench: --against goes with neither --ref nor --parallel"},
