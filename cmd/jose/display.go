@@ -30,15 +30,24 @@ func hidden(r rune) bool {
 // RFC 8259 §7), and each byte that is not UTF-8 as \ufffd, the character
 // a decoder reads it as: the result is JSON that decodes to the same
 // values. data must be valid JSON (json.Valid); outside its strings, it
-// holds only ASCII, which is kept.
+// holds only ASCII, which is kept, except a carriage return (whitespace
+// between values, which would move the cursor back over what is shown):
+// it is dropped before a line feed and becomes one elsewhere.
 func escapeJSON(data []byte) []byte {
-	i := bytes.IndexFunc(data, func(r rune) bool { return r >= utf8.RuneSelf || r == 0x7f })
+	i := bytes.IndexFunc(data, func(r rune) bool { return r >= utf8.RuneSelf || r == 0x7f || r == '\r' })
 	if i < 0 {
-		return data // ASCII without DEL: a control character is escaped in valid JSON
+		return data // ASCII without DEL or CR: a control character is escaped in valid JSON strings
 	}
 	out := append(make([]byte, 0, len(data)+16), data[:i]...)
 	for i < len(data) {
 		c := data[i]
+		if c == '\r' { // only outside strings in valid JSON
+			if i+1 >= len(data) || data[i+1] != '\n' {
+				out = append(out, '\n')
+			}
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf && c != 0x7f {
 			out = append(out, c)
 			i++

@@ -85,6 +85,10 @@ func TestEscapeJSON(t *testing.T) {
 		{"\"a\xffb\"", `"a\ufffdb"`},
 		{`"\u202e \" \\ é 日本 🙂"`, `"\u202e \" \\ é 日本 🙂"`},
 		{"{\n  \"a\": [\n    1,\n    \"\u00e9\u202e\"\n  ]\n}\n", "{\n  \"a\": [\n    1,\n    \"\u00e9\\u202e\"\n  ]\n}\n"},
+		// A carriage return between values (JSON whitespace) would move
+		// the cursor back over what is shown: it becomes a line break,
+		// or goes before one.
+		{"{\"a\":\"x\",\r\"b\":[\r\r\n1]}\r\n", "{\"a\":\"x\",\n\"b\":[\n\n1]}\n"},
 	} {
 		got := escapeJSON([]byte(tt.in))
 		if string(got) != tt.want {
@@ -264,7 +268,7 @@ func TestTokenTextEscaped(t *testing.T) {
 // payload as it is to a pipe or a file, and with --raw; to a terminal,
 // escaped: a JSON payload as the same JSON, other text with Go's escapes.
 func TestPayloadToTerminal(t *testing.T) {
-	for _, p := range append([]string{"plain text\n", `{"a":"b"}`, "\xff\x00binary"}, hostile...) {
+	for _, p := range append([]string{"plain text\n", `{"a":"b"}`, "\xff\x00binary", "{\"sub\":\"mallory\",\"admin\":true,\"z\":[\r{\"sub\":\"alice\"}]     }"}, hostile...) {
 		for _, payload := range []string{p, `{"sub":` + rawJSONString(p) + `}`} {
 			tok := string(mustRun(t, []byte(payload), "sign", "--alg", "HS256", "--key", kHS256))
 			jwe := string(mustRun(t, []byte(payload), "encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW))
