@@ -16,13 +16,22 @@ import (
 // characters (category Cf: the bidirectional controls U+061C, U+200E,
 // U+200F, U+202A to U+202E and U+2066 to U+2069, and the invisible U+200B
 // to U+200D, U+2060, U+FEFF, ...) and the line and paragraph separators
-// U+2028 and U+2029 (categories Zl, Zp). A right-to-left override in a
-// "sub" would otherwise show "abc" as "cba", and an escape sequence in a
-// kid could clear the line it is on.
+// U+2028 and U+2029 (categories Zl, Zp), and the other characters that
+// Unicode says to show as nothing (Default_Ignorable_Code_Point): the
+// variation selectors (U+FE00 to U+FE0F, U+E0100 to U+E01EF, U+180B to
+// U+180D, U+180F), the combining grapheme joiner U+034F, the Hangul
+// fillers U+115F, U+1160, U+3164 and U+FFA0, and the code points kept for
+// such characters (U+2065, U+FFF0 to U+FFF8, U+E0000 to U+E0FFF). A
+// right-to-left override in a "sub" would otherwise show "abc" as "cba",
+// an escape sequence in a kid could clear the line it is on, and a kid
+// "hs-1" followed by a variation selector would read as "hs-1". (An emoji
+// with its presentation selector, U+2764 U+FE0F, is shown as
+// "\u2764\ufe0f" in JSON and "❤\ufe0f" in a message.)
 
 // hidden reports whether r is a character the command escapes: see above.
 func hidden(r rune) bool {
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
 // escapeJSON returns the JSON text data with each hidden character of its
@@ -30,15 +39,24 @@ func hidden(r rune) bool {
 // RFC 8259 §7), and each byte that is not UTF-8 as \ufffd, the character
 // a decoder reads it as: the result is JSON that decodes to the same
 // values. data must be valid JSON (json.Valid); outside its strings, it
-// holds only ASCII, which is kept.
+// holds only ASCII, which is kept, except a carriage return (whitespace
+// between values, which would move the cursor back over what is shown):
+// it is dropped before a line feed and becomes one elsewhere.
 func escapeJSON(data []byte) []byte {
-	i := bytes.IndexFunc(data, func(r rune) bool { return r >= utf8.RuneSelf || r == 0x7f })
+	i := bytes.IndexFunc(data, func(r rune) bool { return r >= utf8.RuneSelf || r == 0x7f || r == '\r' })
 	if i < 0 {
-		return data // ASCII without DEL: a control character is escaped in valid JSON
+		return data // ASCII without DEL or CR: a control character is escaped in valid JSON strings
 	}
 	out := append(make([]byte, 0, len(data)+16), data[:i]...)
 	for i < len(data) {
 		c := data[i]
+		if c == '\r' { // only outside strings in valid JSON
+			if i+1 >= len(data) || data[i+1] != '\n' {
+				out = append(out, '\n')
+			}
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf && c != 0x7f {
 			out = append(out, c)
 			i++

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"reflect"
@@ -27,12 +28,19 @@ var hostile = []string{
 	"\u202eabc", "x\u2066y\u2069", "\u061c\u200e\u200f", "\u202a\u202b\u202c\u202d",
 	"\u2067\u2068", "a\u200bb\u200cc\u200dd", "\u2060", "\ufeffbom", "l\u2028p\u2029",
 	"\x1b[2J\x1b[1;1H", "\x7f", "\u0085\u009b", "\U000e0001tag", "\u00ad", "ok\rFAKE",
+	// Shown as nothing too (Unicode's Default_Ignorable_Code_Point), though
+	// not format characters: variation selectors, the combining grapheme
+	// joiner, Hangul fillers, the Khmer inherent vowels, and code points
+	// reserved as ignorable (U+2065, U+E0080).
+	"hs-1\ufe0f", "a\U000e0100b", "x\u034fy", "\u115f\u1160\u3164\uffa0", "\u17b4\u17b5\u180b\u180f", "\u2065\U000e0080",
 }
 
 // hiddenIn returns the first character of s (line breaks aside) that
 // the command must not print as it is, and whether there is one: a byte
 // that is not UTF-8, a C0 or C1 control or DEL, a bidirectional control,
-// another format character (category Cf), U+2028 or U+2029. It is
+// another format character (category Cf), U+2028 or U+2029, or another
+// character Unicode says to show as nothing (Default_Ignorable_Code_Point:
+// a variation selector, a Hangul filler, ...). It is
 // written apart from hidden, so that a slip there is caught here.
 func hiddenIn(s string) (rune, bool) {
 	for i, r := range s {
@@ -41,12 +49,33 @@ func hiddenIn(s string) (rune, bool) {
 		case r < 0x20 && r != '\n', 0x7f <= r && r <= 0x9f:
 		case r == 0x061c, r == 0x200e, r == 0x200f, 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
 		case r == 0x2028, r == 0x2029, unicode.Is(unicode.Cf, r):
+		case 0xfe00 <= r && r <= 0xfe0f, 0x180b <= r && r <= 0x180f, 0xe0000 <= r && r <= 0xe0fff,
+			r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5, r == 0x3164, r == 0xffa0,
+			0x2060 <= r && r <= 0x206f, 0xfff0 <= r && r <= 0xfff8:
 		default:
 			continue
 		}
 		return r, true
 	}
 	return 0, false
+}
+
+// shownQuote is how a message shows the text s a token holds: quoted as
+// strconv.Quote does, and what that keeps of what hiddenIn finds (a
+// variation selector, ...) escaped as \uXXXX or \UXXXXXXXX.
+func shownQuote(s string) string {
+	var b strings.Builder
+	for _, r := range strconv.Quote(s) {
+		switch _, h := hiddenIn(string(r)); {
+		case !h:
+			b.WriteRune(r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	return b.String()
 }
 
 // runTerm is runCLI with standard input and output a terminal, or not,
@@ -85,6 +114,10 @@ func TestEscapeJSON(t *testing.T) {
 		{"\"a\xffb\"", `"a\ufffdb"`},
 		{`"\u202e \" \\ é 日本 🙂"`, `"\u202e \" \\ é 日本 🙂"`},
 		{"{\n  \"a\": [\n    1,\n    \"\u00e9\u202e\"\n  ]\n}\n", "{\n  \"a\": [\n    1,\n    \"\u00e9\\u202e\"\n  ]\n}\n"},
+		// A carriage return between values (JSON whitespace) would move
+		// the cursor back over what is shown: it becomes a line break,
+		// or goes before one.
+		{"{\"a\":\"x\",\r\"b\":[\r\r\n1]}\r\n", "{\"a\":\"x\",\n\"b\":[\n\n1]}\n"},
 	} {
 		got := escapeJSON([]byte(tt.in))
 		if string(got) != tt.want {
@@ -264,7 +297,7 @@ func TestTokenTextEscaped(t *testing.T) {
 // payload as it is to a pipe or a file, and with --raw; to a terminal,
 // escaped: a JSON payload as the same JSON, other text with Go's escapes.
 func TestPayloadToTerminal(t *testing.T) {
-	for _, p := range append([]string{"plain text\n", `{"a":"b"}`, "\xff\x00binary"}, hostile...) {
+	for _, p := range append([]string{"plain text\n", `{"a":"b"}`, "\xff\x00binary", "{\"sub\":\"mallory\",\"admin\":true,\"z\":[\r{\"sub\":\"alice\"}]     }"}, hostile...) {
 		for _, payload := range []string{p, `{"sub":` + rawJSONString(p) + `}`} {
 			tok := string(mustRun(t, []byte(payload), "sign", "--alg", "HS256", "--key", kHS256))
 			jwe := string(mustRun(t, []byte(payload), "encrypt", "--alg", "A128KW", "--enc", "A128GCM", "--key", kA128KW))
@@ -342,8 +375,8 @@ func TestErrorTextEscaped(t *testing.T) {
 			if r, ok := hiddenIn(out + stderr); ok {
 				t.Errorf("%s %q: prints %U as it is: stdout %q, stderr %q", c.name, h, r, out, stderr)
 			}
-			if !strings.Contains(out+stderr, strconv.Quote(h)) {
-				t.Errorf("%s %q: does not name %s: stdout %q, stderr %q", c.name, h, strconv.Quote(h), out, stderr)
+			if !strings.Contains(out+stderr, shownQuote(h)) {
+				t.Errorf("%s %q: does not name %s: stdout %q, stderr %q", c.name, h, shownQuote(h), out, stderr)
 			}
 			if n := strings.Count(stderr, "\n"); n != 1 || !strings.HasSuffix(stderr, "\n") {
 				t.Errorf("%s %q: %d lines on standard error: %q", c.name, h, n, stderr)
@@ -451,6 +484,41 @@ func TestJSONKeepsHTMLCharacters(t *testing.T) {
 		out := string(mustRun(t, nil, args...))
 		if !strings.Contains(out, `"`+url+`"`) {
 			t.Errorf("%s: want %s as it is:\n%s", args[0], url, out)
+		}
+	}
+}
+
+// TestInspectInvalidUTF8Payload: a payload that looks like JSON but holds
+// a byte that is not UTF-8 is shown as "payload_base64url", its bytes,
+// not as JSON in which that byte would read as U+FFFD.
+func TestInspectInvalidUTF8Payload(t *testing.T) {
+	payload := "{\"sub\":\"a\xffb\"}"
+	out := mustRun(t, nil, "inspect", signHS256(t, `{"alg":"HS256"}`, payload))
+	var got struct {
+		Payload       json.RawMessage `json:"payload"`
+		PayloadBase64 string          `json:"payload_base64url"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Payload != nil || got.PayloadBase64 != base64.RawURLEncoding.EncodeToString([]byte(payload)) {
+		t.Errorf("inspect of %q:\n%s\nwant payload_base64url only", payload, out)
+	}
+}
+
+// TestArgTextEscaped: what the command repeats of its arguments (an
+// unknown command or flag) is escaped as what it repeats of a token:
+// nothing hidden reaches standard error.
+func TestArgTextEscaped(t *testing.T) {
+	for _, h := range []string{"\x1b[2J", "x\u202e", "hs\ufe0f"} {
+		for _, args := range [][]string{{"ver" + h}, {"key", "pub" + h}, {"inspect", "--x" + h}} {
+			code, out, stderr := runTerm(t, false, true, nil, args...)
+			if code != exitUsage {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+			}
+			if r, ok := hiddenIn(stderr); ok || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%q: prints %U as it is, or not one line: %q", args, r, stderr)
+			}
 		}
 	}
 }

@@ -27,8 +27,9 @@ JSON object or array is shown as JSON, other UTF-8 text as
 "payload_text", anything else as "payload_base64url". In the JSON printed,
 the characters a terminal would hide or that reorder the text around them
 (control characters, DEL, bidirectional controls such as U+202E, other
-format characters such as U+200B and U+FEFF, U+2028 and U+2029) are
-escaped as \uXXXX: it decodes to what the token holds.
+format characters such as U+200B and U+FEFF, U+2028 and U+2029,
+variation selectors and the other characters Unicode says to show as
+nothing) are escaped as \uXXXX: it decodes to what the token holds.
 `,
 	maxArgs:  1,
 	tokenArg: true,

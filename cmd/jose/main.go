@@ -29,8 +29,9 @@
 // prefixed "jose:", go to standard error. Before reading standard input
 // from a terminal, the command says so on standard error. What it prints
 // of a token or key shows what is there: control characters, Unicode
-// format characters (bidirectional controls, zero-width characters) and
-// U+2028/U+2029 are escaped, in JSON as \uXXXX; a verified payload or
+// format characters (bidirectional controls, zero-width characters),
+// U+2028/U+2029 and the other characters Unicode says to show as nothing
+// (variation selectors, Hangul fillers) are escaped, in JSON as \uXXXX; a verified payload or
 // decrypted plaintext is written as it is, except to a terminal. The exit status is 0 on success,
 // 1 on failure (a token that does not verify, a weakness found, bad input)
 // and 2 for a usage error.

@@ -140,8 +140,9 @@ A general JSON serialization verifies only when every signature does.
 The payload is written as it is to a pipe or a file, or with --raw. To a
 terminal, what would be hidden or reorder the text around it (control
 characters other than line breaks and tabs, DEL, bidirectional controls
-such as U+202E, other format characters such as U+200B, U+2028, U+2029)
-is escaped: as \uXXXX in a JSON payload, which stays the same JSON; as
+such as U+202E, other format characters such as U+200B, U+2028, U+2029,
+variation selectors and the other characters Unicode says to show as
+nothing) is escaped: as \uXXXX in a JSON payload, which stays the same JSON; as
 \x1b, \u202e or, for a byte that is not UTF-8, \xff in other text.
 `,
 	maxArgs:  1,

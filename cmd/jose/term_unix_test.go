@@ -1,0 +1,61 @@
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"os"
+	"syscall"
+	"testing"
+)
+
+// TestIsTerminalKeepsFile: isTerminal tells a pipe and /dev/null from a
+// terminal without putting the descriptor into blocking mode (as
+// (*os.File).Fd does), which would change the mode of a descriptor the
+// command shares with the process that started it: the pipe (which os.Pipe
+// makes non-blocking) stays non-blocking.
+func TestIsTerminalKeepsFile(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, f := range []*os.File{r, w} {
+		if !nonBlocking(t, f) {
+			t.Errorf("before isTerminal, %v is blocking: the test cannot tell", f.Name())
+			continue
+		}
+		if isTerminal(f) {
+			t.Errorf("the pipe %v is a terminal", f.Name())
+		}
+		if !nonBlocking(t, f) {
+			t.Errorf("isTerminal put %v into blocking mode", f.Name())
+		}
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) || isTerminal(nil) || isTerminal(struct{}{}) {
+		t.Errorf("%s, nil or a non-file is a terminal", os.DevNull)
+	}
+}
+
+// nonBlocking reports whether f's descriptor has O_NONBLOCK, read without
+// (*os.File).Fd.
+func nonBlocking(t *testing.T, f *os.File) bool {
+	t.Helper()
+	c, err := f.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags uintptr
+	var errno syscall.Errno
+	if err := c.Control(func(fd uintptr) {
+		flags, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+	}); err != nil || errno != 0 {
+		t.Fatal(err, errno)
+	}
+	return flags&syscall.O_NONBLOCK != 0
+}
