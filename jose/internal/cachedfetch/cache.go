@@ -49,8 +49,8 @@ import (
 // the owner turns it into its own error (jwks: a kid not in the set).
 var ErrMissing = errors.New("cachedfetch: not in the value in use")
 
-// Config configures a [Cache]; every field but Started, Adopt and
-// NoUsable is required.
+// Config configures a [Cache]; every field but Adopt and NoUsable is
+// required.
 type Config[T any] struct {
 	// Client makes the requests of Request; Request.Validators is set by
 	// the Cache for each fetch.
@@ -97,10 +97,6 @@ type Config[T any] struct {
 	// if any, runs once the lock is released, before the waiters of the
 	// fetch are woken. (oidc: close the jwks.Remote no longer used.)
 	Adopt func(prev, next *T, closed bool) (after func())
-	// Started, if set, is called under the Cache's lock as each fetch
-	// starts, with a channel closed when the fetch has ended and its
-	// result is in use.
-	Started func(done <-chan struct{})
 }
 
 // Snapshot is the value in use and how long it is used. It must not be
@@ -321,9 +317,6 @@ func (c *Cache[T]) start(now time.Time, forMiss bool) *flight {
 	f := &flight{done: make(chan struct{}), forMiss: forMiss}
 	c.flight, c.lastAttempt = f, now
 	c.attempts++
-	if c.cfg.Started != nil {
-		c.cfg.Started(f.done)
-	}
 	c.fetches.Add(1)
 	go c.run(f)
 	return f
