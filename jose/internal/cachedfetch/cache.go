@@ -343,10 +343,6 @@ func (c *Cache[T]) run(f *flight) {
 	var sum [32]byte
 	parsed := false
 	switch {
-	case err != nil && ctx.Err() != nil:
-		// Whatever the transport saw last, the cause is the deadline
-		// (or Close, below).
-		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, ctx.Err())
 	case err != nil:
 		err = c.cfg.Errorf("%w", err)
 	case res.Body == nil: // 304 Not Modified: the value in use
@@ -359,6 +355,13 @@ func (c *Cache[T]) run(f *flight) {
 			value, err = c.cfg.Parse(res.Body, res.Status, prevValue)
 			parsed = err == nil
 		}
+	}
+	if err != nil && ctx.Err() != nil {
+		// Whatever the transport saw last (an error, or the empty
+		// answer of a server that gave up with the client, which
+		// does not parse), the cause is the deadline (or Close,
+		// below).
+		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, ctx.Err())
 	}
 
 	var after func()
