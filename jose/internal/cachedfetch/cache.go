@@ -400,7 +400,9 @@ func (c *Cache[T]) run(f *flight) {
 		c.validators, c.bodySum = res.Validators, sum
 	}
 	c.lifetime = lifetime
-	fresh := now.Add(lifetime)
+	// The lifetime is counted from when the headers arrived, not from
+	// the end of the body (RFC 9111 §4.2.3).
+	fresh := res.Received.Add(lifetime)
 	ns := &Snapshot[T]{Value: value, Fetched: now, Fresh: fresh, Usable: fresh.Add(c.cfg.MaxStale)}
 	if parsed && c.cfg.Adopt != nil {
 		after = c.cfg.Adopt(prevValue, &ns.Value, false)
@@ -408,7 +410,7 @@ func (c *Cache[T]) run(f *flight) {
 	if c.stopTimer != nil {
 		c.stopTimer()
 	}
-	c.stopTimer = c.cfg.AfterFunc(lifetime, func() { ns.expired.Store(true) })
+	c.stopTimer = c.cfg.AfterFunc(fresh.Sub(now), func() { ns.expired.Store(true) })
 	c.cur.Store(ns)
 }
 
