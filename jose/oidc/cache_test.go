@@ -13,15 +13,9 @@ import (
 	"github.com/josebench/josebench/jose/jwks"
 )
 
-// waitFetch waits for the fetch in progress of p, if any, to end.
-func waitFetch(p *Provider) {
-	p.mu.Lock()
-	f := p.flight
-	p.mu.Unlock()
-	if f != nil {
-		<-f.done
-	}
-}
+// waitFetch waits for the fetch in progress of p, if any, to end (and
+// its result to be in use).
+func waitFetch(p *Provider) { p.fetches.Wait() }
 
 // TestDocumentCache: the document is used for its max-age within the
 // bounds, revalidated with its ETag, fetched again without waiting once

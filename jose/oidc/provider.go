@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/josebench/josebench/internal/untrusted"
@@ -163,12 +162,6 @@ type Provider struct {
 	// written under the cache's lock (by adopt) and read by Close once
 	// no fetch is left.
 	retired *jwks.Remote
-
-	// flight is the fetch the cache started last (nil: none), as its
-	// Config.Started says, guarded by mu: for the tests, which wait for
-	// the fetch a call started without waiting for it.
-	mu     sync.Mutex
-	flight *flight
 }
 
 // document is the document in use and the Remote of its jwks_uri.
@@ -176,9 +169,6 @@ type document struct {
 	meta *Metadata
 	keys *jwks.Remote
 }
-
-// flight is a fetch of the document: done is closed when it has ended.
-type flight struct{ done <-chan struct{} }
 
 // NewProvider returns the Provider of issuer without fetching anything:
 // the first call that needs the metadata fetches it, or call
@@ -212,11 +202,6 @@ func NewProvider(issuer string, opts Options) (*Provider, error) {
 		AfterFunc: func(d time.Duration, f func()) func() bool { return p.afterFunc(d, f) },
 		Parse:     p.parse,
 		Adopt:     p.adopt,
-		Started: func(done <-chan struct{}) {
-			p.mu.Lock()
-			p.flight = &flight{done}
-			p.mu.Unlock()
-		},
 	})
 	return p, nil
 }

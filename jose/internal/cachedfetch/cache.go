@@ -49,8 +49,8 @@ import (
 // the owner turns it into its own error (jwks: a kid not in the set).
 var ErrMissing = errors.New("cachedfetch: not in the value in use")
 
-// Config configures a [Cache]; every field but Started, Adopt and
-// NoUsable is required.
+// Config configures a [Cache]; every field but Adopt and NoUsable is
+// required.
 type Config[T any] struct {
 	// Client makes the requests of Request; Request.Validators is set by
 	// the Cache for each fetch.
@@ -97,10 +97,6 @@ type Config[T any] struct {
 	// if any, runs once the lock is released, before the waiters of the
 	// fetch are woken. (oidc: close the jwks.Remote no longer used.)
 	Adopt func(prev, next *T, closed bool) (after func())
-	// Started, if set, is called under the Cache's lock as each fetch
-	// starts, with a channel closed when the fetch has ended and its
-	// result is in use.
-	Started func(done <-chan struct{})
 }
 
 // Snapshot is the value in use and how long it is used. It must not be
@@ -321,9 +317,6 @@ func (c *Cache[T]) start(now time.Time, forMiss bool) *flight {
 	f := &flight{done: make(chan struct{}), forMiss: forMiss}
 	c.flight, c.lastAttempt = f, now
 	c.attempts++
-	if c.cfg.Started != nil {
-		c.cfg.Started(f.done)
-	}
 	c.fetches.Add(1)
 	go c.run(f)
 	return f
@@ -350,10 +343,6 @@ func (c *Cache[T]) run(f *flight) {
 	var sum [32]byte
 	parsed := false
 	switch {
-	case err != nil && ctx.Err() != nil:
-		// Whatever the transport saw last, the cause is the deadline
-		// (or Close, below).
-		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, ctx.Err())
 	case err != nil:
 		err = c.cfg.Errorf("%w", err)
 	case res.Body == nil: // 304 Not Modified: the value in use
@@ -366,6 +355,13 @@ func (c *Cache[T]) run(f *flight) {
 			value, err = c.cfg.Parse(res.Body, res.Status, prevValue)
 			parsed = err == nil
 		}
+	}
+	if err != nil && ctx.Err() != nil {
+		// Whatever the transport saw last (an error, or the empty
+		// answer of a server that gave up with the client, which
+		// does not parse), the cause is the deadline (or Close,
+		// below).
+		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, ctx.Err())
 	}
 
 	var after func()
@@ -404,7 +400,9 @@ func (c *Cache[T]) run(f *flight) {
 		c.validators, c.bodySum = res.Validators, sum
 	}
 	c.lifetime = lifetime
-	fresh := now.Add(lifetime)
+	// The lifetime is counted from when the headers arrived, not from
+	// the end of the body (RFC 9111 §4.2.3).
+	fresh := res.Received.Add(lifetime)
 	ns := &Snapshot[T]{Value: value, Fetched: now, Fresh: fresh, Usable: fresh.Add(c.cfg.MaxStale)}
 	if parsed && c.cfg.Adopt != nil {
 		after = c.cfg.Adopt(prevValue, &ns.Value, false)
@@ -412,7 +410,7 @@ func (c *Cache[T]) run(f *flight) {
 	if c.stopTimer != nil {
 		c.stopTimer()
 	}
-	c.stopTimer = c.cfg.AfterFunc(lifetime, func() { ns.expired.Store(true) })
+	c.stopTimer = c.cfg.AfterFunc(fresh.Sub(now), func() { ns.expired.Store(true) })
 	c.cur.Store(ns)
 }
 

@@ -82,9 +82,12 @@ type Response struct {
 	Status     string // the status line for an error, bounded (see [Status])
 	Validators Validators
 	// Lifetime is the freshness lifetime the response states, and
-	// Explicit whether it states one (see [Freshness]).
+	// Explicit whether it states one (see [Freshness]), counted from
+	// Received, when its headers arrived (RFC 9111 §4.2.3
+	// response_time), however long the body then took.
 	Lifetime time.Duration
 	Explicit bool
+	Received time.Time
 }
 
 // Get makes the GET req with client, bounded by ctx, and returns the
@@ -128,7 +131,8 @@ func Get(ctx context.Context, client *http.Client, req Request, now func() time.
 		Status:     Status(resp),
 		Validators: Validators{resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")},
 	}
-	res.Lifetime, res.Explicit = Freshness(resp.Header, now())
+	res.Received = now()
+	res.Lifetime, res.Explicit = Freshness(resp.Header, res.Received)
 	switch resp.StatusCode {
 	case http.StatusOK:
 	case http.StatusNotModified:

@@ -1,0 +1,183 @@
+package cachedfetch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestCloseWhileWaiting: Close with callers waiting for a fetch that
+// hangs (with their own contexts, with the Cache's, in Refresh) returns,
+// every caller returns Closed, and no goroutine of the Cache is left.
+func TestCloseWhileWaiting(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		entered := make(chan struct{}, 1)
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			<-r.Context().Done()
+		})
+		defer srv.srv.Close()
+		o := newOwner(t, srv, nil, Config[value]{Timeout: time.Hour})
+		errs := make(chan error, 12)
+		var wg sync.WaitGroup
+		for i := range 12 {
+			wg.Go(func() {
+				switch i % 3 {
+				case 0:
+					_, err := o.c.Get(context.Background(), nil)
+					errs <- err
+				case 1:
+					_, err := o.c.Get(o.c.Context(), nil)
+					errs <- err
+				default:
+					errs <- o.c.Refresh(context.Background())
+				}
+			})
+		}
+		<-entered
+		for o.c.Status().Fetching == false {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(10 * time.Millisecond) // let them all wait
+		o.c.Close(nil)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != errClosed {
+				t.Errorf("a caller waiting across Close: %v", err)
+			}
+		}
+		if n := srv.requests.Load(); n != 1 {
+			t.Errorf("%d requests for 12 callers", n)
+		}
+		srv.srv.Client().CloseIdleConnections()
+	}()
+	n := 0
+	for range 500 {
+		if n = runtime.NumGoroutine(); n <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<16)
+	t.Fatalf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+}
+
+// TestMissFlood: callers flooding a fresh value with needs it does not
+// meet (made-up kids) cause one fetch, then at most one per Cooldown,
+// whatever their number; a fetch failing in between adds none.
+func TestMissFlood(t *testing.T) {
+	srv := newServer(t, serve("v1", "Cache-Control", "max-age=3600"))
+	clk := newClock()
+	o := newOwner(t, srv, clk, Config[value]{})
+	if err := o.c.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	miss := func(*value) bool { return false }
+	flood := func() {
+		var wg sync.WaitGroup
+		for range 32 {
+			wg.Go(func() {
+				for range 20 {
+					if s, err := o.c.Get(t.Context(), miss); err != ErrMissing || s == nil {
+						t.Errorf("miss: %v", err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	flood()
+	if n := srv.requests.Load(); n != 2 {
+		t.Fatalf("%d requests after a flood of misses, want 2", n)
+	}
+	clk.add(29 * time.Second)
+	flood()
+	if n := srv.requests.Load(); n != 2 {
+		t.Fatalf("%d requests after a second flood within the cooldown, want 2", n)
+	}
+	clk.add(time.Second)
+	srv.set(fail)
+	flood()
+	if n := srv.requests.Load(); n != 3 {
+		t.Fatalf("%d requests after a flood past the cooldown, want 3", n)
+	}
+	clk.add(29 * time.Second)
+	flood()
+	if n := srv.requests.Load(); n != 3 {
+		t.Fatalf("%d requests after a flood within the cooldown of a failure, want 3", n)
+	}
+}
+
+// TestRefreshJoins: a Refresh during a fetch joins it (one request) and
+// returns its result; so does a second one.
+func TestRefreshJoins(t *testing.T) {
+	release := make(chan struct{})
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		fail(w, r)
+	})
+	o := newOwner(t, srv, nil, Config[value]{})
+	errs := make(chan error, 3)
+	go func() { errs <- o.c.Refresh(t.Context()) }()
+	for !o.c.Status().Fetching {
+		time.Sleep(time.Millisecond)
+	}
+	go func() { errs <- o.c.Refresh(t.Context()) }()
+	go func() { _, err := o.c.Get(t.Context(), nil); errs <- err }()
+	time.Sleep(10 * time.Millisecond)
+	close(release)
+	for range 3 {
+		if err := <-errs; !errors.Is(err, errTest) {
+			t.Fatalf("caller of the joined fetch: %v", err)
+		}
+	}
+	if n := srv.requests.Load(); n != 1 {
+		t.Fatalf("%d requests", n)
+	}
+}
+
+// TestHostileFreshness: whatever the freshness headers say (huge,
+// negative, overflowing, garbage, a Date far from the local clock), the
+// lifetime is within [MinRefresh, MaxRefresh], counted from the end of
+// the fetch.
+func TestHostileFreshness(t *testing.T) {
+	clk := newClock()
+	now := clk.now()
+	httpDate := func(t time.Time) string { return t.Format(http.TimeFormat) }
+	for _, c := range []struct {
+		hdr  []string
+		want time.Duration
+	}{
+		{[]string{"Cache-Control", "max-age=99999999999999999999999999"}, time.Hour},
+		{[]string{"Cache-Control", "max-age=-600"}, time.Minute},
+		{[]string{"Cache-Control", "max-age=600", "Age", "99999999999999999999"}, time.Minute},
+		{[]string{"Cache-Control", "max-age=0x600"}, time.Minute},
+		{[]string{"Expires", httpDate(now.Add(-24 * time.Hour))}, time.Minute},
+		{[]string{"Expires", "Fri, 31 Dec 9999 23:59:59 GMT"}, time.Hour},
+		{[]string{"Expires", "Mon, 01 Jan 0001 00:00:00 GMT", "Date", "Fri, 31 Dec 9999 23:59:59 GMT"}, time.Minute},
+		{[]string{"Expires", "garbage"}, time.Minute},
+		// A server clock a year behind: Expires - Date, not Expires - now.
+		{[]string{"Date", httpDate(now.AddDate(-1, 0, 0)), "Expires", httpDate(now.AddDate(-1, 0, 0).Add(10 * time.Minute))}, 10 * time.Minute},
+		{[]string{"Date", "garbage", "Expires", httpDate(now.Add(10 * time.Minute))}, 10 * time.Minute},
+	} {
+		srv := newServer(t, serve("v1", c.hdr...))
+		o := newOwner(t, srv, clk, Config[value]{})
+		if err := o.c.Refresh(t.Context()); err != nil {
+			t.Fatalf("%q: %v", c.hdr, err)
+		}
+		s := o.c.Load()
+		if got := s.Fresh.Sub(s.Fetched); got != c.want || !s.Usable.Equal(s.Fresh.Add(6*time.Hour)) {
+			t.Errorf("%q: lifetime %v, want %v (usable until %v)", c.hdr, got, c.want, s.Usable)
+		}
+	}
+}

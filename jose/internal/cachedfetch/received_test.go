@@ -1,0 +1,51 @@
+package cachedfetch
+
+import (
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestLifetimeFromReceipt: the freshness lifetime of a response is
+// counted from when its headers arrived (httpfetch.Get reads the clock
+// then; RFC 9111 §4.2.3 response_time), not from the end of a slow body:
+// a provider trickling its body for two minutes does not have its
+// max-age, or its Expires, extended by two minutes.
+func TestLifetimeFromReceipt(t *testing.T) {
+	clk := newClock()
+	for _, expires := range []bool{false, true} {
+		received := clk.now()
+		headersRead := make(chan struct{})
+		srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Date"] = nil // net/http adds none
+			if expires {
+				w.Header().Set("Expires", received.Add(10*time.Minute).Format(http.TimeFormat))
+			} else {
+				w.Header().Set("Cache-Control", "max-age=600")
+			}
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-headersRead // the client has read the clock for them
+			clk.add(2 * time.Minute)
+			w.Write([]byte("v1"))
+		})
+		o := newOwner(t, srv, clk, Config[value]{})
+		var calls atomic.Int64
+		o.c.cfg.Now = func() time.Time {
+			// Refresh reads the clock as it starts the fetch,
+			// httpfetch.Get as the headers arrive.
+			if calls.Add(1) == 2 {
+				close(headersRead)
+			}
+			return clk.now()
+		}
+		if err := o.c.Refresh(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if s := o.c.Load(); !s.Fresh.Equal(received.Add(10*time.Minute)) || !s.Fetched.Equal(received.Add(2*time.Minute)) {
+			t.Errorf("Expires %v: fetched %v, fresh until %v, want %v", expires, s.Fetched, s.Fresh, received.Add(10*time.Minute))
+		}
+		o.c.Close(nil)
+	}
+}

@@ -1,0 +1,47 @@
+package cachedfetch
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// lateTransport answers every request once its context has ended, with a
+// 200 and body: a server that gave up as the client did (net/http then
+// sends the 200 of a handler that wrote nothing) and whose answer the
+// transport still delivered.
+type lateTransport struct{ body string }
+
+func (t lateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	<-req.Context().Done()
+	return &http.Response{
+		Status: "200 OK", StatusCode: http.StatusOK, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{}, Body: io.NopCloser(strings.NewReader(t.body)),
+		ContentLength: int64(len(t.body)), Request: req,
+	}, nil
+}
+
+// TestTimeoutThenBadBody: a fetch whose Timeout passed is reported as the
+// timeout, whatever the transport saw last, even when it was a body that
+// does not parse (an empty 200 of a server that gave up with the client):
+// as jwks.Remote reported it before the cache was shared (jwks TestTimeout
+// failed now and then under -race with the parse error of the empty body).
+func TestTimeoutThenBadBody(t *testing.T) {
+	srv := newServer(t, serve("v1"))
+	o := newOwner(t, srv, nil, Config[value]{Timeout: 20 * time.Millisecond})
+	o.c.cfg.Client = &http.Client{Transport: lateTransport{"bad: empty"}}
+	err := o.c.Refresh(t.Context())
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, errTest) ||
+		!strings.Contains(err.Error(), "no complete answer within Options.Timeout 20ms") {
+		t.Fatalf("answer after the deadline that does not parse: %v", err)
+	}
+	// A complete answer that parses is used, however late.
+	o.c.cfg.Client = &http.Client{Transport: lateTransport{"v2"}}
+	if err := o.c.Refresh(t.Context()); err != nil || o.c.Load().Value.body != "v2" {
+		t.Fatalf("late answer that parses: %v", err)
+	}
+}
