@@ -30,7 +30,9 @@ import (
 //     into the struct;
 //   - validate: jwt ValidateInto (a reused Token and struct) in place of
 //     jws VerifyCompactInto: scan+check+decode and what wraps them (the
-//     header and type checks, the plan's lookup, the Token's reset);
+//     header and type checks, the plan's lookup, the Token's reset, and
+//     the copy of a single audience that dst gets for its own, one
+//     allocation);
 //   - jwt-allocs: the allocations of Validate but the claims' strings
 //     (the Token with its buffer, and the caller's struct, which escapes
 //     through dst), beside jws-allocs, those of VerifyCompact (a Message
