@@ -648,6 +648,57 @@ func TestValidateIntoDstOwnsAudience(t *testing.T) {
 	}
 }
 
+// TestValidateIntoDirtyToken: a Token reused after a token with every
+// registered claim, of a nested JWT (Outer set), gets nothing of it from a
+// token with none, validated by another Validator: ValidateInto clears
+// what validate, which no longer clears a Token itself, only sets when
+// present.
+func TestValidateIntoDirtyToken(t *testing.T) {
+	k := p256Key()
+	e, err := NewNestedEncrypter(mustSigner(t, jwa.ES256, k, nil), jwa.ECDHESA128KW, jwa.A128GCM, &k.PublicKey, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested := mustValidator(t, ValidatorOptions{Verifier: mustVerifier(t, jwa.ES256, &k.PublicKey),
+		Decrypter: mustDecrypter(t, jwa.ECDHESA128KW, jwa.A128GCM, k), Audiences: []string{"https://api.example"}})
+	full, err := e.Encrypt(typicalAccessToken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := hsValidator(t, ValidatorOptions{AnyAudience: true, ExpiryOptional: true})
+	empty := mustSign(t, mustSigner(t, jwa.HS256, hsKey, nil), json.RawMessage(`{"scope":"x"}`))
+	var tok Token
+	for range 2 {
+		if err := nested.ValidateInto(&tok, full, nil); err != nil || tok.Outer == nil || tok.Claims.Subject != "user-1234" {
+			t.Fatalf("nested: %v, %+v", err, tok)
+		}
+		if err := signed.ValidateInto(&tok, empty, nil); err != nil {
+			t.Fatal(err)
+		}
+		if !sameClaims(tok.Claims, Claims{}) || tok.Claims.Audience != nil || tok.Outer != nil ||
+			tok.Header == nil || tok.Header.Algorithm != "HS256" || string(tok.Payload) != `{"scope":"x"}` {
+			t.Fatalf("after a nested JWT with every claim: claims %+v, outer %+v, header %+v, payload %s",
+				tok.Claims, tok.Outer, tok.Header, tok.Payload)
+		}
+	}
+}
+
+// TestValidateSingleAudienceEscaped: a single "aud" with an escape, which
+// Validate reads into the Token's own storage, is decoded before the
+// audience check, there and through ValidateInto.
+func TestValidateSingleAudienceEscaped(t *testing.T) {
+	v := hsValidator(t, ValidatorOptions{ExpiryOptional: true})
+	tok := mustSign(t, mustSigner(t, jwa.HS256, hsKey, nil), json.RawMessage(`{"aud":"https:\/\/api.\u0065xample"}`))
+	got, err := v.Validate(tok, nil)
+	if err != nil || len(got.Claims.Audience) != 1 || got.Claims.Audience[0] != "https://api.example" {
+		t.Fatalf("Validate: %v, %+v", err, got)
+	}
+	var reused Token
+	if err := v.ValidateInto(&reused, tok, nil); err != nil || reused.Claims.Audience[0] != "https://api.example" {
+		t.Fatalf("ValidateInto: %v, %+v", err, reused.Claims)
+	}
+}
+
 // TestValidateInto: a reused Token gets each token's claims and header, a
 // refused token leaves it empty, and the claims' strings of an earlier
 // token stay valid.

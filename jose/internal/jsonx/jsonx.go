@@ -878,8 +878,11 @@ func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) erro
 // ScanObjectPlain is [ScanObject] whose fn is also told whether each value
 // is a string of plain bytes only: printable ASCII other than '"' and
 // '\\', so that its content, value[1:len(value)-1], is the string as is,
-// without escapes to decode. A string value with plain false may still
-// have no escape (non-ASCII content, for example).
+// without escapes to decode. plain true is exact; plain false is not the
+// converse: a string value with plain false may still be plain bytes only
+// (every value of a text of fewer than eight bytes, which the
+// word-at-a-time reading leaves to the byte scan) or have no escape
+// (non-ASCII content, for example).
 func ScanObjectPlain(data []byte, lim Limits, fn func(name, value []byte, plain bool) error) error {
 	s := scanner{data: data, lim: lim.withDefaults()}
 	s.skipWS()
