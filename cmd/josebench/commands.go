@@ -347,7 +347,9 @@ Examples:
 			store := bench.Store{Dir: cfg.Runner.Storage}
 			var ref *bench.Run
 			if of.ref != "" {
-				if ref, err = store.LoadRef(of.ref); err != nil {
+				// Rounds of a pool beyond the run's are never paired;
+				// ShortRounds asks for runner.ref_rounds.
+				if ref, err = store.LoadRef(of.ref, max(cfg.Runner.Rounds, cfg.Runner.CompareRounds())); err != nil {
 					return err
 				}
 				notePool(stderr, ref)
@@ -521,7 +523,9 @@ Examples:
 			var ref *bench.Run
 			switch {
 			case of.ref != "":
-				if ref, err = store.LoadRef(of.ref); err != nil {
+				// Rounds of a pool beyond the run's are never paired;
+				// ShortRounds asks for runner.ref_rounds.
+				if ref, err = store.LoadRef(of.ref, max(r.RoundsDone(), cfg.Runner.CompareRounds())); err != nil {
 					return err
 				}
 				notePool(stderr, ref)
