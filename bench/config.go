@@ -23,9 +23,9 @@ type RunnerConfig struct {
 	// variant, in an order shuffled per round, so that the drift of a busy
 	// machine spreads over all variants and shows in their intervals.
 	Rounds int `yaml:"rounds" json:"rounds"`
-	// RefRounds replaces Rounds in a run that stores itself (run --store)
-	// or compares with a stored run (run --ref), unless --rounds is given;
-	// 0 keeps Rounds. A comparison between runs made minutes apart needs
+	// RefRounds replaces Rounds, when above it, in a run that stores
+	// itself (run --store) or compares with a stored run (run --ref),
+	// unless --rounds is given; 0 keeps Rounds. A comparison between runs made minutes apart needs
 	// more rounds than one of two builds in the same rounds (run
 	// --against): on a quiet 2-core machine the speed moved in phases of
 	// seconds that hit algorithm families differently (rounds 30 to 42 of

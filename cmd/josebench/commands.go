@@ -181,7 +181,8 @@ A run is runner.rounds rounds; each visits every variant for
 runner.iterations iterations, in an order shuffled per round from a seed
 (--seed, random by default, stored with the run). Intervals are those of
 the median of the rounds. A run with --store or --ref (not --against) is
-runner.ref_rounds rounds instead (200 by default): between runs made
+runner.ref_rounds rounds instead (200 by default) when that is more:
+between runs made
 minutes apart the machine's speed moves over seconds, differently for
 each algorithm, and 50 rounds a side saw a 40% slower HS256 verification
 in only about half the comparisons. --rounds, when given, wins.
@@ -237,11 +238,11 @@ Examples:
 		)
 		cf.register(fs, true)
 		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
-		fs.Lookup("ref").Usage += "; without --rounds, the run takes runner.ref_rounds rounds"
+		fs.Lookup("ref").Usage += "; without --rounds, the run takes runner.ref_rounds rounds when more than runner.rounds"
 		fs.Var(&groups, "group", "benchmark `group` to run, case ignored (see \"josebench list\"); repeatable or comma-separated (default: measure.groups)")
 		fs.StringVar(&filter, "filter", "", filterHelp)
 		fs.Var(&subjectsF, "subject", "only this `subject` ("+strings.Join(bench.Subjects, ", ")+"); repeatable")
-		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory; without --rounds, the run takes runner.ref_rounds rounds (enough for a later --ref; not with --against)")
+		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory; without --rounds, the run takes runner.ref_rounds rounds when more than runner.rounds (enough for a later --ref; not with --against)")
 		fs.StringVar(&tag, "tag", "", "name the run `name` (letters, digits, '.', '_', '-'), for --ref, --uuid and josebench log")
 		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
 		fs.StringVar(&revs, "revs", "", "override runner.revs: a number or auto")
@@ -271,8 +272,9 @@ Examples:
 			case against == "" && (doStore || of.ref != ""):
 				// A run that may be compared with one made minutes
 				// apart, or is: runner.ref_rounds (README.md,
-				// "Comparing with a stored run").
-				cfg.Runner.Rounds = cfg.Runner.CompareRounds()
+				// "Comparing with a stored run"), never fewer than
+				// runner.rounds.
+				cfg.Runner.Rounds = max(cfg.Runner.Rounds, cfg.Runner.CompareRounds())
 			}
 			if parallel < 0 || parallel == 1 {
 				return usagef("--parallel must be at least 2")

@@ -85,6 +85,19 @@ func TestRefRoundsPrecedence(t *testing.T) {
 	if r := loadStored(t, dir0, "latest"); r.RoundsDone() != 2 {
 		t.Errorf("ref_rounds 0: stored %d rounds, want runner.rounds, 2", r.RoundsDone())
 	}
+	// ref_rounds below runner.rounds: --store and --ref keep runner.rounds
+	// (ref_rounds is there to give a comparison more rounds, never fewer).
+	dir1 := t.TempDir()
+	cfg1 := writeRefConfig(t, dir1, "1")
+	for _, extra := range [][]string{{"--store"}, {"--store", "--ref", "latest"}} {
+		args := append([]string{"run", "--config", cfg1, "--group", "HS256"}, extra...)
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if r := loadStored(t, dir1, "latest"); r.RoundsDone() != 2 {
+			t.Errorf("%v with ref_rounds 1: stored %d rounds, want runner.rounds, 2", args, r.RoundsDone())
+		}
+	}
 }
 
 // A --ref comparison with fewer than runner.ref_rounds rounds on either
