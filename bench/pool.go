@@ -21,8 +21,10 @@ import (
 // rounds (0: it reads them all), so that a tag many stored runs carry
 // costs the runs pooled. A run of another commit or Go version is left
 // out by [Store.List]'s description, without reading it again, and an
-// older run of the tag that cannot be read is left out, with why.
-func (s Store) LoadRef(id string, rounds int) (*Run, error) {
+// older run of the tag that cannot be read is left out, with why. The
+// run except (the id of the run compared, report --ref; "" for none) is
+// never pooled: a run is not its own reference.
+func (s Store) LoadRef(id string, rounds int, except string) (*Run, error) {
 	_, relative, err := parseLatest(id)
 	if err != nil {
 		return nil, err
@@ -40,7 +42,15 @@ func (s Store) LoadRef(id string, rounds int) (*Run, error) {
 			tagged = append(tagged, r)
 		}
 	}
-	if len(tagged) < 2 {
+	var left []PoolLeft // newest first
+	if n := len(tagged); except != "" && n > 0 && tagged[n-1].ID == except {
+		left = append(left, PoolLeft{ID: except, Why: "the run compared (a run is not its own reference)"})
+		tagged = tagged[:n-1]
+	}
+	switch {
+	case len(tagged) == 0 && len(left) > 0:
+		return nil, fmt.Errorf("%w: no run tagged %q in %s but the run compared", ErrNoRun, id, s.Dir)
+	case len(tagged) < 2 && len(left) == 0:
 		return s.Load(id)
 	}
 	newest, err := s.Load(tagged[len(tagged)-1].ID)
@@ -48,7 +58,6 @@ func (s Store) LoadRef(id string, rounds int) (*Run, error) {
 		return nil, err
 	}
 	alike := []*Run{newest} // newest first
-	var left []PoolLeft     // newest first
 	have, unread := newest.RoundsDone(), 0
 	for i := len(tagged) - 2; i >= 0; i-- {
 		if rounds > 0 && have >= rounds {
@@ -56,6 +65,10 @@ func (s Store) LoadRef(id string, rounds int) (*Run, error) {
 			break
 		}
 		info := tagged[i]
+		if info.ID == except {
+			left = append(left, PoolLeft{ID: info.ID, Why: "the run compared (a run is not its own reference)"})
+			continue
+		}
 		stub := Environment{Commit: info.Commit, Modified: info.Modified, GoVersion: info.GoVersion}
 		if why := otherBuild(newest.Env, stub); why != "" {
 			left = append(left, PoolLeft{ID: info.ID, Why: why})

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -77,7 +78,7 @@ func TestLoadRefPools(t *testing.T) {
 	add(poolRun(t, 7, 50, "base")) // the newest of the tag
 	add(poolRun(t, 8, 50, "later"))
 
-	ref, err := s.LoadRef("base", 0)
+	ref, err := s.LoadRef("base", 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestLoadRefPools(t *testing.T) {
 
 	// A tag of one run, an id, latest: no pool.
 	for _, id := range []string{"other", runs[0].ID, "latest", "latest~1"} {
-		r, err := s.LoadRef(id, 0)
+		r, err := s.LoadRef(id, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func TestLoadRefPools(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := s2.LoadRef("x", 0)
+	r, err := s2.LoadRef("x", 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func TestLoadRefBounded(t *testing.T) {
 		{0, []string{runs[1].ID, runs[2].ID, runs[3].ID, runs[4].ID}, 1},
 		{1000, []string{runs[1].ID, runs[2].ID, runs[3].ID, runs[4].ID}, 1},
 	} {
-		ref, err := s.LoadRef("base", tt.rounds)
+		ref, err := s.LoadRef("base", tt.rounds, "")
 		if err != nil {
 			t.Fatalf("LoadRef(base, %d): %v", tt.rounds, err)
 		}
@@ -282,5 +283,47 @@ func TestLoadRefBounded(t *testing.T) {
 		if tt.left > 0 && !strings.Contains(ref.Pool.Left[0].Why, "cannot be read") {
 			t.Errorf("LoadRef(base, %d): left out %+v", tt.rounds, ref.Pool.Left)
 		}
+	}
+}
+
+// The run compared (report --uuid X --ref TAG, X tagged TAG) is never
+// pooled into its own reference: each of its rounds would pair with
+// itself.
+func TestLoadRefExceptTheRunCompared(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	var runs []*Run
+	for k := range 3 {
+		r := poolRun(t, k, 50, "base")
+		if _, err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	for _, tt := range []struct {
+		except string
+		pooled []string
+	}{
+		{runs[2].ID, []string{runs[0].ID, runs[1].ID}},
+		{runs[1].ID, []string{runs[0].ID, runs[2].ID}},
+		{"", []string{runs[0].ID, runs[1].ID, runs[2].ID}},
+	} {
+		ref, err := s.LoadRef("base", 0, tt.except)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ref.Pool.Runs, tt.pooled) || ref.ID == tt.except {
+			t.Errorf("except %s: %s (ref %s)", tt.except, ref.Pool, ref.ID)
+		}
+		if tt.except != "" && (len(ref.Pool.Left) != 1 || ref.Pool.Left[0].ID != tt.except || !strings.Contains(ref.Pool.Left[0].Why, "the run compared")) {
+			t.Errorf("except %s: left out %+v", tt.except, ref.Pool.Left)
+		}
+	}
+	// A tag of one run, the run compared: no reference.
+	s1 := Store{Dir: t.TempDir()}
+	if _, err := s1.Save(runs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s1.LoadRef("base", 0, runs[0].ID); !errors.Is(err, ErrNoRun) {
+		t.Errorf("LoadRef of a tag of the run compared alone: %v", err)
 	}
 }

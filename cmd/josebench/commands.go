@@ -353,7 +353,7 @@ Examples:
 			if of.ref != "" {
 				// Rounds of a pool beyond the run's are never paired;
 				// ShortRounds asks for runner.ref_rounds.
-				if ref, err = store.LoadRef(of.ref, max(cfg.Runner.Rounds, cfg.Runner.CompareRounds())); err != nil {
+				if ref, err = store.LoadRef(of.ref, max(cfg.Runner.Rounds, cfg.Runner.CompareRounds()), ""); err != nil {
 					return err
 				}
 				notePool(stderr, ref)
@@ -529,8 +529,11 @@ Examples:
 			case of.ref != "":
 				// Rounds of a pool beyond the run's are never paired;
 				// ShortRounds asks for runner.ref_rounds.
-				if ref, err = store.LoadRef(of.ref, max(r.RoundsDone(), cfg.Runner.CompareRounds())); err != nil {
+				if ref, err = store.LoadRef(of.ref, max(r.RoundsDone(), cfg.Runner.CompareRounds()), r.ID); err != nil {
 					return err
+				}
+				if ref.ID == r.ID {
+					return usagef("--ref %s is run %s itself, the run reported", of.ref, r.ID)
 				}
 				notePool(stderr, ref)
 				of.refRounds = cfg.Runner.CompareRounds()

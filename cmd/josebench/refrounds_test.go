@@ -192,9 +192,9 @@ func TestRefPoolCLI(t *testing.T) {
 	if code != 0 || strings.Count(out, " base ") != 4 {
 		t.Errorf("log: exit %d, want 4 runs tagged base:\n%s%s", code, out, errs)
 	}
-	// report --ref pools as run --ref does.
+	// report --ref pools as run --ref does, but for the run reported.
 	code, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", ids[2], "--ref", "base", "--report", "simple")
-	if code != 0 || !strings.Contains(errs, "josebench: warning: --ref base: 3 of the 4") {
+	if code != 0 || !strings.Contains(errs, "josebench: warning: --ref base: 2 of the 4 runs tagged base pooled, their rounds concatenated: "+ids[0]+", "+ids[3]+"; 2 left out: "+ids[1]+", other variants (1, the newest 3); "+ids[2]+", the run compared") {
 		t.Errorf("report --ref: exit %d:\n%s", code, errs)
 	}
 	// Pooled without runs left out: said, not warned.
@@ -207,6 +207,16 @@ func TestRefPoolCLI(t *testing.T) {
 	_, _, errs = runCLI(t, append(base, "--ref", "two")...)
 	if want := "josebench: --ref two: 2 of the 2 runs tagged two pooled, their rounds concatenated: " + strings.Join(ids[len(ids)-2:], ", ") + " (6 rounds)\n"; !strings.Contains(errs, want) || strings.Contains(errs, "warning: --ref") {
 		t.Errorf("stderr: want\n%s\nand no warning about the pool:\n%s", want, errs)
+	}
+	// report of a run against itself: a usage error; against a pool
+	// holding it: left out.
+	if code, _, errs := runCLI(t, "report", "--config", cfg, "--uuid", "latest", "--ref", "latest", "--report", "simple"); code != 2 || !strings.Contains(errs, "itself, the run reported") {
+		t.Errorf("report --uuid latest --ref latest: exit %d, want 2:\n%s", code, errs)
+	}
+	ids = storedIDs(t, dir)
+	_, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", ids[len(ids)-1], "--ref", "two", "--report", "simple")
+	if want := "josebench: warning: --ref two: 1 of the 2 runs tagged two pooled, their rounds concatenated: " + ids[len(ids)-2] + "; 1 left out: " + ids[len(ids)-1] + ", the run compared"; !strings.Contains(errs, want) {
+		t.Errorf("report --ref two of its newest run: stderr lacks\n%s\n%s", want, errs)
 	}
 	// The runs of a tag are read newest first only until the pool holds
 	// the rounds compared (runner.ref_rounds, 6, or the run's): 3 of 4
