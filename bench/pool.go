@@ -23,7 +23,9 @@ import (
 // out by [Store.List]'s description, without reading it again, and an
 // older run of the tag that cannot be read is left out, with why. The
 // run except (the id of the run compared, report --ref; "" for none) is
-// never pooled: a run is not its own reference.
+// left out of a pool of other runs of the tag (its rounds would pair
+// with themselves, shifted); a tag it alone carries gives that run, as
+// its id would.
 func (s Store) LoadRef(id string, rounds int, except string) (*Run, error) {
 	_, relative, err := parseLatest(id)
 	if err != nil {
@@ -48,8 +50,10 @@ func (s Store) LoadRef(id string, rounds int, except string) (*Run, error) {
 		tagged = tagged[:n-1]
 	}
 	switch {
-	case len(tagged) == 0 && len(left) > 0:
-		return nil, fmt.Errorf("%w: no run tagged %q in %s but the run compared", ErrNoRun, id, s.Dir)
+	case len(tagged) == 0:
+		// The run compared alone carries the tag: compared with itself,
+		// as --ref with its id.
+		return s.Load(id)
 	case len(tagged) < 2 && len(left) == 0:
 		return s.Load(id)
 	}

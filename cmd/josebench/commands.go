@@ -532,9 +532,6 @@ Examples:
 				if ref, err = store.LoadRef(of.ref, max(r.RoundsDone(), cfg.Runner.CompareRounds()), r.ID); err != nil {
 					return err
 				}
-				if ref.ID == r.ID {
-					return usagef("--ref %s is run %s itself, the run reported", of.ref, r.ID)
-				}
 				notePool(stderr, ref)
 				of.refRounds = cfg.Runner.CompareRounds()
 				warnRefSet(stderr, r, ref)
