@@ -23,19 +23,21 @@ type RunnerConfig struct {
 	// variant, in an order shuffled per round, so that the drift of a busy
 	// machine spreads over all variants and shows in their intervals.
 	Rounds int `yaml:"rounds" json:"rounds"`
-	// RefRounds replaces Rounds in a run that stores itself (run --store)
-	// or compares with a stored run (run --ref), unless --rounds is given;
-	// 0 keeps Rounds. A comparison between runs made minutes apart needs
-	// more rounds than one of two builds in the same rounds (run
-	// --against): on a quiet 2-core machine the speed moved in phases of
-	// seconds that hit algorithm families differently (rounds 30 to 42 of
-	// a 4 s run all about 25% faster), so the log ratios of the variants
-	// of two 50-round runs scattered by 5.1% (median; 10.1% at the 90th
-	// percentile), and a 40% slower HS256 verification was flagged by
-	// --fail-slower 10 in 47% of the pairs of stored runs; the rounds of 4
-	// runs pooled, 200 a side, flagged it in 95%, with 0 identical pairs
-	// flagged and 4.4% of their intervals excluding 0 (README.md,
-	// "Comparing with a stored run").
+	// RefRounds replaces Rounds, when above it, in a run that stores
+	// itself (run --store) or compares with a stored run (run --ref),
+	// unless --rounds is given; 0 keeps Rounds. A comparison between runs
+	// made minutes apart needs more rounds than one of two builds in the
+	// same rounds (run --against): on a quiet 2-core machine the speed
+	// moved in phases of seconds that hit algorithm families differently
+	// (rounds 30 to 42 of a 4 s run all about 25% faster), so the log
+	// ratios of the variants of two 50-round runs scattered by 5.1%
+	// (median; 10.1% at the 90th percentile), and a 40% slower HS256
+	// verification was flagged by --fail-slower 10 in 47% of the pairs of
+	// stored runs; the rounds of 4 runs pooled, 200 a side, flagged it in
+	// 19 of 20 pairs (95%), with 0 of 20 identical pairs flagged and 4.4%
+	// of their intervals excluding 0; on a loaded machine 200 rounds
+	// flagged it in 15 and 17 of 20 (README.md, "Comparing with a stored
+	// run").
 	RefRounds int `yaml:"ref_rounds" json:"ref_rounds"`
 	// Iterations is the number of timed iterations (samples) of a variant
 	// in each round.

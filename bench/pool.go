@@ -14,7 +14,19 @@ import (
 // machine's speed moves over seconds, differently for each algorithm, and
 // a comparison needs about 200 rounds a side to see a 10% change (see
 // [RunnerConfig.RefRounds]): runs stored with fewer can be pooled.
-func (s Store) LoadRef(id string) (*Run, error) {
+//
+// A comparison pairs round i with round i up to the shorter side, so
+// rounds beyond those of the run compared are never paired: LoadRef reads
+// the runs of the tag newest first and stops once the pool holds rounds
+// rounds (0: it reads them all), so that a tag many stored runs carry
+// costs the runs pooled. A run of another commit or Go version is left
+// out by [Store.List]'s description, without reading it again, and an
+// older run of the tag that cannot be read is left out, with why. The
+// run except (the id of the run compared, report --ref; "" for none) is
+// left out of a pool of other runs of the tag (its rounds would pair
+// with themselves, shifted); a tag it alone carries gives that run, as
+// its id would.
+func (s Store) LoadRef(id string, rounds int, except string) (*Run, error) {
 	_, relative, err := parseLatest(id)
 	if err != nil {
 		return nil, err
@@ -26,34 +38,74 @@ func (s Store) LoadRef(id string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
+	var tagged []RunInfo
 	for _, r := range infos {
 		if r.Tag == id {
-			ids = append(ids, r.ID)
+			tagged = append(tagged, r)
 		}
 	}
-	if len(ids) < 2 {
+	var left []PoolLeft // newest first
+	if n := len(tagged); except != "" && n > 0 && tagged[n-1].ID == except {
+		left = append(left, PoolLeft{ID: except, Why: "the run compared (a run is not its own reference)"})
+		tagged = tagged[:n-1]
+	}
+	switch {
+	case len(tagged) == 0:
+		// The run compared alone carries the tag: compared with itself,
+		// as --ref with its id.
+		return s.Load(id)
+	case len(tagged) < 2 && len(left) == 0:
 		return s.Load(id)
 	}
-	runs := make([]*Run, len(ids))
-	for i, rid := range ids {
-		if runs[i], err = s.Load(rid); err != nil {
-			return nil, err
-		}
+	newest, err := s.Load(tagged[len(tagged)-1].ID)
+	if err != nil {
+		return nil, err
 	}
-	return PoolRuns(runs), nil
+	alike := []*Run{newest} // newest first
+	have, unread := newest.RoundsDone(), 0
+	for i := len(tagged) - 2; i >= 0; i-- {
+		if rounds > 0 && have >= rounds {
+			unread = i + 1
+			break
+		}
+		info := tagged[i]
+		if info.ID == except {
+			left = append(left, PoolLeft{ID: info.ID, Why: "the run compared (a run is not its own reference)"})
+			continue
+		}
+		stub := Environment{Commit: info.Commit, Modified: info.Modified, GoVersion: info.GoVersion}
+		if why := otherBuild(newest.Env, stub); why != "" {
+			left = append(left, PoolLeft{ID: info.ID, Why: why})
+			continue
+		}
+		r, err := s.Load(info.ID)
+		if err != nil {
+			left = append(left, PoolLeft{ID: info.ID, Why: "cannot be read: " + err.Error()})
+			continue
+		}
+		if why := unlike(newest, r); why != "" {
+			left = append(left, PoolLeft{ID: info.ID, Why: why})
+			continue
+		}
+		alike = append(alike, r)
+		have += r.RoundsDone()
+	}
+	return pool(alike, left, unread), nil
 }
 
 // PoolRuns returns one run holding the rounds of runs (oldest first, as
 // [Store.List] orders them; at least one) that are alike the newest, the
-// last: the same commit and tree state ([Environment.Revision]) and Go
-// version, the same configuration of what is measured and how
-// (runner.iterations, revs, time, warmup, retry_threshold, retry_limit and
-// the measure section but its groups; the rounds may differ), the same variants and
-// calibration workload. Its results are the newest run's, in its order,
-// each holding the iterations of every run pooled, newest first, their
-// rounds renumbered to follow each other (the newest run's rounds first:
-// a comparison pairs round i with round i, so a run shorter than the pool
+// last: the same build (commit and tree state, [Environment.Revision],
+// known unless a module version names the build; Go version; module
+// version), the same machine (OS, architecture,
+// CPU, its count and GOMAXPROCS), neither made with --against, the same
+// configuration of what is measured and how (runner.iterations, revs,
+// time, warmup, retry_threshold, retry_limit and the measure section but
+// its groups; the rounds may differ), the same variants and calibration
+// workload. Its results are the newest run's, in its order, each holding
+// the iterations of every run pooled, newest first, their rounds
+// renumbered to follow each other (the newest run's rounds first: a
+// comparison pairs round i with round i, so a run shorter than the pool
 // is paired with the newest rounds), its rejects their sum; the
 // calibration workload likewise. Its ID, tag, environment and
 // configuration are the newest run's, runner.rounds the rounds pooled;
@@ -61,27 +113,36 @@ func (s Store) LoadRef(id string) (*Run, error) {
 // one run alike, that run is returned with Pool set.
 func PoolRuns(runs []*Run) *Run {
 	newest := runs[len(runs)-1]
-	pool := &Pool{Tag: newest.Tag}
-	var alike []*Run // newest first
-	for i := len(runs) - 1; i >= 0; i-- {
+	alike := []*Run{newest} // newest first
+	var left []PoolLeft     // newest first
+	for i := len(runs) - 2; i >= 0; i-- {
 		r := runs[i]
 		if why := unlike(newest, r); why != "" {
-			pool.Left = append(pool.Left, PoolLeft{ID: r.ID, Why: why})
+			left = append(left, PoolLeft{ID: r.ID, Why: why})
 			continue
 		}
 		alike = append(alike, r)
-		pool.Runs = append(pool.Runs, r.ID)
 	}
-	slices.Reverse(pool.Runs)
-	slices.Reverse(pool.Left)
+	return pool(alike, left, 0)
+}
+
+// pool pools the runs alike (newest first, at least one), the runs left
+// (newest first) and the count of runs unread named in its [Pool].
+func pool(alike []*Run, left []PoolLeft, unread int) *Run {
+	newest := alike[0]
+	p := &Pool{Tag: newest.Tag, Left: left, Unread: unread}
+	for _, r := range alike {
+		p.Runs = append(p.Runs, r.ID)
+	}
+	slices.Reverse(p.Runs)
+	slices.Reverse(p.Left)
 	out := *newest
-	out.Pool = pool
-	out.Against = nil
-	out.Incomplete = false
+	out.Pool = p
 	if len(alike) == 1 {
-		out.Incomplete = newest.Incomplete
 		return &out
 	}
+	out.Against = nil
+	out.Incomplete = false
 	out.Results = make([]Result, len(newest.Results))
 	for i := range newest.Results {
 		out.Results[i] = newest.Results[i]
@@ -127,8 +188,27 @@ func appendRounds(to, from *Result, offset int) {
 // unlike says why the stored run r cannot be pooled with newest, or ""
 // when it can.
 func unlike(newest, r *Run) string {
-	if a, b := r.Env.Revision(), newest.Env.Revision(); a != b || r.Env.GoVersion != newest.Env.GoVersion {
-		return fmt.Sprintf("another build: commit %s, %s (the newest: %s, %s)", orDash(a), r.Env.GoVersion, orDash(b), newest.Env.GoVersion)
+	if why := otherBuild(newest.Env, r.Env); why != "" {
+		return why
+	}
+	a, b := r.Env, newest.Env
+	if a.Revision() == "" && (a.Version == "" || a.Version == "(devel)") {
+		// Two builds of an unknown commit cannot be told apart (a module
+		// version, as go install ...@v1.2.3 builds, names one).
+		return "another build, or not: commit unknown"
+	}
+	if a.Module != b.Module || a.Version != b.Version {
+		return fmt.Sprintf("another build: module %s %s (the newest: %s %s)", a.Module, a.Version, b.Module, b.Version)
+	}
+	if a.GOOS != b.GOOS || a.GOARCH != b.GOARCH || a.CPU != b.CPU || a.NumCPU != b.NumCPU || a.GOMAXPROCS != b.GOMAXPROCS {
+		return fmt.Sprintf("another machine: %s/%s, %s, %d CPUs, GOMAXPROCS %d (the newest: %s/%s, %s, %d CPUs, GOMAXPROCS %d)",
+			a.GOOS, a.GOARCH, a.CPU, a.NumCPU, a.GOMAXPROCS, b.GOOS, b.GOARCH, b.CPU, b.NumCPU, b.GOMAXPROCS)
+	}
+	switch {
+	case newest.Against != nil:
+		return "the newest was made with --against (its rounds hold both builds' alternating iterations)"
+	case r.Against != nil:
+		return "made with --against (its rounds hold both builds' alternating iterations)"
 	}
 	if a, b := measuredConfig(r.Config), measuredConfig(newest.Config); !reflect.DeepEqual(a, b) {
 		return "another configuration of what is measured or how"
@@ -138,6 +218,16 @@ func unlike(newest, r *Run) string {
 	}
 	if (r.Calibration == nil) != (newest.Calibration == nil) || r.Calibration != nil && r.Calibration.ID() != newest.Calibration.ID() {
 		return "another calibration workload"
+	}
+	return ""
+}
+
+// otherBuild says why a run of env r is of another build than one of
+// newest, judged by commit, tree state and Go version, or "" when it may
+// be the same.
+func otherBuild(newest, r Environment) string {
+	if a, b := r.Revision(), newest.Revision(); a != b || r.GoVersion != newest.GoVersion {
+		return fmt.Sprintf("another build: commit %s, %s (the newest: %s, %s)", orDash(a), r.GoVersion, orDash(b), newest.GoVersion)
 	}
 	return ""
 }
@@ -178,7 +268,7 @@ func orDash(s string) string {
 // out with why.
 func (p *Pool) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d of the %d runs tagged %s pooled, their rounds concatenated: %s", len(p.Runs), len(p.Runs)+len(p.Left), p.Tag, strings.Join(p.Runs, ", "))
+	fmt.Fprintf(&b, "%d of the %d runs tagged %s pooled, their rounds concatenated: %s", len(p.Runs), len(p.Runs)+len(p.Left)+p.Unread, p.Tag, strings.Join(p.Runs, ", "))
 	if len(p.Left) > 0 {
 		fmt.Fprintf(&b, "; %d left out:", len(p.Left))
 		for i, l := range p.Left {
@@ -187,6 +277,9 @@ func (p *Pool) String() string {
 			}
 			fmt.Fprintf(&b, " %s, %s", l.ID, l.Why)
 		}
+	}
+	if p.Unread > 0 {
+		fmt.Fprintf(&b, "; %d older not read, the pool holding the rounds the comparison pairs", p.Unread)
 	}
 	return b.String()
 }

@@ -1,7 +1,10 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -74,7 +77,7 @@ func TestLoadRefPools(t *testing.T) {
 	add(poolRun(t, 7, 50, "base")) // the newest of the tag
 	add(poolRun(t, 8, 50, "later"))
 
-	ref, err := s.LoadRef("base")
+	ref, err := s.LoadRef("base", 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +154,7 @@ func TestLoadRefPools(t *testing.T) {
 
 	// A tag of one run, an id, latest: no pool.
 	for _, id := range []string{"other", runs[0].ID, "latest", "latest~1"} {
-		r, err := s.LoadRef(id)
+		r, err := s.LoadRef(id, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,11 +171,159 @@ func TestLoadRefPools(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := s2.LoadRef("x")
+	r, err := s2.LoadRef("x", 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Pool == nil || !slices.Equal(r.Pool.Runs, []string{b.ID}) || len(r.Pool.Left) != 1 || r.RoundsDone() != 50 {
 		t.Errorf("LoadRef(x): %+v, %d rounds", r.Pool, r.RoundsDone())
+	}
+}
+
+// A run is pooled only with runs of the same build on the same machine,
+// made the same way: not one made with --against (its rounds hold 3
+// alternating iterations each, its best of them is not a plain run's
+// sample), not one of an unknown commit (two builds of an unknown commit
+// cannot be told apart), nor one of another machine (CPU, core count,
+// GOMAXPROCS, OS or architecture) or module version.
+func TestPoolRunsLeavesOutOtherBuildsMachinesAndKinds(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		change func(old, newest *Run)
+		why    string
+	}{
+		{"against", func(old, _ *Run) { old.Against = &Run{ID: "/tmp/base-jb"} }, "--against"},
+		{"newest against", func(_, newest *Run) { newest.Against = &Run{ID: "/tmp/base-jb"} }, "--against"},
+		{"unknown commit", func(old, newest *Run) { old.Env.Commit, newest.Env.Commit = "", "" }, "commit unknown"},
+		{"unknown commit, devel", func(old, newest *Run) {
+			old.Env.Commit, newest.Env.Commit = "", ""
+			old.Env.Version, newest.Env.Version = "(devel)", "(devel)"
+		}, "commit unknown"},
+		{"module versions", func(old, newest *Run) {
+			old.Env.Commit, newest.Env.Commit = "", ""
+			old.Env.Version, newest.Env.Version = "v1.2.3", "v1.3.0"
+		}, "another build: module"},
+		{"cpu", func(old, _ *Run) { old.Env.CPU = "another CPU" }, "another machine"},
+		{"gomaxprocs", func(old, _ *Run) { old.Env.GOMAXPROCS = 1 }, "another machine"},
+		{"num cpu", func(old, _ *Run) { old.Env.NumCPU = 64 }, "another machine"},
+		{"goarch", func(old, _ *Run) { old.Env.GOARCH = "arm64" }, "another machine"},
+		{"version", func(old, _ *Run) { old.Env.Version = "v1.2.3" }, "another build"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			old, newest := poolRun(t, 0, 50, "base"), poolRun(t, 1, 50, "base")
+			tt.change(old, newest)
+			p := PoolRuns([]*Run{old, newest})
+			if !slices.Equal(p.Pool.Runs, []string{newest.ID}) || len(p.Pool.Left) != 1 || !strings.Contains(p.Pool.Left[0].Why, tt.why) {
+				t.Fatalf("pool %+v, want %s alone, %s left out: %q", p.Pool, newest.ID, old.ID, tt.why)
+			}
+			if p.RoundsDone() != 50 || len(p.Results[0].Iterations) != 50 {
+				t.Errorf("%d rounds, %d iterations, want 50", p.RoundsDone(), len(p.Results[0].Iterations))
+			}
+			if p.Against != newest.Against {
+				t.Errorf("Against %v, want the newest's %v", p.Against, newest.Against)
+			}
+		})
+	}
+	// One module version, commit unknown: one build, pooled.
+	old, newest := poolRun(t, 0, 50, "base"), poolRun(t, 1, 50, "base")
+	for _, r := range []*Run{old, newest} {
+		r.Env.Commit, r.Env.Version = "", "v1.2.3"
+	}
+	if p := PoolRuns([]*Run{old, newest}); len(p.Pool.Runs) != 2 || p.RoundsDone() != 100 {
+		t.Errorf("module version v1.2.3: %s, %d rounds", p.Pool, p.RoundsDone())
+	}
+}
+
+// LoadRef reads the runs of the tag newest first, and no more of them
+// than the rounds it is asked for need: a tag carried by many stored runs
+// costs the runs pooled, not all of them. An older run of the tag that
+// cannot be decoded is left out, not an error.
+func TestLoadRefBounded(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	var runs []*Run
+	for k := range 5 {
+		r := poolRun(t, k, 50, "base")
+		if _, err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	// The oldest: valid for List (josebench log), not for Load.
+	bad := filepath.Join(s.Dir, runs[0].ID+".json")
+	data, err := os.ReadFile(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte(`"round": 0,`), []byte(`"round": "zero",`), 1)
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(runs[0].ID); err == nil {
+		t.Fatal("the damaged run loads")
+	}
+	for _, tt := range []struct {
+		rounds int
+		pooled []string
+		left   int
+	}{
+		{100, []string{runs[3].ID, runs[4].ID}, 0},
+		{120, []string{runs[2].ID, runs[3].ID, runs[4].ID}, 0},
+		{50, []string{runs[4].ID}, 0},
+		{0, []string{runs[1].ID, runs[2].ID, runs[3].ID, runs[4].ID}, 1},
+		{1000, []string{runs[1].ID, runs[2].ID, runs[3].ID, runs[4].ID}, 1},
+	} {
+		ref, err := s.LoadRef("base", tt.rounds, "")
+		if err != nil {
+			t.Fatalf("LoadRef(base, %d): %v", tt.rounds, err)
+		}
+		if !slices.Equal(ref.Pool.Runs, tt.pooled) || len(ref.Pool.Left) != tt.left || ref.RoundsDone() != 50*len(tt.pooled) {
+			t.Errorf("LoadRef(base, %d): %s, %d rounds; want %v pooled, %d left out", tt.rounds, ref.Pool, ref.RoundsDone(), tt.pooled, tt.left)
+		}
+		if tt.left > 0 && !strings.Contains(ref.Pool.Left[0].Why, "cannot be read") {
+			t.Errorf("LoadRef(base, %d): left out %+v", tt.rounds, ref.Pool.Left)
+		}
+	}
+}
+
+// The run compared (report --uuid X --ref TAG, X tagged TAG) is not
+// pooled into its own reference with other runs: its rounds would pair
+// with themselves, shifted.
+func TestLoadRefExceptTheRunCompared(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	var runs []*Run
+	for k := range 3 {
+		r := poolRun(t, k, 50, "base")
+		if _, err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	for _, tt := range []struct {
+		except string
+		pooled []string
+	}{
+		{runs[2].ID, []string{runs[0].ID, runs[1].ID}},
+		{runs[1].ID, []string{runs[0].ID, runs[2].ID}},
+		{"", []string{runs[0].ID, runs[1].ID, runs[2].ID}},
+	} {
+		ref, err := s.LoadRef("base", 0, tt.except)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ref.Pool.Runs, tt.pooled) || ref.ID == tt.except {
+			t.Errorf("except %s: %s (ref %s)", tt.except, ref.Pool, ref.ID)
+		}
+		if tt.except != "" && (len(ref.Pool.Left) != 1 || ref.Pool.Left[0].ID != tt.except || !strings.Contains(ref.Pool.Left[0].Why, "the run compared")) {
+			t.Errorf("except %s: left out %+v", tt.except, ref.Pool.Left)
+		}
+	}
+	// A tag of one run, the run compared: that run (compared with
+	// itself, as with its id).
+	s1 := Store{Dir: t.TempDir()}
+	if _, err := s1.Save(runs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s1.LoadRef("base", 0, runs[0].ID); err != nil || r.ID != runs[0].ID || r.Pool != nil {
+		t.Errorf("LoadRef of a tag of the run compared alone: %v, %v", r, err)
 	}
 }

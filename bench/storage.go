@@ -63,6 +63,9 @@ type Pool struct {
 	// another commit (or tree state), configuration, variant set or
 	// calibration workload than the newest.
 	Left []PoolLeft
+	// Unread is the count of older runs of the tag not read: the pool
+	// already held the rounds a comparison pairs (see [Store.LoadRef]).
+	Unread int
 }
 
 // PoolLeft is a stored run left out of a [Pool].
@@ -283,6 +286,7 @@ type RunInfo struct {
 	Commit     string
 	Modified   bool
 	CommitFrom string // see [Environment]
+	GoVersion  string
 	Incomplete bool
 }
 
@@ -314,7 +318,7 @@ func (s Store) List() ([]RunInfo, error) {
 			return nil, fmt.Errorf("bench: stored run %s is not valid (format %d): %v", id, r.Format, err)
 		}
 		infos = append(infos, RunInfo{ID: id, Start: r.Start, Tag: r.Tag, Groups: r.Groups, Filter: r.Filter, Variants: len(r.Results),
-			Commit: r.Env.Commit, Modified: r.Env.Modified, CommitFrom: r.Env.CommitFrom, Incomplete: r.Incomplete})
+			Commit: r.Env.Commit, Modified: r.Env.Modified, CommitFrom: r.Env.CommitFrom, GoVersion: r.Env.GoVersion, Incomplete: r.Incomplete})
 	}
 	return infos, nil
 }

@@ -586,7 +586,8 @@ func logsOf(xs []float64) []float64 {
 // speed moves in phases of seconds that hit algorithm families
 // differently: with 50 rounds a side a 40% slower HS256 verification was
 // flagged by --fail-slower 10 in 47% of pairs of stored runs, with 200 in
-// 95% (see [bench.RunnerConfig.RefRounds]).
+// 19 of 20 (see [bench.RunnerConfig.RefRounds]), and on a loaded machine
+// in 15 and 17 of 20 (README.md).
 func ShortRounds(run, ref *bench.Run, need int) string {
 	if run == nil || ref == nil || run.Against == ref {
 		return ""

@@ -13,7 +13,7 @@ import (
 // poolTestRun returns a stored run of vs, rounds rounds of one iteration
 // with 3% noise (and the calibration workload's 3 a round), tagged tag.
 func poolTestRun(rng *rand.Rand, vs []bench.Variant, id, tag string, rounds int) *bench.Run {
-	r := &bench.Run{ID: id, Tag: tag, Config: bench.DefaultConfig()}
+	r := &bench.Run{ID: id, Tag: tag, Config: bench.DefaultConfig(), Env: bench.Environment{GoVersion: "go1.26.0", Commit: "abc"}}
 	r.Config.Runner.Rounds = rounds
 	for i, v := range vs {
 		res := bench.Result{Variant: v, Revs: 100}

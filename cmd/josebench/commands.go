@@ -79,7 +79,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id`: a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag, the newest run with that tag, pooled with the other runs of the tag of the same commit, configuration and variants (their rounds concatenated). Each variant's median of the paired round ratios is divided by the change common to the run; ~ when its interval (round-to-round noise and run-to-run drift) includes 0; not comparable (too noisy) when the interval's half width exceeds the --fail-slower change (10% by default), its upper bound exceeds +that change and its lower bound does not. Fewer than runner.ref_rounds rounds on either side is warned about")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id`: a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag, the newest run with that tag, pooled with the other runs of the tag of the same build, machine, configuration and variants (their rounds concatenated, read newest first until they hold the rounds compared). Each variant's median of the paired round ratios is divided by the change common to the run; ~ when its interval (round-to-round noise and run-to-run drift) includes 0; not comparable (too noisy) when the interval's half width exceeds the --fail-slower change (10% by default), its upper bound exceeds +that change and its lower bound does not. Fewer than runner.ref_rounds rounds on either side is warned about")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -181,10 +181,11 @@ A run is runner.rounds rounds; each visits every variant for
 runner.iterations iterations, in an order shuffled per round from a seed
 (--seed, random by default, stored with the run). Intervals are those of
 the median of the rounds. A run with --store or --ref (not --against) is
-runner.ref_rounds rounds instead (200 by default): between runs made
-minutes apart the machine's speed moves over seconds, differently for
-each algorithm, and 50 rounds a side saw a 40% slower HS256 verification
-in only about half the comparisons. --rounds, when given, wins.
+runner.ref_rounds rounds instead (200 by default) when that is more:
+between runs made minutes apart the machine's speed moves over seconds,
+differently for each algorithm, and 50 rounds a side saw a 40% slower
+HS256 verification in only about half the comparisons. --rounds, when
+given, wins.
 
 --against PATH compares with another josebench binary (for instance one
 built from the base commit): it runs "PATH worker", measures each variant
@@ -202,9 +203,11 @@ bound above +that change and its lower bound not, are "not comparable"
 a run id, a tag, latest or latest~N (the Nth stored run before the
 latest, counted as "josebench log" lists them), read when the run starts,
 before --store saves it. A tag that several stored runs carry pools
-them: the rounds of every run of the tag made by the same commit (and
-tree state), configuration and variants as the newest, concatenated into
-one reference; the warnings name the runs left out. A comparison with
+them: the rounds of the runs of the tag made by the same build (commit
+and tree state, Go version), on the same machine, with the same
+configuration and variants as the newest, concatenated into one
+reference, newest first until it holds the rounds compared; the
+warnings name the runs left out. A comparison with
 fewer than runner.ref_rounds rounds on either side is warned about.
 
 A worker that does not answer a request within 20 times the work asked
@@ -237,11 +240,11 @@ Examples:
 		)
 		cf.register(fs, true)
 		of.register(fs, "", "report printed after the run: simple, default, aggregate, one defined in the configuration, or none (default: runner.report)")
-		fs.Lookup("ref").Usage += "; without --rounds, the run takes runner.ref_rounds rounds"
+		fs.Lookup("ref").Usage += "; without --rounds, the run takes runner.ref_rounds rounds when more than runner.rounds"
 		fs.Var(&groups, "group", "benchmark `group` to run, case ignored (see \"josebench list\"); repeatable or comma-separated (default: measure.groups)")
 		fs.StringVar(&filter, "filter", "", filterHelp)
 		fs.Var(&subjectsF, "subject", "only this `subject` ("+strings.Join(bench.Subjects, ", ")+"); repeatable")
-		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory; without --rounds, the run takes runner.ref_rounds rounds (enough for a later --ref; not with --against)")
+		fs.BoolVar(&doStore, "store", false, "save the run under the storage directory; without --rounds, the run takes runner.ref_rounds rounds when more than runner.rounds (enough for a later --ref; not with --against)")
 		fs.StringVar(&tag, "tag", "", "name the run `name` (letters, digits, '.', '_', '-'), for --ref, --uuid and josebench log")
 		fs.IntVar(&iters, "iterations", 0, "override runner.iterations with `n`")
 		fs.StringVar(&revs, "revs", "", "override runner.revs: a number or auto")
@@ -271,8 +274,9 @@ Examples:
 			case against == "" && (doStore || of.ref != ""):
 				// A run that may be compared with one made minutes
 				// apart, or is: runner.ref_rounds (README.md,
-				// "Comparing with a stored run").
-				cfg.Runner.Rounds = cfg.Runner.CompareRounds()
+				// "Comparing with a stored run"), never fewer than
+				// runner.rounds.
+				cfg.Runner.Rounds = max(cfg.Runner.Rounds, cfg.Runner.CompareRounds())
 			}
 			if parallel < 0 || parallel == 1 {
 				return usagef("--parallel must be at least 2")
@@ -347,7 +351,9 @@ Examples:
 			store := bench.Store{Dir: cfg.Runner.Storage}
 			var ref *bench.Run
 			if of.ref != "" {
-				if ref, err = store.LoadRef(of.ref); err != nil {
+				// Rounds of a pool beyond the run's are never paired;
+				// ShortRounds asks for runner.ref_rounds.
+				if ref, err = store.LoadRef(of.ref, max(cfg.Runner.Rounds, cfg.Runner.CompareRounds()), ""); err != nil {
 					return err
 				}
 				notePool(stderr, ref)
@@ -521,7 +527,9 @@ Examples:
 			var ref *bench.Run
 			switch {
 			case of.ref != "":
-				if ref, err = store.LoadRef(of.ref); err != nil {
+				// Rounds of a pool beyond the run's are never paired;
+				// ShortRounds asks for runner.ref_rounds.
+				if ref, err = store.LoadRef(of.ref, max(r.RoundsDone(), cfg.Runner.CompareRounds()), r.ID); err != nil {
 					return err
 				}
 				notePool(stderr, ref)

@@ -85,6 +85,19 @@ func TestRefRoundsPrecedence(t *testing.T) {
 	if r := loadStored(t, dir0, "latest"); r.RoundsDone() != 2 {
 		t.Errorf("ref_rounds 0: stored %d rounds, want runner.rounds, 2", r.RoundsDone())
 	}
+	// ref_rounds below runner.rounds: --store and --ref keep runner.rounds
+	// (ref_rounds is there to give a comparison more rounds, never fewer).
+	dir1 := t.TempDir()
+	cfg1 := writeRefConfig(t, dir1, "1")
+	for _, extra := range [][]string{{"--store"}, {"--store", "--ref", "latest"}} {
+		args := append([]string{"run", "--config", cfg1, "--group", "HS256"}, extra...)
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if r := loadStored(t, dir1, "latest"); r.RoundsDone() != 2 {
+			t.Errorf("%v with ref_rounds 1: stored %d rounds, want runner.rounds, 2", args, r.RoundsDone())
+		}
+	}
 }
 
 // A --ref comparison with fewer than runner.ref_rounds rounds on either
@@ -151,8 +164,9 @@ func TestRefPoolCLI(t *testing.T) {
 	cfg := writeRefConfig(t, dir, "6")
 	base := []string{"run", "--config", cfg, "--group", "HS256"}
 	for _, extra := range [][]string{
+		{},
 		{"--filter", "benchSignature"}, // other variants: left out
-		{}, {}, {},
+		{}, {},
 	} {
 		args := append(append(append([]string{}, base...), "--store", "--tag", "base", "--rounds", "2"), extra...)
 		if code, _, errs := runCLI(t, args...); code != 0 {
@@ -164,7 +178,7 @@ func TestRefPoolCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	want := "josebench: warning: --ref base: 3 of the 4 runs tagged base pooled, their rounds concatenated: " + strings.Join(ids[1:], ", ") + "; 1 left out: " + ids[0] + ", other variants (1, the newest 3)\n"
+	want := "josebench: warning: --ref base: 3 of the 4 runs tagged base pooled, their rounds concatenated: " + ids[0] + ", " + strings.Join(ids[2:], ", ") + "; 1 left out: " + ids[1] + ", other variants (1, the newest 3)\n"
 	if !strings.Contains(errs, want) {
 		t.Errorf("stderr lacks\n%s\n%s", want, errs)
 	}
@@ -178,9 +192,9 @@ func TestRefPoolCLI(t *testing.T) {
 	if code != 0 || strings.Count(out, " base ") != 4 {
 		t.Errorf("log: exit %d, want 4 runs tagged base:\n%s%s", code, out, errs)
 	}
-	// report --ref pools as run --ref does.
-	code, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", ids[1], "--ref", "base", "--report", "simple")
-	if code != 0 || !strings.Contains(errs, "josebench: warning: --ref base: 3 of the 4") {
+	// report --ref pools as run --ref does, but for the run reported.
+	code, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", ids[2], "--ref", "base", "--report", "simple")
+	if code != 0 || !strings.Contains(errs, "josebench: warning: --ref base: 2 of the 4 runs tagged base pooled, their rounds concatenated: "+ids[0]+", "+ids[3]+"; 2 left out: "+ids[1]+", other variants (1, the newest 3); "+ids[2]+", the run compared") {
 		t.Errorf("report --ref: exit %d:\n%s", code, errs)
 	}
 	// Pooled without runs left out: said, not warned.
@@ -193,5 +207,33 @@ func TestRefPoolCLI(t *testing.T) {
 	_, _, errs = runCLI(t, append(base, "--ref", "two")...)
 	if want := "josebench: --ref two: 2 of the 2 runs tagged two pooled, their rounds concatenated: " + strings.Join(ids[len(ids)-2:], ", ") + " (6 rounds)\n"; !strings.Contains(errs, want) || strings.Contains(errs, "warning: --ref") {
 		t.Errorf("stderr: want\n%s\nand no warning about the pool:\n%s", want, errs)
+	}
+	// report of a run against a pool holding it: left out.
+	ids = storedIDs(t, dir)
+	_, _, errs = runCLI(t, "report", "--config", cfg, "--uuid", ids[len(ids)-1], "--ref", "two", "--report", "simple")
+	if want := "josebench: warning: --ref two: 1 of the 2 runs tagged two pooled, their rounds concatenated: " + ids[len(ids)-2] + "; 1 left out: " + ids[len(ids)-1] + ", the run compared"; !strings.Contains(errs, want) {
+		t.Errorf("report --ref two of its newest run: stderr lacks\n%s\n%s", want, errs)
+	}
+	// The runs of a tag are read newest first only until the pool holds
+	// the rounds compared (runner.ref_rounds, 6, or the run's): 3 of 4
+	// runs of 2 rounds.
+	for range 4 {
+		if code, _, errs := runCLI(t, append(append([]string{}, base...), "--store", "--tag", "many", "--rounds", "2")...); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	ids = storedIDs(t, dir)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--ref", "many"}, "3 of the 4 runs tagged many pooled, their rounds concatenated: " + strings.Join(ids[len(ids)-3:], ", ") + "; 1 older not read"},
+		{[]string{"--ref", "many", "--rounds", "8"}, "4 of the 4 runs tagged many pooled"},
+		{[]string{"--ref", "many", "--rounds", "1"}, "3 of the 4 runs tagged many pooled"},
+	} {
+		_, _, errs = runCLI(t, append(append([]string{}, base...), tt.args...)...)
+		if !strings.Contains(errs, "josebench: --ref many: "+tt.want) {
+			t.Errorf("%v: stderr lacks %q:\n%s", tt.args, tt.want, errs)
+		}
 	}
 }
