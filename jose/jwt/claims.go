@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/josebench/josebench/jose"
@@ -358,7 +359,8 @@ type privateSink struct {
 
 // planValue is the value of a member of the struct's plan: field is its
 // index in plan.fields, and the value is pool.src[start:end] (a claims
-// set is at most MaxTokenSize bytes, far below 1<<31).
+// set is at most MaxTokenSize bytes, by default far below 1<<31; a member
+// ending beyond it is decoded by the second scan, see privateSink.member).
 type planValue struct {
 	field      int32
 	start, end int32
@@ -381,6 +383,12 @@ func (s *privateSink) member(name, value []byte, plain bool) {
 				return
 			}
 			start := cap(s.pool.src) - cap(value)
+			if start+len(value) > math.MaxInt32 {
+				// Beyond what planValue holds (a caller may raise
+				// MaxTokenSize past 2 GiB): the second scan decodes it.
+				s.overflow = true
+				return
+			}
 			s.raw[s.n] = planValue{int32(i), int32(start), int32(start + len(value)), plain}
 			s.n++
 			return
