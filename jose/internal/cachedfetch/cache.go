@@ -339,6 +339,10 @@ func (c *Cache[T]) run(f *flight) {
 		req.Validators = httpfetch.Validators{} // nothing to revalidate
 	}
 	res, err := httpfetch.Get(ctx, c.cfg.Client, req, c.cfg.Now)
+	// Past Timeout (or Close) when Get returned: no complete answer in
+	// time. Read now, not after Parse, which the deadline does not bound:
+	// a body that arrived whole in time keeps its own error.
+	late := ctx.Err()
 	var value T
 	var sum [32]byte
 	parsed := false
@@ -356,12 +360,12 @@ func (c *Cache[T]) run(f *flight) {
 			parsed = err == nil
 		}
 	}
-	if err != nil && ctx.Err() != nil {
+	if err != nil && late != nil {
 		// Whatever the transport saw last (an error, or the empty
 		// answer of a server that gave up with the client, which
 		// does not parse), the cause is the deadline (or Close,
 		// below).
-		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, ctx.Err())
+		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, late)
 	}
 
 	var after func()
