@@ -46,6 +46,17 @@ func TestLifetimeFromReceipt(t *testing.T) {
 		if s := o.c.Load(); !s.Fresh.Equal(received.Add(10*time.Minute)) || !s.Fetched.Equal(received.Add(2*time.Minute)) {
 			t.Errorf("Expires %v: fetched %v, fresh until %v, want %v", expires, s.Fetched, s.Fresh, received.Add(10*time.Minute))
 		}
+		// The expiry timer, which the owner's fast path reads, fires
+		// at Fresh too, not a lifetime after the end of the body.
+		s := o.c.Load()
+		clk.add(8*time.Minute - time.Nanosecond)
+		if s.Expired() {
+			t.Errorf("Expires %v: expired before %v", expires, s.Fresh)
+		}
+		clk.add(time.Nanosecond)
+		if !s.Expired() {
+			t.Errorf("Expires %v: not expired at %v", expires, s.Fresh)
+		}
 		o.c.Close(nil)
 	}
 }
