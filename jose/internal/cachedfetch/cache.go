@@ -60,8 +60,10 @@ type Config[T any] struct {
 	// byte of the body.
 	Timeout time.Duration
 	// MinRefresh and MaxRefresh bound the freshness lifetime of a
-	// response ([httpfetch.Clamp]); one that states none is used for
-	// MaxRefresh.
+	// response ([httpfetch.Clamp]), counted from when its headers
+	// arrived; one that states none is used for MaxRefresh. A value is
+	// fresh for MinRefresh at least from the end of its fetch, however
+	// slow its body.
 	MinRefresh, MaxRefresh time.Duration
 	// Cooldown is how long after the end of a failed fetch no call of Get
 	// starts one, and after the end of a fetch for a miss no other miss
@@ -405,8 +407,14 @@ func (c *Cache[T]) run(f *flight) {
 	}
 	c.lifetime = lifetime
 	// The lifetime is counted from when the headers arrived, not from
-	// the end of the body (RFC 9111 §4.2.3).
+	// the end of the body (RFC 9111 §4.2.3); but a value is used for
+	// MinRefresh at least once it is here: a body slower than its
+	// lifetime is not stale on arrival (with MaxStale 0, unusable: each
+	// Get would fetch twice and fail).
 	fresh := res.Received.Add(lifetime)
+	if floor := now.Add(c.cfg.MinRefresh); fresh.Before(floor) {
+		fresh = floor
+	}
 	ns := &Snapshot[T]{Value: value, Fetched: now, Fresh: fresh, Usable: fresh.Add(c.cfg.MaxStale)}
 	if parsed && c.cfg.Adopt != nil {
 		after = c.cfg.Adopt(prevValue, &ns.Value, false)
