@@ -500,7 +500,10 @@ func (c *Cache[T]) UntilNext() time.Duration {
 	return max(next.Sub(now), 0)
 }
 
-// Wait waits until the fetch in progress, if any, has ended.
+// Wait waits until the fetch in progress, if any, has ended and its
+// result is in use (for tests). It waits on a [sync.WaitGroup]: a call
+// that may start a fetch from none must not race with it, or Wait may
+// panic ("WaitGroup is reused before previous Wait has returned").
 func (c *Cache[T]) Wait() { c.fetches.Wait() }
 
 // Close aborts the fetch in progress, makes Run return and waits for
