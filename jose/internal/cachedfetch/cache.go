@@ -60,8 +60,10 @@ type Config[T any] struct {
 	// byte of the body.
 	Timeout time.Duration
 	// MinRefresh and MaxRefresh bound the freshness lifetime of a
-	// response ([httpfetch.Clamp]); one that states none is used for
-	// MaxRefresh.
+	// response ([httpfetch.Clamp]), counted from when its headers
+	// arrived; one that states none is used for MaxRefresh. A value is
+	// fresh for MinRefresh at least from the end of its fetch, however
+	// slow its body.
 	MinRefresh, MaxRefresh time.Duration
 	// Cooldown is how long after the end of a failed fetch no call of Get
 	// starts one, and after the end of a fetch for a miss no other miss
@@ -339,6 +341,10 @@ func (c *Cache[T]) run(f *flight) {
 		req.Validators = httpfetch.Validators{} // nothing to revalidate
 	}
 	res, err := httpfetch.Get(ctx, c.cfg.Client, req, c.cfg.Now)
+	// Past Timeout (or Close) when Get returned: no complete answer in
+	// time. Read now, not after Parse, which the deadline does not bound:
+	// a body that arrived whole in time keeps its own error.
+	late := ctx.Err()
 	var value T
 	var sum [32]byte
 	parsed := false
@@ -356,12 +362,12 @@ func (c *Cache[T]) run(f *flight) {
 			parsed = err == nil
 		}
 	}
-	if err != nil && ctx.Err() != nil {
+	if err != nil && late != nil {
 		// Whatever the transport saw last (an error, or the empty
 		// answer of a server that gave up with the client, which
 		// does not parse), the cause is the deadline (or Close,
 		// below).
-		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, ctx.Err())
+		err = c.cfg.Errorf("no complete answer within Options.Timeout %v: %w", c.cfg.Timeout, late)
 	}
 
 	var after func()
@@ -401,8 +407,14 @@ func (c *Cache[T]) run(f *flight) {
 	}
 	c.lifetime = lifetime
 	// The lifetime is counted from when the headers arrived, not from
-	// the end of the body (RFC 9111 §4.2.3).
+	// the end of the body (RFC 9111 §4.2.3); but a value is used for
+	// MinRefresh at least once it is here: a body slower than its
+	// lifetime is not stale on arrival (with MaxStale 0, unusable: each
+	// Get would fetch twice and fail).
 	fresh := res.Received.Add(lifetime)
+	if floor := now.Add(c.cfg.MinRefresh); fresh.Before(floor) {
+		fresh = floor
+	}
 	ns := &Snapshot[T]{Value: value, Fetched: now, Fresh: fresh, Usable: fresh.Add(c.cfg.MaxStale)}
 	if parsed && c.cfg.Adopt != nil {
 		after = c.cfg.Adopt(prevValue, &ns.Value, false)
@@ -488,7 +500,10 @@ func (c *Cache[T]) UntilNext() time.Duration {
 	return max(next.Sub(now), 0)
 }
 
-// Wait waits until the fetch in progress, if any, has ended.
+// Wait waits until the fetch in progress, if any, has ended and its
+// result is in use (for tests). It waits on a [sync.WaitGroup]: a call
+// that may start a fetch from none must not race with it, or Wait may
+// panic ("WaitGroup is reused before previous Wait has returned").
 func (c *Cache[T]) Wait() { c.fetches.Wait() }
 
 // Close aborts the fetch in progress, makes Run return and waits for

@@ -45,3 +45,36 @@ func TestTimeoutThenBadBody(t *testing.T) {
 		t.Fatalf("late answer that parses: %v", err)
 	}
 }
+
+// ctxTransport is t, recording the context of each request it makes (the
+// fetch's, bounded by Timeout) in ctxs.
+type ctxTransport struct {
+	t    http.RoundTripper
+	ctxs chan context.Context
+}
+
+func (t ctxTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.ctxs <- req.Context()
+	return t.t.RoundTrip(req)
+}
+
+// TestParseErrorPastTimeout: a body that arrived whole within Timeout
+// and does not parse is reported with its parse error, even when Timeout
+// passed while it was parsed: the answer was complete in time, and the
+// error says what is wrong with it (jwks: wrapping jose.ErrMalformed).
+func TestParseErrorPastTimeout(t *testing.T) {
+	srv := newServer(t, serve("bad: not a document"))
+	o := newOwner(t, srv, nil, Config[value]{Timeout: 20 * time.Millisecond})
+	ctxs := make(chan context.Context, 1)
+	o.c.cfg.Client = &http.Client{Transport: ctxTransport{srv.srv.Client().Transport, ctxs}}
+	parse := o.c.cfg.Parse
+	o.c.cfg.Parse = func(body []byte, status string, prev *value) (value, error) {
+		<-(<-ctxs).Done() // Timeout passes while the body is parsed
+		return parse(body, status, prev)
+	}
+	err := o.c.Refresh(t.Context())
+	if err == nil || errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, errTest) ||
+		!strings.Contains(err.Error(), "a bad document") {
+		t.Fatalf("body in time that does not parse, Timeout passed while parsing: %v", err)
+	}
+}

@@ -67,6 +67,7 @@ func TestGet(t *testing.T) {
 		w.Header().Set("Content-Length", "1000")
 		w.Write([]byte(`{"a":`))
 	})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/ok", http.StatusFound) })
 	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
 	mux.HandleFunc("/tohttp", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://127.0.0.1:1/"+strings.Repeat("a", 5000), http.StatusFound)
@@ -78,11 +79,18 @@ func TestGet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(res.Body) != `{"a":1}` || res.Validators.ETag != `"v1"` || res.Lifetime != 10*time.Minute || !res.Explicit || res.Status != "200 OK" {
+	if string(res.Body) != `{"a":1}` || res.Validators.ETag != `"v1"` || res.Lifetime != 10*time.Minute || !res.Explicit || res.Status != "200 OK" ||
+		!res.Received.Equal(testNow) {
 		t.Fatalf("response %+v", res)
 	}
+	// Received is set on every successful path (the cache counts the
+	// lifetime from it: zero would make a value expired since year 1).
+	moved, err := get(t, srv, Request{URL: "/moved", Accept: "application/json"})
+	if err != nil || string(moved.Body) != `{"a":1}` || !moved.Received.Equal(testNow) {
+		t.Fatalf("after a redirect: %+v, %v", moved, err)
+	}
 	res, err = get(t, srv, Request{URL: "/ok", Accept: "application/json", Validators: res.Validators})
-	if err != nil || res.Body != nil || res.Validators.ETag != `"v2"` {
+	if err != nil || res.Body != nil || res.Validators.ETag != `"v2"` || !res.Received.Equal(testNow) {
 		t.Fatalf("conditional: %+v, %v", res, err)
 	}
 	if v := (Validators{"a", "b"}).Update(Validators{ETag: "c"}); v != (Validators{"c", "b"}) {
