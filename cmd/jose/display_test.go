@@ -118,6 +118,10 @@ func TestEscapeJSON(t *testing.T) {
 		// the cursor back over what is shown: it becomes a line break,
 		// or goes before one.
 		{"{\"a\":\"x\",\r\"b\":[\r\r\n1]}\r\n", "{\"a\":\"x\",\n\"b\":[\n\n1]}\n"},
+		// At the end of the text, after a string, a number or a literal.
+		{"\"x\"\r", "\"x\"\n"},
+		{"\r-1.5e3\r\r", "\n-1.5e3\n\n"},
+		{"[true\r,null\r\r\n]\r", "[true\n,null\n\n]\n"},
 	} {
 		got := escapeJSON([]byte(tt.in))
 		if string(got) != tt.want {

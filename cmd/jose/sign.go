@@ -143,7 +143,10 @@ characters other than line breaks and tabs, DEL, bidirectional controls
 such as U+202E, other format characters such as U+200B, U+2028, U+2029,
 variation selectors and the other characters Unicode says to show as
 nothing) is escaped: as \uXXXX in a JSON payload, which stays the same JSON; as
-\x1b, \u202e or, for a byte that is not UTF-8, \xff in other text.
+\x1b, \u202e or, for a byte that is not UTF-8, \xff in other text. A
+carriage return between the values of a JSON payload (which would move
+the cursor back over what is shown) becomes a line break, or is dropped
+before one; in other text it is \r, unless a line break follows.
 `,
 	maxArgs:  1,
 	tokenArg: true,

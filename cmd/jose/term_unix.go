@@ -11,8 +11,11 @@ import (
 // isTerminal reports whether v is a terminal: an *os.File whose terminal
 // attributes the system reports (the ioctl isatty(3) makes). A pipe, a
 // file and a device such as /dev/null are not. The descriptor is reached
-// through SyscallConn, not Fd, which would put it into blocking mode, a
-// mode the command shares with the process that started it.
+// through SyscallConn, not Fd, which puts a descriptor that Go itself made
+// non-blocking (os.Pipe, os.OpenFile of a terminal or a FIFO) into
+// blocking mode; a descriptor the process was given (os.Stdin, os.Stdout,
+// os.NewFile) Fd leaves as it is, so this keeps to what the file is, not
+// the mode of the command's standard input and output.
 func isTerminal(v any) bool {
 	f, ok := v.(*os.File)
 	if !ok || f == nil {

@@ -10,9 +10,8 @@ import (
 
 // TestIsTerminalKeepsFile: isTerminal tells a pipe and /dev/null from a
 // terminal without putting the descriptor into blocking mode (as
-// (*os.File).Fd does), which would change the mode of a descriptor the
-// command shares with the process that started it: the pipe (which os.Pipe
-// makes non-blocking) stays non-blocking.
+// (*os.File).Fd does with a descriptor Go made non-blocking): the pipe
+// (which os.Pipe makes non-blocking) stays non-blocking.
 func TestIsTerminalKeepsFile(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
