@@ -857,6 +857,16 @@ func Valid(data []byte, lim Limits) error {
 // may have been called for earlier members, whose results the caller must
 // then discard. An error from fn stops the scan and is returned as is.
 func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) error {
+	var cb *memberFuncs
+	if fn != nil {
+		cb = &memberFuncs{fn: fn}
+	}
+	return scanObject(data, lim, cb)
+}
+
+// scanObject is ScanObject and ScanObjectPlain: it scans the object data
+// is, handing each member to cb (nil: validate only).
+func scanObject(data []byte, lim Limits, cb *memberFuncs) error {
 	s := scanner{data: data, lim: lim.withDefaults()}
 	s.skipWS()
 	if s.pos >= len(data) || data[s.pos] != '{' {
@@ -864,10 +874,6 @@ func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) erro
 			return s.unexpected()
 		}
 		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
-	}
-	var cb *memberFuncs
-	if fn != nil {
-		cb = &memberFuncs{fn: fn}
 	}
 	if err := s.object(1, cb); err != nil {
 		return err
@@ -884,22 +890,11 @@ func ScanObject(data []byte, lim Limits, fn func(name, value []byte) error) erro
 // word-at-a-time reading leaves to the byte scan) or have no escape
 // (non-ASCII content, for example).
 func ScanObjectPlain(data []byte, lim Limits, fn func(name, value []byte, plain bool) error) error {
-	s := scanner{data: data, lim: lim.withDefaults()}
-	s.skipWS()
-	if s.pos >= len(data) || data[s.pos] != '{' {
-		if s.pos >= len(data) {
-			return s.unexpected()
-		}
-		return &TypeError{Want: "object", Got: KindOf(data[s.pos:])}
-	}
 	var cb *memberFuncs
 	if fn != nil {
 		cb = &memberFuncs{plain: fn}
 	}
-	if err := s.object(1, cb); err != nil {
-		return err
-	}
-	return s.end()
+	return scanObject(data, lim, cb)
 }
 
 // ParseObject validates data as [ScanObject] does and returns the members of
