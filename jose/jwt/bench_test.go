@@ -291,6 +291,33 @@ func BenchmarkRatio(b *testing.B) {
 	}
 }
 
+// hsReuse is what BenchmarkRatioReuse and BenchmarkSteps share: the
+// access token, a jwt Signer and a jws one for HS256 with "typ" JWT, the
+// Verifier and a Validator that accepts the token, and the token's claims
+// set as the jws side signs it.
+type hsReuse struct {
+	at      accessToken
+	s       *Signer
+	js      *jws.Signer
+	ver     *jws.Verifier
+	v       *Validator
+	payload []byte
+}
+
+func newHSReuse(b *testing.B) hsReuse {
+	r := hsReuse{at: typicalAccessToken(), s: mustSigner(b, jwa.HS256, hsKey, nil)}
+	var err error
+	if r.js, err = jws.NewSigner(jwa.HS256, hsKey, &jws.SignerOptions{Type: "JWT"}); err != nil {
+		b.Fatal(err)
+	}
+	r.ver = mustVerifier(b, jwa.HS256, hsKey)
+	r.v = mustValidator(b, ValidatorOptions{Verifier: r.ver, Audiences: []string{"https://api.example"}, Issuers: []string{"https://issuer.example"}})
+	if r.payload, err = encodeClaims(nil, &r.at); err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
 func median(x []float64) float64 {
 	slices.Sort(x)
 	return x[len(x)/2]
@@ -300,18 +327,8 @@ func median(x []float64) float64 {
 // AppendCompact + VerifyCompactInto into reused buffers beside jwt
 // AppendSign + ValidateInto (a reused Token and claims struct).
 func BenchmarkRatioReuse(b *testing.B) {
-	at := typicalAccessToken()
-	s := mustSigner(b, jwa.HS256, hsKey, nil)
-	js, err := jws.NewSigner(jwa.HS256, hsKey, &jws.SignerOptions{Type: "JWT"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ver := mustVerifier(b, jwa.HS256, hsKey)
-	v := mustValidator(b, ValidatorOptions{Verifier: ver, Audiences: []string{"https://api.example"}, Issuers: []string{"https://issuer.example"}})
-	payload, err := encodeClaims(nil, &at)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := newHSReuse(b)
+	at, s, js, ver, v, payload := r.at, r.s, r.js, r.ver, r.v, r.payload
 	var (
 		joseBuf, jwtBuf []byte
 		m               jws.Message

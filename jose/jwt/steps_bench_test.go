@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
 
@@ -51,18 +50,8 @@ import (
 //
 //	go test -run '^$' -bench Steps -benchtime 3000x -count 4 ./jose/jwt/
 func BenchmarkSteps(b *testing.B) {
-	at := typicalAccessToken()
-	s := mustSigner(b, jwa.HS256, hsKey, nil)
-	js, err := jws.NewSigner(jwa.HS256, hsKey, &jws.SignerOptions{Type: "JWT"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ver := mustVerifier(b, jwa.HS256, hsKey)
-	v := mustValidator(b, ValidatorOptions{Verifier: ver, Audiences: []string{"https://api.example"}, Issuers: []string{"https://issuer.example"}})
-	payload, err := encodeClaims(nil, &at)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := newHSReuse(b)
+	at, s, js, ver, v, payload := r.at, r.s, r.js, r.ver, r.v, r.payload
 	var (
 		buf   []byte
 		m     jws.Message
