@@ -28,8 +28,8 @@ type RunnerConfig struct {
 	// unless --rounds is given; 0 keeps Rounds. A comparison between runs
 	// made minutes apart needs more rounds than one of two builds in the
 	// same rounds (run --against): on a quiet 2-core machine the speed
-	// moved in phases of seconds that hit algorithm families differently
-	// (rounds 30 to 42 of a 4 s run all about 25% faster), so the log
+	// moved in phases that hit algorithm families differently
+	// (rounds 30 to 42 of a 1 s run all about 25% faster), so the log
 	// ratios of the variants of two 50-round runs scattered by 5.1%
 	// (median; 10.1% at the 90th percentile), and a 40% slower HS256
 	// verification was flagged by --fail-slower 10 in 47% of the pairs of

@@ -49,13 +49,17 @@ func (s Store) LoadRef(id string, rounds int, except string) (*Run, error) {
 		left = append(left, PoolLeft{ID: except, Why: "the run compared (a run is not its own reference)"})
 		tagged = tagged[:n-1]
 	}
+	// Load by id: by the tag, Load would call List again, reading and
+	// decoding every stored run once more.
 	switch {
-	case len(tagged) == 0:
+	case len(tagged) == 0 && len(left) > 0:
 		// The run compared alone carries the tag: compared with itself,
 		// as --ref with its id.
-		return s.Load(id)
+		return s.Load(except)
+	case len(tagged) == 0:
+		return s.Load(id) // no run tagged id: Load's error
 	case len(tagged) < 2 && len(left) == 0:
-		return s.Load(id)
+		return s.Load(tagged[0].ID)
 	}
 	newest, err := s.Load(tagged[len(tagged)-1].ID)
 	if err != nil {

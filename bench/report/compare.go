@@ -606,7 +606,7 @@ func ShortRounds(run, ref *bench.Run, need int) string {
 	if refHave < need {
 		do = append(do, fmt.Sprintf("store the reference again with --rounds %d, or store more runs under its tag for --ref to pool", need))
 	}
-	return fmt.Sprintf("the comparison with run %s has %d rounds in the run and %d in the reference, fewer than the %d of runner.ref_rounds: between runs made minutes apart, fewer rounds leave variants not comparable and a 10%% change unseen; %s",
+	return fmt.Sprintf("the comparison with run %s has %d rounds in the run and %d in the reference, fewer than the %d asked for (runner.ref_rounds, or runner.rounds when it is 0): between runs made minutes apart, fewer rounds leave variants not comparable and a 10%% change unseen; %s",
 		ref.ID, have, refHave, need, strings.Join(do, " and "))
 }
 

@@ -5,8 +5,8 @@
 # once all are stored (the first at least a minute earlier), NEW runs with
 # --ref against each, with --fail-slower 10. Both run with the built-in
 # configuration and no --rounds, so the stored runs and the comparisons
-# take runner.ref_rounds rounds (200; about 16 s a run here, 12 minutes
-# in all for N=20). Each run has its own tag, so no --ref pools runs.
+# take runner.ref_rounds rounds (200; 2.7 to 10.4 s a run here, 4 to 5.5
+# minutes in all for N=20). Each run has its own tag, so no --ref pools runs.
 # Runs N/4+1..N/2 of the stored ones and the last N/2 of the comparisons
 # run while two busy loops load both cores. Prints one line per
 # comparison (exit status, variants whose interval excludes 0, variants

@@ -120,7 +120,7 @@ func TestRefRoundsWarning(t *testing.T) {
 		warns []string // what the warning says; none when empty
 	}{
 		{"enough", []string{"--ref", "full"}, nil},
-		{"short ref", []string{"--ref", "short"}, []string{"has 6 rounds in the run and 2 in the reference, fewer than the 6 of runner.ref_rounds", "store the reference again with --rounds 6, or store more runs under its tag"}},
+		{"short ref", []string{"--ref", "short"}, []string{"has 6 rounds in the run and 2 in the reference, fewer than the 6 asked for (runner.ref_rounds, or runner.rounds when it is 0)", "store the reference again with --rounds 6, or store more runs under its tag"}},
 		{"short run", []string{"--ref", "full", "--rounds", "3"}, []string{"has 3 rounds in the run and 6 in the reference", "; run with --rounds 6\n"}},
 		{"both short", []string{"--ref", "short", "--rounds", "2"}, []string{"has 2 rounds in the run and 2 in the reference", "run with --rounds 6 and store the reference again with --rounds 6"}},
 	}
