@@ -11,7 +11,7 @@ import (
 // as [Store.Load], except that a tag several stored runs carry pools them
 // ([PoolRuns]): the runs of the tag alike the newest one, their rounds
 // concatenated into one reference. Between runs made minutes apart the
-// machine's speed moves over seconds, differently for each algorithm, and
+// machine's speed moves in phases, differently for each algorithm, and
 // a comparison needs about 200 rounds a side to see a 10% change (see
 // [RunnerConfig.RefRounds]): runs stored with fewer can be pooled.
 //

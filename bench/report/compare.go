@@ -583,7 +583,7 @@ func logsOf(xs []float64) []float64 {
 // an A/B run, whose rounds are paired back to back) has fewer than need
 // rounds on either side (run.Config.Runner.CompareRounds() when need is
 // 0), and "" otherwise. Between runs made minutes apart, the machine's
-// speed moves in phases of seconds that hit algorithm families
+// speed moves in phases that hit algorithm families
 // differently: with 50 rounds a side a 40% slower HS256 verification was
 // flagged by --fail-slower 10 in 47% of pairs of stored runs, with 200 in
 // 19 of 20 (see [bench.RunnerConfig.RefRounds]), and on a loaded machine

@@ -182,7 +182,7 @@ runner.iterations iterations, in an order shuffled per round from a seed
 (--seed, random by default, stored with the run). Intervals are those of
 the median of the rounds. A run with --store or --ref (not --against) is
 runner.ref_rounds rounds instead (200 by default) when that is more:
-between runs made minutes apart the machine's speed moves over seconds,
+between runs made minutes apart the machine's speed moves in phases,
 differently for each algorithm, and 50 rounds a side saw a 40% slower
 HS256 verification in only about half the comparisons. --rounds, when
 given, wins.
