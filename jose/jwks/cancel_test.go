@@ -57,7 +57,7 @@ func TestCancelledCallersCannotResetCooldown(t *testing.T) {
 	if err := r.Refresh(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	p.set(hang(entered, release, body))
 	for i := range 5 {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -99,7 +99,7 @@ func TestCancelledStarterDoesNotCancelWaiters(t *testing.T) {
 	if err := r.Refresh(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	p.set(hang(entered, release, setJSON(t, k1, k2)))
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan error, 1)
@@ -225,7 +225,7 @@ func TestStaleWhileRevalidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.set(hang(entered, release, body))
-	c.add(DefaultMaxRefreshInterval) // stale, usable
+	c.Add(DefaultMaxRefreshInterval) // stale, usable
 	done := make(chan error, 1)
 	go func() { _, err := v.VerifyCompact(tok); done <- err }()
 	select {
@@ -242,11 +242,11 @@ func TestStaleWhileRevalidate(t *testing.T) {
 	}
 	close(release)
 	r.fetches.Wait()
-	if st := r.Status(); st.Fetching || st.LastError != nil || !st.FreshUntil.After(c.now()) {
+	if st := r.Status(); st.Fetching || st.LastError != nil || !st.FreshUntil.After(c.Now()) {
 		t.Fatalf("status after the fetch %+v", st)
 	}
 	// A caller that is gone gets the usable set and starts nothing.
-	c.add(DefaultMaxRefreshInterval)
+	c.Add(DefaultMaxRefreshInterval)
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
 	if set, err := r.Get(gone, ""); err != nil || set == nil || r.Status().Requests != 2 {

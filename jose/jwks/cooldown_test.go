@@ -26,10 +26,10 @@ func TestCooldownFromFailureEnd(t *testing.T) {
 	}
 	const slow = 20 * time.Second
 	p.set(func(w http.ResponseWriter, _ *http.Request) {
-		clk.add(slow) // the provider takes 20 s to fail
+		clk.Add(slow) // the provider takes 20 s to fail
 		http.Error(w, "overloaded", http.StatusServiceUnavailable)
 	})
-	clk.add(600 * time.Second) // stale
+	clk.Add(600 * time.Second) // stale
 	if err := r.Refresh(t.Context()); !errors.Is(err, ErrFetch) {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestCooldownFromFailureEnd(t *testing.T) {
 	}
 	// 35 s after the failed fetch started, 15 s after it ended: the
 	// stale set is used, without a request.
-	clk.add(DefaultRefreshCooldown - slow + 5*time.Second)
+	clk.Add(DefaultRefreshCooldown - slow + 5*time.Second)
 	for range 10 {
 		if _, err := v.VerifyCompact(tok); err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestCooldownFromFailureEnd(t *testing.T) {
 		t.Fatalf("%d requests within the cooldown of the failed fetch's end, want 2", n)
 	}
 	// The cooldown from the end has passed: the next token fetches.
-	clk.add(DefaultRefreshCooldown - 5*time.Second)
+	clk.Add(DefaultRefreshCooldown - 5*time.Second)
 	p.set(serveSet(setJSON(t, k), "Cache-Control", "max-age=600"))
 	if _, err := v.VerifyCompact(tok); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestNewKidAfterScheduledFetch(t *testing.T) {
 				t.Fatal(err)
 			}
 		case "expiry":
-			clk.add(600 * time.Second)
+			clk.Add(600 * time.Second)
 			if _, err := v.VerifyCompact(k1.token(t, false)); err != nil {
 				t.Fatal(err)
 			}
@@ -102,7 +102,7 @@ func TestNewKidAfterScheduledFetch(t *testing.T) {
 		}
 		// That fetch was for an unknown kid: the cooldown starts.
 		p.set(serveSet(setJSON(t, k1, k2, k3), "Cache-Control", "max-age=600"))
-		clk.add(DefaultRefreshCooldown / 2)
+		clk.Add(DefaultRefreshCooldown / 2)
 		if err := r.Refresh(t.Context()); err != nil { // does not restart the cooldown
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestNewKidAfterScheduledFetch(t *testing.T) {
 		if n := p.requests.Load() - before; n != 2 {
 			t.Fatalf("%d requests, want 2 (new kid, Refresh)", n)
 		}
-		clk.add(DefaultRefreshCooldown / 2) // the cooldown of the new kid's fetch ends
+		clk.Add(DefaultRefreshCooldown / 2) // the cooldown of the new kid's fetch ends
 		if _, err := v.VerifyCompact(newECKey(t, "made-up").token(t, false)); !errors.Is(err, jose.ErrKeyNotFound) {
 			t.Fatalf("made-up kid after the cooldown: %v", err)
 		}
@@ -123,7 +123,7 @@ func TestNewKidAfterScheduledFetch(t *testing.T) {
 			t.Fatalf("%d requests, want 3 (new kid, Refresh, made-up kid)", n)
 		}
 		p.set(serveSet(setJSON(t, k1), "Cache-Control", "max-age=600"))
-		clk.add(DefaultRefreshCooldown)
+		clk.Add(DefaultRefreshCooldown)
 		if err := r.Refresh(t.Context()); err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestMadeUpKidsBounded(t *testing.T) {
 			}
 		}
 		r.fetches.Wait()
-		clk.add(time.Second)
+		clk.Add(time.Second)
 	}
 	kid := p.requests.Load() - 1 - seconds/60
 	if max := int64(seconds/DefaultRefreshCooldown.Seconds() + 1); kid > max {

@@ -14,9 +14,9 @@ func TestExpiresWithoutDate(t *testing.T) {
 	k := newECKey(t, "k1")
 	body := setJSON(t, k)
 	clk := newClock()
-	expires := clk.now().Add(time.Hour)
+	expires := clk.Now().Add(time.Hour)
 	p := newProvider(t, false, func(w http.ResponseWriter, r *http.Request) {
-		clk.add(2 * time.Minute) // the provider takes 2 min to answer
+		clk.Add(2 * time.Minute) // the provider takes 2 min to answer
 		w.Header()["Date"] = nil // net/http adds none
 		w.Header().Set("Expires", expires.Format(http.TimeFormat))
 		w.Write(body)

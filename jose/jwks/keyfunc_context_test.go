@@ -33,7 +33,7 @@ func TestKeyFuncContext(t *testing.T) {
 	}
 
 	// An unknown kid, past the cooldown, while the provider hangs.
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	p.set(hang(entered, release, body))
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

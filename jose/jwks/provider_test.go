@@ -11,9 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/testclock"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
 )
@@ -78,58 +78,11 @@ func serveSet(body []byte, hdr ...string) http.HandlerFunc {
 	}
 }
 
-// clock is a settable time source for a Remote, with timers that fire
-// when add moves the time past them.
-type clock struct {
-	mu     sync.Mutex
-	t      time.Time
-	timers map[*fakeTimer]bool
-}
+// clock is the settable time source of these tests ([testclock.Clock]):
+// its timers fire when Add moves the time past them.
+type clock = testclock.Clock
 
-type fakeTimer struct {
-	at time.Time
-	f  func()
-}
-
-func (c *clock) afterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ft := &fakeTimer{c.t.Add(d), f}
-	c.timers[ft] = true
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		ok := c.timers[ft]
-		delete(c.timers, ft)
-		return ok
-	}
-}
-
-func newClock() *clock {
-	return &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), timers: map[*fakeTimer]bool{}}
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	var due []func()
-	for ft := range c.timers {
-		if !ft.at.After(c.t) {
-			due = append(due, ft.f)
-			delete(c.timers, ft)
-		}
-	}
-	c.mu.Unlock()
-	for _, f := range due {
-		f()
-	}
-}
+func newClock() *clock { return testclock.New() }
 
 // newRemote returns a Remote for p (the TLS client of p's server, or the
 // default client for a plain server) on clock c (nil: real time), closed
@@ -147,7 +100,7 @@ func newRemote(t testing.TB, p *provider, c *clock, opts Options) *Remote {
 		t.Fatal(err)
 	}
 	if c != nil {
-		r.now, r.afterFunc = c.now, c.afterFunc
+		r.now, r.afterFunc = c.Now, c.AfterFunc
 	}
 	t.Cleanup(func() { r.Close() })
 	return r

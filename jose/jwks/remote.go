@@ -440,9 +440,6 @@ func (r *Remote) Run(ctx context.Context) error {
 	return r.fetches.Run(ctx, nil, exit)
 }
 
-// untilNext returns how long Run waits before its next fetch.
-func (r *Remote) untilNext() time.Duration { return r.fetches.UntilNext() }
-
 // Close aborts the fetch in progress, makes Run return and waits for both,
 // closes the idle connections of the default client, and drops the set:
 // every later call returns [ErrClosed]. Close is idempotent (a second call

@@ -87,8 +87,8 @@ func TestVerify(t *testing.T) {
 		t.Errorf("Accept %q", got)
 	}
 	st := r.Status()
-	if st.Keys != 1 || !st.LastFetch.Equal(c.now()) || st.LastError != nil || st.Requests != 1 ||
-		!st.FreshUntil.Equal(c.now().Add(600*time.Second)) || !st.StaleUntil.Equal(st.FreshUntil.Add(DefaultMaxStale)) || st.Fetching {
+	if st.Keys != 1 || !st.LastFetch.Equal(c.Now()) || st.LastError != nil || st.Requests != 1 ||
+		!st.FreshUntil.Equal(c.Now().Add(600*time.Second)) || !st.StaleUntil.Equal(st.FreshUntil.Add(DefaultMaxStale)) || st.Fetching {
 		t.Fatalf("status %+v", st)
 	}
 	// A token of another key with the same kid fails as a bad signature,
@@ -123,7 +123,7 @@ func TestRotation(t *testing.T) {
 	p.set(serveSet(setJSON(t, k3), "Cache-Control", "max-age=3600"))
 
 	// Inside the cooldown of the fetch for k2: ErrKeyNotFound at once.
-	c.add(DefaultRefreshCooldown - time.Second)
+	c.Add(DefaultRefreshCooldown - time.Second)
 	for range 100 {
 		_, err := v.VerifyCompact(k3.token(t, false))
 		if !errors.Is(err, jose.ErrKeyNotFound) || !strings.Contains(err.Error(), `"k3"`) {
@@ -133,7 +133,7 @@ func TestRotation(t *testing.T) {
 	if n := p.requests.Load(); n != 2 {
 		t.Fatalf("%d requests inside the cooldown", n)
 	}
-	c.add(time.Second)
+	c.Add(time.Second)
 	if _, err := v.VerifyCompact(k3.token(t, false)); err != nil {
 		t.Fatalf("new key after the cooldown: %v", err)
 	}
@@ -149,7 +149,7 @@ func TestRotation(t *testing.T) {
 	}
 	// After the cooldown, an unknown kid fetches once more, then is
 	// still unknown.
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	if _, err := v.VerifyCompact(k1.token(t, false)); !errors.Is(err, jose.ErrKeyNotFound) {
 		t.Fatalf("removed key after the cooldown: %v", err)
 	}
@@ -157,7 +157,7 @@ func TestRotation(t *testing.T) {
 		t.Fatalf("%d requests, want 4", n)
 	}
 	// Tokens without kid never fetch while the set is fresh.
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	for range 10 {
 		if _, err := v.VerifyCompact(k1.token(t, true)); !errors.Is(err, jose.ErrVerificationFailed) {
 			t.Fatal(err)
@@ -225,7 +225,7 @@ func TestSingleFlight(t *testing.T) {
 				<-release
 				w.Write(body)
 			})
-			clk.add(DefaultRefreshCooldown)
+			clk.Add(DefaultRefreshCooldown)
 			v := verifier(t, r)
 			const n = 1000
 			errs := make(chan error, n)
@@ -288,7 +288,7 @@ func TestStaleIfError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p.set(tc.handler)
 			before := p.requests.Load()
-			c.add(600 * time.Second) // the set is stale: the next token fetches
+			c.Add(600 * time.Second) // the set is stale: the next token fetches
 			if _, err := v.VerifyCompact(tok); err != nil {
 				t.Fatalf("stale set not used: %v", err)
 			}
@@ -319,7 +319,7 @@ func TestStaleIfError(t *testing.T) {
 			}
 			// The provider is back.
 			p.set(serveSet(good, "Cache-Control", "max-age=600"))
-			c.add(DefaultRefreshCooldown)
+			c.Add(DefaultRefreshCooldown)
 			if err := r.Refresh(t.Context()); err != nil {
 				t.Fatal(err)
 			}
@@ -328,12 +328,12 @@ func TestStaleIfError(t *testing.T) {
 
 	// Beyond MaxStale, verification fails with the fetch error.
 	p.set(func(w http.ResponseWriter, _ *http.Request) { http.Error(w, "down", http.StatusServiceUnavailable) })
-	c.add(600*time.Second + DefaultMaxStale - time.Second)
+	c.Add(600*time.Second + DefaultMaxStale - time.Second)
 	if _, err := v.VerifyCompact(tok); err != nil {
 		t.Fatalf("just inside MaxStale: %v", err)
 	}
 	r.fetches.Wait()
-	c.add(time.Second)
+	c.Add(time.Second)
 	_, err := v.VerifyCompact(tok)
 	if !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("beyond MaxStale: %v", err)
@@ -358,7 +358,7 @@ func TestNoStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.set(http.NotFound)
-	c.add(600 * time.Second)
+	c.Add(600 * time.Second)
 	if _, err := v.VerifyCompact(tok); !errors.Is(err, ErrFetch) {
 		t.Fatalf("expired set used: %v", err)
 	}
@@ -420,11 +420,11 @@ func TestCachingHeaders(t *testing.T) {
 	if cond.inm != "" || cond.ims != "" {
 		t.Fatalf("first request conditional: %q %q", cond.inm, cond.ims)
 	}
-	c.add(899 * time.Second)
+	c.Add(899 * time.Second)
 	if _, err := v.VerifyCompact(tok); err != nil || p.requests.Load() != 1 {
 		t.Fatalf("fresh for max-age: %v, %d requests", err, p.requests.Load())
 	}
-	c.add(time.Second)
+	c.Add(time.Second)
 	_, err := v.VerifyCompact(tok)
 	r.fetches.Wait() // the fetch it started, without waiting for it
 	if err != nil || p.requests.Load() != 2 {
@@ -434,7 +434,7 @@ func TestCachingHeaders(t *testing.T) {
 		t.Fatalf("conditional headers %q %q", cond.inm, cond.ims)
 	}
 	st := r.Status()
-	if s, _ := r.Get(t.Context(), ""); s != set || st.LastError != nil || !st.FreshUntil.Equal(c.now().Add(900*time.Second)) {
+	if s, _ := r.Get(t.Context(), ""); s != set || st.LastError != nil || !st.FreshUntil.Equal(c.Now().Add(900*time.Second)) {
 		t.Fatalf("after 304: same set %v, status %+v", s == set, st)
 	}
 }
@@ -506,7 +506,7 @@ func TestMinRefreshInterval(t *testing.T) {
 		if _, err := v.VerifyCompact(tok); err != nil {
 			t.Fatal(err)
 		}
-		c.add(DefaultMinRefreshInterval / 10)
+		c.Add(DefaultMinRefreshInterval / 10)
 		if want := int64(1 + (i+1)/10); p.requests.Load() > want {
 			t.Fatalf("%d requests after %d × MinRefreshInterval/10", p.requests.Load(), i+1)
 		}
@@ -530,18 +530,18 @@ func TestExpiryInsideCooldown(t *testing.T) {
 		if n := p.requests.Load(); n != int64(i+1) {
 			t.Fatalf("%d requests after %d lifetimes", n, i)
 		}
-		c.add(10 * time.Second)
+		c.Add(10 * time.Second)
 	}
 	// A failed fetch: the next waits for the cooldown.
 	p.set(http.NotFound)
 	if _, err := v.VerifyCompact(tok); !errors.Is(err, ErrFetch) {
 		t.Fatal(err)
 	}
-	c.add(10 * time.Second)
+	c.Add(10 * time.Second)
 	if _, err := v.VerifyCompact(tok); !errors.Is(err, ErrFetch) || p.requests.Load() != 4 {
 		t.Fatalf("inside the cooldown after a failure: %v, %d requests", err, p.requests.Load())
 	}
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	p.set(serveSet(setJSON(t, k)))
 	if _, err := v.VerifyCompact(tok); err != nil || p.requests.Load() != 5 {
 		t.Fatalf("after the cooldown: %v, %d requests", err, p.requests.Load())
@@ -613,7 +613,7 @@ func TestContext(t *testing.T) {
 		t.Fatalf("Refresh: %v", err)
 	}
 	// The fetch goes on, and its attempt counts for the cooldown.
-	if st := r.Status(); !st.Fetching || !st.LastAttempt.Equal(c.now()) || st.Requests != 1 {
+	if st := r.Status(); !st.Fetching || !st.LastAttempt.Equal(c.Now()) || st.Requests != 1 {
 		t.Fatalf("status after the callers gave up: %+v", st)
 	}
 	// Callers that did not give up get its result, from the one request.
@@ -635,7 +635,7 @@ func TestContext(t *testing.T) {
 
 	// A caller whose context has ended starts no fetch, even for an
 	// unknown kid after the cooldown, or with Refresh.
-	c.add(DefaultRefreshCooldown)
+	c.Add(DefaultRefreshCooldown)
 	ctx3, cancel3 := context.WithCancel(context.Background())
 	cancel3()
 	if _, err := r.Get(ctx3, "unknown"); !errors.Is(err, context.Canceled) {
@@ -665,11 +665,11 @@ func TestClose(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := newClock()
-		r.now, r.afterFunc = c.now, c.afterFunc
+		r.now, r.afterFunc = c.Now, c.AfterFunc
 		if err := r.Refresh(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		c.add(DefaultRefreshCooldown) // so that Get's unknown kid fetches, or joins Run's fetch
+		c.Add(DefaultRefreshCooldown) // so that Get's unknown kid fetches, or joins Run's fetch
 		p.set(func(w http.ResponseWriter, req *http.Request) {
 			select { // never blocks the server
 			case entered <- struct{}{}:
@@ -826,7 +826,7 @@ func TestRunSchedule(t *testing.T) {
 		t.Fatalf("after a fetch of a short lifetime: %v", d)
 	}
 	p.set(http.NotFound)
-	c.add(time.Minute)
+	c.Add(time.Minute)
 	if err := r.Refresh(t.Context()); !errors.Is(err, ErrFetch) {
 		t.Fatal(err)
 	}

@@ -44,22 +44,22 @@ func TestNoUsableKey(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.set(serveSet([]byte(c.body), "Cache-Control", "max-age=600"))
-			clk.add(600 * time.Second)
+			clk.Add(600 * time.Second)
 			err := r.Refresh(t.Context())
 			if !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "no key usable") || !strings.Contains(err.Error(), c.text) {
 				t.Fatalf("Refresh: %v", err)
 			}
 			st := r.Status()
-			if st.LastError == nil || st.LastError.Error() != err.Error() || st.Keys != 1 || !st.LastFetch.Equal(clk.now().Add(-600*time.Second)) {
+			if st.LastError == nil || st.LastError.Error() != err.Error() || st.Keys != 1 || !st.LastFetch.Equal(clk.Now().Add(-600*time.Second)) {
 				t.Fatalf("status %+v", st)
 			}
 			// The stale set is used, up to MaxStale past its lifetime.
-			clk.add(DefaultMaxStale - time.Second)
+			clk.Add(DefaultMaxStale - time.Second)
 			if _, err := v.VerifyCompact(tok); err != nil {
 				t.Fatalf("stale set: %v", err)
 			}
 			r.fetches.Wait()
-			clk.add(time.Second)
+			clk.Add(time.Second)
 			if _, err := v.VerifyCompact(tok); !errors.Is(err, ErrFetch) || !strings.Contains(err.Error(), "no key usable") {
 				t.Fatalf("beyond MaxStale: %v", err)
 			}

@@ -212,3 +212,6 @@ func newTestProvider(t testing.TB, p *idp, c *fakeClock, opts Options) *Provider
 	t.Cleanup(func() { prov.Close() })
 	return prov
 }
+
+// untilNext returns how long Run waits before its next fetch.
+func (p *Provider) untilNext() time.Duration { return p.fetches.UntilNext() }

@@ -373,9 +373,6 @@ func (p *Provider) Run(ctx context.Context) error {
 	return p.fetches.Run(ctx, each, stop)
 }
 
-// untilNext returns how long Run waits before its next fetch.
-func (p *Provider) untilNext() time.Duration { return p.fetches.UntilNext() }
-
 // Close aborts the fetch in progress and waits for it, makes Run return
 // and waits for it, closes the
 // Remotes of the JWK Set and the idle connections of the default client,

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/josebench/josebench/jose/internal/testclock"
 )
 
 // errTest is the sentinel the test owner's errors wrap, errClosed its
@@ -25,57 +27,11 @@ var (
 // value is the test owner's parsed document.
 type value struct{ body string }
 
-// clock is a settable time source whose timers fire when add passes them.
-type clock struct {
-	mu     sync.Mutex
-	t      time.Time
-	timers map[*timer]bool
-}
+// clock is the settable time source of these tests ([testclock.Clock]):
+// its timers fire when Add moves the time past them.
+type clock = testclock.Clock
 
-type timer struct {
-	at time.Time
-	f  func()
-}
-
-func newClock() *clock {
-	return &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), timers: map[*timer]bool{}}
-}
-
-func (c *clock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) afterFunc(d time.Duration, f func()) func() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ft := &timer{c.t.Add(d), f}
-	c.timers[ft] = true
-	return func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		ok := c.timers[ft]
-		delete(c.timers, ft)
-		return ok
-	}
-}
-
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	var due []func()
-	for ft := range c.timers {
-		if !ft.at.After(c.t) {
-			due = append(due, ft.f)
-			delete(c.timers, ft)
-		}
-	}
-	c.mu.Unlock()
-	for _, f := range due {
-		f()
-	}
-}
+func newClock() *clock { return testclock.New() }
 
 // server is a document endpoint on a real loopback httptest server; its
 // behaviour is the handler of the moment, and it counts requests.
@@ -159,7 +115,7 @@ func newOwner(t *testing.T, srv *server, clk *clock, cfg Config[value]) *owner {
 	}
 	cfg.Now, cfg.AfterFunc = time.Now, AfterFunc
 	if clk != nil {
-		cfg.Now, cfg.AfterFunc = clk.now, clk.afterFunc
+		cfg.Now, cfg.AfterFunc = clk.Now, clk.AfterFunc
 	}
 	cfg.Parse = func(body []byte, status string, prev *value) (value, error) {
 		o.parses.Add(1)
@@ -245,7 +201,7 @@ func TestSingleFlight(t *testing.T) {
 		<-block
 		serve("v2", "Cache-Control", "max-age=600")(w, r)
 	})
-	clk.add(11 * time.Minute)
+	clk.Add(11 * time.Minute)
 	for range n {
 		wg.Go(func() {
 			if body, err := o.get(t.Context()); err != nil || body != "v1" {
@@ -273,7 +229,7 @@ func TestCooldown(t *testing.T) {
 	const slow = 20 * time.Second
 	clk := newClock()
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		clk.add(slow) // the provider takes 20 s to fail
+		clk.Add(slow) // the provider takes 20 s to fail
 		fail(w, r)
 	})
 	o := newOwner(t, srv, clk, Config[value]{NoUsable: func(last error) error { return fmt.Errorf("test: none: %w", last) }})
@@ -286,7 +242,7 @@ func TestCooldown(t *testing.T) {
 		t.Fatalf("Run waits %v after a failure, want the cooldown from its end", d)
 	}
 	// 35 s after the failed fetch started, 15 s after it ended.
-	clk.add(15 * time.Second)
+	clk.Add(15 * time.Second)
 	for range 5 {
 		if _, err := o.get(t.Context()); !errors.Is(err, errTest) || !strings.HasPrefix(err.Error(), "test: none: ") {
 			t.Fatalf("within the cooldown: %v", err)
@@ -299,16 +255,16 @@ func TestCooldown(t *testing.T) {
 	if err := o.c.Refresh(t.Context()); !errors.Is(err, errTest) || srv.requests.Load() != 2 {
 		t.Fatalf("Refresh: %v, %d requests", err, srv.requests.Load())
 	}
-	clk.add(30*time.Second - time.Nanosecond)
+	clk.Add(30*time.Second - time.Nanosecond)
 	if _, err := o.get(t.Context()); err == nil || srv.requests.Load() != 2 {
 		t.Fatalf("a nanosecond before the end of the cooldown: %v, %d requests", err, srv.requests.Load())
 	}
-	clk.add(time.Nanosecond)
+	clk.Add(time.Nanosecond)
 	srv.set(serve("v1"))
 	if body, err := o.get(t.Context()); err != nil || body != "v1" || srv.requests.Load() != 3 {
 		t.Fatalf("after the cooldown: %q, %v, %d requests", body, err, srv.requests.Load())
 	}
-	if st := o.c.Status(); st.Attempts != 3 || st.LastError != nil || !st.Current.Fresh.Equal(clk.now().Add(time.Hour)) {
+	if st := o.c.Status(); st.Attempts != 3 || st.LastError != nil || !st.Current.Fresh.Equal(clk.Now().Add(time.Hour)) {
 		t.Fatalf("status %+v", st)
 	}
 }
@@ -324,7 +280,7 @@ func TestRecover(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.set(fail)
-	clk.add(11 * time.Minute) // stale
+	clk.Add(11 * time.Minute) // stale
 	for i := range 6 {
 		if body, err := o.get(t.Context()); err != nil || body != "v1" {
 			t.Fatalf("stale while failing: %q, %v", body, err)
@@ -333,28 +289,28 @@ func TestRecover(t *testing.T) {
 		if want := int64(2 + i/3); srv.requests.Load() != want {
 			t.Fatalf("call %d: %d requests, want %d", i, srv.requests.Load(), want)
 		}
-		clk.add(10 * time.Second)
+		clk.Add(10 * time.Second)
 	}
 	if st := o.c.Status(); !errors.Is(st.LastError, errTest) || st.Current.Value.body != "v1" {
 		t.Fatalf("status %+v", st)
 	}
 	// Past MaxStale, past the cooldown: a fetch, and its error.
-	clk.add(time.Hour)
+	clk.Add(time.Hour)
 	if _, err := o.get(t.Context()); !errors.Is(err, errTest) || srv.requests.Load() != 4 {
 		t.Fatalf("past MaxStale: %v, %d requests", err, srv.requests.Load())
 	}
 	// A bad document is a failure too, and keeps nothing.
-	clk.add(time.Minute)
+	clk.Add(time.Minute)
 	srv.set(serve("bad"))
 	if _, err := o.get(t.Context()); err == nil || !strings.Contains(err.Error(), "status 200 OK: a bad document") {
 		t.Fatalf("bad document: %v", err)
 	}
-	clk.add(time.Minute)
+	clk.Add(time.Minute)
 	srv.set(serve("v2"))
 	if body, err := o.get(t.Context()); err != nil || body != "v2" {
 		t.Fatalf("recovered: %q, %v", body, err)
 	}
-	if st := o.c.Status(); st.LastError != nil || !st.LastFetch.Equal(clk.now()) {
+	if st := o.c.Status(); st.LastError != nil || !st.LastFetch.Equal(clk.Now()) {
 		t.Fatalf("status after recovery %+v", st)
 	}
 }
@@ -380,18 +336,18 @@ func TestRevalidate(t *testing.T) {
 		t.Fatalf("revalidation: %v, If-None-Match %q", err, inm.Load())
 	}
 	s := o.c.Load()
-	if s == first || s.Value != first.Value || o.parses.Load() != 1 || !s.Fresh.Equal(clk.now().Add(10*time.Minute)) {
+	if s == first || s.Value != first.Value || o.parses.Load() != 1 || !s.Fresh.Equal(clk.Now().Add(10*time.Minute)) {
 		t.Fatalf("after 304: %+v, %d parses", s, o.parses.Load())
 	}
 	// A 304 stating no lifetime keeps the last one.
 	srv.set(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
-	clk.add(time.Minute)
-	if err := o.c.Refresh(t.Context()); err != nil || !o.c.Load().Fresh.Equal(clk.now().Add(10*time.Minute)) {
+	clk.Add(time.Minute)
+	if err := o.c.Refresh(t.Context()); err != nil || !o.c.Load().Fresh.Equal(clk.Now().Add(10*time.Minute)) {
 		t.Fatalf("304 without a lifetime: %v, fresh until %v", err, o.c.Load().Fresh)
 	}
 	// The same body again, no ETag: not parsed; no lifetime: MaxRefresh.
 	srv.set(serve("v1"))
-	if err := o.c.Refresh(t.Context()); err != nil || o.parses.Load() != 1 || !o.c.Load().Fresh.Equal(clk.now().Add(time.Hour)) {
+	if err := o.c.Refresh(t.Context()); err != nil || o.parses.Load() != 1 || !o.c.Load().Fresh.Equal(clk.Now().Add(time.Hour)) {
 		t.Fatalf("identical body: %v, %d parses", err, o.parses.Load())
 	}
 	if a := o.adopted(); len(a) != 1 {
@@ -418,7 +374,7 @@ func TestSlowServer(t *testing.T) {
 		<-release
 		serve("v2", "Cache-Control", "max-age=600")(w, r)
 	})
-	clk.add(11 * time.Minute)
+	clk.Add(11 * time.Minute)
 	for range 3 { // returns while the server hangs (waiting would never end)
 		if body, err := o.get(t.Context()); err != nil || body != "v1" {
 			t.Fatalf("stale during a slow fetch: %q, %v", body, err)
@@ -500,11 +456,11 @@ func TestMiss(t *testing.T) {
 	if err != ErrMissing || s == nil || s.Value.body != "v1" || srv.requests.Load() != 3 {
 		t.Fatalf("miss: %v, %v, %d requests", s, err, srv.requests.Load())
 	}
-	clk.add(30*time.Second - time.Nanosecond)
+	clk.Add(30*time.Second - time.Nanosecond)
 	if _, err := o.c.Get(t.Context(), want("v2")); err != ErrMissing || srv.requests.Load() != 3 {
 		t.Fatalf("miss within the cooldown: %v, %d requests", err, srv.requests.Load())
 	}
-	clk.add(time.Nanosecond)
+	clk.Add(time.Nanosecond)
 	srv.set(serve("v2", "Cache-Control", "max-age=600"))
 	if s, err := o.c.Get(t.Context(), want("v2")); err != nil || s.Value.body != "v2" || srv.requests.Load() != 4 {
 		t.Fatalf("miss after the cooldown: %v, %d requests", err, srv.requests.Load())

@@ -100,18 +100,18 @@ func TestMissFlood(t *testing.T) {
 	if n := srv.requests.Load(); n != 2 {
 		t.Fatalf("%d requests after a flood of misses, want 2", n)
 	}
-	clk.add(29 * time.Second)
+	clk.Add(29 * time.Second)
 	flood()
 	if n := srv.requests.Load(); n != 2 {
 		t.Fatalf("%d requests after a second flood within the cooldown, want 2", n)
 	}
-	clk.add(time.Second)
+	clk.Add(time.Second)
 	srv.set(fail)
 	flood()
 	if n := srv.requests.Load(); n != 3 {
 		t.Fatalf("%d requests after a flood past the cooldown, want 3", n)
 	}
-	clk.add(29 * time.Second)
+	clk.Add(29 * time.Second)
 	flood()
 	if n := srv.requests.Load(); n != 3 {
 		t.Fatalf("%d requests after a flood within the cooldown of a failure, want 3", n)
@@ -152,7 +152,7 @@ func TestRefreshJoins(t *testing.T) {
 // the fetch.
 func TestHostileFreshness(t *testing.T) {
 	clk := newClock()
-	now := clk.now()
+	now := clk.Now()
 	httpDate := func(t time.Time) string { return t.Format(http.TimeFormat) }
 	for _, c := range []struct {
 		hdr  []string

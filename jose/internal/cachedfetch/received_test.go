@@ -15,7 +15,7 @@ import (
 func TestLifetimeFromReceipt(t *testing.T) {
 	clk := newClock()
 	for _, expires := range []bool{false, true} {
-		received := clk.now()
+		received := clk.Now()
 		headersRead := make(chan struct{})
 		srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 			w.Header()["Date"] = nil // net/http adds none
@@ -27,7 +27,7 @@ func TestLifetimeFromReceipt(t *testing.T) {
 			w.WriteHeader(http.StatusOK)
 			w.(http.Flusher).Flush()
 			<-headersRead // the client has read the clock for them
-			clk.add(2 * time.Minute)
+			clk.Add(2 * time.Minute)
 			w.Write([]byte("v1"))
 		})
 		o := newOwner(t, srv, clk, Config[value]{})
@@ -38,7 +38,7 @@ func TestLifetimeFromReceipt(t *testing.T) {
 			if calls.Add(1) == 2 {
 				close(headersRead)
 			}
-			return clk.now()
+			return clk.Now()
 		}
 		if err := o.c.Refresh(t.Context()); err != nil {
 			t.Fatal(err)
@@ -49,11 +49,11 @@ func TestLifetimeFromReceipt(t *testing.T) {
 		// The expiry timer, which the owner's fast path reads, fires
 		// at Fresh too, not a lifetime after the end of the body.
 		s := o.c.Load()
-		clk.add(8*time.Minute - time.Nanosecond)
+		clk.Add(8*time.Minute - time.Nanosecond)
 		if s.Expired() {
 			t.Errorf("Expires %v: expired before %v", expires, s.Fresh)
 		}
-		clk.add(time.Nanosecond)
+		clk.Add(time.Nanosecond)
 		if !s.Expired() {
 			t.Errorf("Expires %v: not expired at %v", expires, s.Fresh)
 		}
@@ -77,7 +77,7 @@ func TestSlowBodyMinRefresh(t *testing.T) {
 		w.WriteHeader(http.StatusOK)
 		w.(http.Flusher).Flush()
 		<-ch // the client has read the clock for the headers
-		clk.add(2 * time.Minute)
+		clk.Add(2 * time.Minute)
 		w.Write([]byte("v1"))
 	})
 	o := newOwner(t, srv, clk, Config[value]{MinRefresh: time.Minute})
@@ -86,7 +86,7 @@ func TestSlowBodyMinRefresh(t *testing.T) {
 		if ch := gate.Swap(nil); ch != nil { // httpfetch.Get, as the headers arrive
 			close(*ch)
 		}
-		return clk.now()
+		return clk.Now()
 	}
 	for range 2 {
 		got, err := o.get(t.Context())
