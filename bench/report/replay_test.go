@@ -41,6 +41,9 @@ func TestReplay(t *testing.T) {
 		e.cut = f
 	}
 	e.shift = os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1"
+	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_QUANTILE"), 64); err == nil {
+		e.quantile = f
+	}
 	var runs []*bench.Run
 	for _, dir := range filepath.SplitList(dirs) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
