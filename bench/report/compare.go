@@ -50,12 +50,12 @@ type Delta struct {
 	Pairs    int            // rounds paired (with Quantile, the rounds of the side with fewer)
 	Ratio    float64        // median of the paired ratios run / reference (with Quantile, the ratio of the quantiles): above 1 is slower
 	Interval stats.Interval // confidence interval of Ratio
+	Percent  float64        // (Ratio - 1) in percent: positive is slower
 	// Quantile, when not 0, says that Ratio is the ratio of that
 	// quantile of the two sides' round values, not the median of paired
 	// ratios, and Cur and Ref are those quantiles: between stored runs of
 	// enough rounds (see [CompareFor]).
 	Quantile float64
-	Percent  float64        // (Ratio - 1) in percent: positive is slower
 	// TooFew says that the pairs are too few (fewer than 6 for 95%) for
 	// any interval to reach the confidence asked for: Interval is their
 	// whole range, with its lower Confidence, and no change is claimed.
@@ -152,10 +152,10 @@ const (
 	// changed, or drifted on its own, and its ratio would bias the
 	// common change and widen every interval.
 	outlierCutDefault = 5
+	minScatter        = 0.01
 	// refQuantile is the quantile of the round values compared between
 	// stored runs with enough rounds (see [CompareFor]).
 	refQuantile = 0.02
-	minScatter        = 0.01
 	// maxDrift is the largest Scatter corrected: beyond it the variants
 	// disagree so much among themselves that the runs are not compared.
 	maxDrift = 0.10
