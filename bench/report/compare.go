@@ -223,8 +223,11 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // variants, 200 rounds, half under two busy loops; README.md), the median
 // of paired ratios flagged a variant in 4.2% of the 25,440 ordered pairs
 // and an HS256 verification 40% slower in 82.7%; the 2nd percentiles in
-// 0.4% and 99.2%. With fewer rounds on either side, the paired median, as
-// in an A/B run ([Delta.Quantile] says which).
+// 0.4% and 99.2%. A change that slows only some rounds (more garbage
+// collection, a cache that misses now and then) shows less in the 2nd
+// percentile than in the median; an A/B run measures it. With fewer
+// rounds on either side, the paired median, as in an A/B run
+// ([Delta.Quantile] says which).
 //
 // The machine also moved in between, by as much as 40% on a shared
 // machine. The log ratio of variant v is then taken as

@@ -11,8 +11,9 @@ import (
 // distribution-free confidence interval for it: the order statistics
 // x(l) and x(u), l the largest rank with P(B < l) <= (1-confidence)/2 and
 // u the smallest with P(B >= u) <= (1-confidence)/2, B binomial with
-// len(xs) trials and probability p (the interval of Hahn and Meeker,
-// Statistical Intervals, §5.2). Where the samples are too few for a
+// len(xs) trials and probability p: the distribution-free interval of
+// order statistics for a quantile, which for p = 1/2 is the sign-test
+// interval of [MedianInterval]. Where the samples are too few for a
 // tail, the bound is the extreme sample and Confidence says what the
 // interval covers. ok is false, and the other results zero, for no
 // samples, a value not finite or p outside (0, 1).
@@ -34,24 +35,28 @@ func QuantileInterval(xs []float64, p, confidence float64) (q float64, iv Interv
 	if i+1 < n {
 		q += (h - float64(i)) * (s[i+1] - s[i])
 	}
-	// pmf(k) = P(B = k), summed from both ends: the lower tail
-	// P(B < l) and the upper P(B >= u).
-	lp, lq := math.Log(p), math.Log1p(-p)
-	pmf := func(k int) float64 {
-		return math.Exp(lnChoose(n, k) + float64(k)*lp + float64(n-k)*lq)
-	}
-	tail := (1 - confidence) / 2
 	// [x(l), x(u)] misses the quantile when fewer than l samples lie
-	// below it (P(B < l)) or u or more do (P(B >= u)).
-	l, below := 1, pmf(0)
-	for l < n && below+pmf(l) <= tail {
-		below += pmf(l)
-		l++
-	}
-	u, above := n, pmf(n)
-	for u > l && above+pmf(u-1) <= tail {
-		above += pmf(u - 1)
-		u--
+	// below it, P(B < l) = P(B <= l-1), or u or more do, P(B >= u) =
+	// 1 - P(B <= u-1). Walk P(B <= k) up from k = 0, each P(B = k+1) from
+	// P(B = k) in logs (no term underflows before it matters), until the
+	// upper tail is within bounds: about n·p + a few standard deviations
+	// steps for a low quantile, not n.
+	tail := (1 - confidence) / 2
+	odds := math.Log(p) - math.Log1p(-p)
+	lpmf := float64(n) * math.Log1p(-p) // log P(B = 0)
+	cdf := math.Exp(lpmf)               // P(B <= k)
+	l, below := 1, cdf                  // rank l (from 1) is s[l-1]
+	u, above := n, 0.0
+	for k := 0; ; k++ {
+		if cdf <= tail {
+			l, below = k+1, cdf
+		}
+		if cdf >= 1-tail || k == n-1 {
+			u, above = k+1, max(1-cdf, 0)
+			break
+		}
+		lpmf += math.Log(float64(n-k)) - math.Log(float64(k+1)) + odds
+		cdf = min(cdf+math.Exp(lpmf), 1)
 	}
 	return q, Interval{Lo: s[l-1], Hi: s[u-1], Confidence: 1 - below - above}, true
 }
