@@ -245,7 +245,10 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // with the variance tau² + s_v² + Var(c), and its interval takes Student's
 // t for the other kept variants less one degrees of freedom. On synthetic
 // runs of identical code with drift and noise (TestCompareCoverage) a 95%
-// interval misses 0 for 4 to 6% of the variants. With fewer variants, c
+// interval misses 0 for 4 to 6% of the variants with 50 rounds (the
+// paired median), 3 to 6.6% with 200 (the 2nd percentiles, whose
+// order-statistic intervals err wide where round noise dominates:
+// TestCompareCoverageQuantile). With fewer variants, c
 // is the calibration workload's ([bench.CalibrationVariant]) log ratio,
 // tau is assumed ([defaultDrift]) and the calibration's standard error is
 // added.
