@@ -45,12 +45,17 @@ type Delta struct {
 	ID       string         // the variant's identity (bench.Variant.ID)
 	Found    bool           // the variant is in the reference run, and both have the metric
 	NoData   bool           // the variant is in the reference run, but one side lacks the metric
-	Cur      float64        // median of the run's round values (the best of each round), ns
-	Ref      float64        // median of the reference run's round values, ns
-	Pairs    int            // rounds paired
-	Ratio    float64        // median of the paired ratios run / reference: above 1 is slower
+	Cur      float64        // median of the run's round values (the best of each round), ns; with Quantile, that quantile
+	Ref      float64        // median of the reference run's round values, ns; with Quantile, that quantile
+	Pairs    int            // rounds paired (with Quantile, the rounds of the side with fewer)
+	Ratio    float64        // median of the paired ratios run / reference (with Quantile, the ratio of the quantiles): above 1 is slower
 	Interval stats.Interval // confidence interval of Ratio
 	Percent  float64        // (Ratio - 1) in percent: positive is slower
+	// Quantile, when not 0, says that Ratio is the ratio of that
+	// quantile of the two sides' round values, not the median of paired
+	// ratios, and Cur and Ref are those quantiles: between stored runs of
+	// enough rounds (see [CompareFor]).
+	Quantile float64
 	// TooFew says that the pairs are too few (fewer than 6 for 95%) for
 	// any interval to reach the confidence asked for: Interval is their
 	// whole range, with its lower Confidence, and no change is claimed.
@@ -148,6 +153,9 @@ const (
 	// common change and widen every interval.
 	outlierCutDefault = 5
 	minScatter        = 0.01
+	// refQuantile is the quantile of the round values compared between
+	// stored runs with enough rounds (see [CompareFor]).
+	refQuantile = 0.02
 	// maxDrift is the largest Scatter corrected: beyond it the variants
 	// disagree so much among themselves that the runs are not compared.
 	maxDrift = 0.10
@@ -195,17 +203,34 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // few for the interval to reach 1 - alpha (as benchstat, which needs 6
 // samples for 95%).
 //
-// The values of each round (the best of its iterations) are paired,
-// round i of run with round i of ref, and the raw change is the median of
-// the ratios with its distribution-free confidence interval (see
-// [stats.MedianInterval]): the round-to-round noise. For the two builds
-// of an A/B run (ref = run.Against) the pairs were measured back to
-// back, so the ratio cancels the drift of the machine, and the raw change
-// is the change.
+// The values of each round (the best of its iterations) are compared.
+// For the two builds of an A/B run (ref = run.Against), measured back to
+// back in every round, round i of run is paired with round i of ref, and
+// the raw change is the median of the ratios with its distribution-free
+// confidence interval (see [stats.MedianInterval]): the pairs cancel the
+// drift of the machine, so the raw change is the change.
 //
-// Between a run and a stored one, measured minutes apart, the machine
-// moved in between, by as much as 40% on a shared machine, and the pairs
-// do not show it. The log ratio of variant v is then taken as
+// Between a run and a stored one, measured minutes apart, rounds of the
+// same number share nothing, and the machine's speed moves in phases that
+// hit one variant more than another. With at least 175 rounds on each side
+// (enough for a 95% interval of the 2nd percentile; [bench.RunnerConfig]'s
+// ref_rounds is 200), the raw change is the ratio of the 2nd percentiles
+// of the two sides' round values, and its interval combines, in log, the
+// order-statistic interval of each ([stats.QuantileInterval]): other work
+// on the machine only ever adds time to a round, so the fastest rounds are
+// those it disturbed least, and their level moves much less from run to
+// run than the median does. Over 160 stored runs of identical code (9
+// variants, 200 rounds, half under two busy loops; README.md), the median
+// of paired ratios flagged a variant in 4.2% of the 25,440 ordered pairs
+// and an HS256 verification 40% slower in 82.7%; the 2nd percentiles in
+// 0.4% and 99.2%. A change that slows only some rounds (more garbage
+// collection, a cache that misses now and then) shows less in the 2nd
+// percentile than in the median; an A/B run measures it. With fewer
+// rounds on either side, the paired median, as in an A/B run
+// ([Delta.Quantile] says which).
+//
+// The machine also moved in between, by as much as 40% on a shared
+// machine. The log ratio of variant v is then taken as
 // c + e_v + n_v: c the machine's change common to the run, e_v the
 // run-to-run drift of that variant alone (standard deviation tau) and
 // n_v its round-to-round noise, whose standard error s_v the raw
@@ -220,7 +245,10 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // with the variance tau² + s_v² + Var(c), and its interval takes Student's
 // t for the other kept variants less one degrees of freedom. On synthetic
 // runs of identical code with drift and noise (TestCompareCoverage) a 95%
-// interval misses 0 for 4 to 6% of the variants. With fewer variants, c
+// interval misses 0 for 4 to 6% of the variants with 50 rounds (the
+// paired median), 3 to 6.6% with 200 (the 2nd percentiles, whose
+// order-statistic intervals err wide where round noise dominates:
+// TestCompareCoverageQuantile). With fewer variants, c
 // is the calibration workload's ([bench.CalibrationVariant]) log ratio,
 // tau is assumed ([defaultDrift]) and the calibration's standard error is
 // added.
@@ -534,10 +562,13 @@ type estimator struct {
 	// verification x1.4 flagged from 51.0 to 52.3 or 52.6% and the
 	// intervals excluding 0 from 5.9 to 6.4 or 6.6%, too little to keep.
 	cut float64
+	// quantile, when above 0, makes compareRuns compare that quantile of
+	// the round values on each side (JOSEBENCH_REPLAY_QUANTILE).
+	quantile float64
 }
 
 // defaultEstimator is the estimator of [CompareFor].
-var defaultEstimator = estimator{cut: outlierCutDefault}
+var defaultEstimator = estimator{cut: outlierCutDefault, quantile: refQuantile}
 
 // compareRuns compares r with the result ref of the same variant in
 // another run, measured apart. Their rounds are two independent samples,
@@ -547,6 +578,9 @@ var defaultEstimator = estimator{cut: outlierCutDefault}
 // either side, the paired ratios of [compareResults].
 func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
 	d := compareResults(r, ref, m, alpha)
+	if d.Found && e.quantile > 0 {
+		return e.compareQuantiles(d, m.samples(r), m.samples(ref), alpha)
+	}
 	if !d.Found || !e.shift {
 		return d
 	}
@@ -561,6 +595,42 @@ func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) De
 	d.Pairs = min(len(xs), len(ys))
 	d.Ratio = math.Exp(shift)
 	d.Interval = stats.Interval{Lo: math.Exp(iv.Lo), Hi: math.Exp(iv.Hi), Confidence: iv.Confidence}
+	d.Percent = (d.Ratio - 1) * 100
+	d.TooFew = false
+	d.Noise = d.Interval.Contains(1)
+	return d
+}
+
+// compareQuantiles returns d, the paired comparison of the round values
+// xs of a run with those ys of a stored one, as the change of their
+// e.quantile quantile when the interval of that quantile reaches 1 - alpha
+// on both sides (at 95%, for the 2nd percentile, 175 rounds or more), and
+// unchanged otherwise.
+func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) Delta {
+	if alpha <= 0 || alpha >= 1 {
+		alpha = DefaultAlpha
+	}
+	p := e.quantile
+	qx, ix, okx := stats.QuantileInterval(xs, p, 1-alpha)
+	qy, iy, oky := stats.QuantileInterval(ys, p, 1-alpha)
+	if !okx || !oky || qx <= 0 || qy <= 0 || ix.Lo <= 0 || iy.Lo <= 0 ||
+		ix.Confidence < 1-alpha || iy.Confidence < 1-alpha {
+		return d // too few rounds for the quantile's interval: the paired median
+	}
+	z := math.Sqrt2 * math.Erfinv(1-alpha)
+	se := func(iv stats.Interval) float64 {
+		c := iv.Confidence
+		if c <= 0 || c >= 1 {
+			return 0
+		}
+		return math.Log(iv.Hi/iv.Lo) / 2 / (math.Sqrt2 * math.Erfinv(c))
+	}
+	s := math.Sqrt(sq(se(ix)) + sq(se(iy)))
+	l := math.Log(qx / qy)
+	d.Cur, d.Ref, d.Quantile = qx, qy, p
+	d.Pairs = min(len(xs), len(ys))
+	d.Ratio = qx / qy
+	d.Interval = stats.Interval{Lo: math.Exp(l - z*s), Hi: math.Exp(l + z*s), Confidence: 1 - alpha}
 	d.Percent = (d.Ratio - 1) * 100
 	d.TooFew = false
 	d.Noise = d.Interval.Contains(1)

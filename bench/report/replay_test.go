@@ -23,7 +23,8 @@ import (
 // slower in the run of each pair (and HS256 round trip
 // JOSEBENCH_REPLAY_ROUNDTRIP times, 1 by default), how often
 // --fail-slower 10 flags it, calls it not comparable, or misses it (~).
-// JOSEBENCH_REPLAY_SHIFT=1 takes the Hodges-Lehmann shift of the rounds
+// JOSEBENCH_REPLAY_QUANTILE=q compares the q quantile of the rounds (0: the
+// paired median; 0.02 by default), JOSEBENCH_REPLAY_SHIFT=1 takes the Hodges-Lehmann shift of the rounds
 // (e.shift), JOSEBENCH_REPLAY_PERROUND=1 divides each round by the
 // calibration workload's speed in it first, JOSEBENCH_REPLAY_POOL=k pools
 // each k consecutive stored runs (in the order of the directories and
@@ -41,6 +42,9 @@ func TestReplay(t *testing.T) {
 		e.cut = f
 	}
 	e.shift = os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1"
+	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_QUANTILE"), 64); err == nil {
+		e.quantile = f
+	}
 	var runs []*bench.Run
 	for _, dir := range filepath.SplitList(dirs) {
 		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -83,7 +87,7 @@ func TestReplay(t *testing.T) {
 	const detect = 10
 	var pairs, flagged, notComparable, whole, intervals, exclude, significant int
 	var slowFlagged, slowNC, slowMissed, slowOthers, slowWhole, slowPairs int
-	var halves []float64
+	var halves, resid []float64 // resid: raw log ratios about the pair's median
 	culprits := map[string]int{}
 	for a, run := range runs {
 		slow := slowed(run, "benchVerification", "HS256", 1.4)
@@ -125,6 +129,18 @@ func TestReplay(t *testing.T) {
 				}
 			}
 			wide, _ := e.compare(run, ref, m, 0, 1e6)
+			var raws []float64
+			for _, d := range wide {
+				if d.Found && d.Raw > 0 {
+					raws = append(raws, math.Log(d.Raw))
+				}
+			}
+			if len(raws) > 0 {
+				med := stats.Median(raws)
+				for _, l := range raws {
+					resid = append(resid, math.Abs(l-med))
+				}
+			}
 			for _, d := range wide {
 				if !d.Found || d.NotComparable != "" {
 					continue
@@ -170,6 +186,9 @@ func TestReplay(t *testing.T) {
 	}
 	t.Logf("%d stored runs, %d ordered pairs, metric %q, Hodges-Lehmann shift %v", len(runs), pairs, orMetric(m), e.shift)
 	t.Logf("identical: --fail-slower %d flags a variant in %d of %d pairs (%.1f%%); %d pairs not comparable as a whole; %d of %d variants not comparable, %d significant", detect, flagged, pairs, pct(flagged, pairs), whole, notComparable, pairs*len(runs[0].Results), significant)
+	if len(resid) > 0 {
+		t.Logf("identical: raw log ratios about the median of their pair: robust standard deviation %.2f%% (1.4826 times their median absolute deviation)", 1.4826*stats.Median(resid)*100)
+	}
 	t.Logf("identical: %d of %d intervals exclude 0 (%.1f%%); half widths %.1f%% / %.1f%% / %.1f%% (10th, 50th, 90th percentile)", exclude, intervals, pct(exclude, intervals), q(0.1), q(0.5), q(0.9))
 	t.Logf("HS256 verification x1.4: flagged %d (%.1f%%), not comparable %d, missed %d of %d; %d other variants flagged; %d pairs not comparable as a whole", slowFlagged, pct(slowFlagged, slowPairs), slowNC, slowMissed, slowPairs, slowOthers, slowWhole)
 }

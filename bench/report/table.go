@@ -318,7 +318,7 @@ func (t *Table) addComparison(ref *bench.Run, m Metric, deltas []Delta, dr Drift
 		t.Notes = append(t.Notes,
 			fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each); diff_interval: its %.0f%% confidence interval (sign test); ~ marks a change whose interval includes 0", diffCol, what, side, (1-alpha)*100))
 	} else {
-		t.Notes = append(t.Notes, driftNote(dr, diffCol, what, side, alpha))
+		t.Notes = append(t.Notes, driftNote(dr, comparedOf(deltas), diffCol, what, side, alpha))
 		if dr.SharedCount > 0 {
 			t.Notes = append(t.Notes, fmt.Sprintf("%s: %d of %d variants not comparable: %s; only a variant beyond it either way is compared", diffCol, dr.SharedCount, dr.Variants, dr.Shared))
 		}
@@ -357,7 +357,7 @@ func refMeanOf(r *bench.Result, d Delta, m Metric) float64 {
 // driftNote explains the diff of a comparison between stored runs: what
 // was divided out, and the drift included in the interval, or why the
 // runs are not comparable.
-func driftNote(dr Drift, diffCol, what, side string, alpha float64) string {
+func driftNote(dr Drift, compared, diffCol, what, side string, alpha float64) string {
 	if dr.NotComparable != "" {
 		return fmt.Sprintf("%s: not comparable with %s: %s; compare builds in the same rounds with run --against instead", diffCol, side, dr.NotComparable)
 	}
@@ -374,9 +374,54 @@ func driftNote(dr Drift, diffCol, what, side string, alpha float64) string {
 		cal = fmt.Sprintf("the calibration workload %+.1f%%", dr.Calibration.Percent)
 	}
 	if !dr.FromVariants {
-		return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s; %s): %s; diff_interval: its %.0f%% confidence interval, the round-to-round noise (sign test) with the calibration's and a run-to-run drift of %.1f%% (standard deviation) %s; ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, cal, shared, (1-alpha)*100, dr.Spread*100, left)
+		return fmt.Sprintf("%s: change of the %s from %s, %s, divided by the change common to the run, %+.1f%% (%s; %s): %s; diff_interval: its %.0f%% confidence interval, the round-to-round noise with the calibration's and a run-to-run drift of %.1f%% (standard deviation) %s; ~ marks a change whose interval includes 0", diffCol, what, side, compared, (dr.Common-1)*100, common, cal, shared, (1-alpha)*100, dr.Spread*100, left)
 	}
-	return fmt.Sprintf("%s: change of the %s from %s, the median of the ratios of the rounds paired in order (the best iteration of each), divided by the change common to the run, %+.1f%% (%s, %d of %d kept; %s): %s; diff_interval: its %.0f%% confidence interval, the variant's round-to-round noise (sign test) and the run-to-run drift of one variant, %.1f%% (standard deviation), estimated from the other variants (Student's t); ~ marks a change whose interval includes 0", diffCol, what, side, (dr.Common-1)*100, common, dr.Kept, dr.Variants, cal, shared, (1-alpha)*100, dr.Spread*100)
+	return fmt.Sprintf("%s: change of the %s from %s, %s, divided by the change common to the run, %+.1f%% (%s, %d of %d kept; %s): %s; diff_interval: its %.0f%% confidence interval, the variant's round-to-round noise and the run-to-run drift of one variant, %.1f%% (standard deviation), estimated from the other variants (Student's t); ~ marks a change whose interval includes 0", diffCol, what, side, compared, (dr.Common-1)*100, common, dr.Kept, dr.Variants, cal, shared, (1-alpha)*100, dr.Spread*100)
+}
+
+// comparedOf says what the raw change of the variants of a comparison
+// between stored runs is: the ratio of a quantile of the rounds (with
+// enough rounds on both sides), or the median of the paired ratios.
+func comparedOf(deltas []Delta) string {
+	const paired = "the median of the ratios of the rounds paired in order (the best iteration of each; sign-test interval)"
+	var q float64
+	some, all := false, true
+	for _, d := range deltas {
+		if !d.Found {
+			continue
+		}
+		if d.Quantile > 0 {
+			some, q = true, d.Quantile
+		} else {
+			all = false
+		}
+	}
+	switch {
+	case !some:
+		return paired
+	case all:
+		return fmt.Sprintf("the ratio of the %s percentiles of the rounds (the best iteration of each; order-statistic intervals)", ordinal(q*100))
+	}
+	return fmt.Sprintf("the ratio of the %s percentiles of the rounds (the best iteration of each; order-statistic intervals), or, for a variant with too few rounds on either side, %s", ordinal(q*100), paired)
+}
+
+// ordinal returns "2nd" for 2, "5th" for 5, "2.5th" for 2.5.
+func ordinal(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if x != math.Trunc(x) {
+		return s + "th"
+	}
+	switch n := int(x); {
+	case n%100 >= 11 && n%100 <= 13:
+		return s + "th"
+	case n%10 == 1:
+		return s + "st"
+	case n%10 == 2:
+		return s + "nd"
+	case n%10 == 3:
+		return s + "rd"
+	}
+	return s + "th"
 }
 
 // addThroughput appends, when the run measured throughput (run

@@ -10,7 +10,8 @@
 # Runs N/4+1..N/2 of the stored ones and the last N/2 of the comparisons
 # run while two busy loops load both cores. Prints one line per
 # comparison (exit status, variants whose interval excludes 0, variants
-# not comparable, variants flagged by --fail-slower) and the totals.
+# not comparable, variants flagged by --fail-slower) and the totals. The
+# comparisons are stored too (tags cmp1..cmpN), for TestReplay.
 set -u
 base=$1 new=$2 out=$3 n=${4:-20}
 groups=${GROUPS_SET:-HS256,ES256,EdDSA}
@@ -31,6 +32,7 @@ for i in $(seq 1 "$n"); do
 	pids=""
 	if [ "$i" -gt $((n / 2)) ]; then pids=$(load); fi
 	"$new" run --group "$groups" --storage "$store" --ref "ref$i" --fail-slower 10 --progress none --output csv \
+		--store --tag "cmp$i" \
 		>"$out/cmp$i.csv" 2>"$out/cmp$i.err"
 	code=$?
 	for p in $pids; do kill "$p"; done
