@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -155,6 +156,24 @@ func (a *Audience) UnmarshalJSON(data []byte) error {
 type stringPool struct {
 	src []byte // the JSON text the values are subslices of
 	str string // string(src), made on first use
+	// store, when not nil, is where str is copied to rather than
+	// allocated, when src fits: memory that is never written again nor
+	// read as bytes (see tokenWithBuffer).
+	store []byte
+}
+
+// text returns str, making it on first use.
+func (s *stringPool) text() string {
+	if s.str == "" {
+		if len(s.src) <= len(s.store) {
+			n := copy(s.store, s.src)
+			s.str = unsafe.String(&s.store[0], n)
+			s.store = nil // written once
+		} else {
+			s.str = string(s.src)
+		}
+	}
+	return s.str
 }
 
 // of returns v, a decoded JSON string, as a string.
@@ -166,10 +185,7 @@ func (s *stringPool) of(v []byte) string {
 		// v is s.src[off : off+len(v)] when it shares s.src's array.
 		off := cap(s.src) - cap(v)
 		if off+len(v) <= len(s.src) && &s.src[off] == &v[0] {
-			if s.str == "" {
-				s.str = string(s.src)
-			}
-			return s.str[off : off+len(v)]
+			return s.text()[off : off+len(v)]
 		}
 	}
 	return string(v)
@@ -182,11 +198,8 @@ func (s *stringPool) plain(v []byte) string {
 	if len(v) <= 2 {
 		return ""
 	}
-	if s.str == "" {
-		s.str = string(s.src)
-	}
 	off := cap(s.src) - cap(v) + 1
-	return s.str[off : off+len(v)-2]
+	return s.text()[off : off+len(v)-2]
 }
 
 // get returns the string value v as plain or value does.
@@ -273,7 +286,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	if sink != nil {
 		s = &sink.pool
 	}
-	*s = stringPool{src: data}
+	*s = stringPool{src: data, store: s.store}
 	var bad *ClaimError
 	err := jsonx.ScanObjectPlain(data, lim, func(name, v []byte, plain bool) error {
 		var err error

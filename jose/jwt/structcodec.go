@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unsafe"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -43,6 +44,7 @@ type fieldPlan struct {
 	name      string
 	key       string // `"name":`
 	index     int
+	offset    uintptr // of the field in the struct (reflect.StructField.Offset)
 	kind      fieldKind
 	omitEmpty bool
 	omitZero  bool
@@ -51,6 +53,9 @@ type fieldPlan struct {
 type structPlan struct {
 	fields []fieldPlan
 	claims int // index of the embedded Claims, or -1
+	// claimsOffset is the offset of the embedded Claims in the struct,
+	// when claims >= 0.
+	claimsOffset uintptr
 	// valid: what appendStruct writes is always a claims set parseClaims
 	// accepts (an embedded Claims, no name of a registered claim, plain
 	// fields only, within the default member limit), so Sign need not
@@ -142,7 +147,7 @@ func makePlan(t reflect.Type) *structPlan {
 		}
 		if f.Anonymous {
 			if f.Type == claimsType && tag == "" && p.claims < 0 {
-				p.claims = i
+				p.claims, p.claimsOffset = i, f.Offset
 				continue
 			}
 			return nil
@@ -160,7 +165,7 @@ func makePlan(t reflect.Type) *structPlan {
 			// not): let it decide.
 			return nil
 		}
-		fp := fieldPlan{name: name, index: i, key: string(jsonx.AppendString(nil, name)) + ":"}
+		fp := fieldPlan{name: name, index: i, offset: f.Offset, key: string(jsonx.AppendString(nil, name)) + ":"}
 		for opts != "" {
 			var o string
 			o, opts, _ = strings.Cut(opts, ",")
@@ -320,8 +325,15 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 // addressable struct with plan s.plan, and sets its embedded Claims to c.
 // A struct whose claims could not all be recorded is decoded with a second
 // scan of data.
+//
+// The string fields and the embedded Claims are set through their offsets
+// in the struct (fieldPlan.offset, structPlan.claimsOffset), which the
+// plan read from v's type: the plan is that of v's type (planOf), so each
+// offset is that of a field of the type the plan says, and the field is
+// settable (the plan has exported fields only, and v is addressable).
 func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *Claims) error {
 	p := s.plan
+	base := unsafe.Pointer(v.UnsafeAddr())
 	if s.overflow {
 		if err := p.decodeStruct(data, lim, v); err != nil {
 			return err
@@ -331,7 +343,8 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 			fp := &p.fields[r.field]
 			value := data[r.start:r.end]
 			if r.plain && fp.kind == kindString {
-				v.Field(fp.index).SetString(s.pool.plain(value))
+				// A field of kind string, whatever its named type.
+				*(*string)(unsafe.Add(base, fp.offset)) = s.pool.plain(value)
 				continue
 			}
 			if err := fp.decodeValue(value, v.Field(fp.index), &s.pool, lim); err != nil {
@@ -340,7 +353,7 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 		}
 	}
 	if p.claims >= 0 {
-		*v.Field(p.claims).Addr().Interface().(*Claims) = *c
+		*(*Claims)(unsafe.Add(base, p.claimsOffset)) = *c
 	}
 	return nil
 }
