@@ -43,8 +43,7 @@ type registered interface{ Registered() *Claims }
 // It writes the dates as they are; [Signer.Sign] refuses those a
 // Validator would refuse.
 func (c *Claims) AppendJSON(dst []byte) []byte {
-	dst, _ = c.appendMembers(append(dst, '{'), false)
-	return append(dst, '}')
+	return closeObject(c.appendMembers(dst), len(dst))
 }
 
 // check returns the ClaimError of the first date of c that cannot be
@@ -62,49 +61,50 @@ func (c *Claims) check() *ClaimError {
 	return nil
 }
 
-// appendMembers appends the present claims as object members, the first
-// one preceded by a comma if comma is set, and reports whether it wrote
-// any.
-func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
-	n := len(dst)
-	// member appends the name of a member, key (`"name":`), after a comma
-	// unless it is the first one.
-	member := func(dst []byte, key string) []byte {
-		if comma || len(dst) > n {
-			dst = append(dst, ',')
-		}
-		return append(dst, key...)
-	}
+// appendMembers appends the present claims as object members, each one
+// preceded by a comma (see closeObject).
+func (c *Claims) appendMembers(dst []byte) []byte {
 	if c.Issuer != "" {
-		dst = jsonx.AppendString(member(dst, `"iss":`), c.Issuer)
+		dst = jsonx.AppendString(append(dst, `,"iss":`...), c.Issuer)
 	}
 	if c.Subject != "" {
-		dst = jsonx.AppendString(member(dst, `"sub":`), c.Subject)
+		dst = jsonx.AppendString(append(dst, `,"sub":`...), c.Subject)
 	}
 	if len(c.Audience) > 0 {
-		dst = c.Audience.appendJSON(member(dst, `"aud":`))
+		dst = c.Audience.appendJSON(append(dst, `,"aud":`...))
 	}
 	if c.Expiry.set {
-		dst = c.Expiry.AppendJSON(member(dst, `"exp":`))
+		dst = c.Expiry.AppendJSON(append(dst, `,"exp":`...))
 	}
 	var nbf []byte // the digits of "nbf", which "iat" often repeats
 	if c.NotBefore.set {
-		dst = member(dst, `"nbf":`)
+		dst = append(dst, `,"nbf":`...)
 		start := len(dst)
 		dst = c.NotBefore.AppendJSON(dst)
 		nbf = dst[start:]
 	}
 	if c.IssuedAt.set {
-		if dst = member(dst, `"iat":`); nbf != nil && c.IssuedAt == c.NotBefore {
+		if dst = append(dst, `,"iat":`...); nbf != nil && c.IssuedAt == c.NotBefore {
 			dst = append(dst, nbf...)
 		} else {
 			dst = c.IssuedAt.AppendJSON(dst)
 		}
 	}
 	if c.ID != "" {
-		dst = jsonx.AppendString(member(dst, `"jti":`), c.ID)
+		dst = jsonx.AppendString(append(dst, `,"jti":`...), c.ID)
 	}
-	return dst, len(dst) > n
+	return dst
+}
+
+// closeObject makes the members appended to dst[:start], each preceded by
+// a comma, a JSON object: the first comma becomes its '{' (or, with no
+// member, '{' is appended), and '}' is appended.
+func closeObject(dst []byte, start int) []byte {
+	if len(dst) > start {
+		dst[start] = '{'
+		return append(dst, '}')
+	}
+	return append(dst, '{', '}')
 }
 
 // Audience is the "aud" claim (RFC 7519 §4.1.3): the recipients a JWT is

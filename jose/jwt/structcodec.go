@@ -42,7 +42,7 @@ const (
 
 type fieldPlan struct {
 	name      string
-	key       string // `"name":`
+	key       string // `,"name":`
 	index     int
 	offset    uintptr // of the field in the struct (reflect.StructField.Offset)
 	kind      fieldKind
@@ -165,7 +165,7 @@ func makePlan(t reflect.Type) *structPlan {
 			// not): let it decide.
 			return nil
 		}
-		fp := fieldPlan{name: name, index: i, offset: f.Offset, key: string(jsonx.AppendString(nil, name)) + ":"}
+		fp := fieldPlan{name: name, index: i, offset: f.Offset, key: string(jsonx.AppendString([]byte(","), name)) + ":"}
 		for opts != "" {
 			var o string
 			o, opts, _ = strings.Cut(opts, ",")
@@ -212,35 +212,46 @@ func makePlan(t reflect.Type) *structPlan {
 	return p
 }
 
-// appendStruct appends the JSON object of v, a struct with plan p.
+// appendStruct appends the JSON object of v, a struct with plan p. When
+// v is addressable (a pointer was signed), its string fields and its
+// embedded Claims are read through their offsets (see privateSink.decode),
+// the other fields by reflection.
 func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
-	dst = append(dst, '{')
-	first := true
+	var base unsafe.Pointer
+	if v.CanAddr() {
+		base = unsafe.Pointer(v.UnsafeAddr())
+	}
+	start := len(dst)
 	if p.claims >= 0 {
 		var c *Claims
-		if f := v.Field(p.claims); f.CanAddr() {
-			c = f.Addr().Interface().(*Claims)
+		if base != nil {
+			c = (*Claims)(unsafe.Add(base, p.claimsOffset))
 		} else {
-			cv := f.Interface().(Claims)
+			cv := v.Field(p.claims).Interface().(Claims)
 			c = &cv
 		}
 		if ce := c.check(); ce != nil {
 			return nil, ce
 		}
-		var wrote bool
-		dst, wrote = c.appendMembers(dst, false)
-		first = !wrote
+		dst = c.appendMembers(dst)
 	}
+	// Each member is written after a comma (fieldPlan.key), the first of
+	// which closeObject replaces.
 	for i := range p.fields {
 		fp := &p.fields[i]
+		if fp.kind == kindString && base != nil {
+			// omitempty and omitzero omit the same strings: "".
+			s := *(*string)(unsafe.Add(base, fp.offset))
+			if s == "" && (fp.omitEmpty || fp.omitZero) {
+				continue
+			}
+			dst = jsonx.AppendString(append(dst, fp.key...), s)
+			continue
+		}
 		f := v.Field(fp.index)
 		if (fp.omitZero && f.IsZero()) || (fp.omitEmpty && isEmpty(f)) {
 			continue
 		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
 		dst = append(dst, fp.key...)
 		var err error
 		if dst, err = fp.appendValue(dst, f); err != nil {
@@ -250,7 +261,7 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 			return nil, fmt.Errorf("field %s: %w", fp.name, err)
 		}
 	}
-	return append(dst, '}'), nil
+	return closeObject(dst, start), nil
 }
 
 func isEmpty(f reflect.Value) bool {
