@@ -288,55 +288,66 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	}
 	*s = stringPool{src: data, store: s.store}
 	var bad *ClaimError
+	// fail records the error of a registered claim's value.
+	fail := func(claim string, err error) error {
+		if ce, ok := err.(*ClaimError); ok {
+			bad = ce
+		} else {
+			bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
+		}
+		return bad
+	}
 	err := jsonx.ScanObjectPlain(data, lim, func(name, v []byte, plain bool) error {
-		var err error
-		claim := ""
 		// The registered names have three bytes: switch on them as an
-		// integer.
+		// integer. A string claim goes to str, a date to date.
 		key := uint32(0)
 		if len(name) == 3 {
 			key = uint32(name[0]) | uint32(name[1])<<8 | uint32(name[2])<<16
 		}
+		var str *string
+		var date *NumericDate
 		switch key {
 		case nameIss:
-			claim = "iss"
-			c.Issuer, err = s.get(v, plain)
+			str = &c.Issuer
 		case nameSub:
-			claim = "sub"
-			c.Subject, err = s.get(v, plain)
+			str = &c.Subject
 		case nameJti:
-			claim = "jti"
-			c.ID, err = s.get(v, plain)
+			str = &c.ID
 		case nameAud:
-			claim = "aud"
-			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
-				// One audience, in the caller's storage.
-				sink.aud[0], err = s.get(v, plain)
-				c.Audience = sink.aud[:1:1]
-			} else {
-				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
+			if sink == nil || sink.aud == nil || jsonx.KindOf(v) != jsonx.KindString {
+				var err error
+				if c.Audience, err = parseAudience(v, s, lim.MaxMembers); err != nil {
+					return fail("aud", err)
+				}
+				return nil
 			}
+			// One audience, in the caller's storage.
+			str = &sink.aud[0]
+			c.Audience = sink.aud[:1:1]
 		case nameExp:
-			claim = "exp"
-			c.Expiry, err = parseNumericDate(v)
+			date = &c.Expiry
 		case nameNbf:
-			claim = "nbf"
-			c.NotBefore, err = parseNumericDate(v)
+			date = &c.NotBefore
 		case nameIat:
-			claim = "iat"
-			c.IssuedAt, err = parseNumericDate(v)
+			date = &c.IssuedAt
 		default:
 			if sink != nil {
 				sink.member(name, v, plain)
 			}
+			return nil
+		}
+		var err error
+		switch {
+		case str != nil && plain:
+			*str = s.plain(v)
+			return nil
+		case str != nil:
+			*str, err = s.value(v)
+		default:
+			*date, err = parseNumericDate(v)
 		}
 		if err != nil {
-			if ce, ok := err.(*ClaimError); ok {
-				bad = ce
-			} else {
-				bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
-			}
-			return bad
+			return fail(string(name), err)
 		}
 		return nil
 	})
