@@ -152,7 +152,8 @@ func (a *Audience) UnmarshalJSON(data []byte) error {
 
 // stringPool makes the string values of one claims set: the values without
 // escapes share one copy of the JSON text, so that a claims set costs one
-// string allocation, however many string claims it has.
+// string allocation, however many string claims it has (none when the
+// copy goes to store, the Token's own memory, in Validate).
 type stringPool struct {
 	src []byte // the JSON text the values are subslices of
 	str string // string(src), made on first use
