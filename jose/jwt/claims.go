@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -152,27 +151,16 @@ func (a *Audience) UnmarshalJSON(data []byte) error {
 
 // stringPool makes the string values of one claims set: the values without
 // escapes share one copy of the JSON text, so that a claims set costs one
-// string allocation, however many string claims it has (none when the
-// copy goes to store, the Token's own memory, in Validate).
+// string allocation, however many string claims it has.
 type stringPool struct {
 	src []byte // the JSON text the values are subslices of
 	str string // string(src), made on first use
-	// store, when not nil, is where str is copied to rather than
-	// allocated, when src fits: memory that is never written again nor
-	// read as bytes (see tokenWithBuffer).
-	store []byte
 }
 
 // text returns str, making it on first use.
 func (s *stringPool) text() string {
 	if s.str == "" {
-		if len(s.src) <= len(s.store) {
-			n := copy(s.store, s.src)
-			s.str = unsafe.String(&s.store[0], n)
-			s.store = nil // written once
-		} else {
-			s.str = string(s.src)
-		}
+		s.str = string(s.src)
 	}
 	return s.str
 }
@@ -287,7 +275,7 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	if sink != nil {
 		s = &sink.pool
 	}
-	*s = stringPool{src: data, store: s.store}
+	*s = stringPool{src: data}
 	var bad *ClaimError
 	// fail records the error of a registered claim's value.
 	fail := func(claim string, err error) error {

@@ -62,10 +62,9 @@ func TestValidateOwnsItsMemory(t *testing.T) {
 	if err != nil || again.Header.KeyID != "k1" || again.Claims.Subject != first.Subject {
 		t.Errorf("after changing a retained Token: %v, %+v", err, again)
 	}
-	// The claims' strings of a Token from Validate live in its own
-	// allocation (tokenWithBuffer.strs): reusing that Token with
-	// ValidateInto, whose strings are the caller's to keep, rewrites
-	// none of them.
+	// Reusing a Token from Validate with ValidateInto (which decodes
+	// into its buffer) rewrites none of the claims' strings read from
+	// it: they are the caller's to keep.
 	iss, sub, jti, aud, scope := again.Claims.Issuer, again.Claims.Subject, again.Claims.ID, again.Claims.Audience[0], dst.Scope
 	for _, c := range []accessToken{other, first, other} {
 		var into accessToken

@@ -227,9 +227,8 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // bytes (a second one for a struct with more than 16 private fields), and
 // in memory the decoded claims plus one copy of them as the claims'
 // strings. A signed JWT of up to 448 bytes is decoded into the Token's
-// own allocation, which also holds that copy (about 1.3 KiB in all), so
-// that Token.Payload and every string claim keep the Token's memory
-// alive. A dst decoded with encoding/json adds that decoding and the
+// own allocation, so that Token.Payload keeps the Token's memory alive. A
+// dst decoded with encoding/json adds that decoding and the
 // check of its member names: one scan per level of nesting (at most
 // MaxDepth), and a map of the names of each object.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
@@ -246,46 +245,40 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 // costs, with no allocation more. Validate is ValidateContext with
 // context.Background().
 func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) (*Token, error) {
-	t, strs := v.newToken(len(token))
-	if err := v.validate(ctx, t, token, dst, strs); err != nil {
+	t := v.newToken(len(token))
+	if err := v.validate(ctx, t, token, dst); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
 // tokenWithBuffer is a Token with room for the buffer its JWS
-// verification decodes into (buf: the payload, the signature and the
-// header) and for the one copy of the claims set that the claims' strings
-// are cut from (strs). Validate then makes the Token, its claims set and
-// the claims' strings with one allocation (of 1408 bytes, a size class of
-// the Go allocator; it was 1152 bytes and a string of the claims set's
-// size before: the ratio of BenchmarkRatio/HS256/struct did not move,
-// the allocations went from 4 to 3 per token). strs is written once, by the
-// stringPool of the Validate that made the Token, and is never reachable
-// as a []byte: a later ValidateInto into the same Token decodes into buf
-// and makes its strings apart.
+// verification decodes into: the payload, the signature and the header,
+// which decode to at most three quarters of the token's length
+// (b64enc.DecodedLen of each segment). Validate then makes the Token and
+// its claims set with one allocation (of 1024 bytes, a size class of the
+// Go allocator; a buffer of the token's length made it 1152 bytes, and
+// BenchmarkRatio/HS256/struct about 0.05 slower: copying the claims'
+// strings into the Token as well, 1408 bytes, was as slow).
 type tokenWithBuffer struct {
 	Token
-	buf  [maxBufferedToken * 3 / 4]byte
-	strs [maxBufferedToken * 3 / 4]byte
+	buf [maxBufferedToken * 3 / 4]byte
 }
 
 // maxBufferedToken is the longest JWS that Validate decodes into the
-// Token's own allocation. Its three segments decode to at most three
-// quarters of their length (b64enc.DecodedLen), which is what buf holds.
+// Token's own allocation.
 const maxBufferedToken = 448
 
 // newToken returns a new Token for Validate to fill from a token of n
-// bytes, and the storage for the claims' strings (nil: they are
-// allocated): a tokenWithBuffer's when n fits its buffer and the token is
-// a JWS (the plaintext of a JWE is the jwe package's own buffer).
-func (v *Validator) newToken(n int) (*Token, []byte) {
+// bytes: a tokenWithBuffer's when n fits its buffer and the token is a
+// JWS (the plaintext of a JWE is the jwe package's own buffer).
+func (v *Validator) newToken(n int) *Token {
 	if v.dec == nil && n <= maxBufferedToken {
 		tb := new(tokenWithBuffer)
 		tb.msg.Payload = tb.buf[:0]
-		return &tb.Token, tb.strs[:]
+		return &tb.Token
 	}
-	return new(Token), nil
+	return new(Token)
 }
 
 // ValidateInto validates token as [Validator.Validate] does, with the same
@@ -309,7 +302,7 @@ func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
 // keys it allocates no more than ValidateInto.
 func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []byte, dst any) error {
 	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
-	err := v.validate(ctx, t, token, dst, nil)
+	err := v.validate(ctx, t, token, dst)
 	if err != nil {
 		buf := t.msg.Payload[:0]
 		*t = Token{}
@@ -328,10 +321,8 @@ func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []b
 
 // validate fills t, a new Token or one ValidateIntoContext has reset
 // (no claims, no headers, no payload: a new Token needs no clearing,
-// which would cost write barriers while the GC runs). strs, when not nil,
-// is storage for the claims' strings that nothing else will ever write or
-// read as bytes (see tokenWithBuffer).
-func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst any, strs []byte) error {
+// which would cost write barriers while the GC runs).
+func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst any) error {
 	var payload []byte
 	switch {
 	case v.dec != nil && v.ver != nil:
@@ -369,7 +360,7 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 	if err := v.checkType(t.Header, v.typ != ""); err != nil {
 		return err
 	}
-	sink := privateSink{required: v.private, aud: &t.aud, pool: stringPool{store: strs}}
+	sink := privateSink{required: v.private, aud: &t.aud}
 	var rv reflect.Value // dst's struct, when it has a plan
 	switch dst.(type) {
 	case nil, *Claims, *map[string]any, *map[string]json.RawMessage:
