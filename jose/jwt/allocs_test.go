@@ -96,3 +96,43 @@ func TestValidateAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateBufferedTokenSize: a signed JWT of up to maxBufferedToken
+// bytes is decoded into the Token's own buffer, three quarters of that
+// size (what its segments decode to), with no allocation for the buffer;
+// one byte longer, it gets a buffer of its own. (The header, a hit in the
+// Verifier's cache here, is not decoded again: the buffer holds the
+// payload and the signature, 307 bytes at 448, so a buffer a few bytes
+// short of the bound would pass too.)
+func TestValidateBufferedTokenSize(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Issuers: []string{"https://issuer.example"}})
+	tokenOf := func(n int) []byte {
+		c := typicalClaims()
+		c.ID = ""
+		for l := 0; ; l++ {
+			tok := mustSign(t, s, &c)
+			if len(tok) >= n {
+				if len(tok) != n {
+					t.Fatalf("no token of %d bytes (%d)", n, len(tok))
+				}
+				return tok
+			}
+			c.ID += "x"
+		}
+	}
+	for _, c := range []struct {
+		n      int
+		allocs float64 // the Token, the claims' strings, and the buffer beyond the limit
+	}{{maxBufferedToken - 1, 2}, {maxBufferedToken, 2}, {maxBufferedToken + 1, 3}} {
+		tok := tokenOf(c.n)
+		n := testing.AllocsPerRun(50, func() {
+			if _, err := v.Validate(tok, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n != c.allocs {
+			t.Errorf("token of %d bytes: %v allocations, want %v", c.n, n, c.allocs)
+		}
+	}
+}
