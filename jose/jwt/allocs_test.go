@@ -14,8 +14,9 @@ import (
 // TestValidateAllocs pins the allocations of validating a signed JWT into
 // a *Claims (the bound is 10) and into a plain struct embedding
 // Claims with two private claims: the Token (which also holds a single
-// audience), the payload buffer, one string for all the claims' strings and
-// the caller's variable (which escapes through Validate's dst).
+// audience and the payload buffer), one string for all the claims'
+// strings and the caller's variable (which escapes through Validate's
+// dst).
 // ValidateInto with a reused Token allocates the claims' strings, and a
 // single audience of the caller's own when it decodes into dst.
 func TestValidateAllocs(t *testing.T) {
@@ -34,13 +35,13 @@ func TestValidateAllocs(t *testing.T) {
 		max  float64
 		f    func()
 	}{
-		{"registered into *Claims", 4, func() {
+		{"registered into *Claims", 3, func() {
 			var got Claims
 			if _, err := v.Validate(regTok, &got); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"access token into a struct", 4, func() {
+		{"access token into a struct", 3, func() {
 			var got accessToken
 			if _, err := v.Validate(atTok, &got); err != nil {
 				t.Fatal(err)
@@ -92,6 +93,46 @@ func TestValidateAllocs(t *testing.T) {
 			t.Errorf("%s: %v allocations, want at most %v", c.name, n, c.max)
 		} else {
 			t.Logf("%s: %v allocations", c.name, n)
+		}
+	}
+}
+
+// TestValidateBufferedTokenSize: a signed JWT of up to maxBufferedToken
+// bytes is decoded into the Token's own buffer, three quarters of that
+// size (what its segments decode to), with no allocation for the buffer;
+// one byte longer, it gets a buffer of its own. (The header, a hit in the
+// Verifier's cache here, is not decoded again: the buffer holds the
+// payload and the signature, 307 bytes at 448, so a buffer a few bytes
+// short of the bound would pass too.)
+func TestValidateBufferedTokenSize(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Issuers: []string{"https://issuer.example"}})
+	tokenOf := func(n int) []byte {
+		c := typicalClaims()
+		c.ID = ""
+		for l := 0; ; l++ {
+			tok := mustSign(t, s, &c)
+			if len(tok) >= n {
+				if len(tok) != n {
+					t.Fatalf("no token of %d bytes (%d)", n, len(tok))
+				}
+				return tok
+			}
+			c.ID += "x"
+		}
+	}
+	for _, c := range []struct {
+		n      int
+		allocs float64 // the Token, the claims' strings, and the buffer beyond the limit
+	}{{maxBufferedToken - 1, 2}, {maxBufferedToken, 2}, {maxBufferedToken + 1, 3}} {
+		tok := tokenOf(c.n)
+		n := testing.AllocsPerRun(50, func() {
+			if _, err := v.Validate(tok, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if n != c.allocs {
+			t.Errorf("token of %d bytes: %v allocations, want %v", c.n, n, c.allocs)
 		}
 	}
 }

@@ -42,8 +42,7 @@ type registered interface{ Registered() *Claims }
 // It writes the dates as they are; [Signer.Sign] refuses those a
 // Validator would refuse.
 func (c *Claims) AppendJSON(dst []byte) []byte {
-	dst, _ = c.appendMembers(append(dst, '{'), false)
-	return append(dst, '}')
+	return closeObject(c.appendMembers(dst), len(dst))
 }
 
 // check returns the ClaimError of the first date of c that cannot be
@@ -61,49 +60,50 @@ func (c *Claims) check() *ClaimError {
 	return nil
 }
 
-// appendMembers appends the present claims as object members, the first
-// one preceded by a comma if comma is set, and reports whether it wrote
-// any.
-func (c *Claims) appendMembers(dst []byte, comma bool) ([]byte, bool) {
-	n := len(dst)
-	// member appends the name of a member, key (`"name":`), after a comma
-	// unless it is the first one.
-	member := func(dst []byte, key string) []byte {
-		if comma || len(dst) > n {
-			dst = append(dst, ',')
-		}
-		return append(dst, key...)
-	}
+// appendMembers appends the present claims as object members, each one
+// preceded by a comma (see closeObject).
+func (c *Claims) appendMembers(dst []byte) []byte {
 	if c.Issuer != "" {
-		dst = jsonx.AppendString(member(dst, `"iss":`), c.Issuer)
+		dst = jsonx.AppendString(append(dst, `,"iss":`...), c.Issuer)
 	}
 	if c.Subject != "" {
-		dst = jsonx.AppendString(member(dst, `"sub":`), c.Subject)
+		dst = jsonx.AppendString(append(dst, `,"sub":`...), c.Subject)
 	}
 	if len(c.Audience) > 0 {
-		dst = c.Audience.appendJSON(member(dst, `"aud":`))
+		dst = c.Audience.appendJSON(append(dst, `,"aud":`...))
 	}
 	if c.Expiry.set {
-		dst = c.Expiry.AppendJSON(member(dst, `"exp":`))
+		dst = c.Expiry.AppendJSON(append(dst, `,"exp":`...))
 	}
 	var nbf []byte // the digits of "nbf", which "iat" often repeats
 	if c.NotBefore.set {
-		dst = member(dst, `"nbf":`)
+		dst = append(dst, `,"nbf":`...)
 		start := len(dst)
 		dst = c.NotBefore.AppendJSON(dst)
 		nbf = dst[start:]
 	}
 	if c.IssuedAt.set {
-		if dst = member(dst, `"iat":`); nbf != nil && c.IssuedAt == c.NotBefore {
+		if dst = append(dst, `,"iat":`...); nbf != nil && c.IssuedAt == c.NotBefore {
 			dst = append(dst, nbf...)
 		} else {
 			dst = c.IssuedAt.AppendJSON(dst)
 		}
 	}
 	if c.ID != "" {
-		dst = jsonx.AppendString(member(dst, `"jti":`), c.ID)
+		dst = jsonx.AppendString(append(dst, `,"jti":`...), c.ID)
 	}
-	return dst, len(dst) > n
+	return dst
+}
+
+// closeObject makes the members appended to dst[:start], each preceded by
+// a comma, a JSON object: the first comma becomes its '{' (or, with no
+// member, '{' is appended), and '}' is appended.
+func closeObject(dst []byte, start int) []byte {
+	if len(dst) > start {
+		dst[start] = '{'
+		return append(dst, '}')
+	}
+	return append(dst, '{', '}')
 }
 
 // Audience is the "aud" claim (RFC 7519 §4.1.3): the recipients a JWT is
@@ -157,6 +157,14 @@ type stringPool struct {
 	str string // string(src), made on first use
 }
 
+// text returns str, making it on first use.
+func (s *stringPool) text() string {
+	if s.str == "" {
+		s.str = string(s.src)
+	}
+	return s.str
+}
+
 // of returns v, a decoded JSON string, as a string.
 func (s *stringPool) of(v []byte) string {
 	if len(v) == 0 {
@@ -166,10 +174,7 @@ func (s *stringPool) of(v []byte) string {
 		// v is s.src[off : off+len(v)] when it shares s.src's array.
 		off := cap(s.src) - cap(v)
 		if off+len(v) <= len(s.src) && &s.src[off] == &v[0] {
-			if s.str == "" {
-				s.str = string(s.src)
-			}
-			return s.str[off : off+len(v)]
+			return s.text()[off : off+len(v)]
 		}
 	}
 	return string(v)
@@ -182,11 +187,8 @@ func (s *stringPool) plain(v []byte) string {
 	if len(v) <= 2 {
 		return ""
 	}
-	if s.str == "" {
-		s.str = string(s.src)
-	}
 	off := cap(s.src) - cap(v) + 1
-	return s.str[off : off+len(v)-2]
+	return s.text()[off : off+len(v)-2]
 }
 
 // get returns the string value v as plain or value does.
@@ -275,55 +277,66 @@ func parseClaims(data []byte, lim jsonx.Limits, c *Claims, sink *privateSink) er
 	}
 	*s = stringPool{src: data}
 	var bad *ClaimError
+	// fail records the error of a registered claim's value.
+	fail := func(claim string, err error) error {
+		if ce, ok := err.(*ClaimError); ok {
+			bad = ce
+		} else {
+			bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
+		}
+		return bad
+	}
 	err := jsonx.ScanObjectPlain(data, lim, func(name, v []byte, plain bool) error {
-		var err error
-		claim := ""
 		// The registered names have three bytes: switch on them as an
-		// integer.
+		// integer. A string claim goes to str, a date to date.
 		key := uint32(0)
 		if len(name) == 3 {
 			key = uint32(name[0]) | uint32(name[1])<<8 | uint32(name[2])<<16
 		}
+		var str *string
+		var date *NumericDate
 		switch key {
 		case nameIss:
-			claim = "iss"
-			c.Issuer, err = s.get(v, plain)
+			str = &c.Issuer
 		case nameSub:
-			claim = "sub"
-			c.Subject, err = s.get(v, plain)
+			str = &c.Subject
 		case nameJti:
-			claim = "jti"
-			c.ID, err = s.get(v, plain)
+			str = &c.ID
 		case nameAud:
-			claim = "aud"
-			if sink != nil && sink.aud != nil && jsonx.KindOf(v) == jsonx.KindString {
-				// One audience, in the caller's storage.
-				sink.aud[0], err = s.get(v, plain)
-				c.Audience = sink.aud[:1:1]
-			} else {
-				c.Audience, err = parseAudience(v, s, lim.MaxMembers)
+			if sink == nil || sink.aud == nil || jsonx.KindOf(v) != jsonx.KindString {
+				var err error
+				if c.Audience, err = parseAudience(v, s, lim.MaxMembers); err != nil {
+					return fail("aud", err)
+				}
+				return nil
 			}
+			// One audience, in the caller's storage.
+			str = &sink.aud[0]
+			c.Audience = sink.aud[:1:1]
 		case nameExp:
-			claim = "exp"
-			c.Expiry, err = parseNumericDate(v)
+			date = &c.Expiry
 		case nameNbf:
-			claim = "nbf"
-			c.NotBefore, err = parseNumericDate(v)
+			date = &c.NotBefore
 		case nameIat:
-			claim = "iat"
-			c.IssuedAt, err = parseNumericDate(v)
+			date = &c.IssuedAt
 		default:
 			if sink != nil {
 				sink.member(name, v, plain)
 			}
+			return nil
+		}
+		var err error
+		switch {
+		case str != nil && plain:
+			*str = s.plain(v)
+			return nil
+		case str != nil:
+			*str, err = s.value(v)
+		default:
+			*date, err = parseNumericDate(v)
 		}
 		if err != nil {
-			if ce, ok := err.(*ClaimError); ok {
-				bad = ce
-			} else {
-				bad = &ClaimError{Claim: claim, Err: ErrMalformedClaims, Cause: err}
-			}
-			return bad
+			return fail(string(name), err)
 		}
 		return nil
 	})

@@ -235,6 +235,20 @@ var (
 // parseNumericDate decodes a raw JSON value, already validated, as a
 // NumericDate (RFC 7519 §2).
 func parseNumericDate(raw []byte) (NumericDate, error) {
+	// Ten digits (every date from 2001-09-09 to 2286-11-20, below
+	// MaxNumericDate): the first two, then the last eight at once.
+	if len(raw) == 10 {
+		last := binary.LittleEndian.Uint64(raw[2:])
+		if d0, d1 := raw[0]-'1', raw[1]-'0'; d0 <= 8 && d1 <= 9 && nonDigit8(last) == 0 {
+			return dateAt(int64(d0+1)*1e9+int64(d1)*1e8+int64(parseEightDigits(last)), 0), nil
+		}
+	}
+	return parseOtherDate(raw)
+}
+
+// parseOtherDate is parseNumericDate of a date its ten-digit path did not
+// read.
+func parseOtherDate(raw []byte) (NumericDate, error) {
 	if jsonx.KindOf(raw) != jsonx.KindNumber {
 		return NumericDate{}, errDateType
 	}

@@ -1,11 +1,14 @@
 package jwt
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
 // TestDateArithmetic checks the integer date arithmetic of checkClaims
@@ -154,4 +157,39 @@ func pow10(n int) int64 {
 		p *= 10
 	}
 	return p
+}
+
+// TestNumericDateTenDigits checks parseNumericDate's ten-digit path
+// against the general one (parseOtherDate) on ten-byte numbers: every
+// integer form at the bounds of the path, and each byte of a ten-digit
+// date replaced, at every position, by every other byte that keeps the
+// text a JSON number, or by none (anything else is not JSON, which the
+// scanner refuses before).
+func TestNumericDateTenDigits(t *testing.T) {
+	inputs := []string{"1000000000", "1796126340", "9999999999", "1999999999", "2000000000", "1000000001", "-999999999", "1.23456789", "1.2345e+67", "0.00000001"}
+	base := []byte("1796126340")
+	for pos := range base {
+		for c := 0; c < 256; c++ {
+			in := bytes.Clone(base)
+			in[pos] = byte(c)
+			if jsonx.Valid(in, jsonx.Limits{}) == nil && jsonx.KindOf(in) == jsonx.KindNumber {
+				inputs = append(inputs, string(in))
+			}
+		}
+	}
+	n := 0
+	for _, in := range inputs {
+		if len(in) != 10 {
+			t.Fatalf("%q: not ten bytes", in)
+		}
+		got, gotErr := parseNumericDate([]byte(in))
+		want, wantErr := parseOtherDate([]byte(in))
+		if got != want || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("%s: %+v, %v; the general path reads %+v, %v", in, got, gotErr, want, wantErr)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d inputs", n)
+	}
 }

@@ -20,7 +20,7 @@ func TestValidateOwnsItsMemory(t *testing.T) {
 	s := mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{KeyID: "k1"})
 	first := typicalAccessToken()
 	tok := mustSign(t, s, first)
-	if len(tok) > len(tokenWithBuffer{}.buf) {
+	if len(tok) > maxBufferedToken {
 		t.Fatalf("token of %d bytes: not the one-allocation case", len(tok))
 	}
 	for range 3 { // the header cache keeps a header seen twice: got's is a hit
@@ -61,5 +61,18 @@ func TestValidateOwnsItsMemory(t *testing.T) {
 	again, err := v.Validate(mustSign(t, s, first), nil)
 	if err != nil || again.Header.KeyID != "k1" || again.Claims.Subject != first.Subject {
 		t.Errorf("after changing a retained Token: %v, %+v", err, again)
+	}
+	// Reusing a Token from Validate with ValidateInto (which decodes
+	// into its buffer) rewrites none of the claims' strings read from
+	// it: they are the caller's to keep.
+	iss, sub, jti, aud, scope := again.Claims.Issuer, again.Claims.Subject, again.Claims.ID, again.Claims.Audience[0], dst.Scope
+	for _, c := range []accessToken{other, first, other} {
+		var into accessToken
+		if err := v.ValidateInto(again, mustSign(t, s, c), &into); err != nil || into.Subject != c.Subject {
+			t.Fatalf("ValidateInto a Token from Validate: %v, %+v", err, into)
+		}
+	}
+	if iss != first.Issuer || sub != first.Subject || jti != first.ID || aud != first.Audience[0] || scope != first.Scope {
+		t.Errorf("claims' strings changed by ValidateInto into their Token: %q %q %q %q %q", iss, sub, jti, aud, scope)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unsafe"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose/internal/jsonx"
@@ -41,8 +42,9 @@ const (
 
 type fieldPlan struct {
 	name      string
-	key       string // `"name":`
+	key       string // `,"name":`
 	index     int
+	offset    uintptr // of the field in the struct (reflect.StructField.Offset)
 	kind      fieldKind
 	omitEmpty bool
 	omitZero  bool
@@ -51,6 +53,9 @@ type fieldPlan struct {
 type structPlan struct {
 	fields []fieldPlan
 	claims int // index of the embedded Claims, or -1
+	// claimsOffset is the offset of the embedded Claims in the struct,
+	// when claims >= 0.
+	claimsOffset uintptr
 	// valid: what appendStruct writes is always a claims set parseClaims
 	// accepts (an embedded Claims, no name of a registered claim, plain
 	// fields only, within the default member limit), so Sign need not
@@ -142,7 +147,7 @@ func makePlan(t reflect.Type) *structPlan {
 		}
 		if f.Anonymous {
 			if f.Type == claimsType && tag == "" && p.claims < 0 {
-				p.claims = i
+				p.claims, p.claimsOffset = i, f.Offset
 				continue
 			}
 			return nil
@@ -160,7 +165,7 @@ func makePlan(t reflect.Type) *structPlan {
 			// not): let it decide.
 			return nil
 		}
-		fp := fieldPlan{name: name, index: i, key: string(jsonx.AppendString(nil, name)) + ":"}
+		fp := fieldPlan{name: name, index: i, offset: f.Offset, key: string(jsonx.AppendString([]byte(","), name)) + ":"}
 		for opts != "" {
 			var o string
 			o, opts, _ = strings.Cut(opts, ",")
@@ -207,35 +212,46 @@ func makePlan(t reflect.Type) *structPlan {
 	return p
 }
 
-// appendStruct appends the JSON object of v, a struct with plan p.
+// appendStruct appends the JSON object of v, a struct with plan p. When
+// v is addressable (a pointer was signed), its string fields and its
+// embedded Claims are read through their offsets (see privateSink.decode),
+// the other fields by reflection.
 func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
-	dst = append(dst, '{')
-	first := true
+	var base unsafe.Pointer
+	if v.CanAddr() {
+		base = unsafe.Pointer(v.UnsafeAddr())
+	}
+	start := len(dst)
 	if p.claims >= 0 {
 		var c *Claims
-		if f := v.Field(p.claims); f.CanAddr() {
-			c = f.Addr().Interface().(*Claims)
+		if base != nil {
+			c = (*Claims)(unsafe.Add(base, p.claimsOffset))
 		} else {
-			cv := f.Interface().(Claims)
+			cv := v.Field(p.claims).Interface().(Claims)
 			c = &cv
 		}
 		if ce := c.check(); ce != nil {
 			return nil, ce
 		}
-		var wrote bool
-		dst, wrote = c.appendMembers(dst, false)
-		first = !wrote
+		dst = c.appendMembers(dst)
 	}
+	// Each member is written after a comma (fieldPlan.key), the first of
+	// which closeObject replaces.
 	for i := range p.fields {
 		fp := &p.fields[i]
+		if fp.kind == kindString && base != nil {
+			// omitempty and omitzero omit the same strings: "".
+			s := *(*string)(unsafe.Add(base, fp.offset))
+			if s == "" && (fp.omitEmpty || fp.omitZero) {
+				continue
+			}
+			dst = jsonx.AppendString(append(dst, fp.key...), s)
+			continue
+		}
 		f := v.Field(fp.index)
 		if (fp.omitZero && f.IsZero()) || (fp.omitEmpty && isEmpty(f)) {
 			continue
 		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
 		dst = append(dst, fp.key...)
 		var err error
 		if dst, err = fp.appendValue(dst, f); err != nil {
@@ -245,7 +261,7 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 			return nil, fmt.Errorf("field %s: %w", fp.name, err)
 		}
 	}
-	return append(dst, '}'), nil
+	return closeObject(dst, start), nil
 }
 
 func isEmpty(f reflect.Value) bool {
@@ -320,8 +336,15 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 // addressable struct with plan s.plan, and sets its embedded Claims to c.
 // A struct whose claims could not all be recorded is decoded with a second
 // scan of data.
+//
+// The string fields and the embedded Claims are set through their offsets
+// in the struct (fieldPlan.offset, structPlan.claimsOffset), which the
+// plan read from v's type: the plan is that of v's type (planOf), so each
+// offset is that of a field of the type the plan says, and the field is
+// settable (the plan has exported fields only, and v is addressable).
 func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *Claims) error {
 	p := s.plan
+	base := unsafe.Pointer(v.UnsafeAddr())
 	if s.overflow {
 		if err := p.decodeStruct(data, lim, v); err != nil {
 			return err
@@ -331,7 +354,8 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 			fp := &p.fields[r.field]
 			value := data[r.start:r.end]
 			if r.plain && fp.kind == kindString {
-				v.Field(fp.index).SetString(s.pool.plain(value))
+				// A field of kind string, whatever its named type.
+				*(*string)(unsafe.Add(base, fp.offset)) = s.pool.plain(value)
 				continue
 			}
 			if err := fp.decodeValue(value, v.Field(fp.index), &s.pool, lim); err != nil {
@@ -340,7 +364,7 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 		}
 	}
 	if p.claims >= 0 {
-		*v.Field(p.claims).Addr().Interface().(*Claims) = *c
+		*(*Claims)(unsafe.Add(base, p.claimsOffset)) = *c
 	}
 	return nil
 }

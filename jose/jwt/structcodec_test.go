@@ -64,6 +64,11 @@ func TestStructPlanMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Addressable (a pointer signed), the string fields and the
+		// embedded Claims are read through their offsets: the same bytes.
+		if viaOffsets, err := p.appendStruct(nil, reflect.ValueOf(&v).Elem()); err != nil || string(viaOffsets) != string(got) {
+			t.Fatalf("%d: through the offsets\n%s (%v)\nby value\n%s", i, viaOffsets, err, got)
+		}
 		want, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
@@ -289,6 +294,67 @@ func TestStructPlanTagEdgeCases(t *testing.T) {
 		}
 		if !reflect.DeepEqual(viaV, viaJSON) {
 			t.Errorf("%T: decoded %+v, encoding/json %+v", in, viaV, viaJSON)
+		}
+	}
+}
+
+// offsetClaims puts the embedded Claims after other fields, so that its
+// offset is not 0, beside string fields of a named type, omitted or not.
+type offsetClaims struct {
+	N     int       `json:"n"`
+	Scope scopeName `json:"scope"`
+	Claims
+	Empty  scopeName `json:"empty,omitempty"`
+	Zero   string    `json:"zero,omitzero"`
+	Last   string    `json:"last"`
+	Absent string    `json:"absent,omitempty"`
+}
+
+type scopeName string
+
+// TestPlanOffsets: a plan reads and writes the string fields and the
+// embedded Claims of a struct through their offsets (appendStruct for a
+// pointer, privateSink.decode): at any offset, of a named string type, and
+// omitted when empty as encoding/json omits them; and through Sign and
+// Validate the struct comes back as it was.
+func TestPlanOffsets(t *testing.T) {
+	p := planOf(reflect.TypeFor[offsetClaims]())
+	if p == nil || !p.valid || p.claimsOffset == 0 {
+		t.Fatalf("plan %+v", p)
+	}
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Issuers: []string{"https://issuer.example"}})
+	for i, in := range []offsetClaims{
+		{N: 1, Scope: "read", Claims: typicalClaims(), Empty: "e", Zero: "z", Last: "l"},
+		{N: 2, Scope: "a\"b", Claims: typicalClaims(), Last: "\u00e9"},
+		{Claims: typicalClaims()},
+	} {
+		want, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, claims := range []any{&in, in} {
+			got, err := encodeClaims(nil, claims)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a, b any
+			if err := json.Unmarshal(got, &a); err != nil {
+				t.Fatalf("%d: %s: %v", i, got, err)
+			}
+			if err := json.Unmarshal(want, &b); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("%d (%T): plan wrote\n%s\nencoding/json\n%s", i, claims, got, want)
+			}
+		}
+		var out offsetClaims
+		if _, err := v.Validate(mustSign(t, s, &in), &out); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(out, in) {
+			t.Errorf("%d: decoded\n%+v\nsigned\n%+v", i, out, in)
 		}
 	}
 }
