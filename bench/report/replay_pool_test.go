@@ -2,7 +2,6 @@ package report
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -50,25 +49,7 @@ func TestReplayPooledRef(t *testing.T) {
 	if dirs == "" {
 		t.Skip("JOSEBENCH_REPLAY names no stored runs")
 	}
-	var runs []*bench.Run
-	for _, d := range filepath.SplitList(dirs) {
-		files, err := filepath.Glob(filepath.Join(d, "*.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(files)
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := bench.DecodeRun(data)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			runs = append(runs, r)
-		}
-	}
+	runs := replayRuns(t, dirs)
 	for _, e := range []estimator{{cut: outlierCutDefault}, defaultEstimator} {
 		pairs, flagged, slowFlagged, nc := 0, 0, 0, 0
 		for s := 0; s+4 <= len(runs); s += 4 {

@@ -45,26 +45,10 @@ func TestReplay(t *testing.T) {
 	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_QUANTILE"), 64); err == nil {
 		e.quantile = f
 	}
-	var runs []*bench.Run
-	for _, dir := range filepath.SplitList(dirs) {
-		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		slices.Sort(files)
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := bench.DecodeRun(data)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			if os.Getenv("JOSEBENCH_REPLAY_PERROUND") == "1" {
-				r = perRound(r)
-			}
-			runs = append(runs, r)
+	runs := replayRuns(t, dirs)
+	if os.Getenv("JOSEBENCH_REPLAY_PERROUND") == "1" {
+		for i, r := range runs {
+			runs[i] = perRound(r)
 		}
 	}
 	if k, err := strconv.Atoi(os.Getenv("JOSEBENCH_REPLAY_POOL")); err == nil && k > 1 {
@@ -191,6 +175,32 @@ func TestReplay(t *testing.T) {
 	}
 	t.Logf("identical: %d of %d intervals exclude 0 (%.1f%%); half widths %.1f%% / %.1f%% / %.1f%% (10th, 50th, 90th percentile)", exclude, intervals, pct(exclude, intervals), q(0.1), q(0.5), q(0.9))
 	t.Logf("HS256 verification x1.4: flagged %d (%.1f%%), not comparable %d, missed %d of %d; %d other variants flagged; %d pairs not comparable as a whole", slowFlagged, pct(slowFlagged, slowPairs), slowNC, slowMissed, slowPairs, slowOthers, slowWhole)
+}
+
+// replayRuns returns the runs stored in the directories dirs (separated
+// by ":"), in the order of the directories and, in each, of their ids.
+func replayRuns(t *testing.T, dirs string) []*bench.Run {
+	t.Helper()
+	var runs []*bench.Run
+	for _, dir := range filepath.SplitList(dirs) {
+		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(files)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := bench.DecodeRun(data)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			runs = append(runs, r)
+		}
+	}
+	return runs
 }
 
 func orMetric(m Metric) Metric {

@@ -5,14 +5,17 @@ import (
 	"testing"
 )
 
-func TestMedianInterval(t *testing.T) {
-	seq := func(n int) []float64 {
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(n - i) // descending: the function sorts a copy
-		}
-		return xs
+// descending returns n, n-1, ..., 1: out of order, so that a function
+// that sorts its input in place, rather than a copy, shows.
+func descending(n int) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(n - i)
 	}
+	return xs
+}
+
+func TestMedianInterval(t *testing.T) {
 	for _, tt := range []struct {
 		n      int
 		lo, hi float64 // order statistics (1-based) of 1..n
@@ -27,7 +30,7 @@ func TestMedianInterval(t *testing.T) {
 		{20, 6, 15, 1 - 2*21700.0/1048576},      // k=6: P(B<=5) = 21700/2^20: 95.9%
 		{30, 10, 21, 1 - 2*0.02138697262853384}, // k=10: P(B<=9) = sum of C(30,i), i<=9, over 2^30
 	} {
-		xs := seq(tt.n)
+		xs := descending(tt.n)
 		m, iv := MedianInterval(xs, DefaultConfidence)
 		if iv.Lo != tt.lo || iv.Hi != tt.hi || math.Abs(iv.Confidence-tt.conf) > 1e-9 || m != float64(tt.n+1)/2 {
 			t.Errorf("n=%d: median %v interval %+v, want [%v, %v] at %v", tt.n, m, iv, tt.lo, tt.hi, tt.conf)

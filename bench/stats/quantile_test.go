@@ -27,13 +27,6 @@ func binomTail(n, l, u int, num, den int64) float64 {
 }
 
 func TestQuantileInterval(t *testing.T) {
-	seq := func(n int) []float64 {
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(n - i) // descending: the function sorts a copy
-		}
-		return xs
-	}
 	for _, tt := range []struct {
 		n        int
 		num, den int64   // p = num/den
@@ -48,7 +41,7 @@ func TestQuantileInterval(t *testing.T) {
 		{50, 1, 50, 1.98, 1, 4},      // too few: P(B=0) = 36%, the minimum stands in and covers less
 		{6, 1, 2, 3.5, 1, 6},
 	} {
-		xs := seq(tt.n)
+		xs := descending(tt.n)
 		p := float64(tt.num) / float64(tt.den)
 		q, iv, ok := QuantileInterval(xs, p, 0.95)
 		want := 1 - binomTail(tt.n, tt.lo, tt.hi, tt.num, tt.den)
