@@ -89,15 +89,15 @@ func (run *Run) SamplesOf(r *Result) Samples {
 	c := run.Config.Runner
 	dev := 0
 	if run.Against == nil && c.RetryThreshold > 0 {
-		dev = stillDeviant(r, c.RetryThreshold)
+		dev = deviantCount(r, c.RetryThreshold)
 	}
 	atLimit := dev > 0 && c.RetryLimit > 0 && r.Rejects >= c.RetryLimit
 	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, Deviant: dev, AtLimit: atLimit}
 }
 
-// stillDeviant counts the iterations of r that deviate by the retry rule
+// deviantCount counts the iterations of r that deviate by the retry rule
 // ([deviant]) from the median of r's iterations.
-func stillDeviant(r *Result, threshold float64) int {
+func deviantCount(r *Result, threshold float64) int {
 	if len(r.Iterations) == 0 {
 		return 0
 	}
