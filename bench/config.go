@@ -58,7 +58,9 @@ type RunnerConfig struct {
 	RetryThreshold float64 `yaml:"retry_threshold" json:"retry_threshold"`
 	// RetryLimit bounds the rejects of one variant, re-run or dropped
 	// (see [Runner]): when it is reached the remaining iterations are kept
-	// as they are.
+	// as they are. A higher limit does not make a machine whose speed moves
+	// in phases settle: the re-runs meet another phase (README.md,
+	// bench.yaml paragraph).
 	RetryLimit int `yaml:"retry_limit" json:"retry_limit"`
 	// WarnKeptBelow, in percent, warns (on standard error and in every
 	// report) about a variant that kept fewer of the rounds × iterations
@@ -66,9 +68,14 @@ type RunnerConfig struct {
 	WarnKeptBelow float64 `yaml:"warn_kept_below" json:"warn_kept_below"`
 	// WarnRejectsAbove, in percent, warns about a variant whose rejected
 	// iterations are more than this share of all it measured (kept and
-	// rejected), and about one whose rejects reached RetryLimit while
-	// iterations it kept still deviate (with 50 rounds and a limit of 10,
-	// the share cannot pass 20); 0 disables both.
+	// rejected), and about one whose rejects reached RetryLimit while more
+	// than this share of the iterations it kept still deviate by the rule
+	// of RetryThreshold ([Samples.LimitWarns]; with 50 rounds and a limit
+	// of 10 the reject share cannot pass 20, so that is the warning a run
+	// of the defaults can give); 0 disables both. A few deviating
+	// iterations kept are no warning: on a 2-core VM whose speed moves in
+	// phases nearly every variant keeps some (933 of 935 in a full run at
+	// a load of 1), and the median of the rounds does not follow them.
 	WarnRejectsAbove float64 `yaml:"warn_rejects_above" json:"warn_rejects_above"`
 	// TimeUnit is the unit of times in the console summary and the reports.
 	TimeUnit TimeUnit `yaml:"time_unit" json:"time_unit"`

@@ -16,6 +16,8 @@ func TestSamplesOf(t *testing.T) {
 		}
 		return out
 	}
+	// Wall time 11% above CPU time: every iteration deviates by the retry
+	// rule (retry_threshold 10), except in an A/B run, which has no retries.
 	for _, tt := range []struct {
 		name               string
 		rounds, iterations int
@@ -24,12 +26,12 @@ func TestSamplesOf(t *testing.T) {
 		rejects            int
 		want               Samples
 	}{
-		{"one round of five", 1, 5, false, []int{0, 0, 0, 0, 0}, 2, Samples{Rounds: 1, RoundsKept: 1, Configured: 5, Kept: 5, Rejected: 2}},
-		{"rounds of one, one dropped", 4, 1, false, []int{0, 1, 3}, 1, Samples{Rounds: 4, RoundsKept: 3, Configured: 4, Kept: 3, Rejected: 1}},
-		{"rounds of two", 3, 2, false, []int{0, 0, 1, 2, 2}, 1, Samples{Rounds: 3, RoundsKept: 3, Configured: 6, Kept: 5, Rejected: 1}},
+		{"one round of five", 1, 5, false, []int{0, 0, 0, 0, 0}, 2, Samples{Rounds: 1, RoundsKept: 1, Configured: 5, Kept: 5, Rejected: 2, Deviant: 5}},
+		{"rounds of one, one dropped", 4, 1, false, []int{0, 1, 3}, 1, Samples{Rounds: 4, RoundsKept: 3, Configured: 4, Kept: 3, Rejected: 1, Deviant: 3}},
+		{"rounds of two", 3, 2, false, []int{0, 0, 1, 2, 2}, 1, Samples{Rounds: 3, RoundsKept: 3, Configured: 6, Kept: 5, Rejected: 1, Deviant: 5}},
 		{"A/B: three a visit", 2, 1, true, []int{0, 0, 0, 1, 1, 1}, 0, Samples{Rounds: 2, RoundsKept: 2, Configured: 6, Kept: 6}},
 		// Stored before rounds: each iteration is a sample of its own.
-		{"stored without rounds", 0, 4, false, []int{0, 0, 0}, 0, Samples{Rounds: 0, RoundsKept: 3, Configured: 0, Kept: 3}},
+		{"stored without rounds", 0, 4, false, []int{0, 0, 0}, 0, Samples{Rounds: 0, RoundsKept: 3, Configured: 0, Kept: 3, Deviant: 3}},
 	} {
 		run := &Run{Config: DefaultConfig()}
 		run.Config.Runner.Rounds, run.Config.Runner.Iterations = tt.rounds, tt.iterations
@@ -77,40 +79,67 @@ func TestSampleWarnings(t *testing.T) {
 // With the shipped defaults (50 rounds of one iteration, retry_limit 10,
 // warn_kept_below 80, warn_rejects_above 20) neither floor can be crossed:
 // the limit keeps at least 40 of 50 and rejects at most 10 of 50 or 60. A
-// variant that reached the limit kept iterations that still deviated,
-// which is what the warnings are for: it is named.
+// variant that reached the limit is named when more than
+// warn_rejects_above percent of the iterations it kept still deviate, not
+// for one or a few: on a quiet 2-core VM whose speed moves in phases,
+// nearly every variant of a full run keeps a few, and a warning naming
+// 933 of 935 variants said nothing.
 func TestSampleWarningsRetryLimit(t *testing.T) {
-	run := &Run{Config: DefaultConfig()}
-	mk := func(name string, kept, rejects int) Result {
+	// mk returns a variant of 50 iterations (or dropped fewer) with
+	// rejects rejects, slow of them 20% off the median and desched of
+	// them with wall time 15% above their CPU time.
+	mk := func(name string, kept, rejects, slow, desched int) Result {
 		r := Result{Variant: Variant{Benchmark: "B", Subject: name}, Rejects: rejects}
 		for i := range kept {
-			r.Iterations = append(r.Iterations, Iteration{Round: i, Time: 1})
+			it := Iteration{Round: i, Time: 1, CPU: 1}
+			switch {
+			case i < slow:
+				it.Time, it.CPU = 1.2, 1.2
+			case i < slow+desched:
+				it.CPU = 1 / 1.15
+			}
+			r.Iterations = append(r.Iterations, it)
 		}
 		return r
 	}
-	// At the limit, an iteration 20% off the median, one whose wall time
-	// is 15% above its CPU time; and one whose last re-runs left none
-	// deviating: the limit did not end its retries, nothing to warn of.
-	run.Results = []Result{mk("clean", 50, 2), mk("rerun", 50, 10), mk("dropped", 40, 10), mk("settled", 50, 10)}
-	run.Results[1].Iterations[7].Time = 1.2
-	for i := range run.Results[2].Iterations {
-		run.Results[2].Iterations[i].CPU = 1
-	}
-	run.Results[2].Iterations[3].CPU = 1 / 1.15
-	w := run.SampleWarnings()
-	if len(w) != 1 || w[0] != "2 of 4 variants reached runner.retry_limit (10 rejects), so iterations that still deviated were kept: B/rerun; B/dropped" {
-		t.Errorf("warnings %q", w)
-	}
-	if s := run.SamplesOf(&run.Results[3]); s.AtLimit {
-		t.Errorf("settled: %+v", s)
-	}
-	// Off with warn_rejects_above, and when retries are.
-	run.Config.Runner.WarnRejectsAbove = 0
-	if w := run.SampleWarnings(); len(w) != 0 {
-		t.Errorf("warn_rejects_above 0: %q", w)
-	}
-	run.Config.Runner.WarnRejectsAbove, run.Config.Runner.RetryThreshold = 20, 0
-	if w := run.SampleWarnings(); len(w) != 0 {
-		t.Errorf("retry_threshold 0: %q", w)
+	const prefix = "reached runner.retry_limit (10 rejects) and kept more than "
+	for _, tt := range []struct {
+		name      string
+		share     float64 // warn_rejects_above
+		threshold float64 // retry_threshold
+		results   []Result
+		want      string // "": no warning
+	}{
+		{"a few deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("ten", 50, 10, 5, 5)}, ""},
+		{"many deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("many", 50, 10, 8, 4), mk("most", 40, 10, 15, 10)},
+			"2 of 3 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/most 25 of 40 kept deviate; B/many 12 of 50 kept deviate"},
+		{"by time alone", 20, 10, []Result{mk("slow", 50, 10, 11, 0)},
+			"1 of 1 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/slow 11 of 50 kept deviate"},
+		{"by wall over CPU alone", 20, 10, []Result{mk("waited", 50, 10, 0, 11)},
+			"1 of 1 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/waited 11 of 50 kept deviate"},
+		// 12 of 50 is 24%: above 20, not above 30; 16 of 50 (32%) is.
+		{"share 30", 30, 10, []Result{mk("many", 50, 10, 8, 4), mk("more", 50, 10, 8, 8)},
+			"1 of 2 variants " + prefix + "30% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/more 16 of 50 kept deviate"},
+		{"share 5", 5, 10, []Result{mk("few", 50, 10, 1, 1), mk("four", 50, 10, 2, 1)},
+			"1 of 2 variants " + prefix + "5% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/four 3 of 50 kept deviate"},
+		{"below the limit", 20, 10, []Result{mk("many", 50, 9, 8, 4)}, ""},
+		{"settled", 20, 10, []Result{mk("settled", 50, 10, 0, 0)}, ""},
+		{"warn_rejects_above 0", 0, 10, []Result{mk("most", 40, 10, 15, 10)}, ""},
+		{"retries off", 20, 0, []Result{mk("most", 40, 10, 15, 10)}, ""},
+	} {
+		run := &Run{Config: DefaultConfig(), Results: tt.results}
+		run.Config.Runner.WarnRejectsAbove, run.Config.Runner.RetryThreshold = tt.share, tt.threshold
+		var w []string // the retry_limit warning; the others have tests of their own
+		for _, l := range run.SampleWarnings() {
+			if strings.Contains(l, "reached runner.retry_limit") {
+				w = append(w, l)
+			}
+		}
+		switch {
+		case tt.want == "" && len(w) != 0:
+			t.Errorf("%s: warnings %q, want none", tt.name, w)
+		case tt.want != "" && (len(w) != 1 || w[0] != tt.want):
+			t.Errorf("%s: warnings %q\nwant %q", tt.name, w, tt.want)
+		}
 	}
 }

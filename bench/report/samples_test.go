@@ -79,3 +79,49 @@ func TestSampleWarningEveryReport(t *testing.T) {
 		}
 	}
 }
+
+// The sample_warning cell names retry_limit only for a variant that
+// kept more than warn_rejects_above percent of its iterations still
+// deviating, with the count; the console warning says the same.
+func TestSampleWarningRetryLimit(t *testing.T) {
+	run := reportRun(t, reportRunID, 1, true)
+	run.Config.Runner.RetryLimit = 1
+	// Every iteration of reportRun waited: wall time 11% above CPU time.
+	// HS256 signing: at the limit, 1 of 6 (17%) still deviating.
+	sig := &run.Results[0]
+	sig.Rejects = 1
+	for k := range sig.Iterations[1:] {
+		sig.Iterations[k+1].CPU = sig.Iterations[k+1].Time
+	}
+	want := map[string]string{
+		"HS256Bench/benchSignature/alg=HS256":                           "",
+		"HS256Bench/benchVerification/alg=HS256":                        "retry_limit reached, 6 of 6 kept deviate",
+		"RSA1_5Bench/benchDecryption/alg=RSA1_5,enc=A128GCM,bits=2048":  "",
+		"ECDHESBench/benchRoundTrip/alg=ECDH-ES,enc=A256GCM,crv=X25519": "25% rejected, retry_limit reached, 6 of 6 kept deviate",
+	}
+	for _, share := range []float64{20, 10} {
+		run.Config.Runner.WarnRejectsAbove = share
+		if share == 10 { // 17% is above 10: now HS256 signing is named too
+			want["HS256Bench/benchSignature/alg=HS256"] = "14% rejected, retry_limit reached, 1 of 6 kept deviate"
+			want["HS256Bench/benchVerification/alg=HS256"] = "14% rejected, retry_limit reached, 6 of 6 kept deviate"
+		}
+		var b bytes.Buffer
+		if err := Write(&b, run, "csv", Options{Report: "aggregate"}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&b).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := slices.Index(rows[0], "sample_warning")
+		if j < 0 {
+			t.Fatalf("share %g: csv has no sample_warning: %q", share, rows[0])
+		}
+		for _, row := range rows[1:] {
+			name := row[0] + "/" + row[2] + "/" + row[3] // benchmark/subject/set
+			if w, ok := want[name]; !ok || row[j] != w {
+				t.Errorf("share %g: %s: sample_warning %q, want %q", share, name, row[j], w)
+			}
+		}
+	}
+}

@@ -49,8 +49,8 @@ func sampleWarning(run *bench.Run, r *bench.Result) Cell {
 	if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
 		w = append(w, fmt.Sprintf("%.0f%% rejected", s.RejectShare()))
 	}
-	if c.WarnRejectsAbove > 0 && s.AtLimit {
-		w = append(w, "retry_limit reached")
+	if s.LimitWarns(c.WarnRejectsAbove) {
+		w = append(w, fmt.Sprintf("retry_limit reached, %d of %d kept deviate", s.Deviant, s.Kept))
 	}
 	if len(w) == 0 {
 		return Cell{kind: missing, s: "-"}
