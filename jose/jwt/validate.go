@@ -131,6 +131,10 @@ type Token struct {
 
 	msg jws.Message
 	aud [1]string // Claims.Audience's storage when it has one value
+	// audLent: aud is also the audience of a dst that Validate decoded
+	// into, which is the caller's to keep: ValidateInto then never
+	// writes aud again.
+	audLent bool
 }
 
 // NewValidator returns a Validator for opts, or an error if the options
@@ -249,6 +253,14 @@ func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) 
 	if err := v.validate(ctx, t, token, dst); err != nil {
 		return nil, err
 	}
+	// A single audience is in t's storage (t.aud), and so is that of the
+	// Claims of dst (*Claims, or a struct embedding Claims): a later
+	// ValidateInto into t must leave it alone.
+	switch dst.(type) {
+	case nil, *map[string]any, *map[string]json.RawMessage:
+	default:
+		t.audLent = len(t.Claims.Audience) == 1 && &t.Claims.Audience[0] == &t.aud[0]
+	}
 	return t, nil
 }
 
@@ -290,7 +302,9 @@ func (v *Validator) newToken(n int) *Token {
 // t.Claims.Audience are then overwritten, so they must not be retained
 // across calls (the claims' strings may be). A dst is the caller's own: its
 // Claims get an audience of their own (one more allocation for a single
-// value), which later calls leave alone.
+// value), which later calls leave alone; so do the Claims of a dst that
+// [Validator.Validate] decoded into when it returned t (t then gives every
+// later single audience an allocation of its own).
 // token must not overlap t.Payload. On error t holds no claims, t.Header
 // and t.Outer are nil and t.Payload is empty.
 func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
@@ -304,9 +318,12 @@ func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []b
 	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
 	err := v.validate(ctx, t, token, dst)
 	if err != nil {
-		buf := t.msg.Payload[:0]
+		buf, lent, aud := t.msg.Payload[:0], t.audLent, t.aud
 		*t = Token{}
 		t.msg.Payload = buf
+		if lent { // aud is a dst's (see Token.audLent)
+			t.aud, t.audLent = aud, true
+		}
 		return err
 	}
 	// dst is the caller's: its single audience must not share t's
@@ -361,6 +378,9 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 		return err
 	}
 	sink := privateSink{required: v.private, aud: &t.aud}
+	if t.audLent {
+		sink.aud = nil // the audience of a dst of Validate (see Token.audLent)
+	}
 	var rv reflect.Value // dst's struct, when it has a plan
 	switch dst.(type) {
 	case nil, *Claims, *map[string]any, *map[string]json.RawMessage:
