@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -512,7 +513,10 @@ func allocClaims(v reflect.Value) (c *Claims, found bool) {
 	if !ok || !v.CanAddr() {
 		return nil, true
 	}
-	return v.Addr().Interface().(*Claims), true
+	// Through its address: an embedded Claims under an unexported name (an
+	// alias), which encoding/json fills, is one reflect does not hand out
+	// (Interface panics), though it is part of the caller's variable.
+	return (*Claims)(unsafe.Pointer(v.UnsafeAddr())), true
 }
 
 // checkType applies the explicit typing rule of ValidatorOptions.Type to
