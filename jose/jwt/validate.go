@@ -231,8 +231,11 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
 // bytes (a second one for a struct with more than 16 private fields), and
 // in memory the decoded claims plus one copy of them as the claims'
-// strings. A signed JWT of up to 448 bytes is decoded into the Token's
-// own allocation, so that Token.Payload keeps the Token's memory alive. A
+// strings. A signed JWT of up to 448 bytes whose protected header the
+// Verifier has cached (see [jws.Verifier]), or of up to 336 bytes, is
+// decoded into the Token's own allocation, so that Token.Payload keeps the
+// Token's memory alive; a longer one, or one of 337 to 448 bytes whose
+// header is not cached, gets a buffer of its own as well. A
 // dst decoded with encoding/json adds that decoding and the
 // check of its member names: one scan per level of nesting (at most
 // MaxDepth), and a map of the names of each object.
@@ -266,9 +269,14 @@ func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) 
 }
 
 // tokenWithBuffer is a Token with room for the buffer its JWS
-// verification decodes into: the payload, the signature and the header,
-// which decode to at most three quarters of the token's length
-// (b64enc.DecodedLen of each segment). Validate then makes the Token and
+// verification decodes into: the payload and the signature, which decode
+// to at most three quarters of the token's length (b64enc.DecodedLen of
+// each segment) when the Verifier has the header cached. A header it
+// parses (not cached: seen once, or not made of strings only) is decoded
+// into the buffer too, and the payload then gets the length of its
+// segment (it may be unencoded, RFC 7797), so that a token of more than
+// 336 bytes may need a buffer of its own (TestValidateBufferedTokenSize).
+// Validate then makes the Token and
 // its claims set with one allocation (of 1024 bytes, a size class of the
 // Go allocator; a buffer of the token's length made it 1152 bytes, and
 // BenchmarkRatio/HS256/struct about 0.03 slower: copying the claims'
