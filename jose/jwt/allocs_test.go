@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jws"
 )
 
 // TestValidateAllocs pins the allocations of validating a signed JWT into
@@ -134,5 +135,23 @@ func TestValidateBufferedTokenSize(t *testing.T) {
 		if n != c.allocs {
 			t.Errorf("token of %d bytes: %v allocations, want %v", c.n, n, c.allocs)
 		}
+	}
+	// A header the Verifier never caches (a member that is not a
+	// string) is decoded into the buffer as well, and the payload gets
+	// its segment's length: up to 336 bytes the token still fits the
+	// Token's buffer (as Validate's doc says), beyond that it may not.
+	s = mustSigner(t, jwa.HS256, hsKey, &jws.SignerOptions{Extra: map[string]any{"n": 1}})
+	allocs := func(n int) float64 {
+		tok := tokenOf(n)
+		return testing.AllocsPerRun(50, func() {
+			if _, err := v.Validate(tok, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, fits, longer := allocs(300), allocs(maxBufferedToken*3/4), allocs(maxBufferedToken)
+	if fits != small || longer != small+1 {
+		t.Errorf("header not cached: %v allocations at 300 bytes, %v at %d, %v at %d; want the same at %[3]d, one more at %[5]d",
+			small, fits, maxBufferedToken*3/4, longer, maxBufferedToken)
 	}
 }

@@ -3,6 +3,7 @@ package jwt
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jws"
@@ -74,5 +75,60 @@ func TestValidateOwnsItsMemory(t *testing.T) {
 	}
 	if iss != first.Issuer || sub != first.Subject || jti != first.ID || aud != first.Audience[0] || scope != first.Scope {
 		t.Errorf("claims' strings changed by ValidateInto into their Token: %q %q %q %q %q", iss, sub, jti, aud, scope)
+	}
+}
+
+// viaJSON embeds Claims beside a field the plan leaves to encoding/json,
+// so that it is decoded by encoding/json as a whole (decodeInto).
+type viaJSON struct {
+	Claims
+	Extra map[string]int `json:"extra"`
+}
+
+// TestValidateIntoKeepsValidateDst: the single audience of a dst that
+// Validate decoded into (a *Claims, a struct with a plan, one through
+// encoding/json) shares the returned Token's storage; reusing that Token
+// with ValidateInto, failing or not, with or without a dst, must leave
+// the first dst's audience as it was validated, not turn it into that of
+// a later token.
+func TestValidateIntoKeepsValidateDst(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	first := typicalAccessToken()
+	later := typicalAccessToken()
+	later.Audience = Audience{"https://other.example"}
+	expired := later
+	expired.Expiry = NewNumericDate(testNow.Add(-time.Hour))
+	for _, c := range []struct {
+		name string
+		dst  any
+	}{
+		{"*Claims", new(Claims)},
+		{"plan", new(accessToken)},
+		{"encoding/json", new(viaJSON)},
+	} {
+		tok, err := v.Validate(mustSign(t, s, first), c.dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		aud := func() Audience { return c.dst.(registered).Registered().Audience }
+		if got := aud(); len(got) != 1 || got[0] != first.Audience[0] {
+			t.Fatalf("%s: Validate decoded audience %q", c.name, got)
+		}
+		var into accessToken
+		for _, d := range []any{nil, &into} {
+			if err := v.ValidateInto(tok, mustSign(t, s, later), d); err != nil {
+				t.Fatal(err)
+			}
+			if tok.Claims.Audience[0] != later.Audience[0] || d != nil && into.Audience[0] != later.Audience[0] {
+				t.Fatalf("%s: ValidateInto read %q, into %q", c.name, tok.Claims.Audience, into.Audience)
+			}
+			if err := v.ValidateInto(tok, mustSign(t, s, expired), d); err == nil {
+				t.Fatalf("%s: an expired token validated", c.name)
+			}
+		}
+		if got := aud(); len(got) != 1 || got[0] != first.Audience[0] {
+			t.Errorf("%s: the audience Validate decoded into dst is now %q, after ValidateInto of other tokens into its Token", c.name, got)
+		}
 	}
 }

@@ -215,8 +215,15 @@ func makePlan(t reflect.Type) *structPlan {
 // appendStruct appends the JSON object of v, a struct with plan p. When
 // v is addressable (a pointer was signed), its string fields and its
 // embedded Claims are read through their offsets (see privateSink.decode),
-// the other fields by reflection.
+// the other fields by reflection. A struct signed by value whose embedded
+// Claims has an unexported name (an alias), which reflect does not hand
+// out, is copied to a variable of its own first.
 func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
+	if p.claims >= 0 && !v.CanAddr() && !v.Field(p.claims).CanInterface() {
+		a := reflect.New(v.Type()).Elem()
+		a.Set(v)
+		v = a
+	}
 	var base unsafe.Pointer
 	if v.CanAddr() {
 		base = unsafe.Pointer(v.UnsafeAddr())

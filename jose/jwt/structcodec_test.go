@@ -358,3 +358,53 @@ func TestPlanOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanOffsetsConcurrent: goroutines signing and validating structs of
+// two types with different layouts (the embedded Claims at offset 0 and
+// not), so that lastPlan changes between them all the time, each read
+// and write through the offsets of its own type's plan: every struct
+// comes back as it was signed (run with -race and -d=checkptr).
+func TestPlanOffsetsConcurrent(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{Issuers: []string{"https://issuer.example"}})
+	at := typicalAccessToken()
+	oc := offsetClaims{N: 1, Scope: "read", Claims: typicalClaims(), Empty: "e", Zero: "z", Last: "l"}
+	// sign returns the token of claims, or one that does not validate
+	// (t.Fatal is for the test's goroutine only).
+	sign := func(claims any) []byte {
+		tok, err := s.Sign(claims)
+		if err != nil {
+			return []byte(err.Error())
+		}
+		return tok
+	}
+	done := make(chan error, 4)
+	for g := range 4 {
+		go func() {
+			for i := range 200 {
+				var err error
+				if (g+i)%2 == 0 {
+					var out accessToken
+					if _, err = v.Validate(sign(&at), &out); err == nil && !reflect.DeepEqual(out, at) {
+						err = errors.New("accessToken decoded as " + out.Scope + "/" + out.ClientID)
+					}
+				} else {
+					var out offsetClaims
+					if _, err = v.Validate(sign(&oc), &out); err == nil && !reflect.DeepEqual(out, oc) {
+						err = errors.New("offsetClaims decoded as " + string(out.Scope) + "/" + out.Last)
+					}
+				}
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
@@ -131,6 +132,10 @@ type Token struct {
 
 	msg jws.Message
 	aud [1]string // Claims.Audience's storage when it has one value
+	// audLent: aud is also the audience of a dst that Validate decoded
+	// into, which is the caller's to keep: ValidateInto then never
+	// writes aud again.
+	audLent bool
 }
 
 // NewValidator returns a Validator for opts, or an error if the options
@@ -226,8 +231,11 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // [jose.Limits]), then one scan of the claims set, at most MaxTokenSize
 // bytes (a second one for a struct with more than 16 private fields), and
 // in memory the decoded claims plus one copy of them as the claims'
-// strings. A signed JWT of up to 448 bytes is decoded into the Token's
-// own allocation, so that Token.Payload keeps the Token's memory alive. A
+// strings. A signed JWT of up to 448 bytes whose protected header the
+// Verifier has cached (see [jws.Verifier]), or of up to 336 bytes, is
+// decoded into the Token's own allocation, so that Token.Payload keeps the
+// Token's memory alive; a longer one, or one of 337 to 448 bytes whose
+// header is not cached, gets a buffer of its own as well. A
 // dst decoded with encoding/json adds that decoding and the
 // check of its member names: one scan per level of nesting (at most
 // MaxDepth), and a map of the names of each object.
@@ -249,13 +257,26 @@ func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) 
 	if err := v.validate(ctx, t, token, dst); err != nil {
 		return nil, err
 	}
+	// A single audience is in t's storage (t.aud), and so is that of the
+	// Claims of dst (*Claims, or a struct embedding Claims): a later
+	// ValidateInto into t must leave it alone.
+	switch dst.(type) {
+	case nil, *map[string]any, *map[string]json.RawMessage:
+	default:
+		t.audLent = len(t.Claims.Audience) == 1 && &t.Claims.Audience[0] == &t.aud[0]
+	}
 	return t, nil
 }
 
 // tokenWithBuffer is a Token with room for the buffer its JWS
-// verification decodes into: the payload, the signature and the header,
-// which decode to at most three quarters of the token's length
-// (b64enc.DecodedLen of each segment). Validate then makes the Token and
+// verification decodes into: the payload and the signature, which decode
+// to at most three quarters of the token's length (b64enc.DecodedLen of
+// each segment) when the Verifier has the header cached. A header it
+// parses (not cached: seen once, or not made of strings only) is decoded
+// into the buffer too, and the payload then gets the length of its
+// segment (it may be unencoded, RFC 7797), so that a token of more than
+// 336 bytes may need a buffer of its own (TestValidateBufferedTokenSize).
+// Validate then makes the Token and
 // its claims set with one allocation (of 1024 bytes, a size class of the
 // Go allocator; a buffer of the token's length made it 1152 bytes, and
 // BenchmarkRatio/HS256/struct about 0.03 slower: copying the claims'
@@ -290,7 +311,9 @@ func (v *Validator) newToken(n int) *Token {
 // t.Claims.Audience are then overwritten, so they must not be retained
 // across calls (the claims' strings may be). A dst is the caller's own: its
 // Claims get an audience of their own (one more allocation for a single
-// value), which later calls leave alone.
+// value), which later calls leave alone; so do the Claims of a dst that
+// [Validator.Validate] decoded into when it returned t (t then gives every
+// later single audience an allocation of its own).
 // token must not overlap t.Payload. On error t holds no claims, t.Header
 // and t.Outer are nil and t.Payload is empty.
 func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
@@ -304,9 +327,12 @@ func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []b
 	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
 	err := v.validate(ctx, t, token, dst)
 	if err != nil {
-		buf := t.msg.Payload[:0]
+		buf, lent, aud := t.msg.Payload[:0], t.audLent, t.aud
 		*t = Token{}
 		t.msg.Payload = buf
+		if lent { // aud is a dst's (see Token.audLent)
+			t.aud, t.audLent = aud, true
+		}
 		return err
 	}
 	// dst is the caller's: its single audience must not share t's
@@ -361,6 +387,9 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 		return err
 	}
 	sink := privateSink{required: v.private, aud: &t.aud}
+	if t.audLent {
+		sink.aud = nil // the audience of a dst of Validate (see Token.audLent)
+	}
 	var rv reflect.Value // dst's struct, when it has a plan
 	switch dst.(type) {
 	case nil, *Claims, *map[string]any, *map[string]json.RawMessage:
@@ -492,7 +521,10 @@ func allocClaims(v reflect.Value) (c *Claims, found bool) {
 	if !ok || !v.CanAddr() {
 		return nil, true
 	}
-	return v.Addr().Interface().(*Claims), true
+	// Through its address: an embedded Claims under an unexported name (an
+	// alias), which encoding/json fills, is one reflect does not hand out
+	// (Interface panics), though it is part of the caller's variable.
+	return (*Claims)(unsafe.Pointer(v.UnsafeAddr())), true
 }
 
 // checkType applies the explicit typing rule of ValidatorOptions.Type to
