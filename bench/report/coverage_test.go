@@ -398,3 +398,84 @@ func TestComparedOf(t *testing.T) {
 		t.Errorf("200 rounds: %q", got)
 	}
 }
+
+// One round of a variant far faster than its others (a timer glitch)
+// moves its 2nd percentile by one rank, and must not move its interval
+// much more: on the model of TestCompareCoverageQuantile, with the 17th
+// round of the run's fourth variant at 0.7, 0.5 or 0.1 times its time,
+// a 25% regression of that variant is still flagged alone by
+// --fail-slower 10 nearly always (with the fastest round as the bound of
+// the standard error it was not comparable, too noisy, in 230, 298 and
+// 300 of 300 pairs, so --fail-slower passed), and identical code is
+// flagged in none.
+func TestCompareQuantilesFastRound(t *testing.T) {
+	vs := nineVariants(t)
+	same := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}
+	slow := []float64{1, 1, 1, 1.25, 1, 1, 1, 1, 1}
+	const trials = 300
+	for _, g := range []float64{0.7, 0.5, 0.1} {
+		rng := rand.New(rand.NewPCG(5, 6))
+		alarms, flagged := 0, 0
+		for range trials {
+			run, ref := coverageRunsOf(rng, 200, vs, 0.01, same)
+			run.Results[3].Iterations[17].Time *= g
+			alarms += len(Slower(Compare(run, ref, MetricTime, 0), 10))
+			run, ref = coverageRunsOf(rng, 200, vs, 0.01, slow)
+			run.Results[3].Iterations[17].Time *= g
+			ds := Compare(run, ref, MetricTime, 0)
+			if ds[3].Quantile != refQuantile {
+				t.Fatalf("%+v", ds[3])
+			}
+			if s := Slower(ds, 10); len(s) == 1 && s[0].ID == ds[3].ID {
+				flagged++
+			}
+		}
+		t.Logf("one round x%v: identical code flagged %d, 25%% slower flagged alone in %d of %d", g, alarms, flagged, trials)
+		if alarms > 1 || flagged < trials*95/100 {
+			t.Errorf("one round x%v: identical code flagged %d, 25%% slower flagged alone in %d of %d", g, alarms, flagged, trials)
+		}
+	}
+}
+
+// compareQuantiles on rounds of known order statistics: the ratio of the
+// 2nd percentiles, Cur and Ref those percentiles, and an interval whose
+// log half width is the normal quantile times the root sum of squares of
+// the two standard errors, each the log half width of the ranks
+// [x(2), x(9)] of 200 rounds over the normal quantile of their coverage.
+func TestCompareQuantilesExact(t *testing.T) {
+	res := func(scale float64, n int) *bench.Result {
+		r := &bench.Result{Variant: bench.CalibrationVariant(), Revs: 1}
+		for k := range n {
+			// rounds in shuffled order: the comparison sorts them
+			r.Iterations = append(r.Iterations, bench.Iteration{Round: k, Time: scale * float64(1000+(k*77)%n)})
+		}
+		return r
+	}
+	run, ref := res(3, 200), res(2, 200)
+	d := defaultEstimator.compareRuns(run, ref, MetricTime, 0)
+	// Over 1000..1199: the 2nd percentile 1000 + 0.02·199 = 1003.98.
+	qx, qy := 3*1003.98, 2*1003.98
+	// P(2 <= B < 9), B binomial(200, 0.02).
+	pmf := func(k int) float64 {
+		lc, _ := math.Lgamma(201)
+		a, _ := math.Lgamma(float64(k + 1))
+		b, _ := math.Lgamma(float64(201 - k))
+		return math.Exp(lc - a - b + float64(k)*math.Log(0.02) + float64(200-k)*math.Log(0.98))
+	}
+	cover := 0.0
+	for k := 2; k < 9; k++ {
+		cover += pmf(k)
+	}
+	se := math.Log(1008.0/1001) / 2 / (math.Sqrt2 * math.Erfinv(cover)) // the same on both sides
+	h := 1.959963984540054 * math.Sqrt(2*se*se)
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Abs(b) }
+	if !d.Found || d.Quantile != refQuantile || !near(d.Cur, qx) || !near(d.Ref, qy) || d.Pairs != 200 ||
+		!near(d.Ratio, 1.5) || !near(d.Percent, 50) || d.TooFew || d.Noise ||
+		!near(d.Interval.Lo, 1.5*math.Exp(-h)) || !near(d.Interval.Hi, 1.5*math.Exp(h)) || d.Interval.Confidence != 0.95 {
+		t.Errorf("200 rounds: %+v, want ratio 1.5 in [%v, %v]", d, 1.5*math.Exp(-h), 1.5*math.Exp(h))
+	}
+	// The sides' rounds need not be as many: Pairs is the fewer.
+	if d := defaultEstimator.compareRuns(res(3, 300), ref, MetricTime, 0); d.Quantile != refQuantile || d.Pairs != 200 {
+		t.Errorf("300 and 200 rounds: %+v", d)
+	}
+}
