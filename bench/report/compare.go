@@ -216,14 +216,18 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // (enough for a 95% interval of the 2nd percentile; [bench.RunnerConfig]'s
 // ref_rounds is 200), the raw change is the ratio of the 2nd percentiles
 // of the two sides' round values, and its interval combines, in log, the
-// order-statistic interval of each ([stats.QuantileInterval]): other work
+// order-statistic interval of each ([stats.QuantileInterval], which
+// decides the 175; the standard error is taken from the ranks of
+// [stats.QuantileIntervalInner], off the fastest round, so that one round
+// far faster than the others, a timer glitch, does not stretch it): other work
 // on the machine only ever adds time to a round, so the fastest rounds are
 // those it disturbed least, and their level moves much less from run to
 // run than the median does. Over 160 stored runs of identical code (9
 // variants, 200 rounds, half under two busy loops; README.md), the median
 // of paired ratios flagged a variant in 4.2% of the 25,440 ordered pairs
 // and an HS256 verification 40% slower in 82.7%; the 2nd percentiles in
-// 0.4% and 99.2%. A change that slows only some rounds (more garbage
+// 0.4% and 99.3% (99.2% with the standard error from the fastest
+// round). A change that slows only some rounds (more garbage
 // collection, a cache that misses now and then) shows less in the 2nd
 // percentile than in the median; an A/B run measures it. With fewer
 // rounds on either side, the paired median, as in an A/B run
@@ -246,7 +250,7 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // t for the other kept variants less one degrees of freedom. On synthetic
 // runs of identical code with drift and noise (TestCompareCoverage) a 95%
 // interval misses 0 for 4 to 6% of the variants with 50 rounds (the
-// paired median), 3 to 6.6% with 200 (the 2nd percentiles, whose
+// paired median), 3.7 to 6.7% with 200 (the 2nd percentiles, whose
 // order-statistic intervals err wide where round noise dominates:
 // TestCompareCoverageQuantile). With fewer variants, c
 // is the calibration workload's ([bench.CalibrationVariant]) log ratio,

@@ -281,9 +281,9 @@ func TestCompareHugeOutlierAndSelf(t *testing.T) {
 // With 200 rounds a side (runner.ref_rounds), a comparison between stored
 // runs compares the 2nd percentiles of the rounds: on the model of
 // TestCompareCoverage, its 95% interval excludes 0 for 2 to 7% of the
-// variants of identical code (about 3% with 1% drift, where the
+// variants of identical code (about 3.7% with 1% drift, where the
 // order-statistic intervals of round noise dominate and err wide; about
-// 6.5% with 3%), flags none, and flags a variant 40% slower alone nearly
+// 6.7% with 3%), flags none, and flags a variant 40% slower alone nearly
 // always. With 174 rounds the 2nd percentile's interval cannot reach
 // 95% (it covers 94.6%) and the paired median is compared instead.
 func TestCompareCoverageQuantile(t *testing.T) {
