@@ -231,7 +231,10 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // collection, a cache that misses now and then) shows less in the 2nd
 // percentile than in the median; an A/B run measures it. With fewer
 // rounds on either side, the paired median, as in an A/B run
-// ([Delta.Quantile] says which).
+// ([Delta.Quantile] says which); and for every variant when one of them
+// or the calibration workload has fewer: the medians move between runs
+// by more than the 2nd percentiles, and mixed in the common change and
+// the drift, they called the variants of the one statistic changed.
 //
 // The machine also moved in between, by as much as 40% on a shared
 // machine. The log ratio of variant v is then taken as
@@ -317,6 +320,16 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 	if run.Calibration != nil && ref.Calibration != nil && run.Calibration.ID() == ref.Calibration.ID() {
 		drift.Calibrated = true
 		drift.Calibration = e.compareRuns(run.Calibration, ref.Calibration, m, alpha)
+	}
+	if e.quantile > 0 && mixedQuantiles(deltas, drift) {
+		// Some variants (or the calibration workload) have too few rounds
+		// for the quantile, the others enough: the two statistics move
+		// differently between runs (the medians by more), and mixed in
+		// the common change and the drift they would call the variants
+		// of the one changed. Every one is compared by the paired median
+		// (TestCompareMixedRounds).
+		e.quantile = 0
+		return e.compare(run, ref, m, alpha, detect)
 	}
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := make([]float64, len(found)) // the standard errors of the raw log ratios
@@ -646,6 +659,25 @@ func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) De
 	d.TooFew = false
 	d.Noise = d.Interval.Contains(1)
 	return d
+}
+
+// mixedQuantiles reports whether some of the variants found, and the
+// calibration workload of dr, were compared by a quantile of the rounds and
+// others by the paired median.
+func mixedQuantiles(deltas []Delta, dr Drift) bool {
+	q, med := false, false
+	see := func(d Delta) {
+		if d.Found {
+			q, med = q || d.Quantile > 0, med || d.Quantile == 0
+		}
+	}
+	for _, d := range deltas {
+		see(d)
+	}
+	if dr.Calibrated {
+		see(dr.Calibration)
+	}
+	return q && med
 }
 
 // logsOf returns the logarithms of the positive, finite values of xs.

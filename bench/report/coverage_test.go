@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/josebench/josebench/bench"
@@ -477,5 +478,63 @@ func TestCompareQuantilesExact(t *testing.T) {
 	// The sides' rounds need not be as many: Pairs is the fewer.
 	if d := defaultEstimator.compareRuns(res(3, 300), ref, MetricTime, 0); d.Quantile != refQuantile || d.Pairs != 200 {
 		t.Errorf("300 and 200 rounds: %+v", d)
+	}
+}
+
+// A comparison where one variant has too few rounds for the 2nd
+// percentile (170 of 200: --rounds 180 and rounds dropped) and the others
+// enough compares every variant by the paired median: in a run whose
+// rounds were slowed by 30% in 7 of 10 (other work on the machine,
+// calibration workload too), the medians moved by 30% and the 2nd
+// percentiles did not, and mixed, the variant compared by its median was
+// flagged 30% slower (in 50 of 50 pairs of runs). With every variant at
+// 200 rounds, the 2nd percentiles, and nothing flagged.
+func TestCompareMixedRounds(t *testing.T) {
+	vs := nineVariants(t)
+	same := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1}
+	load := func(r *bench.Result) {
+		for k := range r.Iterations {
+			if r.Iterations[k].Round%10 >= 3 {
+				r.Iterations[k].Time *= 1.3
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	const trials = 50
+	flagged := 0
+	for range trials {
+		run, ref := coverageRunsOf(rng, 200, vs, 0.01, same)
+		for i := range run.Results {
+			load(&run.Results[i])
+		}
+		load(run.Calibration)
+		ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+		for _, d := range ds {
+			if d.Quantile != refQuantile {
+				t.Fatalf("200 rounds: %s compared quantile %v", d.ID, d.Quantile)
+			}
+		}
+		if s := Slower(ds, 10); len(s) > 0 || dr.NotComparable != "" {
+			t.Fatalf("200 rounds: flagged %+v, %q", s, dr.NotComparable)
+		}
+		r := &run.Results[3]
+		r.Iterations = slices.DeleteFunc(r.Iterations, func(it bench.Iteration) bool { return it.Round >= 170 })
+		ds, dr = CompareFor(run, ref, MetricTime, 0, 10)
+		for _, d := range ds {
+			if d.Quantile != 0 {
+				t.Fatalf("one variant of 170 rounds: %s compared quantile %v, want the paired median", d.ID, d.Quantile)
+			}
+		}
+		if dr.Calibration.Quantile != 0 {
+			t.Fatalf("one variant of 170 rounds: the calibration compared quantile %v", dr.Calibration.Quantile)
+		}
+		for _, d := range Slower(ds, 10) {
+			if d.ID == ds[3].ID {
+				flagged++
+			}
+		}
+	}
+	if flagged > 1 {
+		t.Errorf("one variant of 170 rounds, the others 200: it was flagged in %d of %d pairs", flagged, trials)
 	}
 }
