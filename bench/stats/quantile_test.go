@@ -132,13 +132,7 @@ func TestQuantileIntervalLarge(t *testing.T) {
 // QuantileInterval's bounds are inside already, the same interval. One
 // sample far below the others moves it by one rank, not to that sample.
 func TestQuantileIntervalInner(t *testing.T) {
-	seq := func(n int) []float64 {
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(n - i)
-		}
-		return xs
-	}
+	seq := descending
 	for _, tt := range []struct {
 		n        int
 		num, den int64
