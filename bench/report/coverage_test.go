@@ -537,4 +537,14 @@ func TestCompareMixedRounds(t *testing.T) {
 	if flagged > 1 {
 		t.Errorf("one variant of 170 rounds, the others 200: it was flagged in %d of %d pairs", flagged, trials)
 	}
+	// The calibration workload of 170 rounds (measured with the
+	// variants' common change, and in their place with fewer than 5):
+	// the paired median too.
+	run, ref := coverageRunsOf(rng, 200, vs, 0.01, same)
+	c := run.Calibration
+	c.Iterations = slices.DeleteFunc(c.Iterations, func(it bench.Iteration) bool { return it.Round >= 170 })
+	ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+	if !dr.Calibrated || dr.Calibration.Quantile != 0 || ds[0].Quantile != 0 {
+		t.Errorf("calibration of 170 rounds: it compared quantile %v, the first variant %v; want the paired median", dr.Calibration.Quantile, ds[0].Quantile)
+	}
 }
