@@ -216,18 +216,25 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // (enough for a 95% interval of the 2nd percentile; [bench.RunnerConfig]'s
 // ref_rounds is 200), the raw change is the ratio of the 2nd percentiles
 // of the two sides' round values, and its interval combines, in log, the
-// order-statistic interval of each ([stats.QuantileInterval]): other work
+// order-statistic interval of each ([stats.QuantileInterval], which
+// decides the 175; the standard error is taken from the ranks of
+// [stats.QuantileIntervalInner], off the fastest round, so that one round
+// far faster than the others, a timer glitch, does not stretch it): other work
 // on the machine only ever adds time to a round, so the fastest rounds are
 // those it disturbed least, and their level moves much less from run to
 // run than the median does. Over 160 stored runs of identical code (9
 // variants, 200 rounds, half under two busy loops; README.md), the median
 // of paired ratios flagged a variant in 4.2% of the 25,440 ordered pairs
 // and an HS256 verification 40% slower in 82.7%; the 2nd percentiles in
-// 0.4% and 99.2%. A change that slows only some rounds (more garbage
+// 0.4% and 99.3% (99.2% with the standard error from the fastest
+// round). A change that slows only some rounds (more garbage
 // collection, a cache that misses now and then) shows less in the 2nd
 // percentile than in the median; an A/B run measures it. With fewer
 // rounds on either side, the paired median, as in an A/B run
-// ([Delta.Quantile] says which).
+// ([Delta.Quantile] says which); and for every variant when one of them
+// or the calibration workload has fewer: the medians move between runs
+// by more than the 2nd percentiles, and mixed in the common change and
+// the drift, they called the variants of the one statistic changed.
 //
 // The machine also moved in between, by as much as 40% on a shared
 // machine. The log ratio of variant v is then taken as
@@ -246,7 +253,7 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 // t for the other kept variants less one degrees of freedom. On synthetic
 // runs of identical code with drift and noise (TestCompareCoverage) a 95%
 // interval misses 0 for 4 to 6% of the variants with 50 rounds (the
-// paired median), 3 to 6.6% with 200 (the 2nd percentiles, whose
+// paired median), 3.7 to 6.7% with 200 (the 2nd percentiles, whose
 // order-statistic intervals err wide where round noise dominates:
 // TestCompareCoverageQuantile). With fewer variants, c
 // is the calibration workload's ([bench.CalibrationVariant]) log ratio,
@@ -313,6 +320,16 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 	if run.Calibration != nil && ref.Calibration != nil && run.Calibration.ID() == ref.Calibration.ID() {
 		drift.Calibrated = true
 		drift.Calibration = e.compareRuns(run.Calibration, ref.Calibration, m, alpha)
+	}
+	if e.quantile > 0 && mixedQuantiles(deltas, drift) {
+		// Some variants (or the calibration workload) have too few rounds
+		// for the quantile, the others enough: the two statistics move
+		// differently between runs (the medians by more), and mixed in
+		// the common change and the drift they would call the variants
+		// of the one changed. Every one is compared by the paired median
+		// (TestCompareMixedRounds).
+		e.quantile = 0
+		return e.compare(run, ref, m, alpha, detect)
 	}
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := make([]float64, len(found)) // the standard errors of the raw log ratios
@@ -617,6 +634,13 @@ func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) De
 		ix.Confidence < 1-alpha || iy.Confidence < 1-alpha {
 		return d // too few rounds for the quantile's interval: the paired median
 	}
+	// The standard errors from the intervals off the extreme rounds: the
+	// 2nd percentile's lower bound is the fastest round below 277 rounds,
+	// and one round far faster than the others (a timer glitch) would
+	// stretch it, and the standard error, all the way down to it, while
+	// the quantile moves by one rank (TestCompareQuantilesFastRound).
+	_, ix, _ = stats.QuantileIntervalInner(xs, p, 1-alpha)
+	_, iy, _ = stats.QuantileIntervalInner(ys, p, 1-alpha)
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := func(iv stats.Interval) float64 {
 		c := iv.Confidence
@@ -635,6 +659,25 @@ func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) De
 	d.TooFew = false
 	d.Noise = d.Interval.Contains(1)
 	return d
+}
+
+// mixedQuantiles reports whether some of the variants found, and the
+// calibration workload of dr, were compared by a quantile of the rounds and
+// others by the paired median.
+func mixedQuantiles(deltas []Delta, dr Drift) bool {
+	q, med := false, false
+	see := func(d Delta) {
+		if d.Found {
+			q, med = q || d.Quantile > 0, med || d.Quantile == 0
+		}
+	}
+	for _, d := range deltas {
+		see(d)
+	}
+	if dr.Calibrated {
+		see(dr.Calibration)
+	}
+	return q && med
 }
 
 // logsOf returns the logarithms of the positive, finite values of xs.

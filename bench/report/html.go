@@ -393,10 +393,14 @@ type change struct {
 
 // changes returns the difference of each variant found in the reference
 // run, coloured as the table's diff column judges it (Compare: grey within
-// noise).
-func (t *Table) changes() []change {
+// noise), and what statistic it is the change of.
+func (t *Table) changes() ([]change, string) {
 	var cs []change
 	ds, _ := CompareFor(t.Run, t.ref, t.metric, 0, t.detect)
+	stat := "the median of the ratios of the paired rounds"
+	if t.Run.Against != t.ref {
+		stat = comparedOf(ds) + ", divided by the change common to the run"
+	}
 	for i, d := range ds {
 		if !d.Found || d.NotComparable != "" {
 			continue
@@ -413,7 +417,7 @@ func (t *Table) changes() []change {
 		cs = append(cs, change{r: r, pct: d.Percent, lo: d.Lo(), hi: d.Hi(), color: color,
 			title: fmt.Sprintf("%s: %+.2f%% (%s %+.2f%% to %+.2f%%)", r.ID(), d.Percent, intervalName(d.Interval), d.Lo(), d.Hi())})
 	}
-	return cs
+	return cs, stat
 }
 
 // percentAxis returns a linear axis of percentages symmetric about 0
@@ -430,7 +434,7 @@ func percentAxis(m, x0, w float64) axis {
 // from x0.
 func (t *Table) writeDiff(w io.Writer, x0 float64) {
 	esc := html.EscapeString
-	cs := t.changes()
+	cs, stat := t.changes()
 	if len(cs) == 0 {
 		return
 	}
@@ -442,14 +446,14 @@ func (t *Table) writeDiff(w io.Writer, x0 float64) {
 	if t.Run.Against == t.ref {
 		from, side = "the other build ("+t.ref.ID+")", "the other build"
 	}
-	barsWhat := fmt.Sprintf("Change of the %s of each variant from %s, in percent (positive: slower): the median of the ratios of the paired rounds; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).", what, side)
+	barsWhat := fmt.Sprintf("Change of the %s of each variant from %s, in percent (positive: slower): %s; whiskers: its 95%% confidence interval, as the table's diff_interval. Red: slower, green: faster, grey: within noise (the table's ~).", what, side, stat)
 	fmt.Fprintf(w, "<h2>Difference from %s</h2>\n", esc(from))
 	if len(cs) <= maxOpenRows {
 		fmt.Fprintf(w, "<p class=\"what\">%s</p>\n", barsWhat)
 		t.writeDiffChart(w, cs, x0)
 		return
 	}
-	fmt.Fprintf(w, "<p class=\"what\">Change of the %s of %s from %s, in percent (positive: slower; the median of the paired rounds' ratios), by family as above: red slower, green faster, grey within noise (the table's ~), ringed at the axis's end when beyond it; a dot's tooltip gives the value and its 95%% interval. Every variant's bar is in the chart below.</p>\n", what, eachOf(len(cs)), side)
+	fmt.Fprintf(w, "<p class=\"what\">Change of the %s of %s from %s, in percent (positive: slower; %s), by family as above: red slower, green faster, grey within noise (the table's ~), ringed at the axis's end when beyond it; a dot's tooltip gives the value and its 95%% interval. Every variant's bar is in the chart below.</p>\n", what, eachOf(len(cs)), side, stat)
 	rs := make([]*bench.Result, len(cs))
 	byResult := make(map[*bench.Result]change, len(cs))
 	for i, c := range cs {

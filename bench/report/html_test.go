@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"html"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
@@ -224,4 +225,21 @@ func groupsPage(t *testing.T, groups, results []string) (string, []bench.Variant
 		t.Fatal(err)
 	}
 	return b.String(), vs
+}
+
+// The HTML chart of a comparison with a stored run of 200 rounds a side
+// says what the table's note says: the change of the 2nd percentiles,
+// divided by the common change, not the median of paired ratios.
+func TestHTMLRefStatistic(t *testing.T) {
+	run, ref := coverageRunsOf(rand.New(rand.NewPCG(7, 8)), 200, nineVariants(t), 0.01, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1})
+	run.Format, ref.Format = bench.RunFormat, bench.RunFormat
+	var b bytes.Buffer
+	if err := Write(&b, run, "html", Options{Ref: ref}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	want := "the ratio of the 2nd percentiles of the rounds (the best iteration of each; order-statistic intervals), divided by the change common to the run"
+	if !strings.Contains(page, want) || strings.Contains(page, "the median of the ratios of the paired rounds") {
+		t.Errorf("the chart does not say it compares the 2nd percentiles:\n%s", page)
+	}
 }

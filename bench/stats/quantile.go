@@ -18,14 +18,54 @@ import (
 // interval covers. ok is false, and the other results zero, for no
 // samples, a value not finite or p outside (0, 1).
 func QuantileInterval(xs []float64, p, confidence float64) (q float64, iv Interval, ok bool) {
-	n := len(xs)
-	if n == 0 || !(p > 0 && p < 1) || !(confidence > 0 && confidence < 1) {
+	s, q, l, u, below, above, ok := quantileRanks(xs, p, confidence)
+	if !ok {
 		return 0, Interval{}, false
 	}
-	s := slices.Clone(xs)
+	return q, Interval{Lo: s[l-1], Hi: s[u-1], Confidence: 1 - below - above}, true
+}
+
+// QuantileIntervalInner is [QuantileInterval] with neither bound the
+// smallest or the largest sample (of 3 or more): where QuantileInterval's
+// bound is x(1), it is x(2), and where it is x(n), x(n-1), and Confidence
+// is what those order statistics cover (less than confidence then). One
+// outlying sample (a timer glitch, a round far faster than the others)
+// moves the p-quantile by at most one rank, but QuantileInterval's bound
+// at the extreme, the 2nd percentile's lower one below 277 samples, all
+// the way to it; this interval, for a standard error of the quantile,
+// only by one rank.
+func QuantileIntervalInner(xs []float64, p, confidence float64) (q float64, iv Interval, ok bool) {
+	s, q, l, u, below, above, ok := quantileRanks(xs, p, confidence)
+	if !ok {
+		return 0, Interval{}, false
+	}
+	n := len(s)
+	if n >= 3 {
+		fn := float64(n)
+		if l == 1 && u > 2 {
+			// P(B < 2) = P(B = 0) + P(B = 1)
+			l, below = 2, math.Exp(fn*math.Log1p(-p))+math.Exp(math.Log(fn)+math.Log(p)+(fn-1)*math.Log1p(-p))
+		}
+		if u == n && l < n-1 {
+			// P(B >= n-1) = P(B = n) + P(B = n-1)
+			u, above = n-1, math.Exp(fn*math.Log(p))+math.Exp(math.Log(fn)+(fn-1)*math.Log(p)+math.Log1p(-p))
+		}
+	}
+	return q, Interval{Lo: s[l-1], Hi: s[u-1], Confidence: max(1-below-above, 0)}, true
+}
+
+// quantileRanks returns xs sorted, its p-quantile, and the ranks l and u
+// (from 1) of [QuantileInterval] with the probabilities below = P(B < l)
+// and above = P(B >= u) that they miss it.
+func quantileRanks(xs []float64, p, confidence float64) (s []float64, q float64, l, u int, below, above float64, ok bool) {
+	n := len(xs)
+	if n == 0 || !(p > 0 && p < 1) || !(confidence > 0 && confidence < 1) {
+		return nil, 0, 0, 0, 0, 0, false
+	}
+	s = slices.Clone(xs)
 	for _, v := range s {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, Interval{}, false
+			return nil, 0, 0, 0, 0, 0, false
 		}
 	}
 	slices.Sort(s)
@@ -45,8 +85,8 @@ func QuantileInterval(xs []float64, p, confidence float64) (q float64, iv Interv
 	odds := math.Log(p) - math.Log1p(-p)
 	lpmf := float64(n) * math.Log1p(-p) // log P(B = 0)
 	cdf := math.Exp(lpmf)               // P(B <= k)
-	l, below := 1, cdf                  // rank l (from 1) is s[l-1]
-	u, above := n, 0.0
+	l, below = 1, cdf                   // rank l (from 1) is s[l-1]
+	u, above = n, 0.0
 	for k := 0; ; k++ {
 		if cdf <= tail {
 			l, below = k+1, cdf
@@ -58,5 +98,5 @@ func QuantileInterval(xs []float64, p, confidence float64) (q float64, iv Interv
 		lpmf += math.Log(float64(n-k)) - math.Log(float64(k+1)) + odds
 		cdf = min(cdf+math.Exp(lpmf), 1)
 	}
-	return q, Interval{Lo: s[l-1], Hi: s[u-1], Confidence: 1 - below - above}, true
+	return s, q, l, u, below, above, true
 }

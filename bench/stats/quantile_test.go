@@ -125,3 +125,61 @@ func TestQuantileIntervalLarge(t *testing.T) {
 		t.Errorf("n=%d: %v %+v %v (rank sd %.1f)", n, q, iv, ok, sd)
 	}
 }
+
+// QuantileIntervalInner keeps its bounds off the extreme samples, with
+// the coverage of the ranks it takes: for the 2nd percentile of 200
+// samples, [x(2), x(9)] where QuantileInterval has [x(1), x(9)]; where
+// QuantileInterval's bounds are inside already, the same interval. One
+// sample far below the others moves it by one rank, not to that sample.
+func TestQuantileIntervalInner(t *testing.T) {
+	seq := descending
+	for _, tt := range []struct {
+		n        int
+		num, den int64
+		lo, hi   int
+	}{
+		{200, 1, 50, 2, 9},      // the minimum moved in
+		{276, 1, 50, 2, 11},     // still the minimum in QuantileInterval
+		{277, 1, 50, 2, 12},     // QuantileInterval's own x(2)
+		{1000, 1, 50, 12, 30},   // unchanged
+		{200, 49, 50, 192, 199}, // the 98th percentile: the maximum moved in
+		{200, 1, 2, 86, 115},    // the median: unchanged
+		{3, 1, 2, 2, 3},         // the lower moved in; the upper cannot cross it
+	} {
+		xs := seq(tt.n)
+		p := float64(tt.num) / float64(tt.den)
+		q, iv, ok := QuantileIntervalInner(xs, p, 0.95)
+		q0, iv0, _ := QuantileInterval(xs, p, 0.95)
+		want := 1 - binomTail(tt.n, tt.lo, tt.hi, tt.num, tt.den)
+		if !ok || q != q0 || iv.Lo != float64(tt.lo) || iv.Hi != float64(tt.hi) || math.Abs(iv.Confidence-want) > 1e-9 {
+			t.Errorf("n=%d p=%v: %v %+v %v, want %v [%d, %d] at %v", tt.n, p, q, iv, ok, q0, tt.lo, tt.hi, want)
+		}
+		if iv0.Lo != 1 && iv0.Hi != float64(tt.n) && iv != iv0 {
+			t.Errorf("n=%d p=%v: %+v, QuantileInterval %+v", tt.n, p, iv, iv0)
+		}
+	}
+	// QuantileInterval's lower bound of the 2nd percentile is the minimum
+	// below 277 samples.
+	for n, lo := range map[int]float64{276: 1, 277: 2} {
+		if _, iv, _ := QuantileInterval(seq(n), 0.02, 0.95); iv.Lo != lo {
+			t.Errorf("n=%d: QuantileInterval %+v, want lower bound x(%v)", n, iv, lo)
+		}
+	}
+	// One sample far below: QuantileInterval's bound goes to it, this
+	// one's to the next.
+	xs := seq(200)
+	xs[len(xs)-1] = -1e6
+	_, iv0, _ := QuantileInterval(xs, 0.02, 0.95)
+	_, iv, _ := QuantileIntervalInner(xs, 0.02, 0.95)
+	if iv0.Lo != -1e6 || iv.Lo != 2 || iv.Hi != 9 {
+		t.Errorf("one outlier: QuantileInterval %+v, QuantileIntervalInner %+v", iv0, iv)
+	}
+	for _, xs := range [][]float64{nil, {1, math.NaN(), 2}} {
+		if q, iv, ok := QuantileIntervalInner(xs, 0.02, 0.95); ok || q != 0 || iv != (Interval{}) {
+			t.Errorf("%v: %v %+v %v, want refused", xs, q, iv, ok)
+		}
+	}
+	if q, iv, ok := QuantileIntervalInner([]float64{5, 7}, 0.02, 0.95); !ok || q != 5.04 || iv.Lo != 5 || iv.Hi != 7 {
+		t.Errorf("two samples: %v %+v %v", q, iv, ok)
+	}
+}
