@@ -59,8 +59,8 @@ type RunnerConfig struct {
 	// RetryLimit bounds the rejects of one variant, re-run or dropped
 	// (see [Runner]): when it is reached the remaining iterations are kept
 	// as they are. A higher limit does not make a machine whose speed moves
-	// in phases settle: the re-runs meet another phase (README.md,
-	// bench.yaml paragraph).
+	// in phases settle: the re-runs meet another phase (measured at a load
+	// of 6 to 10: README.md, "The retry_limit warning").
 	RetryLimit int `yaml:"retry_limit" json:"retry_limit"`
 	// WarnKeptBelow, in percent, warns (on standard error and in every
 	// report) about a variant that kept fewer of the rounds × iterations
@@ -73,9 +73,11 @@ type RunnerConfig struct {
 	// of RetryThreshold ([Samples.LimitWarns]; with 50 rounds and a limit
 	// of 10 the reject share cannot pass 20, so that is the warning a run
 	// of the defaults can give); 0 disables both. A few deviating
-	// iterations kept are no warning: on a 2-core VM whose speed moves in
-	// phases nearly every variant keeps some (933 of 935 in a full run at
-	// a load of 1), and the median of the rounds does not follow them.
+	// iterations kept are no warning: on the 2-core development VM nearly
+	// every variant keeps some (933 of 935 in a full run at a load of 1;
+	// at a load of 6 to 9 the machine's speed moved in phases), and the
+	// median of the rounds does not follow them. Under load the warning
+	// still names most variants (README.md, "The retry_limit warning").
 	WarnRejectsAbove float64 `yaml:"warn_rejects_above" json:"warn_rejects_above"`
 	// TimeUnit is the unit of times in the console summary and the reports.
 	TimeUnit TimeUnit `yaml:"time_unit" json:"time_unit"`

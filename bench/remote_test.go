@@ -142,9 +142,17 @@ func TestRemoteInterruptedWhileHung(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	time.AfterFunc(500*time.Millisecond, cancel)
-	start := time.Now()
-	run := &Runner{Config: cfg.Runner, Seed: 1, Against: r, Prepare: func(*Variant) (Op, error) { return func() error { return nil }, nil }}
+	// The interrupt comes once the first round is done (step 2n: n
+	// preparations, n visits), a moment after the second round's first
+	// request went to the worker, which hangs: not after a fixed time, which
+	// a loaded machine (the whole module's tests on two cores) did not
+	// finish the first round in.
+	var start time.Time
+	cancelAt := &cancelProgress{step: 2 * len(vs), f: func() {
+		start = time.Now()
+		time.AfterFunc(100*time.Millisecond, cancel)
+	}}
+	run := &Runner{Config: cfg.Runner, Seed: 1, Against: r, Progress: cancelAt, Prepare: func(*Variant) (Op, error) { return func() error { return nil }, nil }}
 	out, err := run.Run(ctx, vs)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted after 1 of 2 rounds") || out == nil || len(out.Against) != len(vs) {
 		t.Fatalf("interrupted while the worker hangs: %v, %+v", err, out)
@@ -153,3 +161,18 @@ func TestRemoteInterruptedWhileHung(t *testing.T) {
 		t.Errorf("the interrupt took %v to end the wait", d)
 	}
 }
+
+// cancelProgress calls f when the runner starts step step.
+type cancelProgress struct {
+	step int
+	f    func()
+}
+
+func (p *cancelProgress) Start(int) {}
+func (p *cancelProgress) Variant(i int, _ *Variant) {
+	if i == p.step {
+		p.f()
+	}
+}
+func (p *cancelProgress) Done(int, *Result) {}
+func (p *cancelProgress) Finish()           {}

@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // SamplesOf counts rounds as rounds: with one round of five iterations
@@ -102,6 +105,8 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 		}
 		return r
 	}
+	outlier := mk("outlier", 50, 10, 0, 0)
+	outlier.Iterations[0].Time, outlier.Iterations[0].CPU = 20, 20
 	const prefix = "reached runner.retry_limit (10 rejects) and kept more than "
 	for _, tt := range []struct {
 		name      string
@@ -122,6 +127,12 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 			"1 of 2 variants " + prefix + "30% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/more 16 of 50 kept deviate"},
 		{"share 5", 5, 10, []Result{mk("few", 50, 10, 1, 1), mk("four", 50, 10, 2, 1)},
 			"1 of 2 variants " + prefix + "5% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/four 3 of 50 kept deviate"},
+		// Worst share first: 10 of 30 (33%) before 14 of 50 (28%).
+		{"ordered by share", 20, 10, []Result{mk("count", 50, 10, 14, 0), mk("share", 30, 10, 10, 0)},
+			"2 of 2 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/share 10 of 30 kept deviate; B/count 14 of 50 kept deviate"},
+		// The median, not the mean: one iteration 20 times slower drags
+		// the mean 38% above the others, which do not deviate.
+		{"one outlier", 20, 10, []Result{outlier}, ""},
 		{"below the limit", 20, 10, []Result{mk("many", 50, 9, 8, 4)}, ""},
 		{"settled", 20, 10, []Result{mk("settled", 50, 10, 0, 0)}, ""},
 		{"warn_rejects_above 0", 0, 10, []Result{mk("most", 40, 10, 15, 10)}, ""},
@@ -140,6 +151,65 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 			t.Errorf("%s: warnings %q, want none", tt.name, w)
 		case tt.want != "" && (len(w) != 1 || w[0] != tt.want):
 			t.Errorf("%s: warnings %q\nwant %q", tt.name, w, tt.want)
+		}
+	}
+	// retry_limit 0 re-runs nothing: no limit ended any retries, though
+	// rejects (none) are not below it.
+	run := &Run{Config: DefaultConfig(), Results: []Result{mk("most", 50, 0, 15, 10)}}
+	run.Config.Runner.RetryLimit = 0
+	if s := run.SamplesOf(&run.Results[0]); s.Deviant != 25 || s.AtLimit {
+		t.Errorf("retry_limit 0: %+v, want 25 deviant, not at the limit", s)
+	}
+}
+
+// Samples.Deviant counts by the runner's own rule: what a run that
+// reached retry_limit kept still deviating is what the retries would have
+// re-run next, and a variant the retries settled counts none.
+func TestSamplesDeviantFollowsRunner(t *testing.T) {
+	c := runnerConfig()
+	c.Revs, c.Warmup, c.Iterations = 10, 0, 5
+	for _, tt := range []struct {
+		name    string
+		limit   int
+		slow    []int // the iterations measured (0: the first) taking 3µs/op, not 1µs
+		rejects int
+		want    []float64 // the times kept, ns/op
+		deviant int
+	}{
+		// Iterations 1 and 3 deviate (200% off the median); their re-runs,
+		// 5 and 6, are slow too and spend the limit: 2 of 5 kept deviate.
+		{"at the limit", 2, []int{1, 3, 5, 6}, 2, []float64{1000, 3000, 1000, 3000, 1000}, 2},
+		// One re-run settles; the other is slow again: 1 of 5.
+		{"one left", 2, []int{1, 3, 5}, 2, []float64{1000, 3000, 1000, 1000, 1000}, 1},
+		// The re-runs that spend the limit are fast: settled, not at it.
+		{"settled at the limit", 2, []int{1, 3}, 2, []float64{1000, 1000, 1000, 1000, 1000}, 0},
+		// Room for a second pass, whose re-runs are fast: settled.
+		{"settled", 5, []int{1, 3, 5, 6}, 4, []float64{1000, 1000, 1000, 1000, 1000}, 0},
+	} {
+		c.RetryLimit = tt.limit
+		f := &runnerFake{cost: func(n int) time.Duration {
+			if slices.Contains(tt.slow, (n-1)/10) {
+				return 3 * time.Microsecond
+			}
+			return time.Microsecond
+		}}
+		res, err := runResults(f.runner(c), context.Background(), runnerVariants(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &res[0]
+		if got := r.Times(); r.Rejects != tt.rejects || !slices.Equal(got, tt.want) {
+			t.Fatalf("%s: %d rejects, times %v; want %d, %v", tt.name, r.Rejects, got, tt.rejects, tt.want)
+		}
+		run := &Run{Config: DefaultConfig(), Results: res}
+		run.Config.Runner = c
+		s := run.SamplesOf(r)
+		if s.Deviant != tt.deviant || s.AtLimit != (tt.deviant > 0) {
+			t.Errorf("%s: %+v, want Deviant %d", tt.name, s, tt.deviant)
+		}
+		// 2 of 5 (40%) is above warn_rejects_above 20, 1 of 5 (20%) is not.
+		if got, want := s.LimitWarns(20), tt.deviant == 2; got != want {
+			t.Errorf("%s: LimitWarns(20) %v, want %v", tt.name, got, want)
 		}
 	}
 }

@@ -208,7 +208,7 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
 	if run.Incomplete {
-		t.Notes = append(t.Notes, fmt.Sprintf("Incomplete run: interrupted after %d of %d rounds; the rounds not completed are missing.", roundsIn(run), run.Config.Runner.Rounds))
+		t.Notes = append(t.Notes, incompleteNote(run))
 	}
 	if base != bench.ReportDefault {
 		r := run.Config.Runner
@@ -597,6 +597,23 @@ func (t *Table) timeColumn(i int) bool {
 }
 
 // roundsIn returns the number of rounds the results of run hold.
+// incompleteNote is the note of a run interrupted before its end: in
+// its rounds, or, when they are all done, in the retries, which then kept
+// iterations they had not re-run yet whatever runner.retry_limit.
+func incompleteNote(run *bench.Run) string {
+	done, rounds := roundsIn(run), run.Config.Runner.Rounds
+	if done < rounds || run.Against != nil || run.Config.Runner.RetryThreshold <= 0 {
+		return fmt.Sprintf("Incomplete run: interrupted after %d of %d rounds; the rounds not completed are missing.", done, rounds)
+	}
+	n := 0
+	for i := range run.Results {
+		if run.SamplesOf(&run.Results[i]).Deviant > 0 {
+			n++
+		}
+	}
+	return fmt.Sprintf("Incomplete run: interrupted during the retries, after all %d rounds; %d of %d variants kept iterations that still deviate by runner.retry_threshold, not re-run.", rounds, n, len(run.Results))
+}
+
 func roundsIn(run *bench.Run) int {
 	n := 0
 	for i := range run.Results {
