@@ -464,7 +464,12 @@ func deviant(it Iteration, median, threshold float64) bool {
 // deviant iterations (see [deviant]) are re-run, in passes over the
 // variants in shuffled order, until none deviates or each variant has
 // reached the limit of rejects; then the iterations still descheduled are
-// dropped (see [dropDescheduled]).
+// dropped within what is left of the limit (see [dropDescheduled]). As a
+// descheduled iteration also deviates, one still there after the passes
+// means its variant reached the limit, so a run made by this runner drops
+// nothing: the limit, which counts re-runs and drops together, is spent on
+// re-runs, and runner.warn_kept_below fires only for a run interrupted
+// (rounds not done) or made by another runner.
 // The deviation is from the median, not the mean as in phpbench: one
 // outlier drags the mean so far that every iteration would deviate from it
 // and be re-run. A re-run iteration keeps the round it replaces. When ctx
