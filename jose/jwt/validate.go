@@ -327,11 +327,13 @@ func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []b
 	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
 	err := v.validate(ctx, t, token, dst)
 	if err != nil {
-		buf, lent, aud := t.msg.Payload[:0], t.audLent, t.aud
-		*t = Token{}
-		t.msg.Payload = buf
-		if lent { // aud is a dst's (see Token.audLent)
-			t.aud, t.audLent = aud, true
+		// Field by field: a lent aud (see Token.audLent) is a dst's,
+		// which another goroutine may be reading, so it is not written
+		// at all (zeroing it and putting it back was a data race).
+		t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
+		t.msg = jws.Message{Payload: t.msg.Payload[:0]}
+		if !t.audLent {
+			t.aud = [1]string{}
 		}
 		return err
 	}
