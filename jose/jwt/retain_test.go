@@ -181,3 +181,39 @@ func TestValidateIntoLentAudienceConcurrent(t *testing.T) {
 		t.Errorf("Validate's dst read audience %q while its Token was reused", got)
 	}
 }
+
+// twoClaims: encoding/json fills the Claims that HiddenInner embeds (two
+// levels down), while Registered is the Registerer's (one level down),
+// another Claims.
+type twoClaims struct {
+	Registerer
+	HiddenInner
+	Scope string `json:"scope"`
+}
+
+// TestValidateIntoDstWhoseRegisteredIsElsewhere: the Claims ValidateInto
+// writes into dst get their own single audience, even when dst's
+// Registered method returns other Claims than those: before, the copy
+// went by Registered, and the Claims written kept the Token's storage,
+// which the next call overwrote.
+func TestValidateIntoDstWhoseRegisteredIsElsewhere(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	first := typicalAccessToken()
+	later := first
+	later.Audience = Audience{"https://other.example"}
+	var tok Token
+	dst := twoClaims{Registerer: new(Claims)}
+	if err := v.ValidateInto(&tok, mustSign(t, s, first), &dst); err != nil {
+		t.Fatal(err)
+	}
+	if got := dst.HiddenInner.Audience; len(got) != 1 || got[0] != first.Audience[0] {
+		t.Fatalf("decoded audience %q", got)
+	}
+	if err := v.ValidateInto(&tok, mustSign(t, s, later), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := dst.HiddenInner.Audience[0]; got != first.Audience[0] {
+		t.Errorf("dst's audience is now %q, after a later ValidateInto into the same Token", got)
+	}
+}
