@@ -2,6 +2,7 @@ package jwt
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
 	"time"
 
@@ -130,5 +131,89 @@ func TestValidateIntoKeepsValidateDst(t *testing.T) {
 		if got := aud(); len(got) != 1 || got[0] != first.Audience[0] {
 			t.Errorf("%s: the audience Validate decoded into dst is now %q, after ValidateInto of other tokens into its Token", c.name, got)
 		}
+	}
+}
+
+// TestValidateIntoLentAudienceConcurrent: ValidateInto never writes the
+// audience storage that a Token from Validate shares with Validate's dst
+// (Token.audLent), not even on error to put back the value it cleared:
+// another goroutine may be reading that dst meanwhile, and under -race
+// (.ci/run runs this test so) any such write is a reported data race.
+func TestValidateIntoLentAudienceConcurrent(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	first := typicalAccessToken()
+	later := first
+	later.Audience = Audience{"https://other.example"}
+	expired := later
+	expired.Expiry = NewNumericDate(testNow.Add(-time.Hour))
+	forged := mustSign(t, s, later)
+	forged[len(forged)-1] ^= 1
+	var dst Claims
+	tok, err := v.Validate(mustSign(t, s, first), &dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := first.Audience[0]
+	done := make(chan string)
+	go func() {
+		got := ""
+		for range 100 {
+			if a := dst.Audience[0]; a != want {
+				got = a
+			}
+			runtime.Gosched()
+		}
+		done <- got
+	}()
+	okTok, expTok := mustSign(t, s, later), mustSign(t, s, expired)
+	var into Claims
+	for range 100 {
+		if v.ValidateInto(tok, expTok, nil) == nil || v.ValidateInto(tok, forged, &into) == nil {
+			t.Fatal("an expired or forged token validated")
+		}
+		if err := v.ValidateInto(tok, okTok, &into); err != nil {
+			t.Fatal(err)
+		}
+		runtime.Gosched()
+	}
+	if got := <-done; got != "" {
+		t.Errorf("Validate's dst read audience %q while its Token was reused", got)
+	}
+}
+
+// twoClaims: encoding/json fills the Claims that HiddenInner embeds (two
+// levels down), while Registered is the Registerer's (one level down),
+// another Claims.
+type twoClaims struct {
+	Registerer
+	HiddenInner
+	Scope string `json:"scope"`
+}
+
+// TestValidateIntoDstWhoseRegisteredIsElsewhere: the Claims ValidateInto
+// writes into dst get their own single audience, even when dst's
+// Registered method returns other Claims than those: before, the copy
+// went by Registered, and the Claims written kept the Token's storage,
+// which the next call overwrote.
+func TestValidateIntoDstWhoseRegisteredIsElsewhere(t *testing.T) {
+	s := mustSigner(t, jwa.HS256, hsKey, nil)
+	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
+	first := typicalAccessToken()
+	later := first
+	later.Audience = Audience{"https://other.example"}
+	var tok Token
+	dst := twoClaims{Registerer: new(Claims)}
+	if err := v.ValidateInto(&tok, mustSign(t, s, first), &dst); err != nil {
+		t.Fatal(err)
+	}
+	if got := dst.HiddenInner.Audience; len(got) != 1 || got[0] != first.Audience[0] {
+		t.Fatalf("decoded audience %q", got)
+	}
+	if err := v.ValidateInto(&tok, mustSign(t, s, later), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := dst.HiddenInner.Audience[0]; got != first.Audience[0] {
+		t.Errorf("dst's audience is now %q, after a later ValidateInto into the same Token", got)
 	}
 }

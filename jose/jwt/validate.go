@@ -254,7 +254,7 @@ func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
 // context.Background().
 func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) (*Token, error) {
 	t := v.newToken(len(token))
-	if err := v.validate(ctx, t, token, dst); err != nil {
+	if err := v.validate(ctx, t, token, dst, false); err != nil {
 		return nil, err
 	}
 	// A single audience is in t's storage (t.aud), and so is that of the
@@ -325,30 +325,38 @@ func (v *Validator) ValidateInto(t *Token, token []byte, dst any) error {
 // keys it allocates no more than ValidateInto.
 func (v *Validator) ValidateIntoContext(ctx context.Context, t *Token, token []byte, dst any) error {
 	t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
-	err := v.validate(ctx, t, token, dst)
+	err := v.validate(ctx, t, token, dst, true)
 	if err != nil {
-		buf, lent, aud := t.msg.Payload[:0], t.audLent, t.aud
-		*t = Token{}
-		t.msg.Payload = buf
-		if lent { // aud is a dst's (see Token.audLent)
-			t.aud, t.audLent = aud, true
+		// Field by field: a lent aud (see Token.audLent) is a dst's,
+		// which another goroutine may be reading, so it is not written
+		// at all (zeroing it and putting it back was a data race).
+		t.Claims, t.Header, t.Outer, t.Payload = Claims{}, nil, nil, nil
+		t.msg = jws.Message{Payload: t.msg.Payload[:0]}
+		if !t.audLent {
+			t.aud = [1]string{}
 		}
 		return err
-	}
-	// dst is the caller's: its single audience must not share t's
-	// storage, which the next call overwrites.
-	if r, ok := dst.(registered); ok && len(t.Claims.Audience) == 1 && &t.Claims.Audience[0] == &t.aud[0] {
-		if c := r.Registered(); c != nil && len(c.Audience) == 1 && &c.Audience[0] == &t.aud[0] {
-			c.Audience = Audience{t.aud[0]}
-		}
 	}
 	return nil
 }
 
+// ownAudience gives c, the Claims of a dst of ValidateInto just set to
+// t.Claims, a single audience of its own when that is in t's storage,
+// which the next call overwrites (dst is the caller's). It goes by the
+// Claims written, not by dst's Registered method, which may return
+// others (TestValidateIntoDstWhoseRegisteredIsElsewhere).
+func ownAudience(c *Claims, t *Token) {
+	if len(c.Audience) == 1 && &c.Audience[0] == &t.aud[0] {
+		c.Audience = Audience{t.aud[0]}
+	}
+}
+
 // validate fills t, a new Token or one ValidateIntoContext has reset
 // (no claims, no headers, no payload: a new Token needs no clearing,
-// which would cost write barriers while the GC runs).
-func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst any) error {
+// which would cost write barriers while the GC runs). With own
+// (ValidateInto), the Claims it sets in dst get an audience of their own
+// (ownAudience).
+func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst any, own bool) error {
 	var payload []byte
 	switch {
 	case v.dec != nil && v.ver != nil:
@@ -410,8 +418,11 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 		if err := sink.decode(payload, v.lim, rv, &t.Claims); err != nil {
 			return decodeError(dst, err)
 		}
+		if own && sink.plan.claims >= 0 {
+			ownAudience((*Claims)(unsafe.Add(unsafe.Pointer(rv.UnsafeAddr()), sink.plan.claimsOffset)), t)
+		}
 	} else if dst != nil {
-		if err := decodeInto(dst, t, v.lim); err != nil {
+		if err := decodeInto(dst, t, v.lim, own); err != nil {
 			return err
 		}
 	}
@@ -430,11 +441,14 @@ func (v *Validator) checkOuter(m *jwe.Message) error {
 }
 
 // decodeInto decodes the claims of t into dst (see Validate), when dst is
-// not a struct with a plan.
-func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
+// not a struct with a plan; with own, as validate says.
+func decodeInto(dst any, t *Token, lim jsonx.Limits, own bool) error {
 	switch d := dst.(type) {
 	case *Claims:
 		*d = t.Claims
+		if own {
+			ownAudience(d, t)
+		}
 		return nil
 	case *map[string]any, *map[string]json.RawMessage:
 		// Map keys are exact, and nothing inside folds names.
@@ -459,6 +473,9 @@ func decodeInto(dst any, t *Token, lim jsonx.Limits) error {
 			return &ClaimError{Err: ErrMalformedClaims, Detail: fmt.Sprintf("%T: cannot set its embedded *Claims", dst)}
 		}
 		*c = t.Claims
+		if own {
+			ownAudience(c, t)
+		}
 	}
 	return nil
 }
