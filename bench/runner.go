@@ -468,8 +468,9 @@ func deviant(it Iteration, median, threshold float64) bool {
 // descheduled iteration also deviates, one still there after the passes
 // means its variant reached the limit, so a run made by this runner drops
 // nothing: the limit, which counts re-runs and drops together, is spent on
-// re-runs, and runner.warn_kept_below fires only for a run interrupted
-// (rounds not done) or made by another runner.
+// re-runs, and runner.warn_kept_below fires only for a run made by
+// another runner (an interrupted run keeps every iteration of the rounds
+// it completed, and [Run.SamplesOf] counts only those).
 // The deviation is from the median, not the mean as in phpbench: one
 // outlier drags the mean so far that every iteration would deviate from it
 // and be re-run. A re-run iteration keeps the round it replaces. When ctx

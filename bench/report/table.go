@@ -596,12 +596,11 @@ func (t *Table) timeColumn(i int) bool {
 	return false
 }
 
-// roundsIn returns the number of rounds the results of run hold.
 // incompleteNote is the note of a run interrupted before its end: in
 // its rounds, or, when they are all done, in the retries, which then kept
 // iterations they had not re-run yet whatever runner.retry_limit.
 func incompleteNote(run *bench.Run) string {
-	done, rounds := roundsIn(run), run.Config.Runner.Rounds
+	done, rounds := run.RoundsDone(), run.Config.Runner.Rounds
 	if done < rounds || run.Against != nil || run.Config.Runner.RetryThreshold <= 0 {
 		return fmt.Sprintf("Incomplete run: interrupted after %d of %d rounds; the rounds not completed are missing.", done, rounds)
 	}
@@ -612,14 +611,4 @@ func incompleteNote(run *bench.Run) string {
 		}
 	}
 	return fmt.Sprintf("Incomplete run: interrupted during the retries, after all %d rounds; %d of %d variants kept iterations that still deviate by runner.retry_threshold, not re-run.", rounds, n, len(run.Results))
-}
-
-func roundsIn(run *bench.Run) int {
-	n := 0
-	for i := range run.Results {
-		for _, it := range run.Results[i].Iterations {
-			n = max(n, it.Round+1)
-		}
-	}
-	return n
 }
