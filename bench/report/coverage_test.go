@@ -548,3 +548,26 @@ func TestCompareMixedRounds(t *testing.T) {
 		t.Errorf("calibration of 170 rounds: it compared quantile %v, the first variant %v; want the paired median", dr.Calibration.Quantile, ds[0].Quantile)
 	}
 }
+
+// A variant the reference lacks, or whose rounds one side lacks (NoData),
+// is not compared and does not count for the all-or-nothing rule of
+// TestCompareMixedRounds: the others, of 200 rounds, still compare their
+// 2nd percentiles (a rule that counted it as compared by the paired median
+// would have made every variant fall back whenever a variant was added).
+func TestCompareMixedRoundsMissing(t *testing.T) {
+	run, ref := coverageRunsOf(rand.New(rand.NewPCG(13, 14)), 200, nineVariants(t), 0.01, []float64{1, 1, 1, 1, 1, 1, 1, 1, 1})
+	ref.Results = ref.Results[:8]   // the reference lacks the last variant
+	run.Results[5].Iterations = nil // the run lacks the rounds of the sixth
+	ds, dr := CompareFor(run, ref, MetricTime, 0, 10)
+	for i, d := range ds {
+		switch {
+		case i == 8 && (d.Found || d.NoData), i == 5 && (d.Found || !d.NoData):
+			t.Errorf("%d: %+v, want not found", i, d)
+		case i != 8 && i != 5 && (!d.Found || d.Quantile != refQuantile):
+			t.Errorf("%d: %+v, want the 2nd percentiles", i, d)
+		}
+	}
+	if !dr.Calibrated || dr.Calibration.Quantile != refQuantile || dr.Variants != 7 {
+		t.Errorf("drift %+v, want the calibration's 2nd percentiles and 7 variants", dr)
+	}
+}

@@ -145,6 +145,8 @@ func TestQuantileIntervalInner(t *testing.T) {
 		{200, 49, 50, 192, 199}, // the 98th percentile: the maximum moved in
 		{200, 1, 2, 86, 115},    // the median: unchanged
 		{3, 1, 2, 2, 3},         // the lower moved in; the upper cannot cross it
+		{10, 1, 50, 1, 2},       // the lower cannot move onto the upper: [x(2), x(2)] has no width
+		{260, 1, 50, 2, 11},     // the lower moved in, covering more than 95% still
 	} {
 		xs := seq(tt.n)
 		p := float64(tt.num) / float64(tt.den)
