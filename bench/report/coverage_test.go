@@ -381,7 +381,6 @@ func TestComparedOf(t *testing.T) {
 	}{
 		{[]Delta{m, {}}, "the median of the ratios of the rounds paired in order (the best iteration of each; sign-test interval)"},
 		{[]Delta{q, q, {}}, "the ratio of the 2nd percentiles of the rounds (the best iteration of each; order-statistic intervals)"},
-		{[]Delta{q, m}, "the ratio of the 2nd percentiles of the rounds (the best iteration of each; order-statistic intervals), or, for a variant with too few rounds on either side, the median of the ratios of the rounds paired in order (the best iteration of each; sign-test interval)"},
 	} {
 		if got := comparedOf(tt.ds); got != tt.want {
 			t.Errorf("comparedOf: %q, want %q", got, tt.want)

@@ -383,26 +383,14 @@ func driftNote(dr Drift, compared, diffCol, what, side string, alpha float64) st
 // between stored runs is: the ratio of a quantile of the rounds (with
 // enough rounds on both sides), or the median of the paired ratios.
 func comparedOf(deltas []Delta) string {
-	const paired = "the median of the ratios of the rounds paired in order (the best iteration of each; sign-test interval)"
-	var q float64
-	some, all := false, true
+	// CompareFor takes one statistic for every variant of a comparison
+	// (the paired median for all when any is short of rounds).
 	for _, d := range deltas {
-		if !d.Found {
-			continue
-		}
-		if d.Quantile > 0 {
-			some, q = true, d.Quantile
-		} else {
-			all = false
+		if d.Found && d.Quantile > 0 {
+			return fmt.Sprintf("the ratio of the %s percentiles of the rounds (the best iteration of each; order-statistic intervals)", ordinal(d.Quantile*100))
 		}
 	}
-	switch {
-	case !some:
-		return paired
-	case all:
-		return fmt.Sprintf("the ratio of the %s percentiles of the rounds (the best iteration of each; order-statistic intervals)", ordinal(q*100))
-	}
-	return fmt.Sprintf("the ratio of the %s percentiles of the rounds (the best iteration of each; order-statistic intervals), or, for a variant with too few rounds on either side, %s", ordinal(q*100), paired)
+	return "the median of the ratios of the rounds paired in order (the best iteration of each; sign-test interval)"
 }
 
 // ordinal returns "2nd" for 2, "5th" for 5, "2.5th" for 2.5.
