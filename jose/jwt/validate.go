@@ -234,9 +234,9 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // strings. A signed JWT of up to 448 bytes whose protected header the
 // Verifier has cached (see [jws.Verifier]), or of up to 336 bytes, is
 // decoded into the Token's own allocation, so that Token.Payload keeps the
-// Token's memory alive; a longer one, or one of 337 to 448 bytes whose
-// header is not cached, gets a buffer of its own as well. A
-// dst decoded with encoding/json adds that decoding and the
+// Token's memory alive; a longer one gets a buffer of its own as well, and
+// so may one of 337 to 448 bytes whose header is not cached. A dst
+// decoded with encoding/json adds that decoding and the
 // check of its member names: one scan per level of nesting (at most
 // MaxDepth), and a map of the names of each object.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
