@@ -419,7 +419,7 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 			return decodeError(dst, err)
 		}
 		if own && sink.plan.claims >= 0 {
-			ownAudience((*Claims)(unsafe.Add(unsafe.Pointer(rv.UnsafeAddr()), sink.plan.claimsOffset)), t)
+			ownAudience(sink.plan.claimsAt(unsafe.Pointer(rv.UnsafeAddr())), t)
 		}
 	} else if dst != nil {
 		if err := decodeInto(dst, t, v.lim, own); err != nil {
