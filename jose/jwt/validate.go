@@ -258,8 +258,9 @@ func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) 
 		return nil, err
 	}
 	// A single audience is in t's storage (t.aud), and so is that of the
-	// Claims of dst (*Claims, or a struct embedding Claims): a later
-	// ValidateInto into t must leave it alone.
+	// Claims of dst (*Claims, or a struct embedding Claims; any dst but a
+	// map is taken to have them): a later ValidateInto into t must leave
+	// it alone.
 	switch dst.(type) {
 	case nil, *map[string]any, *map[string]json.RawMessage:
 	default:
