@@ -191,14 +191,6 @@ func (s *stringPool) plain(v []byte) string {
 	return s.text()[off : off+len(v)-2]
 }
 
-// get returns the string value v as plain or value does.
-func (s *stringPool) get(v []byte, plain bool) (string, error) {
-	if plain {
-		return s.plain(v), nil
-	}
-	return s.value(v)
-}
-
 // value decodes the raw JSON value v, which must be a string.
 func (s *stringPool) value(v []byte) (string, error) {
 	if len(v) < 2 || v[0] != '"' {

@@ -212,10 +212,20 @@ func makePlan(t reflect.Type) *structPlan {
 	return p
 }
 
+// claimsAt returns the embedded Claims (p.claims >= 0) of the struct at
+// base, a variable of the type p is the plan of (planOf): claimsOffset is
+// that of a field of type Claims in that type. Through the address, not
+// reflect, which does not hand out the field when its name is unexported
+// (an alias of Claims), though encoding/json fills it and it is part of
+// the caller's variable.
+func (p *structPlan) claimsAt(base unsafe.Pointer) *Claims {
+	return (*Claims)(unsafe.Add(base, p.claimsOffset))
+}
+
 // appendStruct appends the JSON object of v, a struct with plan p. When
 // v is addressable (a pointer was signed), its string fields and its
-// embedded Claims are read through their offsets (see privateSink.decode),
-// the other fields by reflection. A struct signed by value whose embedded
+// embedded Claims are read through their offsets (see privateSink.decode,
+// claimsAt), the other fields by reflection. A struct signed by value whose embedded
 // Claims has an unexported name (an alias), which reflect does not hand
 // out, is copied to a variable of its own first.
 func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
@@ -232,7 +242,7 @@ func (p *structPlan) appendStruct(dst []byte, v reflect.Value) ([]byte, error) {
 	if p.claims >= 0 {
 		var c *Claims
 		if base != nil {
-			c = (*Claims)(unsafe.Add(base, p.claimsOffset))
+			c = p.claimsAt(base)
 		} else {
 			cv := v.Field(p.claims).Interface().(Claims)
 			c = &cv
@@ -345,10 +355,11 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 // scan of data.
 //
 // The string fields and the embedded Claims are set through their offsets
-// in the struct (fieldPlan.offset, structPlan.claimsOffset), which the
-// plan read from v's type: the plan is that of v's type (planOf), so each
-// offset is that of a field of the type the plan says, and the field is
-// settable (the plan has exported fields only, and v is addressable).
+// in the struct (fieldPlan.offset, claimsAt), which the plan read from v's
+// type: the plan is that of v's type (planOf), so each offset is that of a
+// field of the type the plan says, and v is addressable. The string fields
+// are exported (the plan has no others), hence settable; the embedded
+// Claims may have an unexported name (see claimsAt).
 func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *Claims) error {
 	p := s.plan
 	base := unsafe.Pointer(v.UnsafeAddr())
@@ -371,7 +382,7 @@ func (s *privateSink) decode(data []byte, lim jsonx.Limits, v reflect.Value, c *
 		}
 	}
 	if p.claims >= 0 {
-		*(*Claims)(unsafe.Add(base, p.claimsOffset)) = *c
+		*p.claimsAt(base) = *c
 	}
 	return nil
 }

@@ -45,6 +45,20 @@ type richClaims struct {
 	Fraction float64           `json:"tiny"`
 }
 
+// sameJSON reports whether got and want, JSON texts, hold the same value
+// (members in any order); a got that is not JSON fails the test.
+func sameJSON(t *testing.T, got, want []byte) bool {
+	t.Helper()
+	var a, b any
+	if err := json.Unmarshal(got, &a); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if err := json.Unmarshal(want, &b); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
 func TestStructPlanMatchesEncodingJSON(t *testing.T) {
 	p := planOf(reflect.TypeFor[richClaims]())
 	if p == nil || p.claims != 0 || p.valid {
@@ -73,14 +87,7 @@ func TestStructPlanMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var a, b any
-		if err := json.Unmarshal(got, &a); err != nil {
-			t.Fatalf("%d: %s: %v", i, got, err)
-		}
-		if err := json.Unmarshal(want, &b); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(a, b) {
+		if !sameJSON(t, got, want) {
 			t.Fatalf("%d: plan wrote\n%s\nencoding/json\n%s", i, got, want)
 		}
 		if err := jsonx.Valid(got, jsonx.Limits{}); err != nil {
@@ -338,14 +345,7 @@ func TestPlanOffsets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var a, b any
-			if err := json.Unmarshal(got, &a); err != nil {
-				t.Fatalf("%d: %s: %v", i, got, err)
-			}
-			if err := json.Unmarshal(want, &b); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(a, b) {
+			if !sameJSON(t, got, want) {
 				t.Fatalf("%d (%T): plan wrote\n%s\nencoding/json\n%s", i, claims, got, want)
 			}
 		}

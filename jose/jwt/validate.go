@@ -234,9 +234,9 @@ func NewValidator(opts ValidatorOptions) (*Validator, error) {
 // strings. A signed JWT of up to 448 bytes whose protected header the
 // Verifier has cached (see [jws.Verifier]), or of up to 336 bytes, is
 // decoded into the Token's own allocation, so that Token.Payload keeps the
-// Token's memory alive; a longer one, or one of 337 to 448 bytes whose
-// header is not cached, gets a buffer of its own as well. A
-// dst decoded with encoding/json adds that decoding and the
+// Token's memory alive; a longer one gets a buffer of its own as well, and
+// so may one of 337 to 448 bytes whose header is not cached. A dst
+// decoded with encoding/json adds that decoding and the
 // check of its member names: one scan per level of nesting (at most
 // MaxDepth), and a map of the names of each object.
 func (v *Validator) Validate(token []byte, dst any) (*Token, error) {
@@ -258,8 +258,9 @@ func (v *Validator) ValidateContext(ctx context.Context, token []byte, dst any) 
 		return nil, err
 	}
 	// A single audience is in t's storage (t.aud), and so is that of the
-	// Claims of dst (*Claims, or a struct embedding Claims): a later
-	// ValidateInto into t must leave it alone.
+	// Claims of dst (*Claims, or a struct embedding Claims; any dst but a
+	// map is taken to have them): a later ValidateInto into t must leave
+	// it alone.
 	switch dst.(type) {
 	case nil, *map[string]any, *map[string]json.RawMessage:
 	default:
@@ -419,7 +420,7 @@ func (v *Validator) validate(ctx context.Context, t *Token, token []byte, dst an
 			return decodeError(dst, err)
 		}
 		if own && sink.plan.claims >= 0 {
-			ownAudience((*Claims)(unsafe.Add(unsafe.Pointer(rv.UnsafeAddr()), sink.plan.claimsOffset)), t)
+			ownAudience(sink.plan.claimsAt(unsafe.Pointer(rv.UnsafeAddr())), t)
 		}
 	} else if dst != nil {
 		if err := decodeInto(dst, t, v.lim, own); err != nil {
