@@ -79,7 +79,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, defaultReport, reportHelp strin
 	fs.StringVar(&o.report, "report", defaultReport, reportHelp)
 	fs.StringVar(&o.output, "output", "console", "output `format`: "+strings.Join(report.Outputs, ", "))
 	fs.StringVar(&o.file, "file", "", "write the report to `path` instead of standard output")
-	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id`: a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag, the newest run with that tag, pooled with the other runs of the tag of the same build, machine, configuration and variants (their rounds concatenated, read newest first until they hold the rounds compared). Each variant's ratio of the 2nd percentiles of the rounds (with fewer than 175 rounds on either side for any variant or the calibration workload, the median of the paired round ratios, for every variant) is divided by the change common to the run; ~ when its interval (round-to-round noise and run-to-run drift) includes 0; not comparable (too noisy) when the interval's half width exceeds the --fail-slower change (10% by default), its upper bound exceeds +that change and its lower bound does not. Fewer than runner.ref_rounds rounds on either side is warned about")
+	fs.StringVar(&o.ref, "ref", "", "compare with the stored run `id`: a run id; latest, or latest~N for the Nth run before it in \"josebench log\"; or a tag, the newest run with that tag, pooled with the other runs of the tag of the same build, machine, configuration and variants (their rounds concatenated, read newest first until they hold the rounds compared). Each variant's ratio of the 2nd percentiles of the rounds (the median of the paired round ratios instead, for every variant, when any variant or the calibration workload has fewer than 175 rounds on either side) is divided by the change common to the run; ~ when its interval (round-to-round noise and run-to-run drift) includes 0; not comparable (too noisy) when the interval's half width exceeds the --fail-slower change (10% by default), its upper bound exceeds +that change and its lower bound does not. Fewer than runner.ref_rounds rounds on either side is warned about")
 	fs.StringVar(&o.metric, "metric", "time", "what --ref compares: time (wall time per operation) or cpu (thread CPU time, steadier on a busy machine)")
 	fs.Float64Var(&o.failSlower, "fail-slower", 0, "with --ref or --against, exit with status 1 when a variant is slower than the reference by more than `pct` percent beyond the interval (its whole interval above +pct%)")
 }
@@ -193,10 +193,10 @@ in both builds back to back in every round, and reports the median of the
 paired ratios with its interval (~ when it includes 0). --ref compares
 with a stored run: each variant's ratio of the 2nd percentiles of the
 rounds (the rounds other work disturbed least; for every variant the
-median of paired ratios when either side of one, or of the calibration
-workload, has fewer than 175 rounds) is divided by the change common
-to the run (the mean over the other variants near their median, or with
-fewer than 5 the calibration workload's); its interval combines the
+median of paired ratios when any variant or the calibration workload
+has fewer than 175 rounds on either side) is divided by the change
+common to the run (the mean over the other variants near their median,
+or with fewer than 5 the calibration workload's); its interval combines the
 variant's round-to-round noise with the run-to-run drift estimated from
 the other variants. A change every variant shares is not claimed; runs
 the machine moved too far between, and variants whose interval is wider
