@@ -45,14 +45,7 @@ func TestRoundsColumnOneRound(t *testing.T) {
 func TestSampleWarningEveryReport(t *testing.T) {
 	run := reportRun(t, reportRunID, 1, true) // ECDH-ES: 2 of 8 rejected
 	for _, report := range []string{"simple", "default", "aggregate"} {
-		var b bytes.Buffer
-		if err := Write(&b, run, "csv", Options{Report: report}); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(&b).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := csvRows(t, run, Options{Report: report})
 		j := slices.Index(rows[0], "sample_warning")
 		if j < 0 {
 			t.Errorf("%s: csv has no sample_warning: %q", report, rows[0])
@@ -70,7 +63,7 @@ func TestSampleWarningEveryReport(t *testing.T) {
 		if want := map[bool]int{true: 6, false: 1}[report == "default"]; warned != want {
 			t.Errorf("%s: %d rows warned, want %d", report, warned, want)
 		}
-		b.Reset()
+		var b bytes.Buffer
 		if err := Write(&b, run, "json", Options{Report: report}); err != nil {
 			t.Fatal(err)
 		}
@@ -105,14 +98,7 @@ func TestSampleWarningRetryLimit(t *testing.T) {
 			want["HS256Bench/benchSignature/alg=HS256"] = "14% rejected, retry_limit reached, 1 of 6 kept deviate"
 			want["HS256Bench/benchVerification/alg=HS256"] = "14% rejected, retry_limit reached, 6 of 6 kept deviate"
 		}
-		var b bytes.Buffer
-		if err := Write(&b, run, "csv", Options{Report: "aggregate"}); err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(&b).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
+		rows := csvRows(t, run, Options{Report: "aggregate"})
 		j := slices.Index(rows[0], "sample_warning")
 		if j < 0 {
 			t.Fatalf("share %g: csv has no sample_warning: %q", share, rows[0])
@@ -124,4 +110,18 @@ func TestSampleWarningRetryLimit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// csvRows returns the records of run's report as csv, header first.
+func csvRows(t *testing.T, run *bench.Run, opts Options) [][]string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, run, "csv", opts); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
