@@ -544,11 +544,16 @@ func CompareCalibration(run, ref *bench.Run, alpha float64) (d Delta, ok bool) {
 }
 
 func compareResults(r, ref *bench.Result, m Metric, alpha float64) Delta {
+	return compareSamples(r.ID(), m.samples(r), m.samples(ref), alpha)
+}
+
+// compareSamples is [compareResults] of the round values xs and ys of
+// the variant id.
+func compareSamples(id string, xs, ys []float64, alpha float64) Delta {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
-	d := Delta{ID: r.ID()}
-	xs, ys := m.samples(r), m.samples(ref)
+	d := Delta{ID: id}
 	ratios := stats.Ratios(xs, ys)
 	if len(xs) == 0 || len(ys) == 0 || len(ratios) == 0 {
 		d.NoData = true
@@ -589,22 +594,24 @@ var defaultEstimator = estimator{cut: outlierCutDefault, quantile: refQuantile}
 
 // compareRuns compares r with the result ref of the same variant in
 // another run, measured apart. Their rounds are two independent samples,
-// not pairs: with e.shift the change is the Hodges-Lehmann shift
-// of the logs of the round values with its Mann-Whitney interval (see
-// [stats.ShiftInterval]); without it, or with fewer than 10 rounds on
-// either side, the paired ratios of [compareResults].
+// not pairs: with e.quantile, the change of that quantile where both
+// sides have the rounds for it ([estimator.compareQuantiles]); otherwise,
+// with e.shift, the Hodges-Lehmann shift of the logs of the round values
+// with its Mann-Whitney interval (see [stats.ShiftInterval]); without
+// either, or with too few rounds, the paired ratios of [compareResults].
 func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
-	d := compareResults(r, ref, m, alpha)
+	if alpha <= 0 || alpha >= 1 {
+		alpha = DefaultAlpha
+	}
+	xs, ys := m.samples(r), m.samples(ref)
+	d := compareSamples(r.ID(), xs, ys, alpha)
 	if d.Found && e.quantile > 0 {
-		return e.compareQuantiles(d, m.samples(r), m.samples(ref), alpha)
+		return e.compareQuantiles(d, xs, ys, alpha)
 	}
 	if !d.Found || !e.shift {
 		return d
 	}
-	if alpha <= 0 || alpha >= 1 {
-		alpha = DefaultAlpha
-	}
-	xs, ys := logsOf(m.samples(r)), logsOf(m.samples(ref))
+	xs, ys = logsOf(xs), logsOf(ys)
 	shift, iv, ok := stats.ShiftInterval(xs, ys, 1-alpha)
 	if !ok {
 		return d
@@ -621,12 +628,9 @@ func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) De
 // compareQuantiles returns d, the paired comparison of the round values
 // xs of a run with those ys of a stored one, as the change of their
 // e.quantile quantile when the interval of that quantile reaches 1 - alpha
-// on both sides (at 95%, for the 2nd percentile, 175 rounds or more), and
-// unchanged otherwise.
+// (0 < alpha < 1) on both sides (at 95%, for the 2nd percentile, 175
+// rounds or more), and unchanged otherwise.
 func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) Delta {
-	if alpha <= 0 || alpha >= 1 {
-		alpha = DefaultAlpha
-	}
 	p := e.quantile
 	qx, ix, okx := stats.QuantileInterval(xs, p, 1-alpha)
 	qy, iy, oky := stats.QuantileInterval(ys, p, 1-alpha)
