@@ -533,8 +533,10 @@ func orID(id, or string) string {
 	return id
 }
 
-// CompareCalibration compares the calibration workloads of run and ref,
-// as [Compare] compares variants; ok is false when either run lacks it.
+// CompareCalibration compares the calibration workloads of run and ref
+// by the paired median of their rounds, as [Compare] compares the
+// variants of an A/B run (not the 2nd percentiles it compares between
+// stored runs); ok is false when either run lacks it.
 func CompareCalibration(run, ref *bench.Run, alpha float64) (d Delta, ok bool) {
 	if run.Calibration == nil || ref.Calibration == nil {
 		return Delta{}, false
