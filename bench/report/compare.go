@@ -212,29 +212,31 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 //
 // Between a run and a stored one, measured minutes apart, rounds of the
 // same number share nothing, and the machine's speed moves in phases that
-// hit one variant more than another. With at least 175 rounds on each side
-// (enough for a 95% interval of the 2nd percentile; [bench.RunnerConfig]'s
-// ref_rounds is 200), the raw change is the ratio of the 2nd percentiles
-// of the two sides' round values, and its interval combines, in log, the
-// order-statistic interval of each ([stats.QuantileInterval], which
-// decides the 175; the standard error is taken from the ranks of
-// [stats.QuantileIntervalInner], off the fastest round, so that one round
-// far faster than the others, a timer glitch, does not stretch it): other work
-// on the machine only ever adds time to a round, so the fastest rounds are
-// those it disturbed least, and their level moves much less from run to
-// run than the median does. Over 160 stored runs of identical code (9
-// variants, 200 rounds, half under two busy loops; README.md), the median
-// of paired ratios flagged a variant in 4.2% of the 25,440 ordered pairs
-// and an HS256 verification 40% slower in 82.7%; the 2nd percentiles in
-// 0.4% and 99.3% (99.2% with the standard error from the fastest
-// round). A change that slows only some rounds (more garbage
-// collection, a cache that misses now and then) shows less in the 2nd
-// percentile than in the median; an A/B run measures it. With fewer
-// rounds on either side, the paired median, as in an A/B run
-// ([Delta.Quantile] says which); and for every variant when one of them
-// or the calibration workload has fewer: the medians move between runs
-// by more than the 2nd percentiles, and mixed in the common change and
-// the drift, they called the variants of the one statistic changed.
+// hit one variant more than another. Other work on the machine only ever
+// adds time to a round, so the fastest rounds are those it disturbed
+// least, and their level moves much less from run to run than the median
+// does. So with at least 175 rounds on each side (enough for a 95%
+// interval of the 2nd percentile, [stats.QuantileInterval];
+// [bench.RunnerConfig]'s ref_rounds is 200), the raw change is the ratio
+// of the 2nd percentiles of the two sides' round values. Its interval
+// combines, in log, a standard error from each side's order-statistic
+// interval, taken off the fastest round ([stats.QuantileIntervalInner])
+// so that one round far faster than the others, a timer glitch, does not
+// stretch it. Over 160 stored runs of identical code (9 variants, 200
+// rounds, half under two busy loops; README.md), the median of paired
+// ratios flagged a variant in 4.2% of the 25,440 ordered pairs and an
+// HS256 verification 40% slower in 82.7%; the 2nd percentiles in 0.4% and
+// 99.3% (99.2% with the standard error from the fastest round). A change
+// that slows only some rounds (more garbage collection, a cache that
+// misses now and then) shows less in the 2nd percentile than in the
+// median; an A/B run measures it.
+//
+// With fewer rounds on either side the raw change is the paired median,
+// as in an A/B run ([Delta.Quantile] says which), and so it is for every
+// variant when any of them or the calibration workload has fewer: the
+// medians move between runs by more than the 2nd percentiles, and mixed
+// into the common change and the drift, they made the variants of one
+// statistic look changed (TestCompareMixedRounds).
 //
 // The machine also moved in between, by as much as 40% on a shared
 // machine. The log ratio of variant v is then taken as
