@@ -336,7 +336,7 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := make([]float64, len(found)) // the standard errors of the raw log ratios
 	for j, i := range found {
-		se[j] = stdErr(deltas[i])
+		se[j] = stdErr(deltas[i].Interval)
 	}
 	var common float64 // log
 	// variance returns the variance of the corrected log ratio of
@@ -466,7 +466,7 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 		default:
 			common = math.Log(c.Ratio)
 			drift.Spread = defaultDrift
-			drift.Level = stdErr(c)
+			drift.Level = stdErr(c.Interval)
 			drift.Quantile = z
 			// The calibration is measured apart from the variants:
 			// its noise, the assumed drift and the variant's own add.
@@ -514,12 +514,12 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 	return deltas, drift
 }
 
-// stdErr returns the standard error of the log of d's (raw) ratio from
-// its interval: the half width of the log interval over the normal
-// quantile of the interval's confidence (the sign-test interval of a
-// median is about that many standard errors either side of it).
-func stdErr(d Delta) float64 {
-	iv := d.Interval
+// stdErr returns the standard error of the log of the (raw) ratio or
+// quantile whose interval is iv: the half width of the log interval over
+// the normal quantile of the interval's confidence (the sign-test
+// interval of a median is about that many standard errors either side of
+// it).
+func stdErr(iv stats.Interval) float64 {
 	if iv.Lo <= 0 || iv.Hi <= 0 || iv.Confidence <= 0 || iv.Confidence >= 1 {
 		return 0
 	}
@@ -650,14 +650,7 @@ func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) De
 	_, ix, _ = stats.QuantileIntervalInner(xs, p, 1-alpha)
 	_, iy, _ = stats.QuantileIntervalInner(ys, p, 1-alpha)
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
-	se := func(iv stats.Interval) float64 {
-		c := iv.Confidence
-		if c <= 0 || c >= 1 {
-			return 0
-		}
-		return math.Log(iv.Hi/iv.Lo) / 2 / (math.Sqrt2 * math.Erfinv(c))
-	}
-	s := math.Sqrt(sq(se(ix)) + sq(se(iy)))
+	s := math.Sqrt(sq(stdErr(ix)) + sq(stdErr(iy)))
 	l := math.Log(qx / qy)
 	d.Cur, d.Ref, d.Quantile = qx, qy, p
 	d.Pairs = min(len(xs), len(ys))
