@@ -212,29 +212,31 @@ func MachineDrift(run, ref *bench.Run, m Metric, alpha float64) Drift {
 //
 // Between a run and a stored one, measured minutes apart, rounds of the
 // same number share nothing, and the machine's speed moves in phases that
-// hit one variant more than another. With at least 175 rounds on each side
-// (enough for a 95% interval of the 2nd percentile; [bench.RunnerConfig]'s
-// ref_rounds is 200), the raw change is the ratio of the 2nd percentiles
-// of the two sides' round values, and its interval combines, in log, the
-// order-statistic interval of each ([stats.QuantileInterval], which
-// decides the 175; the standard error is taken from the ranks of
-// [stats.QuantileIntervalInner], off the fastest round, so that one round
-// far faster than the others, a timer glitch, does not stretch it): other work
-// on the machine only ever adds time to a round, so the fastest rounds are
-// those it disturbed least, and their level moves much less from run to
-// run than the median does. Over 160 stored runs of identical code (9
-// variants, 200 rounds, half under two busy loops; README.md), the median
-// of paired ratios flagged a variant in 4.2% of the 25,440 ordered pairs
-// and an HS256 verification 40% slower in 82.7%; the 2nd percentiles in
-// 0.4% and 99.3% (99.2% with the standard error from the fastest
-// round). A change that slows only some rounds (more garbage
-// collection, a cache that misses now and then) shows less in the 2nd
-// percentile than in the median; an A/B run measures it. With fewer
-// rounds on either side, the paired median, as in an A/B run
-// ([Delta.Quantile] says which); and for every variant when one of them
-// or the calibration workload has fewer: the medians move between runs
-// by more than the 2nd percentiles, and mixed in the common change and
-// the drift, they called the variants of the one statistic changed.
+// hit one variant more than another. Other work on the machine only ever
+// adds time to a round, so the fastest rounds are those it disturbed
+// least, and their level moves much less from run to run than the median
+// does. So with at least 175 rounds on each side (enough for a 95%
+// interval of the 2nd percentile, [stats.QuantileInterval];
+// [bench.RunnerConfig]'s ref_rounds is 200), the raw change is the ratio
+// of the 2nd percentiles of the two sides' round values. Its interval
+// combines, in log, a standard error from each side's order-statistic
+// interval, taken off the fastest round ([stats.QuantileIntervalInner])
+// so that one round far faster than the others, a timer glitch, does not
+// stretch it. Over 160 stored runs of identical code (9 variants, 200
+// rounds, half under two busy loops; README.md), the median of paired
+// ratios flagged a variant in 4.2% of the 25,440 ordered pairs and an
+// HS256 verification 40% slower in 82.7%; the 2nd percentiles in 0.4% and
+// 99.3% (99.2% with the standard error from the fastest round). A change
+// that slows only some rounds (more garbage collection, a cache that
+// misses now and then) shows less in the 2nd percentile than in the
+// median; an A/B run measures it.
+//
+// With fewer rounds on either side the raw change is the paired median,
+// as in an A/B run ([Delta.Quantile] says which), and so it is for every
+// variant when any of them or the calibration workload has fewer: the
+// medians move between runs by more than the 2nd percentiles, and mixed
+// into the common change and the drift, they made the variants of one
+// statistic look changed (TestCompareMixedRounds).
 //
 // The machine also moved in between, by as much as 40% on a shared
 // machine. The log ratio of variant v is then taken as
@@ -334,7 +336,7 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
 	se := make([]float64, len(found)) // the standard errors of the raw log ratios
 	for j, i := range found {
-		se[j] = stdErr(deltas[i])
+		se[j] = stdErr(deltas[i].Interval)
 	}
 	var common float64 // log
 	// variance returns the variance of the corrected log ratio of
@@ -464,7 +466,7 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 		default:
 			common = math.Log(c.Ratio)
 			drift.Spread = defaultDrift
-			drift.Level = stdErr(c)
+			drift.Level = stdErr(c.Interval)
 			drift.Quantile = z
 			// The calibration is measured apart from the variants:
 			// its noise, the assumed drift and the variant's own add.
@@ -512,12 +514,12 @@ func (e estimator) compare(run, ref *bench.Run, m Metric, alpha, detect float64)
 	return deltas, drift
 }
 
-// stdErr returns the standard error of the log of d's (raw) ratio from
-// its interval: the half width of the log interval over the normal
-// quantile of the interval's confidence (the sign-test interval of a
-// median is about that many standard errors either side of it).
-func stdErr(d Delta) float64 {
-	iv := d.Interval
+// stdErr returns the standard error of the log of the (raw) ratio or
+// quantile whose interval is iv: the half width of the log interval over
+// the normal quantile of the interval's confidence (the sign-test
+// interval of a median is about that many standard errors either side of
+// it).
+func stdErr(iv stats.Interval) float64 {
 	if iv.Lo <= 0 || iv.Hi <= 0 || iv.Confidence <= 0 || iv.Confidence >= 1 {
 		return 0
 	}
@@ -533,8 +535,10 @@ func orID(id, or string) string {
 	return id
 }
 
-// CompareCalibration compares the calibration workloads of run and ref,
-// as [Compare] compares variants; ok is false when either run lacks it.
+// CompareCalibration compares the calibration workloads of run and ref
+// by the paired median of their rounds, as [Compare] compares the
+// variants of an A/B run (not the 2nd percentiles it compares between
+// stored runs); ok is false when either run lacks it.
 func CompareCalibration(run, ref *bench.Run, alpha float64) (d Delta, ok bool) {
 	if run.Calibration == nil || ref.Calibration == nil {
 		return Delta{}, false
@@ -544,11 +548,16 @@ func CompareCalibration(run, ref *bench.Run, alpha float64) (d Delta, ok bool) {
 }
 
 func compareResults(r, ref *bench.Result, m Metric, alpha float64) Delta {
+	return compareSamples(r.ID(), m.samples(r), m.samples(ref), alpha)
+}
+
+// compareSamples is [compareResults] of the round values xs and ys of
+// the variant id.
+func compareSamples(id string, xs, ys []float64, alpha float64) Delta {
 	if alpha <= 0 || alpha >= 1 {
 		alpha = DefaultAlpha
 	}
-	d := Delta{ID: r.ID()}
-	xs, ys := m.samples(r), m.samples(ref)
+	d := Delta{ID: id}
 	ratios := stats.Ratios(xs, ys)
 	if len(xs) == 0 || len(ys) == 0 || len(ratios) == 0 {
 		d.NoData = true
@@ -589,22 +598,24 @@ var defaultEstimator = estimator{cut: outlierCutDefault, quantile: refQuantile}
 
 // compareRuns compares r with the result ref of the same variant in
 // another run, measured apart. Their rounds are two independent samples,
-// not pairs: with e.shift the change is the Hodges-Lehmann shift
-// of the logs of the round values with its Mann-Whitney interval (see
-// [stats.ShiftInterval]); without it, or with fewer than 10 rounds on
-// either side, the paired ratios of [compareResults].
+// not pairs: with e.quantile, the change of that quantile where both
+// sides have the rounds for it ([estimator.compareQuantiles]); otherwise,
+// with e.shift, the Hodges-Lehmann shift of the logs of the round values
+// with its Mann-Whitney interval (see [stats.ShiftInterval]); without
+// either, or with too few rounds, the paired ratios of [compareResults].
 func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) Delta {
-	d := compareResults(r, ref, m, alpha)
+	if alpha <= 0 || alpha >= 1 {
+		alpha = DefaultAlpha
+	}
+	xs, ys := m.samples(r), m.samples(ref)
+	d := compareSamples(r.ID(), xs, ys, alpha)
 	if d.Found && e.quantile > 0 {
-		return e.compareQuantiles(d, m.samples(r), m.samples(ref), alpha)
+		return e.compareQuantiles(d, xs, ys, alpha)
 	}
 	if !d.Found || !e.shift {
 		return d
 	}
-	if alpha <= 0 || alpha >= 1 {
-		alpha = DefaultAlpha
-	}
-	xs, ys := logsOf(m.samples(r)), logsOf(m.samples(ref))
+	xs, ys = logsOf(xs), logsOf(ys)
 	shift, iv, ok := stats.ShiftInterval(xs, ys, 1-alpha)
 	if !ok {
 		return d
@@ -621,12 +632,9 @@ func (e estimator) compareRuns(r, ref *bench.Result, m Metric, alpha float64) De
 // compareQuantiles returns d, the paired comparison of the round values
 // xs of a run with those ys of a stored one, as the change of their
 // e.quantile quantile when the interval of that quantile reaches 1 - alpha
-// on both sides (at 95%, for the 2nd percentile, 175 rounds or more), and
-// unchanged otherwise.
+// (0 < alpha < 1) on both sides (at 95%, for the 2nd percentile, 175
+// rounds or more), and unchanged otherwise.
 func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) Delta {
-	if alpha <= 0 || alpha >= 1 {
-		alpha = DefaultAlpha
-	}
 	p := e.quantile
 	qx, ix, okx := stats.QuantileInterval(xs, p, 1-alpha)
 	qy, iy, oky := stats.QuantileInterval(ys, p, 1-alpha)
@@ -642,14 +650,7 @@ func (e estimator) compareQuantiles(d Delta, xs, ys []float64, alpha float64) De
 	_, ix, _ = stats.QuantileIntervalInner(xs, p, 1-alpha)
 	_, iy, _ = stats.QuantileIntervalInner(ys, p, 1-alpha)
 	z := math.Sqrt2 * math.Erfinv(1-alpha)
-	se := func(iv stats.Interval) float64 {
-		c := iv.Confidence
-		if c <= 0 || c >= 1 {
-			return 0
-		}
-		return math.Log(iv.Hi/iv.Lo) / 2 / (math.Sqrt2 * math.Erfinv(c))
-	}
-	s := math.Sqrt(sq(se(ix)) + sq(se(iy)))
+	s := math.Sqrt(sq(stdErr(ix)) + sq(stdErr(iy)))
 	l := math.Log(qx / qy)
 	d.Cur, d.Ref, d.Quantile = qx, qy, p
 	d.Pairs = min(len(xs), len(ys))

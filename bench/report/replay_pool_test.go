@@ -11,26 +11,17 @@ import (
 // truncRun returns a copy of r with its first n rounds (the calibration
 // workload's too), as a run stored with --rounds n.
 func truncRun(r *bench.Run, n int) *bench.Run {
+	first := func(its []bench.Iteration) []bench.Iteration {
+		return slices.DeleteFunc(slices.Clone(its), func(it bench.Iteration) bool { return it.Round >= n })
+	}
 	c := *r
 	c.Results = slices.Clone(r.Results)
 	for i := range c.Results {
-		var its []bench.Iteration
-		for _, it := range c.Results[i].Iterations {
-			if it.Round < n {
-				its = append(its, it)
-			}
-		}
-		c.Results[i].Iterations = its
+		c.Results[i].Iterations = first(c.Results[i].Iterations)
 	}
 	if r.Calibration != nil {
 		cal := *r.Calibration
-		var its []bench.Iteration
-		for _, it := range cal.Iterations {
-			if it.Round < n {
-				its = append(its, it)
-			}
-		}
-		cal.Iterations = its
+		cal.Iterations = first(cal.Iterations)
 		c.Calibration = &cal
 	}
 	return &c

@@ -24,9 +24,10 @@ import (
 // JOSEBENCH_REPLAY_ROUNDTRIP times, 1 by default), how often
 // --fail-slower 10 flags it, calls it not comparable, or misses it (~).
 // JOSEBENCH_REPLAY_QUANTILE=q compares the q quantile of the rounds (0: the
-// paired median; 0.02 by default), JOSEBENCH_REPLAY_SHIFT=1 takes the Hodges-Lehmann shift of the rounds
-// (e.shift), JOSEBENCH_REPLAY_PERROUND=1 divides each round by the
-// calibration workload's speed in it first, JOSEBENCH_REPLAY_POOL=k pools
+// paired median; 0.02 by default), JOSEBENCH_REPLAY_SHIFT=1 takes the
+// Hodges-Lehmann shift of the rounds (e.shift; the quantile then
+// defaults to 0, as a quantile comes first), JOSEBENCH_REPLAY_PERROUND=1
+// divides each round by the calibration workload's speed in it first, JOSEBENCH_REPLAY_POOL=k pools
 // each k consecutive stored runs (in the order of the directories and
 // their ids) into one, as --ref TAG pools the runs of a tag, and replays
 // the pooled runs. It measures, and asserts nothing:
@@ -41,7 +42,9 @@ func TestReplay(t *testing.T) {
 	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_CUT"), 64); err == nil {
 		e.cut = f
 	}
-	e.shift = os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1"
+	if e.shift = os.Getenv("JOSEBENCH_REPLAY_SHIFT") == "1"; e.shift {
+		e.quantile = 0 // compareRuns takes the quantile before the shift
+	}
 	if f, err := strconv.ParseFloat(os.Getenv("JOSEBENCH_REPLAY_QUANTILE"), 64); err == nil {
 		e.quantile = f
 	}
@@ -168,7 +171,7 @@ func TestReplay(t *testing.T) {
 			t.Logf("flagged: run %s: %d", k, n)
 		}
 	}
-	t.Logf("%d stored runs, %d ordered pairs, metric %q, Hodges-Lehmann shift %v", len(runs), pairs, orMetric(m), e.shift)
+	t.Logf("%d stored runs, %d ordered pairs, metric %q, Hodges-Lehmann shift %v, quantile %v", len(runs), pairs, orMetric(m), e.shift, e.quantile)
 	t.Logf("identical: --fail-slower %d flags a variant in %d of %d pairs (%.1f%%); %d pairs not comparable as a whole; %d of %d variants not comparable, %d significant", detect, flagged, pairs, pct(flagged, pairs), whole, notComparable, pairs*len(runs[0].Results), significant)
 	if len(resid) > 0 {
 		t.Logf("identical: raw log ratios about the median of their pair: robust standard deviation %.2f%% (1.4826 times their median absolute deviation)", 1.4826*stats.Median(resid)*100)

@@ -44,17 +44,17 @@ func QuantileIntervalInner(xs []float64, p, confidence float64) (q float64, iv I
 	if !ok {
 		return 0, Interval{}, false
 	}
+	// Each bound moves only where it stays apart from the other, which
+	// takes 3 samples or more.
 	n := len(s)
-	if n >= 3 {
-		fn := float64(n)
-		if l == 1 && u > 2 {
-			// P(B < 2) = P(B = 0) + P(B = 1)
-			l, below = 2, math.Exp(fn*math.Log1p(-p))+math.Exp(math.Log(fn)+math.Log(p)+(fn-1)*math.Log1p(-p))
-		}
-		if u == n && l < n-1 {
-			// P(B >= n-1) = P(B = n) + P(B = n-1)
-			u, above = n-1, math.Exp(fn*math.Log(p))+math.Exp(math.Log(fn)+(fn-1)*math.Log(p)+math.Log1p(-p))
-		}
+	fn := float64(n)
+	if l == 1 && u > 2 {
+		// P(B < 2) = P(B = 0) + P(B = 1)
+		l, below = 2, math.Exp(fn*math.Log1p(-p))+math.Exp(math.Log(fn)+math.Log(p)+(fn-1)*math.Log1p(-p))
+	}
+	if u == n && l < n-1 {
+		// P(B >= n-1) = P(B = n) + P(B = n-1)
+		u, above = n-1, math.Exp(fn*math.Log(p))+math.Exp(math.Log(fn)+(fn-1)*math.Log(p)+math.Log1p(-p))
 	}
 	return q, Interval{Lo: s[l-1], Hi: s[u-1], Confidence: max(1-below-above, 0)}, true
 }

@@ -132,7 +132,6 @@ func TestQuantileIntervalLarge(t *testing.T) {
 // QuantileInterval's bounds are inside already, the same interval. One
 // sample far below the others moves it by one rank, not to that sample.
 func TestQuantileIntervalInner(t *testing.T) {
-	seq := descending
 	for _, tt := range []struct {
 		n        int
 		num, den int64
@@ -148,7 +147,7 @@ func TestQuantileIntervalInner(t *testing.T) {
 		{10, 1, 50, 1, 2},       // the lower cannot move onto the upper: [x(2), x(2)] has no width
 		{260, 1, 50, 2, 11},     // the lower moved in, covering more than 95% still
 	} {
-		xs := seq(tt.n)
+		xs := descending(tt.n)
 		p := float64(tt.num) / float64(tt.den)
 		q, iv, ok := QuantileIntervalInner(xs, p, 0.95)
 		q0, iv0, _ := QuantileInterval(xs, p, 0.95)
@@ -163,13 +162,13 @@ func TestQuantileIntervalInner(t *testing.T) {
 	// QuantileInterval's lower bound of the 2nd percentile is the minimum
 	// below 277 samples.
 	for n, lo := range map[int]float64{276: 1, 277: 2} {
-		if _, iv, _ := QuantileInterval(seq(n), 0.02, 0.95); iv.Lo != lo {
+		if _, iv, _ := QuantileInterval(descending(n), 0.02, 0.95); iv.Lo != lo {
 			t.Errorf("n=%d: QuantileInterval %+v, want lower bound x(%v)", n, iv, lo)
 		}
 	}
 	// One sample far below: QuantileInterval's bound goes to it, this
 	// one's to the next.
-	xs := seq(200)
+	xs := descending(200)
 	xs[len(xs)-1] = -1e6
 	_, iv0, _ := QuantileInterval(xs, 0.02, 0.95)
 	_, iv, _ := QuantileIntervalInner(xs, 0.02, 0.95)
