@@ -79,15 +79,11 @@ func escapeJSON(data []byte) []byte {
 // appendUEscape appends r as JSON's \uXXXX, or the surrogate pair of a
 // character beyond the Basic Multilingual Plane (RFC 8259 §7).
 func appendUEscape(b []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	u := func(b []byte, v rune) []byte {
-		return append(b, '\\', 'u', hex[v>>12&15], hex[v>>8&15], hex[v>>4&15], hex[v&15])
-	}
 	if r <= 0xffff {
-		return u(b, r)
+		return appendHex(b, `\u`, uint32(r), 4)
 	}
 	r -= 0x10000
-	return u(u(b, 0xd800+r>>10), 0xdc00+r&0x3ff)
+	return appendHex(appendHex(b, `\u`, uint32(0xd800+r>>10), 4), `\u`, uint32(0xdc00+r&0x3ff), 4)
 }
 
 // escapeText returns the text p as "jose verify" and "jose decrypt" show

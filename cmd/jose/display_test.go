@@ -60,6 +60,19 @@ func hiddenIn(s string) (rune, bool) {
 	return 0, false
 }
 
+// TestHiddenEveryRune: hidden agrees with hiddenIn, written apart from it
+// from Unicode's lists, on every code point (a line break aside, which
+// hidden reports and each escaper keeps or escapes as it says).
+func TestHiddenEveryRune(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if utf8.ValidRune(r) && r != '\n' {
+			if _, want := hiddenIn(string(r)); hidden(r) != want {
+				t.Errorf("hidden(%U) = %v, want %v", r, !want, want)
+			}
+		}
+	}
+}
+
 // shownQuote is how a message shows the text s a token holds: quoted as
 // strconv.Quote does, and what that keeps of what hiddenIn finds (a
 // variation selector, ...) escaped as \uXXXX or \UXXXXXXXX.

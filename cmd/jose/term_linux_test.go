@@ -18,19 +18,15 @@ func TestIsTerminalPty(t *testing.T) {
 		t.Skip(err)
 	}
 	defer m.Close()
-	c, err := m.SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var n uint32
-	var errno syscall.Errno
-	if err := c.Control(func(fd uintptr) {
+	if errno := withFD(t, m, func(fd uintptr) (errno syscall.Errno) {
 		var unlock int32
 		if _, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno == 0 {
 			_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n)))
 		}
-	}); err != nil || errno != 0 {
-		t.Skip(err, errno)
+		return errno
+	}); errno != 0 {
+		t.Skip(errno)
 	}
 	name := "/dev/pts/" + strconv.FormatUint(uint64(n), 10)
 	s, err := os.OpenFile(name, os.O_RDWR|syscall.O_NOCTTY, 0)

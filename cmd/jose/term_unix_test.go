@@ -45,16 +45,27 @@ func TestIsTerminalKeepsFile(t *testing.T) {
 // (*os.File).Fd.
 func nonBlocking(t *testing.T, f *os.File) bool {
 	t.Helper()
+	var flags uintptr
+	if errno := withFD(t, f, func(fd uintptr) (errno syscall.Errno) {
+		flags, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+		return errno
+	}); errno != 0 {
+		t.Fatal(errno)
+	}
+	return flags&syscall.O_NONBLOCK != 0
+}
+
+// withFD runs fn with f's descriptor, reached without (*os.File).Fd, and
+// returns its errno.
+func withFD(t *testing.T, f *os.File, fn func(fd uintptr) syscall.Errno) syscall.Errno {
+	t.Helper()
 	c, err := f.SyscallConn()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var flags uintptr
 	var errno syscall.Errno
-	if err := c.Control(func(fd uintptr) {
-		flags, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-	}); err != nil || errno != 0 {
-		t.Fatal(err, errno)
+	if err := c.Control(func(fd uintptr) { errno = fn(fd) }); err != nil {
+		t.Fatal(err)
 	}
-	return flags&syscall.O_NONBLOCK != 0
+	return errno
 }
