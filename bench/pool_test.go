@@ -72,7 +72,8 @@ func TestLoadRefPools(t *testing.T) {
 	add(cfg)
 	add(poolRun(t, 5, 50, "other"))
 	out := poolRun(t, 6, 50, "base")
-	out.Config.Runner.Progress, out.Config.Runner.Report = "none", "none" // not what is measured: pooled
+	out.Config.Runner.Progress, out.Config.Runner.Report = "none", "none"                      // not what is measured: pooled
+	out.Config.Measure.Groups, out.Config.Measure.Subjects = []string{"jws"}, []string{"jose"} // which variants, not how: pooled
 	add(out)
 	add(poolRun(t, 7, 50, "base")) // the newest of the tag
 	add(poolRun(t, 8, 50, "later"))
