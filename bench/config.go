@@ -121,6 +121,13 @@ type MeasureConfig struct {
 	P2C int `yaml:"p2c" json:"p2c"`
 }
 
+// Settings returns m without its groups and subjects: how each variant is
+// measured, not which variants are (those a run's results name).
+func (m MeasureConfig) Settings() MeasureConfig {
+	m.Groups, m.Subjects = nil, nil
+	return m
+}
+
 // ReportDef defines a named report from one of the built-in ones.
 type ReportDef struct {
 	// Extends is the built-in report it derives from: simple, default or

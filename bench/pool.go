@@ -101,12 +101,12 @@ func (s Store) LoadRef(id string, rounds int, except string) (*Run, error) {
 // [Store.List] orders them; at least one) that are alike the newest, the
 // last: the same build (commit and tree state, [Environment.Revision],
 // known unless a module version names the build; Go version; module
-// version), the same machine (OS, architecture,
-// CPU, its count and GOMAXPROCS), neither made with --against, the same
-// configuration of what is measured and how (runner.iterations, revs,
-// time, warmup, retry_threshold, retry_limit and the measure section but
-// its groups; the rounds may differ), the same variants and calibration
-// workload. Its results are the newest run's, in its order, each holding
+// version), the same machine (OS, architecture, CPU, its count and
+// GOMAXPROCS), neither made with --against, the same configuration of
+// what is measured and how (runner.iterations, revs, time, warmup,
+// retry_threshold, retry_limit and [MeasureConfig.Settings]: not the
+// groups and subjects, which the variants name; the rounds may differ),
+// the same variants and calibration workload. Its results are the newest run's, in its order, each holding
 // the iterations of every run pooled, newest first, their rounds
 // renumbered to follow each other (the newest run's rounds first: a
 // comparison pairs round i with round i, so a run shorter than the pool
@@ -237,17 +237,15 @@ func otherBuild(newest, r Environment) string {
 }
 
 // measuredConfig is the part of c that pooled runs share: the measure
-// section but the groups (the variants are compared apart) and the runner
-// settings that change what an iteration is or which are kept (not
-// rounds, output, storage or warnings).
+// section's [MeasureConfig.Settings] (the variants are compared apart)
+// and the runner settings that change what an iteration is or which are
+// kept (not rounds, output, storage or warnings).
 func measuredConfig(c Config) Config {
 	r := c.Runner
-	m := c.Measure
-	m.Groups = nil
 	return Config{
 		Runner: RunnerConfig{Iterations: r.Iterations, Revs: r.Revs, Time: r.Time, Warmup: r.Warmup,
 			RetryThreshold: r.RetryThreshold, RetryLimit: r.RetryLimit},
-		Measure: m,
+		Measure: c.Measure.Settings(),
 	}
 }
 

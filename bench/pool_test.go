@@ -72,7 +72,8 @@ func TestLoadRefPools(t *testing.T) {
 	add(cfg)
 	add(poolRun(t, 5, 50, "other"))
 	out := poolRun(t, 6, 50, "base")
-	out.Config.Runner.Progress, out.Config.Runner.Report = "none", "none" // not what is measured: pooled
+	out.Config.Runner.Progress, out.Config.Runner.Report = "none", "none"                      // not what is measured: pooled
+	out.Config.Measure.Groups, out.Config.Measure.Subjects = []string{"jws"}, []string{"jose"} // which variants, not how: pooled
 	add(out)
 	add(poolRun(t, 7, 50, "base")) // the newest of the tag
 	add(poolRun(t, 8, 50, "later"))
@@ -240,14 +241,7 @@ func TestPoolRunsLeavesOutOtherBuildsMachinesAndKinds(t *testing.T) {
 // cannot be decoded is left out, not an error.
 func TestLoadRefBounded(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
-	var runs []*Run
-	for k := range 5 {
-		r := poolRun(t, k, 50, "base")
-		if _, err := s.Save(r); err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, r)
-	}
+	runs := saveRuns(t, s, 5)
 	// The oldest: valid for List (josebench log), not for Load.
 	bad := filepath.Join(s.Dir, runs[0].ID+".json")
 	data, err := os.ReadFile(bad)
@@ -290,14 +284,7 @@ func TestLoadRefBounded(t *testing.T) {
 // with themselves, shifted.
 func TestLoadRefExceptTheRunCompared(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
-	var runs []*Run
-	for k := range 3 {
-		r := poolRun(t, k, 50, "base")
-		if _, err := s.Save(r); err != nil {
-			t.Fatal(err)
-		}
-		runs = append(runs, r)
-	}
+	runs := saveRuns(t, s, 3)
 	for _, tt := range []struct {
 		except string
 		pooled []string
@@ -326,4 +313,19 @@ func TestLoadRefExceptTheRunCompared(t *testing.T) {
 	if r, err := s1.LoadRef("base", 0, runs[0].ID); err != nil || r.ID != runs[0].ID || r.Pool != nil {
 		t.Errorf("LoadRef of a tag of the run compared alone: %v, %v", r, err)
 	}
+}
+
+// saveRuns stores n runs of 50 rounds tagged base (poolRun k, 0 to n-1)
+// in s and returns them, oldest first.
+func saveRuns(t *testing.T, s Store, n int) []*Run {
+	t.Helper()
+	var runs []*Run
+	for k := range n {
+		r := poolRun(t, k, 50, "base")
+		if _, err := s.Save(r); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	return runs
 }

@@ -755,8 +755,7 @@ func warnRefSet(stderr io.Writer, run, ref *bench.Run) {
 	if !slices.Equal(m.Subjects, rm.Subjects) {
 		made = append(made, "the subjects "+strings.Join(rm.Subjects, ","))
 	}
-	m.Groups, m.Subjects, rm.Groups, rm.Subjects = nil, nil, nil, nil
-	if !reflect.DeepEqual(m, rm) {
+	if !reflect.DeepEqual(m.Settings(), rm.Settings()) {
 		made = append(made, "other measure settings")
 	}
 	why := ""
