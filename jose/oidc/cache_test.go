@@ -73,6 +73,19 @@ func TestDocumentCache(t *testing.T) {
 	if m3, _ := p.Metadata(t.Context()); m3 != m1 {
 		t.Fatal("an identical document was parsed again")
 	}
+	// A new document naming the same jwks_uri: the same Remote (and its
+	// set), not a new one.
+	keys0, _ := p.Keys(t.Context())
+	serve(`"v2b"`, append(idp.document(idp.srv.URL+"/jwks"), '\n'))
+	if err := p.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := p.Metadata(t.Context()); m == m1 {
+		t.Fatal("a changed document was not parsed")
+	}
+	if k, _ := p.Keys(t.Context()); k != keys0 {
+		t.Fatal("a new Remote for the same jwks_uri")
+	}
 	// A new document, another jwks_uri: a new Remote; the one before is
 	// retired, and closed when the jwks_uri changes again.
 	serve(`"v3"`, idp.document(idp.srv.URL+"/jwks?v=2"))
@@ -94,6 +107,7 @@ func TestDocumentCache(t *testing.T) {
 	if _, err := keys1.Get(t.Context(), ""); err == nil {
 		t.Fatal("the Remote two jwks_uri ago is still open")
 	}
+	keys3, _ := p.Keys(t.Context())
 	// A document for another issuer is refused, and the one in use kept.
 	idp.setDoc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"issuer":"https://evil.example","jwks_uri":"https://evil.example/jwks"}`))
@@ -135,6 +149,13 @@ func TestDocumentCache(t *testing.T) {
 	// error at once, no request.
 	if _, err := p.Metadata(t.Context()); !errors.Is(err, ErrDiscovery) || idp.docHits.Load()-hits != 2 {
 		t.Fatalf("within the cooldown: %v", err)
+	}
+	// Close closes the Remote in use and the one retired.
+	p.Close()
+	for _, k := range []*jwks.Remote{keys2, keys3} {
+		if _, err := k.Get(t.Context(), ""); !errors.Is(err, jwks.ErrClosed) {
+			t.Fatalf("%s after Close: %v", k.URL(), err)
+		}
 	}
 }
 

@@ -132,9 +132,9 @@ func (o Options) withDefaults() (Options, error) {
 // with If-None-Match and If-Modified-Since, fetched again (without
 // waiting for it) by the first call after its lifetime, and kept while
 // fetches fail for at most MaxStale, with no fetch for RefreshCooldown
-// after the end of a failed one (but for Refresh). A fetch runs in a goroutine of its own
-// that ends with it (within Timeout, or at Close); the callers wait for it
-// with their own context. A document whose issuer is not exactly the
+// after the end of a failed one (but for Refresh). A fetch runs in a
+// goroutine of its own that ends with it (within Timeout, or at Close);
+// the callers wait for it with their own context. A document whose issuer is not exactly the
 // configured one, or whose jwks_uri is not https, is refused and the last
 // good one kept. When a new document names another jwks_uri, a new
 // Remote is made for it and the calls that follow use it; the Remote

@@ -339,6 +339,20 @@ func TestRevalidate(t *testing.T) {
 	if s == first || s.Value != first.Value || o.parses.Load() != 1 || !s.Fresh.Equal(clk.Now().Add(10*time.Minute)) {
 		t.Fatalf("after 304: %+v, %d parses", s, o.parses.Load())
 	}
+	// A 304 may send a new ETag (RFC 9111 §4.3.4): the next fetch sends it.
+	srv.set(func(w http.ResponseWriter, r *http.Request) {
+		inm.Store(r.Header.Get("If-None-Match"))
+		w.Header().Set("ETag", `"e2"`)
+		w.WriteHeader(http.StatusNotModified)
+	})
+	for i, want := range []string{`"e1"`, `"e2"`} {
+		if err := o.c.Refresh(t.Context()); err != nil || inm.Load() != want {
+			t.Fatalf("revalidation %d, the server sending ETag \"e2\" in its 304: %v, If-None-Match %q, want %s", i, err, inm.Load(), want)
+		}
+	}
+	if o.parses.Load() != 1 {
+		t.Fatalf("%d parses", o.parses.Load())
+	}
 	// A 304 stating no lifetime keeps the last one.
 	srv.set(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
 	clk.Add(time.Minute)

@@ -96,25 +96,25 @@ func TestMissFlood(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	flood()
-	if n := srv.requests.Load(); n != 2 {
-		t.Fatalf("%d requests after a flood of misses, want 2", n)
-	}
-	clk.Add(29 * time.Second)
-	flood()
-	if n := srv.requests.Load(); n != 2 {
-		t.Fatalf("%d requests after a second flood within the cooldown, want 2", n)
-	}
-	clk.Add(time.Second)
-	srv.set(fail)
-	flood()
-	if n := srv.requests.Load(); n != 3 {
-		t.Fatalf("%d requests after a flood past the cooldown, want 3", n)
-	}
-	clk.Add(29 * time.Second)
-	flood()
-	if n := srv.requests.Load(); n != 3 {
-		t.Fatalf("%d requests after a flood within the cooldown of a failure, want 3", n)
+	for _, step := range []struct {
+		advance time.Duration
+		handler http.HandlerFunc // nil: unchanged
+		want    int64
+		what    string
+	}{
+		{0, nil, 2, "a flood of misses"},
+		{29 * time.Second, nil, 2, "a second flood within the cooldown"},
+		{time.Second, fail, 3, "a flood past the cooldown"},
+		{29 * time.Second, nil, 3, "a flood within the cooldown of a failure"},
+	} {
+		clk.Add(step.advance)
+		if step.handler != nil {
+			srv.set(step.handler)
+		}
+		flood()
+		if n := srv.requests.Load(); n != step.want {
+			t.Fatalf("%d requests after %s, want %d", n, step.what, step.want)
+		}
 	}
 }
 
