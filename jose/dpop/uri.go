@@ -115,6 +115,9 @@ func normalizeURI(s string) (string, error) {
 		return "", uriError(err.Error()+" in the path", s)
 	}
 	out := b.String()
+	if strings.IndexByte(out[start:], '.') < 0 {
+		return out, nil // no dot segment: removeDotSegments would return it, and the + copy it
+	}
 	return out[:start] + removeDotSegments(out[start:]), nil
 }
 
