@@ -116,7 +116,9 @@ func normalizeURI(s string) (string, error) {
 	}
 	out := b.String()
 	if strings.IndexByte(out[start:], '.') < 0 {
-		return out, nil // no dot segment: removeDotSegments would return it, and the + copy it
+		// No dot segment: removeDotSegments returns the path as it is,
+		// and out[:start] + it would be a copy of out.
+		return out, nil
 	}
 	return out[:start] + removeDotSegments(out[start:]), nil
 }
