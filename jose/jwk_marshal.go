@@ -224,16 +224,27 @@ func (w *jwkWriter) rsaPublic(key *rsa.PublicKey) {
 }
 
 func (w *jwkWriter) ecPublic(key *ecdsa.PublicKey) error {
-	crv := ecCurveName(key.Curve)
-	if crv == "" {
-		return jwkErrorf(ErrUnsupportedAlgorithm, "unsupported EC curve")
-	}
-	p, err := key.Bytes()
+	crv, p, err := ecPublicPoint(key)
 	if err != nil {
-		return jwkErrorf(ErrInvalidKey, "EC public key: %v", err)
+		return err
 	}
 	w.ecPoint(crv, p)
 	return nil
+}
+
+// ecPublicPoint returns the name of key's curve and its uncompressed
+// point (SEC 1 §2.3.3), or the error of a curve a JWK cannot name or a
+// point not on it.
+func ecPublicPoint(key *ecdsa.PublicKey) (crv string, p []byte, err error) {
+	crv = ecCurveName(key.Curve)
+	if crv == "" {
+		return "", nil, jwkErrorf(ErrUnsupportedAlgorithm, "unsupported EC curve")
+	}
+	p, err = key.Bytes()
+	if err != nil {
+		return "", nil, jwkErrorf(ErrInvalidKey, "EC public key: %v", err)
+	}
+	return crv, p, nil
 }
 
 // ecPoint writes the members of an "EC" public key on crv whose

@@ -2,11 +2,15 @@ package jose
 
 import (
 	"crypto"
-	_ "crypto/sha256" // crypto.SHA256 for thumbprints
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/sha256"
 	_ "crypto/sha3"   // crypto.SHA3_* for thumbprints
 	_ "crypto/sha512" // crypto.SHA384, crypto.SHA512 for thumbprints
 	"fmt"
+	"slices"
 
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/jsonx"
 )
 
@@ -24,7 +28,10 @@ func (k *JWK) Thumbprint(h crypto.Hash) ([]byte, error) {
 	if !h.Available() {
 		return nil, fmt.Errorf("jose: thumbprint: hash %v is not available", h)
 	}
-	in, err := k.thumbprintInput()
+	if h == crypto.SHA256 {
+		return k.thumbprintSHA256()
+	}
+	in, err := k.appendThumbprintInput(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -33,23 +40,67 @@ func (k *JWK) Thumbprint(h crypto.Hash) ([]byte, error) {
 	return hh.Sum(nil), nil
 }
 
-// thumbprintInput returns the JSON that [JWK.Thumbprint] hashes.
-func (k *JWK) thumbprintInput() ([]byte, error) {
-	if err := k.Err(); err != nil {
-		return nil, err
-	}
-	full, err := (&JWK{Key: k.Key}).AppendJSON(nil)
+// thumbprintSHA256 is Thumbprint(crypto.SHA256), the thumbprint of every
+// DPoP proof's key (RFC 9449 §6.1): for a public EC or Ed25519 key, the
+// hashed JSON is written on the stack and the sum is the one allocation.
+func (k *JWK) thumbprintSHA256() ([]byte, error) {
+	var buf [160]byte // an EC P-521 key's input is 158 bytes
+	in, err := k.appendThumbprintInput(buf[:0])
 	if err != nil {
 		return nil, err
 	}
-	// The required members are a prefix of what AppendJSON writes; read
-	// them back rather than duplicate the encoding of every key type.
+	sum := sha256.Sum256(in)
+	return sum[:], nil
+}
+
+// thumbprintInput returns the JSON that [JWK.Thumbprint] hashes.
+func (k *JWK) thumbprintInput() ([]byte, error) {
+	return k.appendThumbprintInput(nil)
+}
+
+// appendThumbprintInput appends to dst the JSON that [JWK.Thumbprint]
+// hashes. Public EC and Ed25519 keys, those of DPoP proofs, have their
+// required members written directly (ecPublicPoint checks what
+// AppendJSON checks of them); every other key goes through
+// thumbprintInputOf, and TestThumbprintInputDirect checks that both give
+// the same bytes.
+func (k *JWK) appendThumbprintInput(dst []byte) ([]byte, error) {
+	if err := k.Err(); err != nil {
+		return nil, err
+	}
+	switch key := k.Key.(type) {
+	case *ecdsa.PublicKey:
+		crv, p, err := ecPublicPoint(key)
+		if err != nil {
+			return nil, err
+		}
+		size := (len(p) - 1) / 2
+		dst = jsonx.AppendString(append(dst, `{"crv":`...), crv)
+		dst = b64enc.Append(append(dst, `,"kty":"EC","x":"`...), p[1:1+size])
+		dst = b64enc.Append(append(dst, `","y":"`...), p[1+size:])
+		return append(dst, `"}`...), nil
+	case ed25519.PublicKey: // of ed25519.PublicKeySize bytes: k.Err checked it
+		dst = b64enc.Append(append(dst, `{"crv":"Ed25519","kty":"OKP","x":"`...), key)
+		return append(dst, `"}`...), nil
+	}
+	return thumbprintInputOf(dst, k.Key)
+}
+
+// thumbprintInputOf appends to dst the JSON that [JWK.Thumbprint] hashes
+// for key, a key a JWK can hold: its required members, a prefix of what
+// AppendJSON writes, read back from it rather than written by a second
+// encoding of every key type.
+func thumbprintInputOf(dst []byte, key any) ([]byte, error) {
+	full, err := (&JWK{Key: key}).AppendJSON(nil)
+	if err != nil {
+		return nil, err
+	}
 	members, err := jwkParseObject(full, Limits{}.WithDefaults())
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	switch k.KeyType() {
+	switch keyTypeOf(key) {
 	case KeyTypeRSA:
 		names = []string{"e", "kty", "n"}
 	case KeyTypeEC:
@@ -61,7 +112,7 @@ func (k *JWK) thumbprintInput() ([]byte, error) {
 	case KeyTypeAKP:
 		names = []string{"alg", "kty", "pub"}
 	}
-	out := make([]byte, 0, len(full))
+	out := slices.Grow(dst, len(full))
 	out = append(out, '{')
 	for i, n := range names {
 		if i > 0 {

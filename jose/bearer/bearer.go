@@ -228,7 +228,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	c := &claimsContext{Context: ctx}
 	if from == fromDPoP {
-		p, err := m.dpop.Check(ctx, r.Header.Values("DPoP"), r.Method, m.dpopURI(r), tok)
+		p, err := m.dpop.Check(ctx, r.Header[dpopHeader], r.Method, m.dpopURI(r), tok)
 		if err != nil {
 			k, nonce := kindUnavailable, ""
 			if e, ok := errors.AsType[*dpop.Error](err); ok {

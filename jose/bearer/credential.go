@@ -15,6 +15,11 @@ const (
 	scheme     = "Bearer"
 	dpopScheme = "DPoP"
 	paramName  = "access_token"
+	// dpopHeader is the DPoP header field's name (RFC 9449 §4.1) as
+	// net/http keys it, textproto.CanonicalMIMEHeaderKey("DPoP"), so
+	// that reading it costs no canonicalization (an allocation, for a
+	// name net/http does not know).
+	dpopHeader = "Dpop"
 )
 
 // source says which method carried a token.

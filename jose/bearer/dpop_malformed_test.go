@@ -3,6 +3,7 @@ package bearer
 import (
 	"io"
 	"net/http"
+	"net/textproto"
 	"strings"
 	"testing"
 
@@ -127,5 +128,13 @@ func TestDPoPMalformedRequests(t *testing.T) {
 				t.Errorf("status %d, challenges\n\t%s\nwant %d,\n\t%s", resp.StatusCode, strings.Join(got, "\n\t"), tt.status, strings.Join(tt.answers, "\n\t"))
 			}
 		})
+	}
+}
+
+// TestDPoPHeaderKey: the Middleware reads the DPoP proofs under the key
+// net/http gives the DPoP header field, whatever its case on the wire.
+func TestDPoPHeaderKey(t *testing.T) {
+	if k := textproto.CanonicalMIMEHeaderKey("DPoP"); k != dpopHeader {
+		t.Errorf("net/http keys the DPoP header as %q, the Middleware reads %q", k, dpopHeader)
 	}
 }

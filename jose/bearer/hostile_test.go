@@ -3,9 +3,11 @@ package bearer
 import (
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
@@ -87,5 +89,71 @@ func BenchmarkHostileHeader(b *testing.B) {
 				h.ServeHTTP(rec, req)
 			}
 		})
+	}
+}
+
+// TestHostileDPoPHeaders: DPoP headers an attacker may send beside a
+// DPoP credential are refused before any proof is read, whatever their
+// size or number: a proof of 1 MiB costs no more allocations than one a
+// byte over dpop.DefaultMaxProofSize (and less than 64 KiB each), and
+// 1,000 DPoP headers no more than
+// 100 (the count, in the error's detail, is written with an allocation
+// from 100 on); each gets the DPoP challenge, invalid_dpop_proof.
+func TestHostileDPoPHeaders(t *testing.T) {
+	prover := newProver(t)
+	tok := boundToken(t, prover.Thumbprint())
+	proof, err := prover.Proof("GET", "https://api.example/orders", &dpop.ProofOptions{AccessToken: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMiddleware(t, Options{Realm: "api", DPoP: newDPoPVerifier(t), OnError: func(w http.ResponseWriter, r *http.Request, e *Error) { w.WriteHeader(e.Status) }})
+	h := m.Handler(echo)
+	run := func(proofs []string) (status int, challenge string, allocs float64) {
+		req := httptest.NewRequest("GET", "https://api.example/orders", nil)
+		req.Header.Set("Authorization", "DPoP "+tok)
+		req.Header["Dpop"] = proofs
+		rec := httptest.NewRecorder()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n := testing.AllocsPerRun(10, func() {
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+		})
+		runtime.ReadMemStats(&after)
+		// 11 requests (AllocsPerRun's warm-up), each far below the
+		// 1 MiB of a proof read.
+		if b := after.TotalAlloc - before.TotalAlloc; b > 11*(64<<10) {
+			t.Errorf("%d DPoP headers of %d bytes: %d bytes allocated for 11 requests", len(proofs), len(proofs[0]), b)
+		}
+		return rec.Code, rec.Header().Get("WWW-Authenticate"), n
+	}
+	many := make([]string, 1000)
+	for i := range many {
+		many[i] = proof
+	}
+	for _, c := range []struct {
+		name          string
+		hostile, twin []string
+	}{
+		{"1MiB-proof", []string{strings.Repeat("a", 1<<20)}, []string{strings.Repeat("a", dpop.DefaultMaxProofSize+1)}},
+		{"1000-proofs", many, many[:100]},
+	} {
+		status, ch, n := run(c.hostile)
+		if status != 401 || !strings.HasPrefix(ch, "DPoP ") || !strings.Contains(ch, `error="invalid_dpop_proof"`) {
+			t.Errorf("%s: %d %q, want 401 and the DPoP challenge with invalid_dpop_proof", c.name, status, ch)
+		}
+		twin, _, m := run(c.twin)
+		if twin != status || n > m && !vectortest.RaceEnabled {
+			t.Errorf("%s: %d, %v allocations; its twin: %d, %v", c.name, status, n, twin, m)
+		}
+	}
+	// The proof alone is accepted: the refusals above are the headers'.
+	req := httptest.NewRequest("GET", "https://api.example/orders", nil)
+	req.Header.Set("Authorization", "DPoP "+tok)
+	req.Header.Set("DPoP", proof)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Errorf("the proof alone: %d %q", rec.Code, rec.Header().Get("WWW-Authenticate"))
 	}
 }

@@ -7,14 +7,49 @@ import (
 
 	"github.com/josebench/josebench/internal/untrusted"
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/b64enc"
 	"github.com/josebench/josebench/jose/internal/cnf"
 )
 
 // AccessTokenHash returns the "ath" of an access token (RFC 9449 §4.2):
 // the base64url encoding of the SHA-256 hash of its ASCII text.
 func AccessTokenHash(accessToken string) string {
-	h := sha256.Sum256([]byte(accessToken))
+	h := accessTokenSum(accessToken)
 	return jose.Base64URLEncode(h[:])
+}
+
+// athLen is the length of an "ath": a SHA-256 hash, base64url-encoded
+// without padding.
+const athLen = 43
+
+// athMatches reports whether ath is the "ath" of accessToken, comparing
+// in constant time an ath of the right length (which is no secret),
+// without allocating: the expected ath is encoded on the stack, and the
+// given one copied there.
+func athMatches(accessToken, ath string) bool {
+	if len(ath) != athLen {
+		return false
+	}
+	h := accessTokenSum(accessToken)
+	var want, got [athLen]byte
+	b64enc.Encode(want[:], h[:])
+	copy(got[:], ath)
+	return subtle.ConstantTimeCompare(want[:], got[:]) == 1
+}
+
+// accessTokenSum returns the SHA-256 hash of accessToken, written to the
+// hash through a buffer on the stack: []byte(accessToken) would copy a
+// token of more than 32 bytes to the heap.
+func accessTokenSum(accessToken string) (sum [sha256.Size]byte) {
+	h := sha256.New()
+	var buf [512]byte
+	for s := accessToken; s != ""; {
+		n := copy(buf[:], s)
+		h.Write(buf[:n])
+		s = s[n:]
+	}
+	h.Sum(sum[:0])
+	return sum
 }
 
 // TokenBinding returns the "jkt" member of the "cnf" claim (RFC 9449
@@ -49,7 +84,7 @@ func CheckBinding(jkt string, p *Proof) error {
 	if jkt == "" {
 		return &Error{Code: CodeInvalidToken, Err: ErrBinding, Detail: "the access token has no cnf.jkt"}
 	}
-	if p == nil || subtle.ConstantTimeCompare([]byte(jkt), []byte(p.Thumbprint)) != 1 {
+	if p == nil || !equal(jkt, p.Thumbprint) {
 		return &Error{Code: CodeInvalidToken, Err: ErrBinding, Detail: "cnf.jkt " + untrusted.Quote(jkt) + " is not the proof key's thumbprint"}
 	}
 	return nil
@@ -64,4 +99,21 @@ func CheckBearer(jkt string) error {
 		return nil
 	}
 	return &Error{Code: CodeInvalidToken, Err: ErrBoundBearer, Detail: "the access token has cnf.jkt"}
+}
+
+// equal reports whether a and b are equal, comparing them in constant
+// time when their lengths are equal (subtle.ConstantTimeCompare), and
+// copying them to the stack, not to the heap as []byte(a) would beyond 32
+// bytes, when they are 64 bytes or shorter (a thumbprint is 43).
+func equal(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var x, y [64]byte
+	if len(a) <= len(x) {
+		copy(x[:], a)
+		copy(y[:], b)
+		return subtle.ConstantTimeCompare(x[:len(a)], y[:len(b)]) == 1
+	}
+	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
 }

@@ -3,6 +3,7 @@ package dpop
 import (
 	"crypto/ecdh"
 	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
@@ -122,5 +123,37 @@ func TestTokenBindingValidatorLimits(t *testing.T) {
 		if jkt, err := TokenBinding([]byte(prefix + `,"cnf":{"jkt":"abc"}}`)); jkt != "abc" || err != nil {
 			t.Errorf("bound: %q, %v, want \"abc\"", jkt, err)
 		}
+	}
+}
+
+// TestAccessTokenHashChunks: the hash, written through a buffer of 512
+// bytes, is SHA-256 of the whole token at every length around the
+// buffer's; athMatches and equal, the comparisons of every DPoP request,
+// do not allocate.
+func TestAccessTokenHashChunks(t *testing.T) {
+	for _, n := range []int{0, 1, 43, 511, 512, 513, 1024, 1500, 8 << 10} {
+		tok := strings.Repeat("x", n-n/2) + strings.Repeat("y", n/2)
+		sum := sha256.Sum256([]byte(tok))
+		want := jose.Base64URLEncode(sum[:])
+		if got := AccessTokenHash(tok); got != want {
+			t.Errorf("%d bytes: ath %s, want %s", n, got, want)
+		}
+		if !athMatches(tok, want) || athMatches(tok+"z", want) {
+			t.Errorf("%d bytes: athMatches does not tell the token's ath from another's", n)
+		}
+	}
+	tok := strings.Repeat("t", 600)
+	ath := AccessTokenHash(tok)
+	jkt := AccessTokenHash("key")
+	other := AccessTokenHash("other key")
+	if !equal(jkt, jkt) || equal(jkt, other) || equal(jkt, jkt[:42]) || !equal(strings.Repeat("a", 100), strings.Repeat("a", 100)) || equal(strings.Repeat("a", 100), strings.Repeat("a", 99)+"b") {
+		t.Error("equal is not string equality")
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if !athMatches(tok, ath) || equal(jkt, other) {
+			t.Fatal("wrong comparison")
+		}
+	}); n != 0 {
+		t.Errorf("athMatches and equal allocate %v times, want 0", n)
 	}
 }

@@ -100,6 +100,15 @@ func TestCheckRefusals(t *testing.T) {
 		{name: "iat beyond a short window", proofs: []string{good(func(_, c map[string]any) { c["iat"] = testNow.Add(-3 * time.Second).Unix() })}, opts: VerifierOptions{MaxAge: time.Second, Leeway: -1}, want: ErrIssuedAt},
 		{name: "expired", proofs: []string{good(func(_, c map[string]any) { c["exp"] = testNow.Add(-time.Minute).Unix() })}, want: ErrIssuedAt},
 		{name: "ath of another token", proofs: []string{good(func(_, c map[string]any) { c["ath"] = AccessTokenHash("other") })}, token: "tok", want: ErrAccessTokenHash},
+		// The right hash with a byte more or less, another encoding of it
+		// (padded; standard base64, whose "/" and "+" are "_" and "-" in
+		// the ath of "token", PEaenWxYddN6Q_NT1PiOYfz4EsZu7jRXRlpAsNpBU-A),
+		// the token itself.
+		{name: "ath with a byte more", proofs: []string{good(func(_, c map[string]any) { c["ath"] = AccessTokenHash("tok") + "A" })}, token: "tok", want: ErrAccessTokenHash},
+		{name: "ath with a byte less", proofs: []string{good(func(_, c map[string]any) { c["ath"] = AccessTokenHash("tok")[:42] })}, token: "tok", want: ErrAccessTokenHash},
+		{name: "ath padded", proofs: []string{good(func(_, c map[string]any) { c["ath"] = AccessTokenHash("tok") + "=" })}, token: "tok", want: ErrAccessTokenHash},
+		{name: "ath standard base64", proofs: []string{good(func(_, c map[string]any) { c["ath"] = "PEaenWxYddN6Q/NT1PiOYfz4EsZu7jRXRlpAsNpBU+A" })}, token: "token", want: ErrAccessTokenHash},
+		{name: "ath the token itself", proofs: []string{good(func(_, c map[string]any) { c["ath"] = "tok" })}, token: "tok", want: ErrAccessTokenHash},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,13 +2,18 @@ package dpop
 
 import (
 	"context"
+	"crypto/elliptic"
 	"crypto/sha256"
+	"errors"
+	"math/big"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
 )
 
@@ -202,6 +207,52 @@ func TestMemoryStoreConcurrentRebuild(t *testing.T) {
 			if seen, _ := m.Remember(ctx, key(goroutines, j), testNow, exp); !seen {
 				t.Errorf("after key %d: the replay of key %d not seen", i, j)
 			}
+		}
+	}
+}
+
+// TestReplaySameJTI: once a proof is accepted, no other proof of the same
+// key with the same "jti" is, however it differs from it: signed again
+// (ECDSA signatures are randomized), for another method, issued a second
+// later, or with its signature's s replaced by n-s (the other valid
+// ECDSA signature of the same bytes, when jwa accepts it). The replay
+// store is keyed by the key's thumbprint and the jti, never by the
+// proof's bytes.
+func TestReplaySameJTI(t *testing.T) {
+	v := newVerifier(t, VerifierOptions{})
+	k := ecKey(t)
+	first := forge(t, jwa.ES256, k, goodHeader(t, k, "ES256"), goodClaims("once"))
+	if _, err := v.Check(context.Background(), []string{first}, "GET", testURI, ""); err != nil {
+		t.Fatal(err)
+	}
+	post := goodClaims("once")
+	post["htm"] = "POST"
+	later := goodClaims("once")
+	later["iat"] = testNow.Unix() + 1
+	// The same signing input, s replaced by n-s.
+	i := strings.LastIndexByte(first, '.')
+	sig, err := jose.Base64URLDecode(first[i+1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := new(big.Int).SetBytes(sig[32:])
+	s.Sub(elliptic.P256().Params().N, s)
+	malleated := first[:i+1] + jose.Base64URLEncode(append(sig[:32:32], s.FillBytes(make([]byte, 32))...))
+	for _, c := range []struct {
+		name, proof, method string
+	}{
+		{"signed again", forge(t, jwa.ES256, k, goodHeader(t, k, "ES256"), goodClaims("once")), "GET"},
+		{"another method", forge(t, jwa.ES256, k, goodHeader(t, k, "ES256"), post), "POST"},
+		{"a second later", forge(t, jwa.ES256, k, goodHeader(t, k, "ES256"), later), "GET"},
+		{"s replaced by n-s", malleated, "GET"},
+	} {
+		if c.proof == first {
+			t.Fatalf("%s: the same proof", c.name)
+		}
+		_, err := v.Check(context.Background(), []string{c.proof}, c.method, testURI, "")
+		t.Logf("%s: %v", c.name, err)
+		if !errors.Is(err, ErrReplay) && !(c.name == "s replaced by n-s" && errors.Is(err, ErrSignature)) {
+			t.Errorf("%s: %v, want %v", c.name, err, ErrReplay)
 		}
 	}
 }

@@ -115,6 +115,11 @@ func normalizeURI(s string) (string, error) {
 		return "", uriError(err.Error()+" in the path", s)
 	}
 	out := b.String()
+	if strings.IndexByte(out[start:], '.') < 0 {
+		// No dot segment: removeDotSegments returns the path as it is,
+		// and out[:start] + it would be a copy of out.
+		return out, nil
+	}
 	return out[:start] + removeDotSegments(out[start:]), nil
 }
 

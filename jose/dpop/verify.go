@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"slices"
@@ -233,6 +232,13 @@ type proofClaims struct {
 	Nonce string `json:"nonce"`
 }
 
+// checkedProof holds a proof's claims, as jwt decodes them, and the Proof
+// made of them: one allocation for both.
+type checkedProof struct {
+	proof  Proof
+	claims proofClaims
+}
+
 // Check checks the DPoP proof of an HTTP request (RFC 9449 §4.3): proofs
 // are the values of its DPoP header fields (http.Header.Values("DPoP")),
 // method its method and uri its target URI, absolute (scheme, host and
@@ -274,12 +280,14 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 	if err := checkJWKMembers(proof); err != nil {
 		return nil, err
 	}
-	var c proofClaims
-	tok, err := v.validator.ValidateContext(ctx, []byte(proof), &c)
+	pc := new(checkedProof)
+	c := &pc.claims
+	tok, err := v.validator.ValidateContext(ctx, []byte(proof), c)
 	if err != nil {
 		return nil, v.refusal(ctx, err)
 	}
-	p := &Proof{
+	p := &pc.proof
+	*p = Proof{
 		Key:             tok.Header.JWK,
 		Algorithm:       jwa.SignatureAlgorithm(tok.Header.Algorithm),
 		ID:              c.ID,
@@ -315,8 +323,7 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 		if c.ATH == "" {
 			return nil, proofError(ErrMissingClaim, "\"ath\" is absent and the request presents an access token", nil)
 		}
-		h := AccessTokenHash(accessToken)
-		if subtle.ConstantTimeCompare([]byte(h), []byte(c.ATH)) != 1 {
+		if !athMatches(accessToken, c.ATH) {
 			return nil, proofError(ErrAccessTokenHash, "", nil)
 		}
 	}
@@ -361,15 +368,12 @@ func (v *Verifier) checkNonce(ctx context.Context, nonce string) error {
 }
 
 // replayKey is the ReplayStore key of a proof: SHA-256 of its key's
-// thumbprint and its jti, the thumbprint being of fixed length.
+// thumbprint and its jti, the thumbprint being of fixed length. The
+// input is written on the stack (to the heap only for a jti of more than
+// 84 bytes).
 func replayKey(jkt, jti string) [32]byte {
-	h := sha256.New()
-	h.Write([]byte(jkt))
-	h.Write([]byte{0})
-	h.Write([]byte(jti))
-	var k [32]byte
-	h.Sum(k[:0])
-	return k
+	var buf [128]byte
+	return sha256.Sum256(append(append(append(buf[:0], jkt...), 0), jti...))
 }
 
 // certificateMembers are the JWK members that refer to X.509
