@@ -131,14 +131,26 @@ func TestThumbprintInputDirect(t *testing.T) {
 		}
 	}
 
-	// A point off the curve (1, 1): AppendJSON's error, not a thumbprint.
-	off := &ecdsa.PublicKey{Curve: elliptic.P256(), X: big.NewInt(1), Y: big.NewInt(1)}
-	_, want := thumbprintInputOf(nil, off)
-	if want == nil {
-		t.Fatal("the general path accepts a point off the curve")
-	}
-	if _, err := (&JWK{Key: off}).Thumbprint(crypto.SHA256); err == nil || err.Error() != want.Error() || !errors.Is(err, ErrInvalidKey) {
-		t.Errorf("point off the curve: %v, want %v", err, want)
+	// A point off the curve (1, 1), the point at infinity (0, 0), a
+	// coordinate of the key's point plus p (the same residue, not
+	// canonical) and a negative one: AppendJSON's error, not a
+	// thumbprint.
+	good := keys[0].(*ecdsa.PublicKey)
+	p := elliptic.P256().Params().P
+	for name, off := range map[string]*ecdsa.PublicKey{
+		"(1, 1)":   {Curve: elliptic.P256(), X: big.NewInt(1), Y: big.NewInt(1)},
+		"infinity": {Curve: elliptic.P256(), X: new(big.Int), Y: new(big.Int)},
+		"x+p":      {Curve: elliptic.P256(), X: new(big.Int).Add(good.X, p), Y: good.Y},
+		"y+p":      {Curve: elliptic.P256(), X: good.X, Y: new(big.Int).Add(good.Y, p)},
+		"-x":       {Curve: elliptic.P256(), X: new(big.Int).Neg(good.X), Y: good.Y},
+	} {
+		_, want := thumbprintInputOf(nil, off)
+		if want == nil {
+			t.Fatalf("%s: the general path accepts a point off the curve", name)
+		}
+		if _, err := (&JWK{Key: off}).Thumbprint(crypto.SHA256); err == nil || err.Error() != want.Error() || !errors.Is(err, ErrInvalidKey) {
+			t.Errorf("%s: %v, want %v", name, err, want)
+		}
 	}
 
 	// Every key's input fits thumbprintSHA256's buffer: a SHA-256
