@@ -42,9 +42,12 @@ func (k *JWK) Thumbprint(h crypto.Hash) ([]byte, error) {
 
 // thumbprintSHA256 is Thumbprint(crypto.SHA256), the thumbprint of every
 // DPoP proof's key (RFC 9449 §6.1): for a public EC or Ed25519 key, the
-// hashed JSON is written on the stack and the sum is the one allocation.
+// hashed JSON is written on the stack, and the sum is the one allocation
+// beyond those of crypto/ecdsa's PublicKey.Bytes (none for Ed25519).
 func (k *JWK) thumbprintSHA256() ([]byte, error) {
-	var buf [160]byte // an EC P-521 key's input is 158 bytes
+	// The longest input written directly, a P-521 key's: 31 bytes
+	// before x, x and y of 66 bytes in 88 characters each, and 9 more.
+	var buf [216]byte
 	in, err := k.appendThumbprintInput(buf[:0])
 	if err != nil {
 		return nil, err

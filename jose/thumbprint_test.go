@@ -96,7 +96,8 @@ func TestThumbprintEveryKeyType(t *testing.T) {
 // (AppendJSON read back), and the same error for a point off the curve;
 // the input is appended after dst's bytes. A SHA-256 thumbprint of a
 // public EC key allocates the sum and what crypto/ecdsa's Bytes does (3
-// allocations in Go 1.26 and 1.27), where reading back AppendJSON cost 19.
+// allocations for P-256 in Go 1.26 and 1.27, 6 for P-384 and P-521),
+// where reading back AppendJSON cost 19 for P-256.
 func TestThumbprintInputDirect(t *testing.T) {
 	var keys []any
 	for _, c := range []elliptic.Curve{elliptic.P256(), elliptic.P384(), elliptic.P521()} {
@@ -130,18 +131,84 @@ func TestThumbprintInputDirect(t *testing.T) {
 		}
 	}
 
-	// A point off the curve (1, 1): AppendJSON's error, not a thumbprint.
-	off := &ecdsa.PublicKey{Curve: elliptic.P256(), X: big.NewInt(1), Y: big.NewInt(1)}
-	_, want := thumbprintInputOf(nil, off)
-	if want == nil {
-		t.Fatal("the general path accepts a point off the curve")
-	}
-	if _, err := (&JWK{Key: off}).Thumbprint(crypto.SHA256); err == nil || err.Error() != want.Error() || !errors.Is(err, ErrInvalidKey) {
-		t.Errorf("point off the curve: %v, want %v", err, want)
+	// A point off the curve (1, 1), the point at infinity (0, 0), a
+	// coordinate of the key's point plus p (the same residue, not
+	// canonical) and a negative one: AppendJSON's error, not a
+	// thumbprint.
+	good := keys[0].(*ecdsa.PublicKey)
+	p := elliptic.P256().Params().P
+	for name, off := range map[string]*ecdsa.PublicKey{
+		"(1, 1)":   {Curve: elliptic.P256(), X: big.NewInt(1), Y: big.NewInt(1)},
+		"infinity": {Curve: elliptic.P256(), X: new(big.Int), Y: new(big.Int)},
+		"x+p":      {Curve: elliptic.P256(), X: new(big.Int).Add(good.X, p), Y: good.Y},
+		"y+p":      {Curve: elliptic.P256(), X: good.X, Y: new(big.Int).Add(good.Y, p)},
+		"-x":       {Curve: elliptic.P256(), X: new(big.Int).Neg(good.X), Y: good.Y},
+	} {
+		_, want := thumbprintInputOf(nil, off)
+		if want == nil {
+			t.Fatalf("%s: the general path accepts a point off the curve", name)
+		}
+		if _, err := (&JWK{Key: off}).Thumbprint(crypto.SHA256); err == nil || err.Error() != want.Error() || !errors.Is(err, ErrInvalidKey) {
+			t.Errorf("%s: %v, want %v", name, err, want)
+		}
 	}
 
-	k := &JWK{Key: keys[0]}
-	if n := testing.AllocsPerRun(100, func() { k.Thumbprint(crypto.SHA256) }); n > 4 {
-		t.Errorf("a P-256 thumbprint allocates %v times, want at most 4", n)
+	// Every key's input fits thumbprintSHA256's buffer: a SHA-256
+	// thumbprint allocates the sum and what crypto/ecdsa's Bytes does,
+	// nothing more. P-521's input, the longest, is 216 bytes; a buffer
+	// too short for it cost P-384 and P-521 an allocation more.
+	for _, key := range keys {
+		k := &JWK{Key: key}
+		want := 1.0
+		if pub, ok := key.(*ecdsa.PublicKey); ok {
+			want += testing.AllocsPerRun(100, func() { pub.Bytes() })
+		}
+		if n := testing.AllocsPerRun(100, func() { k.Thumbprint(crypto.SHA256) }); n > want {
+			t.Errorf("%s: a SHA-256 thumbprint allocates %v times, want at most %v", k.Curve(), n, want)
+		}
+	}
+}
+
+// TestThumbprintLeadingZeros: a coordinate whose first byte is zero is
+// written in the curve's full size (RFC 7518 §6.2.1.2, §6.2.1.3), by the
+// direct path as by the general one, for the private key as for its
+// public key. The scalars d are the first whose public x (or y) starts
+// with a zero byte.
+func TestThumbprintLeadingZeros(t *testing.T) {
+	for _, c := range []struct {
+		curve elliptic.Curve
+		d     int64
+		coord string
+	}{
+		{elliptic.P256(), 379, "x"}, {elliptic.P256(), 43, "y"},
+		{elliptic.P384(), 197, "x"}, {elliptic.P384(), 176, "y"},
+		{elliptic.P521(), 1, "x"}, {elliptic.P521(), 2, "y"},
+	} {
+		size := (c.curve.Params().BitSize + 7) / 8
+		priv, err := ecdsa.ParseRawPrivateKey(c.curve, big.NewInt(c.d).FillBytes(make([]byte, size)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := c.curve.Params().Name + " " + c.coord
+		in, err := (&JWK{Key: &priv.PublicKey}).thumbprintInput()
+		if err != nil {
+			t.Fatal(err)
+		}
+		members := jwkTMembers(t, in)
+		v, err := Base64URLDecode(members[c.coord].(string))
+		if err != nil || len(v) != size || v[0] != 0 {
+			t.Errorf("%s: %q decodes to %x (%v), want %d bytes starting with 0", name, members[c.coord], v, err, size)
+		}
+		general, err := thumbprintInputOf(nil, &priv.PublicKey)
+		if err != nil || !bytes.Equal(in, general) {
+			t.Errorf("%s: direct input\n%s\nwant\n%s (%v)", name, in, general, err)
+		}
+		pub, err := (&JWK{Key: &priv.PublicKey}).Thumbprint(crypto.SHA256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tp, err := (&JWK{Key: priv}).Thumbprint(crypto.SHA256); err != nil || !bytes.Equal(tp, pub) {
+			t.Errorf("%s: the private key's thumbprint %x, the public key's %x (%v)", name, tp, pub, err)
+		}
 	}
 }

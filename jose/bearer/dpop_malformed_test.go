@@ -1,8 +1,10 @@
 package bearer
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/textproto"
 	"strings"
 	"testing"
@@ -136,5 +138,69 @@ func TestDPoPMalformedRequests(t *testing.T) {
 func TestDPoPHeaderKey(t *testing.T) {
 	if k := textproto.CanonicalMIMEHeaderKey("DPoP"); k != dpopHeader {
 		t.Errorf("net/http keys the DPoP header as %q, the Middleware reads %q", k, dpopHeader)
+	}
+}
+
+// TestDPoPHeaderCase: the DPoP header field's name is case-insensitive
+// (RFC 9110 §5.1), and net/http files every spelling of it under the key
+// the Middleware reads: over a loopback server, one "dpop" line is the
+// proof, and a "dpop" line beside a "DPOP" one is two proofs, refused
+// (ErrMultipleProofs). A map key net/http never makes ("DPoP", "dpop"),
+// set by hand on a request, is no DPoP header: the request is refused
+// for want of a proof, whatever that key holds.
+func TestDPoPHeaderCase(t *testing.T) {
+	prover := newProver(t)
+	tok := boundToken(t, prover.Thumbprint())
+	var errs []error
+	m := newMiddleware(t, Options{Realm: "api", DPoP: newDPoPVerifier(t), OnError: func(w http.ResponseWriter, r *http.Request, e *Error) {
+		errs = append(errs, e.Err)
+		WriteError(w, r, e)
+	}})
+	srv := serve(t, m.Handler(echo))
+	proof := func(uri string) string {
+		p, err := prover.Proof("GET", uri, &dpop.ProofOptions{AccessToken: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	uri := srv.URL + "/orders"
+	for _, c := range []struct {
+		name   string
+		lines  []string
+		status int
+		want   error
+	}{
+		{"one dpop line", []string{"dpop"}, 200, nil},
+		{"dpop and DPOP lines", []string{"dpop", "DPOP"}, 401, dpop.ErrMultipleProofs},
+	} {
+		errs = nil
+		req, err := http.NewRequest("GET", uri, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "DPoP "+tok)
+		for _, name := range c.lines {
+			req.Header[name] = []string{proof(uri)} // written as is
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status || c.want != nil && (len(errs) != 1 || !errors.Is(errs[0], c.want)) {
+			t.Errorf("%s: %d %v, want %d %v", c.name, resp.StatusCode, errs, c.status, c.want)
+		}
+	}
+	for _, key := range []string{"DPoP", "dpop", "DPOP"} {
+		errs = nil
+		req := httptest.NewRequest("GET", "https://api.example/orders", nil)
+		req.Header.Set("Authorization", "DPoP "+tok)
+		req.Header[key] = []string{proof("https://api.example/orders")}
+		rec := httptest.NewRecorder()
+		m.Handler(echo).ServeHTTP(rec, req)
+		if rec.Code != 401 || len(errs) != 1 || !errors.Is(errs[0], dpop.ErrNoProof) {
+			t.Errorf("a proof under the map key %q: %d %v, want 401 %v", key, rec.Code, errs, dpop.ErrNoProof)
+		}
 	}
 }

@@ -115,12 +115,32 @@ func normalizeURI(s string) (string, error) {
 		return "", uriError(err.Error()+" in the path", s)
 	}
 	out := b.String()
-	if strings.IndexByte(out[start:], '.') < 0 {
-		// No dot segment: removeDotSegments returns the path as it is,
-		// and out[:start] + it would be a copy of out.
+	if !hasDotSegment(out[start:]) {
+		// removeDotSegments would return the path as it is, and
+		// out[:start] + it would be a copy of out.
 		return out, nil
 	}
 	return out[:start] + removeDotSegments(out[start:]), nil
+}
+
+// hasDotSegment reports whether the absolute path p has a segment "." or
+// "..": a "." in a segment such as "b.json" is none.
+func hasDotSegment(p string) bool {
+	for i := strings.Index(p, "/."); i >= 0; {
+		seg := p[i+1:]
+		if j := strings.IndexByte(seg, '/'); j >= 0 {
+			seg = seg[:j]
+		}
+		if seg == "." || seg == ".." {
+			return true
+		}
+		next := strings.Index(p[i+2:], "/.")
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	return false
 }
 
 // appendNormalized writes the host or path component s to b with its

@@ -52,3 +52,53 @@ func TestNormalizeURILinear(t *testing.T) {
 		t.Errorf("%v allocations", allocs)
 	}
 }
+
+// TestNormalizeURINoDotSegments: a URI whose path has no dot segment, the
+// target of almost every request and its proof's "htu", is normalized
+// with one allocation, the builder's: no copy of it to remove nothing.
+func TestNormalizeURINoDotSegments(t *testing.T) {
+	for _, s := range []string{"https://api.example/orders", "https://API.example/v1/a.b/c.json?x=1", "https://h.test/.well-known/x/..a/b..", "http://h.test"} {
+		allocs := testing.AllocsPerRun(10, func() {
+			if _, err := normalizeURI(s); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 1 {
+			t.Errorf("%s: %v allocations, want 1", s, allocs)
+		}
+	}
+}
+
+// TestHasDotSegment checks hasDotSegment against the segments of every
+// absolute path of up to 8 characters made of "/", "." and "a", and that
+// removeDotSegments returns a path without one as it is.
+func TestHasDotSegment(t *testing.T) {
+	paths := []string{"/"}
+	for n := 0; n < 7; n++ {
+		for _, p := range paths[len(paths)-pow3(n):] {
+			for _, c := range "/.a" {
+				paths = append(paths, p+string(c))
+			}
+		}
+	}
+	for _, p := range paths {
+		want := false
+		for _, seg := range strings.Split(p[1:], "/") {
+			want = want || seg == "." || seg == ".."
+		}
+		if got := hasDotSegment(p); got != want {
+			t.Errorf("hasDotSegment(%q) = %v, want %v", p, got, want)
+		}
+		if !want && removeDotSegments(p) != p {
+			t.Errorf("removeDotSegments(%q) = %q, a path without dot segments", p, removeDotSegments(p))
+		}
+	}
+}
+
+func pow3(n int) int {
+	r := 1
+	for range n {
+		r *= 3
+	}
+	return r
+}
