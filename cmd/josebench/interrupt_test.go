@@ -3,8 +3,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -14,6 +17,42 @@ import (
 	"github.com/josebench/josebench/bench"
 	"github.com/josebench/josebench/bench/subjects"
 )
+
+// interruptRun sends the process SIGINT, as Ctrl-C does, from an op of
+// the run, and returns once the run's context is cancelled, so that the
+// run stops after the current iteration (a sleep instead let a loaded
+// machine finish the run before the signal was handled): the signal has
+// reached a channel of its own (the runtime gives it to every channel
+// notified of it at once), and the goroutine of signal.NotifyContext
+// that cancels the run's context on it has returned.
+func interruptRun(t *testing.T) {
+	const bound = 2 * time.Minute
+	buf := make([]byte, 1<<20)
+	waiting := func() bool { return bytes.Contains(buf[:runtime.Stack(buf, true)], []byte("os/signal.NotifyContext")) }
+	if !waiting() {
+		// Another Go may name it otherwise: fail rather than race.
+		t.Errorf("no goroutine of signal.NotifyContext is waiting for the signal")
+		return
+	}
+	got := make(chan os.Signal, 1)
+	signal.Notify(got, os.Interrupt)
+	defer signal.Stop(got)
+	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	deadline := time.Now().Add(bound)
+	select {
+	case <-got:
+	case <-time.After(bound):
+		t.Errorf("SIGINT not received within %v", bound)
+		return
+	}
+	for time.Now().Before(deadline) {
+		if !waiting() {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Errorf("signal.NotifyContext did not cancel the run's context within %v", bound)
+}
 
 // Ctrl-C keeps what was measured: the rounds that every variant
 // completed are summarized, reported, and stored marked incomplete; the
@@ -32,8 +71,7 @@ func TestRunInterrupt(t *testing.T) {
 			// 3 revs in the first): the run's signal handler is
 			// installed, so the interrupt reaches it, not the test.
 			if calls.Add(1) == 10 {
-				syscall.Kill(os.Getpid(), syscall.SIGINT)
-				time.Sleep(300 * time.Millisecond)
+				interruptRun(t)
 			}
 			return op()
 		}, nil
@@ -81,8 +119,7 @@ func TestRunInterruptRetry(t *testing.T) {
 			case 4: // the second iteration of the rounds waits: deviant, so retried
 				time.Sleep(20 * time.Millisecond)
 			case 2*3*3 + 1: // the first revolution of the retries
-				syscall.Kill(os.Getpid(), syscall.SIGINT)
-				time.Sleep(300 * time.Millisecond)
+				interruptRun(t)
 			}
 			return op()
 		}, nil

@@ -3,12 +3,12 @@ package jwks
 import (
 	"errors"
 	"net/http"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // TestCooldownFromFailureEnd: after a failed fetch, the cooldown counts
@@ -174,16 +174,18 @@ func TestNewKidJoinsScheduledFetch(t *testing.T) {
 	go func() { refreshed <- r.Refresh(t.Context()) }()
 	<-entered // the Refresh's request is in progress
 	got := make(chan error)
+	// Its context says when it waits for the fetch (released before it
+	// joined it, the Get would only miss after the fetch, and not test
+	// the join).
+	ctx, waiting := vectortest.Waiting(t.Context())
 	go func() {
-		s, err := r.Get(t.Context(), "k2")
+		s, err := r.Get(ctx, "k2")
 		if err == nil && !hasKeyID(s, "k2") {
 			err = errors.New("set without k2")
 		}
 		got <- err
 	}()
-	for range 1000 { // let it join the fetch
-		runtime.Gosched()
-	}
+	vectortest.Recv(t, waiting, "Get to join the fetch")
 	p.set(serveSet(setJSON(t, k1, k2)))
 	close(release)
 	if err := <-refreshed; err != nil {

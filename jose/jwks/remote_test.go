@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwa"
 	"github.com/josebench/josebench/jose/jwe"
 )
@@ -617,15 +618,18 @@ func TestContext(t *testing.T) {
 		t.Fatalf("status after the callers gave up: %+v", st)
 	}
 	// Callers that did not give up get its result, from the one request.
+	// Their contexts say when they wait for the fetch: released before
+	// they joined it, the Refresh would fetch again.
 	got := make(chan error, 2)
-	go func() { _, err := r.Get(context.Background(), "k"); got <- err }()
-	go func() { got <- r.Refresh(context.Background()) }()
-	for i := 0; i < 1000; i++ { // let them join the fetch
-		runtime.Gosched()
-	}
+	getCtx, getWaiting := vectortest.Waiting(context.Background())
+	refreshCtx, refreshWaiting := vectortest.Waiting(context.Background())
+	go func() { _, err := r.Get(getCtx, "k"); got <- err }()
+	go func() { got <- r.Refresh(refreshCtx) }()
+	vectortest.Recv(t, getWaiting, "Get to wait for the fetch")
+	vectortest.Recv(t, refreshWaiting, "Refresh to wait for the fetch")
 	close(release)
 	for range 2 {
-		if err := <-got; err != nil {
+		if err := vectortest.Recv(t, got, "the waiters of the fetch"); err != nil {
 			t.Fatalf("waiter of the fetch: %v", err)
 		}
 	}
@@ -708,16 +712,16 @@ func TestClose(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
-	// Connections' goroutines end shortly after their sockets close.
+	// Connections' goroutines end shortly after their sockets close: a
+	// generous bound, for a loaded machine.
 	n := 0
-	for i := 0; i < 500; i++ {
+	for deadline := time.Now().Add(vectortest.Bound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if n = runtime.NumGoroutine(); n <= before {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	buf := make([]byte, 1<<16)
-	t.Fatalf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	t.Fatalf("%d goroutines before, still %d %v after Close:\n%s", before, n, vectortest.Bound, buf[:runtime.Stack(buf, true)])
 }
 
 // TestRun: Run fetches at once, then whenever the set's lifetime ends,
@@ -729,9 +733,7 @@ func TestRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- r.Run(ctx) }()
-	for i := 0; i < 1000 && p.requests.Load() < 3; i++ {
-		time.Sleep(5 * time.Millisecond)
-	}
+	vectortest.Eventually(t, "Run to make 3 requests", func() bool { return p.requests.Load() >= 3 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run: %v", err)

@@ -156,9 +156,11 @@ func ExampleVerifier_VerifyCompactContext() {
 	defer cancel()
 	token := []byte("eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJmcm9kbyJ9.5qvK-CPE0N_XClzTf9SnHFbkHiZKXx4axAZdjQLIne0")
 	_, err = verifier.VerifyCompactContext(ctx, token)
-	fmt.Println(err)
+	// err is "jws: KeyFuncContext: context deadline exceeded", or, if
+	// the deadline passed before the key function was called, "jws:
+	// KeyFuncContext not called: context deadline exceeded": either way
+	// it wraps ctx.Err().
 	fmt.Println(errors.Is(err, context.DeadlineExceeded))
 	// Output:
-	// jws: KeyFuncContext: context deadline exceeded
 	// true
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/josebench/josebench/jose"
+	"github.com/josebench/josebench/jose/internal/vectortest"
 	"github.com/josebench/josebench/jose/jwks"
 )
 
@@ -234,16 +235,27 @@ func TestHangingProvider(t *testing.T) {
 	idp := newIDP(t)
 	release := make(chan struct{})
 	defer close(release)
+	entered := make(chan struct{}, 16)
 	idp.setDoc(func(w http.ResponseWriter, r *http.Request) {
+		select { // never blocks the server
+		case entered <- struct{}{}:
+		default:
+		}
 		select {
 		case <-release:
 		case <-r.Context().Done():
 		}
 	})
 	p := newTestProvider(t, idp, nil, Options{Timeout: time.Hour})
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-	defer cancel()
-	_, err := p.KeyFuncContext(ctx, &jose.Header{})
+	// The deadline passes once the provider has the request (a timer
+	// could fire before the call starts the fetch on a slow machine:
+	// a done context starts none).
+	ctx, expire := vectortest.Expiring()
+	errc := make(chan error, 1)
+	go func() { _, err := p.KeyFuncContext(ctx, &jose.Header{}); errc <- err }()
+	vectortest.Recv(t, entered, "the request for the document")
+	expire()
+	err := vectortest.Recv(t, errc, "KeyFuncContext to return after its deadline")
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrDiscovery) {
 		t.Fatalf("err %v", err)
 	}
@@ -271,13 +283,11 @@ func TestHangingProvider(t *testing.T) {
 	}
 	// Close during a fetch aborts it; the waiters get ErrClosed.
 	s := newTestProvider(t, idp, nil, Options{Timeout: time.Hour})
-	errc := make(chan error, 1)
+	errc = make(chan error, 1)
 	go func() { errc <- s.Refresh(context.Background()) }()
-	for s.Status().Requests == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	vectortest.Eventually(t, "the request for the document", func() bool { return s.Status().Requests != 0 })
 	s.Close()
-	if err := <-errc; !errors.Is(err, ErrClosed) {
+	if err := vectortest.Recv(t, errc, "Refresh to return at Close"); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Refresh across Close: %v", err)
 	}
 }

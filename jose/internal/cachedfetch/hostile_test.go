@@ -3,11 +3,14 @@ package cachedfetch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // TestCloseWhileWaiting: Close with callers waiting for a fetch that
@@ -27,26 +30,30 @@ func TestCloseWhileWaiting(t *testing.T) {
 		defer srv.srv.Close()
 		o := newOwner(t, srv, nil, Config[value]{Timeout: time.Hour})
 		errs := make(chan error, 12)
+		var waiting [12]<-chan struct{}
 		var wg sync.WaitGroup
 		for i := range 12 {
+			// Each caller's context says when the caller waits for
+			// the fetch (it selects on its Done).
+			parent := context.Background()
+			if i%3 == 1 {
+				parent = o.c.Context()
+			}
+			ctx, w := vectortest.Waiting(parent)
+			waiting[i] = w
 			wg.Go(func() {
-				switch i % 3 {
-				case 0:
-					_, err := o.c.Get(context.Background(), nil)
-					errs <- err
-				case 1:
-					_, err := o.c.Get(o.c.Context(), nil)
-					errs <- err
-				default:
-					errs <- o.c.Refresh(context.Background())
+				if i%3 == 2 {
+					errs <- o.c.Refresh(ctx)
+					return
 				}
+				_, err := o.c.Get(ctx, nil)
+				errs <- err
 			})
 		}
-		<-entered
-		for o.c.Status().Fetching == false {
-			time.Sleep(time.Millisecond)
+		vectortest.Recv(t, entered, "the request of the fetch")
+		for i, w := range waiting {
+			vectortest.Recv(t, w, fmt.Sprintf("caller %d to wait for the fetch", i))
 		}
-		time.Sleep(10 * time.Millisecond) // let them all wait
 		o.c.Close(nil)
 		wg.Wait()
 		close(errs)
@@ -60,15 +67,16 @@ func TestCloseWhileWaiting(t *testing.T) {
 		}
 		srv.srv.Client().CloseIdleConnections()
 	}()
+	// Connections' goroutines end shortly after their sockets close: a
+	// generous bound, for a loaded machine.
 	n := 0
-	for range 500 {
+	for deadline := time.Now().Add(vectortest.Bound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if n = runtime.NumGoroutine(); n <= before {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	buf := make([]byte, 1<<16)
-	t.Fatalf("%d goroutines before, %d after Close:\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	t.Fatalf("%d goroutines before, still %d %v after Close:\n%s", before, n, vectortest.Bound, buf[:runtime.Stack(buf, true)])
 }
 
 // TestMissFlood: callers flooding a fresh value with needs it does not
@@ -129,15 +137,18 @@ func TestRefreshJoins(t *testing.T) {
 	o := newOwner(t, srv, nil, Config[value]{})
 	errs := make(chan error, 3)
 	go func() { errs <- o.c.Refresh(t.Context()) }()
-	for !o.c.Status().Fetching {
-		time.Sleep(time.Millisecond)
-	}
-	go func() { errs <- o.c.Refresh(t.Context()) }()
-	go func() { _, err := o.c.Get(t.Context(), nil); errs <- err }()
-	time.Sleep(10 * time.Millisecond)
+	vectortest.Eventually(t, "the fetch to start", func() bool { return o.c.Status().Fetching })
+	// The joining callers' contexts say when they wait for the fetch:
+	// released before they joined it, a Refresh would fetch again.
+	ctx1, waiting1 := vectortest.Waiting(t.Context())
+	ctx2, waiting2 := vectortest.Waiting(t.Context())
+	go func() { errs <- o.c.Refresh(ctx1) }()
+	go func() { _, err := o.c.Get(ctx2, nil); errs <- err }()
+	vectortest.Recv(t, waiting1, "the second Refresh to wait for the fetch")
+	vectortest.Recv(t, waiting2, "Get to wait for the fetch")
 	close(release)
 	for range 3 {
-		if err := <-errs; !errors.Is(err, errTest) {
+		if err := vectortest.Recv(t, errs, "the callers of the fetch"); !errors.Is(err, errTest) {
 			t.Fatalf("caller of the joined fetch: %v", err)
 		}
 	}

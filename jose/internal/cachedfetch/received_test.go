@@ -34,11 +34,14 @@ func TestLifetimeFromReceipt(t *testing.T) {
 		var calls atomic.Int64
 		o.c.cfg.Now = func() time.Time {
 			// Refresh reads the clock as it starts the fetch,
-			// httpfetch.Get as the headers arrive.
+			// httpfetch.Get as the headers arrive. The time is read
+			// before the handler is let go: once it is, it may move
+			// the clock before this goroutine runs again.
+			now := clk.Now()
 			if calls.Add(1) == 2 {
 				close(headersRead)
 			}
-			return clk.Now()
+			return now
 		}
 		if err := o.c.Refresh(t.Context()); err != nil {
 			t.Fatal(err)
@@ -83,10 +86,12 @@ func TestSlowBodyMinRefresh(t *testing.T) {
 	o := newOwner(t, srv, clk, Config[value]{MinRefresh: time.Minute})
 	o.c.cfg.MaxStale = 0
 	o.c.cfg.Now = func() time.Time {
+		// Read before the handler, let go, moves the clock.
+		now := clk.Now()
 		if ch := gate.Swap(nil); ch != nil { // httpfetch.Get, as the headers arrive
 			close(*ch)
 		}
-		return clk.Now()
+		return now
 	}
 	for range 2 {
 		got, err := o.get(t.Context())

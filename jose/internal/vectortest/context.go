@@ -3,6 +3,7 @@ package vectortest
 import (
 	"context"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -31,5 +32,60 @@ func (c *expiring) Err() error {
 		return context.DeadlineExceeded
 	default:
 		return nil
+	}
+}
+
+// Waiting returns parent with a channel closed the first time the Done
+// method of the returned context is called: a test that needs a call to
+// be waiting (a caller of a remote set's Get joining the fetch in
+// progress, which selects on ctx.Done only once it has joined it) waits
+// for that channel, rather than sleeping and hoping the goroutine ran.
+func Waiting(parent context.Context) (ctx context.Context, waiting <-chan struct{}) {
+	c := &watched{Context: parent, waiting: make(chan struct{})}
+	return c, c.waiting
+}
+
+type watched struct {
+	context.Context
+	waiting chan struct{}
+	once    sync.Once
+}
+
+func (c *watched) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.waiting) })
+	return c.Context.Done()
+}
+
+// Bound is how long [Eventually] and [Recv] wait before they fail the
+// test: far beyond any stall of a shared, loaded machine (they return as
+// soon as what they wait for happens), and far within go test's -timeout,
+// so that a wait that would never end fails with a message saying what it
+// waited for.
+const Bound = 2 * time.Minute
+
+// Eventually polls cond every millisecond until it returns true, and
+// fails the test, saying it waited for what, if it has not within
+// [Bound].
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(Bound); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", Bound, what)
+		}
+	}
+}
+
+// Recv receives from ch, and fails the test, saying it waited for what,
+// if nothing came within [Bound].
+func Recv[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	timer := time.NewTimer(Bound)
+	defer timer.Stop()
+	select {
+	case v := <-ch:
+		return v
+	case <-timer.C:
+		t.Fatalf("waited %v for %s", Bound, what)
+		panic("unreachable")
 	}
 }

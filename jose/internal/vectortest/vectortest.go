@@ -3,10 +3,13 @@
 // It holds what the tests of jose, jwa, jws and jwe share: locating and
 // reading the repository's testdata (RFC 7520 cookbook, latchset-jose,
 // Wycheproof, the fixed RSA keys of testdata/keys), the Wycheproof JSON
-// schema and its loader, and allocation measuring. Only _test.go files may
-// import it; TestNotImportedByProduction checks that no production package
-// depends on it. It imports nothing but the standard library, so that the
-// internal (package jose, package jwa) tests can use it too.
+// schema and its loader, and allocation measuring; and, for the tests of
+// concurrent code (cachedfetch, jwks, oidc and bearer too), contexts that
+// say when a call waits or whose deadline passes on cue, and bounded
+// waits. Only _test.go files may import it; TestNotImportedByProduction
+// checks that no production package depends on it. It imports nothing but
+// the standard library, so that the internal (package jose, package jwa)
+// tests can use it too.
 package vectortest
 
 import (
