@@ -227,23 +227,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	c := &claimsContext{Context: ctx}
-	if from == fromDPoP {
-		p, err := m.dpop.Check(ctx, r.Header[dpopHeader], r.Method, m.dpopURI(r), tok)
-		if err != nil {
-			k, nonce := kindUnavailable, ""
-			if e, ok := errors.AsType[*dpop.Error](err); ok {
-				k, nonce = kindDPoPProof, e.Nonce
-				if e.Code == dpop.CodeUseNonce {
-					k = kindDPoPNonce
-				}
-			} else if errors.Is(err, dpop.ErrRequestURI) {
-				k = kindBadURI // a Host header no URI can hold
-			}
-			m.fail(w, r, k, err, from, nonce)
-			return
-		}
-		c.proof = p
-	}
+	// The token first, then the proof: a request without a valid token
+	// costs no proof signature, whatever proof it carries.
 	t, err := m.v.ValidateContext(ctx, []byte(tok), &c.claims)
 	if err != nil {
 		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err, from, "")
@@ -268,10 +253,27 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case from == fromDPoP:
-		if err := dpop.CheckBinding(jkt, c.proof); err != nil {
-			m.fail(w, r, kindDPoPBinding, err, from, "")
+		// CheckBound compares the proof key's thumbprint with jkt before
+		// the proof's signature, and refuses an unbound token (jkt "")
+		// before reading the proof.
+		p, err := m.dpop.CheckBound(ctx, r.Header[dpopHeader], r.Method, m.dpopURI(r), tok, jkt)
+		if err != nil {
+			k, nonce := kindUnavailable, ""
+			if e, ok := errors.AsType[*dpop.Error](err); ok {
+				k, nonce = kindDPoPProof, e.Nonce
+				switch {
+				case e.Code == dpop.CodeUseNonce:
+					k = kindDPoPNonce
+				case errors.Is(e.Err, dpop.ErrBinding):
+					k = kindDPoPBinding
+				}
+			} else if errors.Is(err, dpop.ErrRequestURI) {
+				k = kindBadURI // a Host header no URI can hold
+			}
+			m.fail(w, r, k, err, from, nonce)
 			return
 		}
+		c.proof = p
 	case jkt != "": // m.dpop is set: confirmation found jkt unchecked otherwise
 		m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
 		return
