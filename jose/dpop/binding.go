@@ -26,7 +26,7 @@ const athLen = 43
 // in constant time an ath of the right length (which is no secret),
 // without allocating: the expected ath is encoded on the stack, and the
 // given one copied there.
-func athMatches(accessToken, ath string) bool {
+func athMatches[T string | []byte](accessToken string, ath T) bool {
 	if len(ath) != athLen {
 		return false
 	}

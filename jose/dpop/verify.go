@@ -255,6 +255,7 @@ type checkedProof struct {
 	// signature, when nonceChecked.
 	nonce        string
 	nonceChecked bool
+	pre          preClaims // the claims read before the signature
 	// serverErr is an error of the nonce source before the signature,
 	// the server's, returned as is rather than under jws's words.
 	serverErr error
@@ -375,7 +376,7 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 	}
 	// The checks again, on the claims the signature covers: only they
 	// accept the proof.
-	if err := v.checkClaims(ctx, pc, c.HTM, c.HTU, c.ATH, c.Nonce, p.IssuedAt, c.IssuedAt.String()); err != nil {
+	if err := checkClaims(ctx, pc, false, c.HTM, c.HTU, c.ATH, c.Nonce, c.IssuedAt); err != nil {
 		return nil, err
 	}
 	if p.Thumbprint == "" {
@@ -400,48 +401,86 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 }
 
 // checkClaims runs the claim checks of RFC 9449 §4.3 (checks 9 to 11,
-// "ath" and "nonce") on htm, htu, ath and nonce, and on iat (the "iat"
-// claim, as text in iatText), for the request pc holds: before the
-// signature on the claims precheck read, after it on the verified ones. A
-// nonce the source found current before the signature is not asked
-// again.
-func (v *Verifier) checkClaims(ctx context.Context, pc *checkedProof, htm, htu, ath, nonce string, iat time.Time, iatText string) error {
-	if htm == "" || htu == "" {
+// "ath" and "nonce") on htm, htu, ath, nonce and iat, for the request pc
+// holds: before the signature on the claims precheck read (pre), after it
+// on the verified ones. Before the signature an "htu" that is the
+// request's URI as is passes unnormalized (what passes there is checked
+// again), and a nonce the source found current then is not asked again
+// after it.
+func checkClaims[T string | []byte](ctx context.Context, pc *checkedProof, pre bool, htm, htu, ath, nonce T, iat jwt.NumericDate) error {
+	v := pc.v
+	if len(htm) == 0 || len(htu) == 0 {
 		name := "htm"
-		if htm != "" {
+		if len(htm) != 0 {
 			name = "htu"
 		}
 		return proofError(ErrMissingClaim, strconv.Quote(name)+" is empty", nil)
 	}
 	now := pc.now
-	if oldest := now.Add(-v.maxAge - v.leeway); iat.Before(oldest) {
-		return proofError(ErrIssuedAt, "\"iat\" "+iatText+", now "+now.UTC().Format(time.RFC3339)+", max age "+v.maxAge.String()+" and leeway "+v.leeway.String(), nil)
+	if oldest := now.Add(-v.maxAge - v.leeway); iat.Time().Before(oldest) {
+		return proofError(ErrIssuedAt, "\"iat\" "+iat.String()+", now "+now.UTC().Format(time.RFC3339)+", max age "+v.maxAge.String()+" and leeway "+v.leeway.String(), nil)
 	}
-	if htm != pc.method {
+	if string(htm) != pc.method {
 		return proofError(ErrMethod, "\"htm\" "+untrusted.Quote(htm)+", request "+untrusted.Quote(pc.method), nil)
 	}
-	got, err := normalizeURI(htu)
-	if err != nil {
-		return proofError(ErrURI, "\"htu\": "+err.Error(), nil)
-	}
-	if got != pc.uri {
-		return proofError(ErrURI, "\"htu\" "+untrusted.Quote(got)+", request "+untrusted.Quote(pc.uri), nil)
+	if !pre || string(htu) != pc.uri {
+		got, err := normalizeURI(string(htu))
+		if err != nil {
+			return proofError(ErrURI, "\"htu\": "+err.Error(), nil)
+		}
+		if got != pc.uri {
+			return proofError(ErrURI, "\"htu\" "+untrusted.Quote(got)+", request "+untrusted.Quote(pc.uri), nil)
+		}
 	}
 	if pc.accessToken != "" {
-		if ath == "" {
+		if len(ath) == 0 {
 			return proofError(ErrMissingClaim, "\"ath\" is absent and the request presents an access token", nil)
 		}
 		if !athMatches(pc.accessToken, ath) {
 			return proofError(ErrAccessTokenHash, "", nil)
 		}
 	}
-	if v.nonces != nil && !(pc.nonceChecked && nonce == pc.nonce) {
-		if err := v.checkNonce(ctx, nonce); err != nil {
+	if v.nonces != nil && !(pc.nonceChecked && string(nonce) == pc.nonce) {
+		n := string(nonce)
+		if err := v.checkNonce(ctx, n); err != nil {
 			return err
 		}
-		pc.nonce, pc.nonceChecked = nonce, true
+		pc.nonce, pc.nonceChecked = n, true
 	}
 	return nil
+}
+
+// preClaims are the claims precheck reads, subslices of the payload (or
+// their unescaped copies), and which of the required ones it found.
+type preClaims struct {
+	htm, htu, ath, nonce, iat []byte
+	has                       uint8 // jti, htm, htu, iat: bits 0 to 3
+}
+
+// member records a member of the claims, for jsonx.ScanObject.
+func (c *preClaims) member(name, value []byte) error {
+	var dst *[]byte
+	switch string(name) {
+	case "jti":
+		c.has |= 1
+		return nil
+	case "htm":
+		dst, c.has = &c.htm, c.has|2
+	case "htu":
+		dst, c.has = &c.htu, c.has|4
+	case "iat":
+		c.iat, c.has = value, c.has|8
+		return nil
+	case "ath":
+		dst = &c.ath
+	case "nonce":
+		dst = &c.nonce
+	default:
+		return nil
+	}
+	s, err := jsonx.StringBytes(value)
+	*dst = s
+	return err
 }
 
 // precheck runs, before the signature, the checks of pc's proof that need
@@ -474,54 +513,28 @@ func (pc *checkedProof) precheck(h *jose.Header) error {
 	if err != nil {
 		return nil
 	}
-	var htm, htu, ath, nonce, iat []byte
-	var has uint8 // jti, htm, htu, iat
-	err = jsonx.ScanObject(payload, jsonx.Limits{}, func(name, value []byte) error {
-		var dst *[]byte
-		switch string(name) {
-		case "jti":
-			has |= 1
-			return nil
-		case "htm":
-			dst, has = &htm, has|2
-		case "htu":
-			dst, has = &htu, has|4
-		case "iat":
-			iat, has = value, has|8
-			return nil
-		case "ath":
-			dst = &ath
-		case "nonce":
-			dst = &nonce
-		default:
-			return nil
-		}
-		s, err := jsonx.StringBytes(value)
-		*dst = s
-		return err
-	})
-	if err != nil {
+	c := &pc.pre
+	if jsonx.ScanObject(payload, jsonx.Limits{}, c.member) != nil {
 		return nil
 	}
-	if has != 15 {
-		for i, name := range []string{"jti", "htm", "htu", "iat"} {
-			if has&(1<<i) == 0 {
+	if c.has != 15 {
+		for i, name := range [...]string{"jti", "htm", "htu", "iat"} {
+			if c.has&(1<<i) == 0 {
 				return proofError(ErrMissingClaim, strconv.Quote(name)+" is absent", nil)
 			}
 		}
 	}
 	var d jwt.NumericDate
-	if d.UnmarshalJSON(iat) != nil || d.IsZero() {
+	if d.UnmarshalJSON(c.iat) != nil || d.IsZero() {
 		return nil
 	}
-	t := d.Time()
 	// jwt refuses an "iat" in the future after the signature, comparing
 	// at the precision of the claim: this refuses it a second later, so
 	// as never to refuse what jwt accepts.
-	if late := pc.now.Add(v.leeway + time.Second); t.After(late) {
+	if late := pc.now.Add(v.leeway + time.Second); d.Time().After(late) {
 		return proofError(ErrIssuedAt, "\"iat\" "+d.String()+" is in the future, now "+pc.now.UTC().Format(time.RFC3339)+" and leeway "+v.leeway.String(), nil)
 	}
-	return v.checkClaims(pc, pc, string(htm), string(htu), string(ath), string(nonce), t, d.String())
+	return checkClaims(pc, pc, true, c.htm, c.htu, c.ath, c.nonce, d)
 }
 
 // checkNonce refuses a proof without a nonce the source accepts, with
