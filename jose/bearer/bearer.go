@@ -78,9 +78,20 @@ type Options struct {
 	// DPoP, when set, also accepts access tokens bound to a key, sent with
 	// the DPoP scheme (RFC 9449 §7.1): "Authorization: DPoP <token>" with
 	// exactly one DPoP header, the proof, which DPoP checks (every check
-	// of §4.3, its "ath" against the token) before the Validator runs;
-	// the token's "cnf" "jkt" must then be the proof key's thumbprint
-	// (§6.1). With DPoP set, a token bound to a key is refused with the
+	// of §4.3, its "ath" against the token), and the token's "cnf" "jkt"
+	// must be the proof key's thumbprint (§6.1). The cheap checks come
+	// first: the Validator validates the token (and its "cnf") before the
+	// proof is read, then dpop.Verifier.CheckBound compares the proof
+	// key's thumbprint with the token's "jkt" right after parsing the
+	// proof's header, then checks its claims, then its signature, last
+	// its replay (the store only records proofs whose signature
+	// verified), so that a request without a valid token costs no proof
+	// signature, nor does a token used with a key other than its own. A
+	// request whose token and proof are both bad is thus answered for
+	// its token: invalid_token (the Validator's refusal, an unbound
+	// token, a token of another key), never invalid_dpop_proof or
+	// use_dpop_nonce, which a valid token bound to the proof's key gets.
+	// With DPoP set, a token bound to a key is refused with the
 	// Bearer scheme (§7.2). Every refusal of the DPoP scheme, a malformed or
 	// oversized DPoP credential included, is answered with
 	// WWW-Authenticate: DPoP algs="...", error="invalid_dpop_proof",
@@ -227,23 +238,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	c := &claimsContext{Context: ctx}
-	if from == fromDPoP {
-		p, err := m.dpop.Check(ctx, r.Header[dpopHeader], r.Method, m.dpopURI(r), tok)
-		if err != nil {
-			k, nonce := kindUnavailable, ""
-			if e, ok := errors.AsType[*dpop.Error](err); ok {
-				k, nonce = kindDPoPProof, e.Nonce
-				if e.Code == dpop.CodeUseNonce {
-					k = kindDPoPNonce
-				}
-			} else if errors.Is(err, dpop.ErrRequestURI) {
-				k = kindBadURI // a Host header no URI can hold
-			}
-			m.fail(w, r, k, err, from, nonce)
-			return
-		}
-		c.proof = p
-	}
+	// The token first, then the proof: a request without a valid token
+	// costs no proof signature, whatever proof it carries.
 	t, err := m.v.ValidateContext(ctx, []byte(tok), &c.claims)
 	if err != nil {
 		m.fail(w, r, syntaxKind(tok, from, validationKind(err)), err, from, "")
@@ -268,10 +264,27 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case from == fromDPoP:
-		if err := dpop.CheckBinding(jkt, c.proof); err != nil {
-			m.fail(w, r, kindDPoPBinding, err, from, "")
+		// CheckBound compares the proof key's thumbprint with jkt before
+		// the proof's signature, and refuses an unbound token (jkt "")
+		// before reading the proof.
+		p, err := m.dpop.CheckBound(ctx, r.Header[dpopHeader], r.Method, m.dpopURI(r), tok, jkt)
+		if err != nil {
+			k, nonce := kindUnavailable, ""
+			if e, ok := errors.AsType[*dpop.Error](err); ok {
+				k, nonce = kindDPoPProof, e.Nonce
+				switch {
+				case e.Code == dpop.CodeUseNonce:
+					k = kindDPoPNonce
+				case errors.Is(e.Err, dpop.ErrBinding):
+					k = kindDPoPBinding
+				}
+			} else if errors.Is(err, dpop.ErrRequestURI) {
+				k = kindBadURI // a Host header no URI can hold
+			}
+			m.fail(w, r, k, err, from, nonce)
 			return
 		}
+		c.proof = p
 	case jkt != "": // m.dpop is set: confirmation found jkt unchecked otherwise
 		m.fail(w, r, kindBoundBearer, dpop.CheckBearer(jkt), from, "")
 		return

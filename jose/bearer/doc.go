@@ -63,10 +63,13 @@
 //
 // DPoP (RFC 9449): with Options.DPoP, a jose/dpop Verifier, the
 // Middleware also accepts "Authorization: DPoP <token>" with its DPoP
-// proof header (§7.1). The proof is checked first (every check of §4.3,
-// "ath" against the token), then the token by the Validator, then the
-// token's "cnf" "jkt" against the proof key's thumbprint (§6.1); the
-// handler finds the proof with ProofFrom. A token bound to a key sent with
+// proof header (§7.1). The token is validated first, by the Validator,
+// then the proof (every check of §4.3, "ath" against the token), its
+// key's thumbprint compared with the token's "cnf" "jkt" (§6.1) before
+// its claims and its signature: a request without a valid token, or with
+// the token of another key, costs no proof signature, and is answered
+// invalid_token whatever its proof (Options.DPoP); the handler finds the
+// proof with ProofFrom. A token bound to a key sent with
 // the Bearer scheme is refused (§7.2); DPoPOnly refuses the Bearer scheme
 // altogether, without reading it. Refusals of a DPoP request carry a DPoP
 // challenge (with "algs", and a DPoP-Nonce header for use_dpop_nonce, §8),

@@ -2,11 +2,14 @@ package bearer
 
 import (
 	"context"
+	"crypto"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
+	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/dpop"
 	"github.com/josebench/josebench/jose/jwa"
 )
@@ -104,4 +107,82 @@ func BenchmarkDPoPRequest(b *testing.B) {
 		req.Header.Set("Authorization", "Bearer "+sign(b, testKey, "", testClaims("orders:read")))
 		run(b, h, req)
 	})
+}
+
+// discardWriter is an http.ResponseWriter that keeps the header of the
+// last answer only, so that a benchmark of refusals measures them, not a
+// recorder's growth.
+type discardWriter struct {
+	h    http.Header
+	code int
+}
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (w *discardWriter) WriteHeader(code int)        { w.code = code }
+
+// BenchmarkDPoPForgedToken measures the refusal of a forged access token
+// (HS256 under another key, bound to the proof's key) presented with a
+// valid proof, ES256 or PS256 with the costliest RSA key the Verifier
+// allows (4096 bits, e = 2^31-1), beside the same token with no proof
+// ("noproof"): the cost of a request without a valid token. To compare
+// two builds, interleave their test binaries:
+//
+//	go test -c -o bearer.test ./jose/bearer
+//	for i in 1 2 3 4 5 6; do ./bearer.test -test.run '^$' -test.bench DPoPForgedToken -test.benchmem; done
+func BenchmarkDPoPForgedToken(b *testing.B) {
+	const uri = "https://api.example/orders"
+	data, err := os.ReadFile("../../testdata/keys/rsa4096-e2147483647.pem")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rk, err := jose.ParseKeyPEM(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rsaProver, err := dpop.NewProver(jwa.PS256, rk.Key.(crypto.Signer))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dv, err := dpop.NewVerifier(dpop.VerifierOptions{
+		Algorithms: []jwa.SignatureAlgorithm{jwa.ES256, jwa.PS256},
+		Replay:     noReplay{},
+		Now:        func() time.Time { return testNow },
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := newMiddleware(b, Options{DPoP: dv}).Handler(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		b.Fatal("a forged token was accepted")
+	}))
+	for _, tc := range []struct {
+		name   string
+		prover *dpop.Prover
+	}{{"noproof", newProver(b)}, {"ES256", newProver(b)}, {"PS256-4096", rsaProver}} {
+		b.Run(tc.name, func(b *testing.B) {
+			c := dpopClaims{Claims: testClaims("orders:read")}
+			c.Cnf = &struct {
+				JKT string `json:"jkt"`
+			}{tc.prover.Thumbprint()}
+			tok := sign(b, otherKey, "", c)
+			req := httptest.NewRequest(http.MethodGet, uri, nil)
+			req.Header.Set("Authorization", "DPoP "+tok)
+			if tc.name != "noproof" {
+				proof, err := tc.prover.Proof(http.MethodGet, uri, &dpop.ProofOptions{AccessToken: tok, IssuedAt: testNow})
+				if err != nil {
+					b.Fatal(err)
+				}
+				req.Header.Set("DPoP", proof)
+			}
+			w := &discardWriter{h: http.Header{}}
+			b.ReportAllocs()
+			for b.Loop() {
+				clear(w.h)
+				h.ServeHTTP(w, req)
+			}
+			if w.code != http.StatusUnauthorized {
+				b.Fatalf("answered %d", w.code)
+			}
+		})
+	}
 }

@@ -201,7 +201,9 @@ func TestDPoPErrorHook(t *testing.T) {
 	}})
 	srv := serve(t, m.Handler(echo))
 	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
-	req.Header.Set("Authorization", "DPoP "+boundToken(t, ""))
+	// A token bound to a key: an unbound one is refused before the proof
+	// is read (TestDPoPTokenFirst).
+	req.Header.Set("Authorization", "DPoP "+boundToken(t, newProver(t).Thumbprint()))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ const athLen = 43
 // without allocating: the expected ath is encoded on the stack, and
 // []byte(ath), which does not escape and is not written, is converted
 // without a copy (Go 1.22 and later).
-func athMatches(accessToken, ath string) bool {
+func athMatches[T string | []byte](accessToken string, ath T) bool {
 	if len(ath) != athLen {
 		return false
 	}

@@ -25,18 +25,24 @@
 // presented access token, the server's nonce (§8, a NonceSource such as
 // RotatingNonces), and last the replay store (a MemoryStore by default,
 // bounded, or any ReplayStore), written only once the signature and every
-// other check passed. CheckBinding then checks the access token's
-// "cnf" "jkt" (§6.1, read with TokenBinding) against the proof's key, and
-// CheckBearer refuses a bound token presented as a bearer token (§7.2):
-// both with CodeInvalidToken.
+// other check passed. Every check that needs no signature runs before it
+// (Verifier.Check gives the order), on the very bytes then verified, and
+// only ever refuses: the claims are checked again once verified.
+// CheckBinding then checks the access token's "cnf" "jkt" (§6.1, read with
+// TokenBinding) against the proof's key, or Verifier.CheckBound does, for
+// a token already validated, before the proof's signature; CheckBearer
+// refuses a bound token presented as a bearer token (§7.2): all with
+// CodeInvalidToken.
 //
 // Cost: refusing a proof costs at most one signature verification, with a
 // key of at most VerifierOptions.MaxRSABits for RSA, plus the parse of at
 // most VerifierOptions.MaxProofSize bytes; SECURITY.md gives the measured
-// worst cases.
+// worst cases. A proof a cheap check refuses costs none, and with
+// CheckBound neither does one of a key other than the token's.
 //
-// The package makes no HTTP responses itself: a middleware calls
-// Verifier.Check with the request's DPoP header values, method, URI and
+// The package makes no HTTP responses itself: a middleware validates the
+// access token, then calls Verifier.CheckBound (Verifier.Check for a
+// token request) with the request's DPoP header values, method, URI and
 // access token, and writes the *Error's code in its WWW-Authenticate
 // challenge (§7.1) and its Nonce in a DPoP-Nonce header.
 package dpop

@@ -103,14 +103,17 @@ type VerifierOptions struct {
 //
 // Cost: a refused proof costs at most one signature verification plus the
 // parsing of at most MaxProofSize bytes (the strict JWS and JWT parse of
-// packages jws and jwt, under the default jose.Limits): the size is
-// checked first, then a scan of the header for a jwk with certificates
-// (refused before jose would parse them), then the header (alg in the
-// allow-list, typ, a public jwk that fits alg, an RSA key within
-// MaxRSABits), all before the signature;
-// the claims are read only once it verifies, and the replay store is
-// written only for a proof that passed every check, so forged proofs
-// never fill it.
+// packages jws and jwt, under the default jose.Limits), and every check
+// that needs no signature runs before it (see Check): the size is checked
+// first, then a scan of the header for a jwk with certificates (refused
+// before jose would parse them), then the header (alg in the allow-list,
+// typ, a public jwk that fits alg, an RSA key within MaxRSABits), the
+// key's thumbprint against the token's cnf.jkt (CheckBound), and the
+// claims of the payload (htm, htu, iat, ath, nonce), all before the
+// signature. What is read before the signature only refuses: the claims
+// are parsed strictly and checked again once it verifies, and the replay
+// store is written only for a proof that passed every check, so forged
+// proofs never fill it.
 type Verifier struct {
 	algs      []jwa.SignatureAlgorithm
 	validator *jwt.Validator
@@ -233,10 +236,41 @@ type proofClaims struct {
 }
 
 // checkedProof holds a proof's claims, as jwt decodes them, and the Proof
-// made of them: one allocation for both.
+// made of them: one allocation for both. It is also the context of the
+// proof's JWT validation, through which headerKey finds the request's
+// expectations (see precheck), with no context.WithValue to allocate.
 type checkedProof struct {
+	context.Context
 	proof  Proof
 	claims proofClaims
+
+	v           *Verifier
+	raw         string // the proof, the very bytes jws verifies
+	method, uri string // the request's method and normalized target URI
+	accessToken string
+	jkt         string // the token's cnf.jkt, with bound
+	bound       bool
+	now         time.Time
+	// nonce is the "nonce" the nonce source found current before the
+	// signature, when nonceChecked.
+	nonce        string
+	nonceChecked bool
+	pre          preClaims // the claims read before the signature
+	// serverErr is an error of the nonce source before the signature,
+	// the server's, returned as is rather than under jws's words.
+	serverErr error
+}
+
+// checkedProofKey is the context key under which a checkedProof is its own
+// value.
+type checkedProofKey struct{}
+
+// Value returns pc for checkedProofKey, what its parent holds otherwise.
+func (pc *checkedProof) Value(key any) any {
+	if key == (checkedProofKey{}) {
+		return pc
+	}
+	return pc.Context.Value(key)
 }
 
 // Check checks the DPoP proof of an HTTP request (RFC 9449 §4.3): proofs
@@ -245,24 +279,58 @@ type checkedProof struct {
 // path as the client addressed them: behind a proxy, the public ones);
 // accessToken is the access token the request presents with the DPoP
 // scheme, or "" (a token request). On success it returns the proof; the
-// access token's binding is then checked with CheckBinding.
+// access token's binding is then checked with CheckBinding, or, so that a
+// proof of another key costs no signature verification, by CheckBound
+// instead of Check.
 //
-// The checks run in this order, each refused with an *Error wrapping its
-// own sentinel: exactly one proof (ErrNoProof, ErrMultipleProofs); its
-// size (ErrProofTooLarge); a "jwk" without certificate members (ErrKey),
-// scanned before jws parses the header; the JWS and its header, before
-// the signature:
-// well-formed (ErrMalformedProof), "alg" (ErrAlgorithm), "typ" (ErrType),
-// "jwk" present (ErrMissingClaim) and acceptable (ErrKey); the signature
-// (ErrSignature); the claims: well-formed (ErrMalformedProof), present
-// (ErrMissingClaim), "iat" in the window (ErrIssuedAt), "htm" (ErrMethod),
-// "htu" (ErrURI), "ath" (ErrMissingClaim, ErrAccessTokenHash), "nonce"
-// (ErrNonce, Code CodeUseNonce); last the replay store (ErrReplay). An
-// error that is not an *Error (a done ctx, a failing replay store or nonce
-// source) is the server's, not the client's, except one wrapping
+// The cheap checks run first, the signature then, each refused with an
+// *Error wrapping its own sentinel: exactly one proof (ErrNoProof,
+// ErrMultipleProofs); its size (ErrProofTooLarge); a "jwk" without
+// certificate members (ErrKey), scanned before jws parses the header; the
+// JWS and its header: well-formed (ErrMalformedProof), "alg"
+// (ErrAlgorithm), "typ" (ErrType), "jwk" present (ErrMissingClaim) and
+// acceptable (ErrKey); the claims, read from the payload of the very
+// bytes whose signature is then verified: present (ErrMissingClaim), "iat"
+// in the window (ErrIssuedAt), "htm" (ErrMethod), "htu" (ErrURI), "ath"
+// (ErrMissingClaim, ErrAccessTokenHash), "nonce" (ErrNonce, Code
+// CodeUseNonce); then the signature (ErrSignature); then the strict JWT
+// parse of the verified claims (ErrMalformedProof, and every check above
+// again, on what the signature covers: claims read before it only ever
+// refuse a proof); last the replay store (ErrReplay), which thus only
+// records the "jti" of proofs whose signature verified and that passed
+// every other check. A payload that cannot be read before the signature
+// (not a JSON object) is left to the strict parse, after it. The nonce
+// source may thus be asked about the nonce of a proof whose signature is
+// not verified yet; it is only asked to tell whether it is current. An
+// error that is not an *Error (a done ctx, a failing replay store or
+// nonce source) is the server's, not the client's, except one wrapping
 // ErrRequestURI: uri is not an absolute http or https URI (checked after
 // the proof's size, before it is read).
 func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, accessToken string) (*Proof, error) {
+	return v.check(ctx, proofs, method, uri, accessToken, "", false)
+}
+
+// CheckBound is Check for an access token bound to a key (RFC 9449 §6.1,
+// §7.1): jkt is its "cnf" "jkt" (TokenBinding, or a token introspection
+// response's), and accessToken, which must not be empty, the token. It
+// refuses a proof whose key's thumbprint is not jkt, or a jkt that is
+// empty (an unbound token), as CheckBinding does (an *Error of Code
+// CodeInvalidToken wrapping ErrBinding), and compares them right after
+// the header checks, before the claims and the signature: a token used
+// with a key other than its own costs a header parse and a thumbprint,
+// no signature verification (the "jkt" was read from a token already
+// validated, so that this check is the cheap one of §4.3 check 12 and
+// §6.1). A server validates the access token first, then calls CheckBound,
+// as the jose/bearer Middleware does.
+func (v *Verifier) CheckBound(ctx context.Context, proofs []string, method, uri, accessToken, jkt string) (*Proof, error) {
+	if jkt == "" {
+		return nil, CheckBinding("", nil)
+	}
+	return v.check(ctx, proofs, method, uri, accessToken, jkt, true)
+}
+
+// check is Check, and CheckBound with bound.
+func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, accessToken, jkt string, bound bool) (*Proof, error) {
 	switch {
 	case len(proofs) == 0:
 		return nil, proofError(ErrNoProof, "", nil)
@@ -280,14 +348,22 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 	if err := checkJWKMembers(proof); err != nil {
 		return nil, err
 	}
-	pc := new(checkedProof)
+	now := v.now()
+	pc := &checkedProof{Context: ctx, v: v, raw: proof, method: method, uri: want,
+		accessToken: accessToken, jkt: jkt, bound: bound, now: now}
 	c := &pc.claims
-	tok, err := v.validator.ValidateContext(ctx, []byte(proof), c)
+	// The context is pc, for headerKey: the header, the binding and the
+	// claims are checked there, before the signature.
+	tok, err := v.validator.ValidateContext(pc, []byte(proof), c)
 	if err != nil {
+		if pc.serverErr != nil {
+			return nil, pc.serverErr
+		}
 		return nil, v.refusal(ctx, err)
 	}
 	p := &pc.proof
 	*p = Proof{
+		Thumbprint:      p.Thumbprint, // headerKey's, of the key that verified
 		Key:             tok.Header.JWK,
 		Algorithm:       jwa.SignatureAlgorithm(tok.Header.Algorithm),
 		ID:              c.ID,
@@ -298,42 +374,20 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 		Nonce:           c.Nonce,
 		Claims:          tok.Payload,
 	}
-	now := v.now()
-	if c.HTM == "" || c.HTU == "" {
-		name := "htm"
-		if c.HTM != "" {
-			name = "htu"
-		}
-		return nil, proofError(ErrMissingClaim, strconv.Quote(name)+" is empty", nil)
+	// The checks again, on the claims the signature covers: only they
+	// accept the proof.
+	if err := checkClaims(ctx, pc, false, c.HTM, c.HTU, c.ATH, c.Nonce, c.IssuedAt); err != nil {
+		return nil, err
 	}
-	if oldest := now.Add(-v.maxAge - v.leeway); p.IssuedAt.Before(oldest) {
-		return nil, proofError(ErrIssuedAt, "\"iat\" "+c.IssuedAt.String()+", now "+now.UTC().Format(time.RFC3339)+", max age "+v.maxAge.String()+" and leeway "+v.leeway.String(), nil)
-	}
-	if c.HTM != method {
-		return nil, proofError(ErrMethod, "\"htm\" "+untrusted.Quote(c.HTM)+", request "+untrusted.Quote(method), nil)
-	}
-	got, err := normalizeURI(c.HTU)
-	if err != nil {
-		return nil, proofError(ErrURI, "\"htu\": "+err.Error(), nil)
-	}
-	if got != want {
-		return nil, proofError(ErrURI, "\"htu\" "+untrusted.Quote(got)+", request "+untrusted.Quote(want), nil)
-	}
-	if accessToken != "" {
-		if c.ATH == "" {
-			return nil, proofError(ErrMissingClaim, "\"ath\" is absent and the request presents an access token", nil)
-		}
-		if !athMatches(accessToken, c.ATH) {
-			return nil, proofError(ErrAccessTokenHash, "", nil)
-		}
-	}
-	if v.nonces != nil {
-		if err := v.checkNonce(ctx, c.Nonce); err != nil {
+	if p.Thumbprint == "" {
+		if p.Thumbprint, err = thumbprint(p.Key); err != nil { // headerKey checked it fits alg
 			return nil, err
 		}
 	}
-	if p.Thumbprint, err = thumbprint(p.Key); err != nil { // headerKey checked it fits alg
-		return nil, err
+	if bound {
+		if err := CheckBinding(jkt, p); err != nil {
+			return nil, err
+		}
 	}
 	key := replayKey(p.Thumbprint, c.ID)
 	seen, err := v.replay.Remember(ctx, key, now, p.IssuedAt.Add(v.maxAge+v.leeway))
@@ -344,6 +398,143 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 		return nil, proofError(ErrReplay, "\"jti\" "+untrusted.Quote(c.ID), nil)
 	}
 	return p, nil
+}
+
+// checkClaims runs the claim checks of RFC 9449 §4.3 (checks 9 to 11,
+// "ath" and "nonce") on htm, htu, ath, nonce and iat, for the request pc
+// holds: before the signature on the claims precheck read (pre), after it
+// on the verified ones. Before the signature an "htu" that is the
+// request's URI as is passes unnormalized (what passes there is checked
+// again), and a nonce the source found current then is not asked again
+// after it.
+func checkClaims[T string | []byte](ctx context.Context, pc *checkedProof, pre bool, htm, htu, ath, nonce T, iat jwt.NumericDate) error {
+	v := pc.v
+	if len(htm) == 0 || len(htu) == 0 {
+		name := "htm"
+		if len(htm) != 0 {
+			name = "htu"
+		}
+		return proofError(ErrMissingClaim, strconv.Quote(name)+" is empty", nil)
+	}
+	now := pc.now
+	if oldest := now.Add(-v.maxAge - v.leeway); iat.Time().Before(oldest) {
+		return proofError(ErrIssuedAt, "\"iat\" "+iat.String()+", now "+now.UTC().Format(time.RFC3339)+", max age "+v.maxAge.String()+" and leeway "+v.leeway.String(), nil)
+	}
+	if string(htm) != pc.method {
+		return proofError(ErrMethod, "\"htm\" "+untrusted.Quote(htm)+", request "+untrusted.Quote(pc.method), nil)
+	}
+	if !pre || string(htu) != pc.uri {
+		got, err := normalizeURI(string(htu))
+		if err != nil {
+			return proofError(ErrURI, "\"htu\": "+err.Error(), nil)
+		}
+		if got != pc.uri {
+			return proofError(ErrURI, "\"htu\" "+untrusted.Quote(got)+", request "+untrusted.Quote(pc.uri), nil)
+		}
+	}
+	if pc.accessToken != "" {
+		if len(ath) == 0 {
+			return proofError(ErrMissingClaim, "\"ath\" is absent and the request presents an access token", nil)
+		}
+		if !athMatches(pc.accessToken, ath) {
+			return proofError(ErrAccessTokenHash, "", nil)
+		}
+	}
+	if v.nonces != nil && !(pc.nonceChecked && string(nonce) == pc.nonce) {
+		n := string(nonce)
+		if err := v.checkNonce(ctx, n); err != nil {
+			return err
+		}
+		pc.nonce, pc.nonceChecked = n, true
+	}
+	return nil
+}
+
+// preClaims are the claims precheck reads, subslices of the payload (or
+// their unescaped copies), and which of the required ones it found.
+type preClaims struct {
+	htm, htu, ath, nonce, iat []byte
+	has                       uint8 // jti, htm, htu, iat: bits 0 to 3
+}
+
+// member records a member of the claims, for jsonx.ScanObject.
+func (c *preClaims) member(name, value []byte) error {
+	var dst *[]byte
+	switch string(name) {
+	case "jti":
+		c.has |= 1
+		return nil
+	case "htm":
+		dst, c.has = &c.htm, c.has|2
+	case "htu":
+		dst, c.has = &c.htu, c.has|4
+	case "iat":
+		c.iat, c.has = value, c.has|8
+		return nil
+	case "ath":
+		dst = &c.ath
+	case "nonce":
+		dst = &c.nonce
+	default:
+		return nil
+	}
+	s, err := jsonx.StringBytes(value)
+	*dst = s
+	return err
+}
+
+// precheck runs, before the signature, the checks of pc's proof that need
+// no signature: the binding to pc.jkt (with pc.bound) and the claims,
+// read from the payload segment of pc.raw, the bytes jws is verifying
+// (jws has split them and parsed their header h already). What it reads
+// may only refuse the proof: every claim is checked again once verified.
+// A payload it cannot read (not base64url, not a JSON object within
+// jsonx's default limits, a claim of the wrong type) is left to the
+// strict JWT parse after the signature.
+func (pc *checkedProof) precheck(h *jose.Header) error {
+	v := pc.v
+	jkt, err := thumbprint(h.JWK)
+	if err != nil {
+		return err
+	}
+	pc.proof.Thumbprint = jkt
+	if pc.bound && !equal(pc.jkt, jkt) {
+		return CheckBinding(pc.jkt, &pc.proof)
+	}
+	if h.B64 != nil && !*h.B64 {
+		return nil // jwt refuses it
+	}
+	_, rest, _ := strings.Cut(pc.raw, ".")
+	seg, _, ok := strings.Cut(rest, ".")
+	if !ok {
+		return nil
+	}
+	payload, err := b64enc.AppendDecode(nil, seg, jose.ErrMalformed)
+	if err != nil {
+		return nil
+	}
+	c := &pc.pre
+	if jsonx.ScanObject(payload, jsonx.Limits{}, c.member) != nil {
+		return nil
+	}
+	if c.has != 15 {
+		for i, name := range [...]string{"jti", "htm", "htu", "iat"} {
+			if c.has&(1<<i) == 0 {
+				return proofError(ErrMissingClaim, strconv.Quote(name)+" is absent", nil)
+			}
+		}
+	}
+	var d jwt.NumericDate
+	if d.UnmarshalJSON(c.iat) != nil || d.IsZero() {
+		return nil
+	}
+	// jwt refuses an "iat" in the future after the signature, comparing
+	// at the precision of the claim: this refuses it a second later, so
+	// as never to refuse what jwt accepts.
+	if late := pc.now.Add(v.leeway + time.Second); d.Time().After(late) {
+		return proofError(ErrIssuedAt, "\"iat\" "+d.String()+" is in the future, now "+pc.now.UTC().Format(time.RFC3339)+" and leeway "+v.leeway.String(), nil)
+	}
+	return checkClaims(pc, pc, true, c.htm, c.htu, c.ath, c.nonce, d)
 }
 
 // checkNonce refuses a proof without a nonce the source accepts, with
@@ -428,9 +619,10 @@ var errStop = errors.New("stop")
 // headerKey is the Verifier's key function: it runs the header checks of
 // RFC 9449 §4.3 before the signature (the alg is already in the
 // allow-list, the header well-formed, its jwk public: jws and jose check
-// them) and returns the header's key as a Go key, so that jws prepares it
+// them), then, under the context of a Check (a *checkedProof), its
+// binding and claim checks (precheck), and returns the header's key as a Go key, so that jws prepares it
 // for this proof only and caches nothing an attacker chose.
-func (v *Verifier) headerKey(_ context.Context, h *jose.Header) (any, error) {
+func (v *Verifier) headerKey(ctx context.Context, h *jose.Header) (any, error) {
 	if !jwt.SameType(h.Type, Type) {
 		d := "\"typ\" is absent"
 		if h.Type != "" {
@@ -450,6 +642,14 @@ func (v *Verifier) headerKey(_ context.Context, h *jose.Header) (any, error) {
 	}
 	if !jwa.SignatureAlgorithm(h.Algorithm).FitsKey(k.Key) {
 		return nil, proofError(ErrKey, fmt.Sprintf("\"jwk\" of kty %s cannot verify %s", k.KeyType(), h.Algorithm), nil)
+	}
+	if pc, ok := ctx.Value(checkedProofKey{}).(*checkedProof); ok && pc.v == v {
+		if err := pc.precheck(h); err != nil {
+			if _, ok := err.(*Error); !ok {
+				pc.serverErr = err
+			}
+			return nil, err
+		}
 	}
 	return k.Key, nil
 }
