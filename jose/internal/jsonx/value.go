@@ -204,7 +204,12 @@ func AppendString[T string | []byte](dst []byte, s T) []byte {
 	// bytes at a time, then copy its plain prefix and escape the rest.
 	// (Checking the copy instead would read back, at other offsets and
 	// widths, what memmove has just stored: loads the store buffer
-	// cannot forward, which made the check cost more than the copy.)
+	// cannot forward, which made the check cost more than the copy.
+	// A fused loop, each word checked and then stored with PutUint64,
+	// costs more still: its bounds checks and the constants of special8,
+	// rematerialized at each word, made BenchmarkStepsApart/encode of
+	// the jwt package 1,927 to 2,369 instructions instead of 1,860,
+	// 2026-12-04.)
 	i := plainPrefix(s)
 	dst = append(dst, '"')
 	dst = append(dst, s[:i]...)
