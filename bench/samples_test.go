@@ -213,3 +213,170 @@ func TestSamplesDeviantFollowsRunner(t *testing.T) {
 		}
 	}
 }
+
+// phaseRun returns a run of n variants measured in 50 rounds of one
+// iteration (the shipped defaults), each at retry_limit, with the
+// calibration workload's three iterations at the start of every round
+// and the variants in each round's order (Seq in the order measured). An
+// iteration takes its variant's time (variant i: 1000+100i ns, and a
+// deterministic jitter of up to ±2%) times slow(variant, round), with its
+// thread CPU time that divided by waited(variant, round); -1 is the
+// calibration workload.
+func phaseRun(n int, slow, waited func(v, round int) float64) *Run {
+	run := &Run{Config: DefaultConfig(), Seed: 7}
+	c := run.Config.Runner
+	run.Results = make([]Result, n)
+	for i := range run.Results {
+		run.Results[i] = Result{Variant: Variant{Benchmark: "B", Subject: "s", Params: []Param{{Name: "v", Value: string(rune('A' + i))}}}, Rejects: c.RetryLimit}
+	}
+	run.Calibration = &Result{Variant: CalibrationVariant()}
+	seq, x := 0, uint32(1)
+	measure := func(r *Result, v, round int, base float64) {
+		x = x*1664525 + 1013904223
+		t := base * (0.98 + 0.04*float64(x>>8)/(1<<24)) * slow(v, round)
+		seq++
+		r.Iterations = append(r.Iterations, Iteration{Round: round, Seq: seq, Time: t, CPU: t / waited(v, round)})
+	}
+	for round := range c.Rounds {
+		for range calibrationIterations {
+			measure(run.Calibration, -1, round, 6000)
+		}
+		for _, i := range RoundOrder(run.Seed, round, n) {
+			measure(&run.Results[i], i, round, 1000+100*float64(i))
+		}
+	}
+	return run
+}
+
+// limitNamed returns the variants that the retry_limit warning names
+// ([Samples.LimitWarns]), by their parameter.
+func limitNamed(run *Run) string {
+	var b strings.Builder
+	for i, s := range run.Samples() {
+		if s.LimitWarns(run.Config.Runner.WarnRejectsAbove) {
+			b.WriteString(run.Results[i].Params[0].Value)
+		}
+	}
+	return b.String()
+}
+
+// withoutSeq returns run as stored before Iteration.Seq was recorded.
+func withoutSeq(run *Run) *Run {
+	old := *run
+	old.Results = slices.Clone(run.Results)
+	for i := range old.Results {
+		old.Results[i].Iterations = slices.Clone(old.Results[i].Iterations)
+		for k := range old.Results[i].Iterations {
+			old.Results[i].Iterations[k].Seq = 0
+		}
+	}
+	return &old
+}
+
+// A phase of the machine that every variant measured in it shares is not
+// a variant's deviation: 15 of 50 rounds (30%, above warn_rejects_above)
+// in which the core is 50% slower (thread CPU time too), or in which
+// other work takes 45% of the wall time (wall time 1.8 times the CPU
+// time), named every variant by the variant's median alone and names none
+// against the machine's speed at the moment. A variant that is itself
+// erratic still is named, in a phase or not: one whose subject does ten
+// times its work in 15 rounds, one descheduled alone in 12, one 30%
+// slower in 14 rounds of its own.
+func TestSamplesMachinePhase(t *testing.T) {
+	const n = 24
+	phase := func(round int) bool { return round >= 20 && round < 35 }
+	one := func(v, round int) float64 { return 1 }
+	for _, tt := range []struct {
+		name         string
+		slow, waited func(v, round int) float64
+		want, old    string // named against the machine's speed; by the median alone
+	}{
+		{"steady", one, one, "", ""},
+		{"slower core", func(v, round int) float64 {
+			if phase(round) {
+				return 1.5
+			}
+			return 1
+		}, one, "", "ABCDEFGHIJKLMNOPQRSTUVWX"},
+		{"descheduled", func(v, round int) float64 {
+			if phase(round) {
+				return 1.8
+			}
+			return 1
+		}, func(v, round int) float64 {
+			if phase(round) {
+				return 1.8
+			}
+			return 1
+		}, "", "ABCDEFGHIJKLMNOPQRSTUVWX"},
+		{"erratic variants", func(v, round int) float64 {
+			f := 1.0
+			if phase(round) {
+				f = 1.5
+			}
+			switch {
+			case v == 3 && round%10 < 3: // 15 rounds, 5 of them in the phase
+				f *= 10
+			case v == 11 && round >= 36 && round < 50: // 14 rounds, after the phase
+				f *= 1.3
+			}
+			return f
+		}, func(v, round int) float64 {
+			if v == 7 && round%4 == 1 && round < 48 { // 12 rounds
+				return 1.5
+			}
+			return 1
+		}, "DHL", "ABCDEFGHIJKLMNOPQRSTUVWX"},
+	} {
+		run := phaseRun(n, tt.slow, tt.waited)
+		if got := limitNamed(run); got != tt.want {
+			t.Errorf("%s: named %q, want %q", tt.name, got, tt.want)
+		}
+		if got := limitNamed(withoutSeq(run)); got != tt.old {
+			t.Errorf("%s, stored without Seq: named %q, want %q (by the median alone)", tt.name, got, tt.old)
+		}
+	}
+	// The counts of the erratic ones: all their own deviations, none of
+	// the phase's.
+	run := phaseRun(n, func(v, round int) float64 {
+		if v == 3 && round%10 < 3 {
+			return 10
+		}
+		if phase(round) {
+			return 1.5
+		}
+		return 1
+	}, one)
+	if s := run.Samples(); s[3].Deviant != 15 || s[4].Deviant != 0 {
+		t.Errorf("erratic variant: %d deviant, a steady one %d; want 15 and 0", s[3].Deviant, s[4].Deviant)
+	}
+}
+
+// With fewer than speedNeighbours iterations of other variants in the
+// whole run, the machine cannot be told from the variant: the deviation
+// is from the variant's median alone.
+func TestSamplesFewVariants(t *testing.T) {
+	slow := func(v, round int) float64 {
+		if round < 3 {
+			return 1.5
+		}
+		return 1
+	}
+	run := phaseRun(3, slow, func(v, round int) float64 { return 1 })
+	run.Calibration = nil
+	// 2 other variants × 50 rounds are 100 iterations: enough.
+	if got := limitNamed(run); got != "" {
+		t.Errorf("3 variants: named %q, want none", got)
+	}
+	// 2 × 7 = 14 other iterations: too few. Every variant keeps the 3
+	// slow rounds of its 7 deviating, as by its median alone.
+	run.Config.Runner.Rounds = 7
+	for i := range run.Results {
+		run.Results[i].Iterations = run.Results[i].Iterations[:7]
+	}
+	for i, s := range run.Samples() {
+		if s.Deviant != 3 {
+			t.Errorf("7 rounds, variant %d: %d deviant, want 3 (from its median alone)", i, s.Deviant)
+		}
+	}
+}
