@@ -97,7 +97,6 @@ func (r *Runner) visitCalibration(cal *Result, round int) error {
 			return err
 		}
 		it.Round = round
-		it.Seq = r.nextSeq()
 		cal.Iterations = append(cal.Iterations, it)
 	}
 	return nil

@@ -158,7 +158,7 @@ func pool(alike []*Run, left []PoolLeft, unread int) *Run {
 		cal.Iterations, cal.Rejects = nil, 0
 		out.Calibration = &cal
 	}
-	offset, seqs := 0, 0
+	offset := 0
 	out.Duration = 0
 	for _, r := range alike {
 		byID := make(map[string]*Result, len(r.Results))
@@ -166,13 +166,12 @@ func pool(alike []*Run, left []PoolLeft, unread int) *Run {
 			byID[r.Results[i].ID()] = &r.Results[i]
 		}
 		for i := range out.Results {
-			appendRounds(&out.Results[i], byID[out.Results[i].ID()], offset, seqs)
+			appendRounds(&out.Results[i], byID[out.Results[i].ID()], offset)
 		}
 		if out.Calibration != nil {
-			appendRounds(out.Calibration, r.Calibration, offset, seqs)
+			appendRounds(out.Calibration, r.Calibration, offset)
 		}
 		offset += r.RoundsDone()
-		seqs += r.lastSeq()
 		out.Duration += r.Duration
 	}
 	out.Config.Runner.Rounds = offset
@@ -181,34 +180,13 @@ func pool(alike []*Run, left []PoolLeft, unread int) *Run {
 }
 
 // appendRounds appends the iterations of from to to, their rounds moved
-// by offset and their Seq, where recorded, by seqs (the runs pooled
-// before), and adds its rejects.
-func appendRounds(to, from *Result, offset, seqs int) {
+// by offset, and adds its rejects.
+func appendRounds(to, from *Result, offset int) {
 	for _, it := range from.Iterations {
 		it.Round += offset
-		if it.Seq > 0 {
-			it.Seq += seqs
-		}
 		to.Iterations = append(to.Iterations, it)
 	}
 	to.Rejects += from.Rejects
-}
-
-// lastSeq returns the highest [Iteration.Seq] of run's results and
-// calibration workload (0 when none was recorded).
-func (run *Run) lastSeq() int {
-	n := 0
-	for i := range run.Results {
-		for _, it := range run.Results[i].Iterations {
-			n = max(n, it.Seq)
-		}
-	}
-	if run.Calibration != nil {
-		for _, it := range run.Calibration.Iterations {
-			n = max(n, it.Seq)
-		}
-	}
-	return n
 }
 
 // unlike says why the stored run r cannot be pooled with newest, or ""

@@ -32,12 +32,6 @@ type Iteration struct {
 	CPU    float64 `json:"cpu,omitempty"` // CPU time of the thread per revolution, ns (0: not measured)
 	Bytes  int64   `json:"bytes"`         // bytes allocated per revolution
 	Allocs int64   `json:"allocs"`        // heap allocations per revolution
-	// Seq is the order in which the run measured the iteration, from 1,
-	// over every variant and the calibration workload, the retries
-	// included: the iterations of other variants with a nearby Seq were
-	// measured at about the same moment (see [Run.Samples]). 0 in runs
-	// stored before it was recorded.
-	Seq int `json:"seq,omitempty"`
 }
 
 // Result is the outcome of one variant.
@@ -217,14 +211,6 @@ type Runner struct {
 	now      func() time.Time
 	memStats func(*runtime.MemStats)
 	cpu      func() (int64, bool)
-
-	seq int // the Seq of the last iteration measured in the current run
-}
-
-// nextSeq returns the Seq of the iteration just measured.
-func (r *Runner) nextSeq() int {
-	r.seq++
-	return r.seq
 }
 
 // Outcome is what a Runner measured.
@@ -276,7 +262,6 @@ func (r *Runner) Run(ctx context.Context, variants []Variant) (*Outcome, error) 
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
-	r.seq = 0
 	ops := make([]Op, n)
 	out := &Outcome{Results: make([]Result, n)}
 	if r.Against != nil {
@@ -421,7 +406,6 @@ func (r *Runner) visit(op Op, res, other *Result, i, round int, first bool) erro
 			}
 		}
 		it.Round = round
-		it.Seq = r.nextSeq()
 		res.Iterations = append(res.Iterations, it)
 		return nil
 	}
@@ -431,7 +415,6 @@ func (r *Runner) visit(op Op, res, other *Result, i, round int, first bool) erro
 			return fmt.Errorf("the other build: %w", err)
 		}
 		its[0].Round = round
-		its[0].Seq = r.nextSeq()
 		other.Iterations = append(other.Iterations, its[0])
 		return nil
 	}
@@ -520,7 +503,6 @@ func (r *Runner) retry(ctx context.Context, ops []Op, results []Result, rounds i
 					return fmt.Errorf("bench: %s: %w", res.ID(), err)
 				}
 				it.Round = res.Iterations[k].Round
-				it.Seq = r.nextSeq()
 				res.Iterations[k] = it
 				res.Rejects++
 				retried = true

@@ -407,11 +407,10 @@ func writeGobench(w io.Writer, run *bench.Run) error {
 	for _, w := range run.SampleWarnings() {
 		fmt.Fprintf(bw, "# warning: %s\n", w)
 	}
-	samples := run.Samples()
 	for i := range run.Results {
 		r := &run.Results[i]
 		name := gobenchName(r.ID(), e.GOMAXPROCS)
-		s := samples[i]
+		s := run.SamplesOf(r)
 		fmt.Fprintf(bw, "# %s: kept %d of %d rounds, %d of %d iterations; %d rejected\n", name, s.RoundsKept, s.Rounds, s.Kept, s.Configured, s.Rejected)
 		for _, it := range r.Iterations {
 			fmt.Fprintf(bw, "%s\t%8d\t%s ns/op\t%8d B/op\t%8d allocs/op", name, r.Revs, nsPerOp(it.Time), it.Bytes, it.Allocs)

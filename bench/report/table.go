@@ -37,11 +37,11 @@ type Cell struct {
 	f, g float64
 }
 
-// sampleWarning is the sample_warning cell of a result of run whose
-// sample counts are s: what of [bench.Run.SampleWarnings] concerns it, or
-// none.
-func sampleWarning(run *bench.Run, s bench.Samples) Cell {
+// sampleWarning is the sample_warning cell of r: what of
+// [bench.Run.SampleWarnings] concerns it, or none.
+func sampleWarning(run *bench.Run, r *bench.Result) Cell {
 	c := run.Config.Runner
+	s := run.SamplesOf(r)
 	var w []string
 	if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
 		w = append(w, fmt.Sprintf("kept %d of %d", s.Kept, s.Configured))
@@ -77,8 +77,6 @@ type Table struct {
 	ref    *bench.Run // the reference run compared with, or nil
 	metric Metric     // what the comparison compares
 	detect float64    // Options.Detect
-
-	samples map[*bench.Result]bench.Samples // of Run's results ([bench.Run.Samples])
 }
 
 // column computes one column of a report for a result and, in the default
@@ -199,11 +197,6 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		}
 	}
 	t := &Table{Title: title, Run: run, Unit: unit, Columns: cols}
-	samples := run.Samples()
-	t.samples = make(map[*bench.Result]bench.Samples, len(samples))
-	for i := range run.Results {
-		t.samples[&run.Results[i]] = samples[i]
-	}
 	for i := range run.Results {
 		r := &run.Results[i]
 		if base == bench.ReportDefault {
@@ -215,7 +208,7 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.Rows = append(t.Rows, t.row(r, -1))
 	}
 	if run.Incomplete {
-		t.Notes = append(t.Notes, incompleteNote(run, samples))
+		t.Notes = append(t.Notes, incompleteNote(run))
 	}
 	if base != bench.ReportDefault {
 		r := run.Config.Runner
@@ -234,7 +227,7 @@ func Build(run *bench.Run, opts Options) (*Table, error) {
 		t.Columns = append(t.Columns, "sample_warning")
 		k := 0
 		for i := range run.Results {
-			w := sampleWarning(run, samples[i])
+			w := sampleWarning(run, &run.Results[i])
 			n := 1
 			if base == bench.ReportDefault {
 				n = len(run.Results[i].Iterations)
@@ -272,11 +265,7 @@ func (t *Table) row(r *bench.Result, it int) []Cell {
 	row := make([]Cell, len(t.Columns))
 	for i, c := range t.Columns {
 		if c == "rounds" {
-			s, ok := t.samples[r]
-			if !ok {
-				s = t.Run.SamplesOf(r)
-			}
-			row[i] = Cell{kind: integer, f: float64(s.RoundsKept)}
+			row[i] = Cell{kind: integer, f: float64(t.Run.SamplesOf(r).RoundsKept)}
 		} else if f, ok := columns[c]; ok {
 			row[i] = f(r, it)
 		}
@@ -597,16 +586,15 @@ func (t *Table) timeColumn(i int) bool {
 
 // incompleteNote is the note of a run interrupted before its end: in
 // its rounds, or, when they are all done, in the retries, which then kept
-// iterations they had not re-run yet whatever runner.retry_limit; samples
-// are the sample counts of its results ([bench.Run.Samples]).
-func incompleteNote(run *bench.Run, samples []bench.Samples) string {
+// iterations they had not re-run yet whatever runner.retry_limit.
+func incompleteNote(run *bench.Run) string {
 	done, rounds := run.RoundsDone(), run.Config.Runner.Rounds
 	if done < rounds || run.Against != nil || run.Config.Runner.RetryThreshold <= 0 {
 		return fmt.Sprintf("Incomplete run: interrupted after %d of %d rounds; the rounds not completed are missing.", done, rounds)
 	}
 	n := 0
 	for i := range run.Results {
-		if samples[i].Deviant > 0 {
+		if run.SamplesOf(&run.Results[i]).Deviant > 0 {
 			n++
 		}
 	}
