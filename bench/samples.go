@@ -41,9 +41,9 @@ func (s Samples) DeviantShare() float64 {
 // [Run.SampleWarnings] names the variant: its rejects reached the limit
 // while more than share percent (runner.warn_rejects_above) of the
 // iterations it kept still deviate. One deviating iteration in 50 does
-// not: on the 2-core development VM nearly every variant of a full run
-// kept at least one (933 of 935 at a load of 1), which the median of its
-// rounds does not follow.
+// not: on the first 2-core development VM nearly every variant of a full
+// run kept at least one (933 of 935 at a load of 1), which the median of
+// its rounds does not follow.
 func (s Samples) LimitWarns(share float64) bool {
 	return share > 0 && s.AtLimit && s.DeviantShare() > share
 }
