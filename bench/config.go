@@ -80,7 +80,7 @@ type RunnerConfig struct {
 	// rounds does not follow them. Nor are iterations that deviate in wall
 	// time alone, their thread CPU time steady: other work descheduled
 	// them, which a warning of its own says (the machine was busy). On the
-	// VM that replaced the first, the warning names 9 to 12% of a full
+	// VM that replaced the first, the warning names 9 to 15% of a full
 	// run's variants at a load of 4 to 13, the fast ones that allocate
 	// much, whose iterations vary with the garbage collector (README.md,
 	// "The retry_limit warning").
