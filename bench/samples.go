@@ -25,10 +25,10 @@ type Samples struct {
 	Deviant int
 	// Erratic counts, of the Deviant iterations, those whose thread CPU
 	// time deviates by runner.retry_threshold from the median thread CPU
-	// time of those kept: the variant's own work varied, not the time
-	// other work took from its core or the machine's speed. Where the
-	// thread CPU time is not measured (on other systems than Linux, in
-	// runs stored before it was), Deviant.
+	// time of those kept: the variant's own work varied (or the core's
+	// speed, which thread CPU time follows too), not the time other work
+	// took from its core. Where the thread CPU time is not measured (on
+	// other systems than Linux, in runs stored before it was), Deviant.
 	Erratic int
 	// AtLimit says that the rejects reached runner.retry_limit (with
 	// retries on) and that iterations kept still deviate (Deviant > 0):
@@ -72,9 +72,8 @@ func (s Samples) LimitWarns(share float64) bool {
 // warning of [Run.SampleWarnings]: its rejects reached the limit while
 // more than share percent of the iterations it kept still deviate by the
 // retry rule, but not in their thread CPU time ([Samples.LimitWarns] is
-// false): descheduled while other work ran, or slowed with the whole
-// machine, which says that the machine was busy, not that the variant is
-// erratic.
+// false): descheduled while other work ran, which says that the machine
+// was busy, not that the variant is erratic.
 func (s Samples) BusyWarns(share float64) bool {
 	return share > 0 && s.AtLimit && s.DeviantShare() > share && !s.LimitWarns(share)
 }
