@@ -78,6 +78,10 @@ func (s Samples) BusyWarns(share float64) bool {
 	return share > 0 && s.AtLimit && s.DeviantShare() > share && !s.LimitWarns(share)
 }
 
+// WallAlone returns the kept iterations that deviate in wall time alone,
+// their thread CPU time steady (Deviant but not Erratic).
+func (s Samples) WallAlone() int { return s.Deviant - s.Erratic }
+
 // KeptShare returns the kept iterations in percent of those configured
 // (100 when none was).
 func (s Samples) KeptShare() float64 {
@@ -175,8 +179,10 @@ func (run *Run) RoundsDone() int {
 // while more than that share of the iterations they kept still deviate in
 // their thread CPU time ([Samples.LimitWarns]; with the shipped defaults,
 // 50 rounds and a limit of 10, neither share can be crossed otherwise),
-// and, in a line of their own, those that kept that share deviating in
-// wall time alone ([Samples.BusyWarns]: the machine was busy). None when
+// and, in a line of their own, those that kept that share deviating but
+// not in thread CPU time, the others in wall time alone
+// ([Samples.BusyWarns]: the machine was busy), with how many in wall
+// time alone ([Samples.WallAlone]). None when
 // both are off or no variant crosses them.
 func (run *Run) SampleWarnings() []string {
 	c := run.Config.Runner
@@ -240,10 +246,13 @@ func (run *Run) SampleWarnings() []string {
 			})))
 	}
 	if len(busy) > 0 {
-		slices.SortStableFunc(busy, func(a, b loss) int { return cmp.Compare(b.s.DeviantShare(), a.s.DeviantShare()) })
-		out = append(out, fmt.Sprintf("%d of %d variants kept, at runner.retry_limit, more than %g%% of their iterations deviating by runner.retry_threshold in wall time alone, their thread CPU time steady (other work ran on their core: the machine was busy): %s",
+		// Worst first by the share deviating in wall time alone, what
+		// the line is about.
+		alone := func(s Samples) float64 { return float64(s.WallAlone()) / float64(max(s.Kept, 1)) }
+		slices.SortStableFunc(busy, func(a, b loss) int { return cmp.Compare(alone(b.s), alone(a.s)) })
+		out = append(out, fmt.Sprintf("%d of %d variants kept, at runner.retry_limit, more than %g%% of their iterations deviating by runner.retry_threshold but no more than that share in thread CPU time, the others in wall time alone, their thread CPU time steady (other work ran on their core: the machine was busy): %s",
 			len(busy), len(run.Results), c.WarnRejectsAbove, name(busy, func(s Samples) string {
-				return fmt.Sprintf("%d of %d kept", s.Deviant, s.Kept)
+				return fmt.Sprintf("%d of %d kept deviate, %d in wall time alone", s.Deviant, s.Kept, s.WallAlone())
 			})))
 	}
 	return out

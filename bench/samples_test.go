@@ -111,7 +111,7 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 	outlier := mk("outlier", 50, 10, 0, 0)
 	outlier.Iterations[0].Time, outlier.Iterations[0].CPU = 20, 20
 	const prefix = "reached runner.retry_limit (10 rejects) and kept more than "
-	const busy = " of their iterations deviating by runner.retry_threshold in wall time alone, their thread CPU time steady (other work ran on their core: the machine was busy): "
+	const busy = " of their iterations deviating by runner.retry_threshold but no more than that share in thread CPU time, the others in wall time alone, their thread CPU time steady (other work ran on their core: the machine was busy): "
 	for _, tt := range []struct {
 		name      string
 		share     float64 // warn_rejects_above
@@ -125,11 +125,16 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 		// time: the machine's, not the variant's.
 		{"many deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("many", 50, 10, 8, 4), mk("most", 40, 10, 15, 5), mk("more", 50, 10, 12, 4)},
 			"2 of 4 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/most 15 of 40 kept deviate; B/more 12 of 50 kept deviate",
-			"1 of 4 variants kept, at runner.retry_limit, more than 20%" + busy + "B/many 12 of 50 kept"},
+			"1 of 4 variants kept, at runner.retry_limit, more than 20%" + busy + "B/many 12 of 50 kept deviate, 4 in wall time alone"},
 		{"by time alone", 20, 10, []Result{mk("slow", 50, 10, 11, 0)},
 			"1 of 1 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/slow 11 of 50 kept deviate", ""},
 		{"by wall over CPU alone", 20, 10, []Result{mk("waited", 50, 10, 0, 11), mk("ten", 50, 10, 0, 10)},
-			"", "1 of 2 variants kept, at runner.retry_limit, more than 20%" + busy + "B/waited 11 of 50 kept"},
+			"", "1 of 2 variants kept, at runner.retry_limit, more than 20%" + busy + "B/waited 11 of 50 kept deviate, 11 in wall time alone"},
+		// Worst by the share deviating in wall time alone, what the line
+		// is about: 11 of 50 before 4 of 50 (whose 12 deviating, 8 in
+		// thread CPU time, are more in all).
+		{"busy ordered by wall time alone", 20, 10, []Result{mk("many", 50, 10, 8, 4), mk("waited", 50, 10, 0, 11)},
+			"", "2 of 2 variants kept, at runner.retry_limit, more than 20%" + busy + "B/waited 11 of 50 kept deviate, 11 in wall time alone; B/many 12 of 50 kept deviate, 4 in wall time alone"},
 		// 12 of 50 is 24%: above 20, not above 30; 16 of 50 (32%) is.
 		{"share 30", 30, 10, []Result{mk("many", 50, 10, 12, 0), mk("more", 50, 10, 16, 0)},
 			"1 of 2 variants " + prefix + "30% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/more 16 of 50 kept deviate", ""},
@@ -138,6 +143,11 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 		// Worst share first: 10 of 30 (33%) before 14 of 50 (28%).
 		{"ordered by share", 20, 10, []Result{mk("count", 50, 10, 14, 0), mk("share", 30, 10, 10, 0)},
 			"2 of 2 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/share 10 of 30 kept deviate; B/count 14 of 50 kept deviate", ""},
+		// Worst by the share deviating in thread CPU time, the count
+		// named: 15 of 50 before 12 of 50 (whose 22 deviating, 10 in
+		// wall time alone, are more in all).
+		{"ordered by CPU share", 20, 10, []Result{mk("wall", 50, 10, 12, 10), mk("cpu", 50, 10, 15, 0)},
+			"2 of 2 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/cpu 15 of 50 kept deviate; B/wall 12 of 50 kept deviate", ""},
 		// The median, not the mean: one iteration 20 times slower drags
 		// the mean 38% above the others, which do not deviate.
 		{"one outlier", 20, 10, []Result{outlier}, "", ""},
@@ -256,5 +266,45 @@ func TestSamplesErraticWithoutCPU(t *testing.T) {
 	s = run.SamplesOf(&run.Results[0])
 	if s.Deviant != 15 || s.Erratic != 0 || s.LimitWarns(20) || !s.BusyWarns(20) {
 		t.Errorf("steady CPU time: %+v, LimitWarns %v, BusyWarns %v; want 15 deviant, 0 erratic, busy", s, s.LimitWarns(20), s.BusyWarns(20))
+	}
+}
+
+// An iteration whose thread CPU time deviates by exactly retry_threshold
+// counts as erratic, as one whose time deviates by exactly it is re-run
+// ([deviant]): the same threshold, the same bound.
+func TestSamplesErraticThreshold(t *testing.T) {
+	r := Result{Variant: Variant{Benchmark: "B", Subject: "s"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1, CPU: 1}
+		if i < 15 {
+			it.Time, it.CPU = 1.25, 1.25 // 25% off both medians, exactly
+		}
+		r.Iterations = append(r.Iterations, it)
+	}
+	run := &Run{Config: DefaultConfig(), Results: []Result{r}}
+	run.Config.Runner.RetryThreshold = 25
+	if s := run.SamplesOf(&run.Results[0]); s.Deviant != 15 || s.Erratic != 15 {
+		t.Errorf("%+v, want 15 deviant, 15 erratic", s)
+	}
+}
+
+// A variant with the thread CPU time missing in some iterations only
+// (measured by another runner, or a clock that read 0) counts as one
+// without it: every deviating iteration is its own.
+func TestSamplesErraticSomeCPU(t *testing.T) {
+	r := Result{Variant: Variant{Benchmark: "B", Subject: "s"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1, CPU: 1}
+		switch {
+		case i < 15:
+			it.Time = 1.5 // wall time alone
+		case i == 49:
+			it.CPU = 0
+		}
+		r.Iterations = append(r.Iterations, it)
+	}
+	run := &Run{Config: DefaultConfig(), Results: []Result{r}}
+	if s := run.SamplesOf(&run.Results[0]); s.Deviant != 15 || s.Erratic != 15 || !s.LimitWarns(20) || s.BusyWarns(20) {
+		t.Errorf("%+v, want 15 deviant, 15 erratic, named, not busy", s)
 	}
 }
