@@ -30,6 +30,9 @@ type Samples struct {
 	// took from its core. Where the thread CPU time is not measured (on
 	// other systems than Linux, in runs stored before it was), Deviant.
 	Erratic int
+	// CPUTime says that every iteration kept has its thread CPU time,
+	// by which Erratic counts (with retries on, outside an A/B run).
+	CPUTime bool
 	// AtLimit says that the rejects reached runner.retry_limit (with
 	// retries on) and that iterations kept still deviate (Deviant > 0):
 	// the limit, not the measurement, ended the retries.
@@ -122,22 +125,22 @@ func (run *Run) SamplesOf(r *Result) Samples {
 		kept = len(seen)
 	}
 	c := run.Config.Runner
-	dev, erratic := 0, 0
+	dev, erratic, withCPU := 0, 0, false
 	if run.Against == nil && c.RetryThreshold > 0 {
-		dev, erratic = deviantCount(r, c.RetryThreshold)
+		dev, erratic, withCPU = deviantCount(r, c.RetryThreshold)
 	}
 	atLimit := dev > 0 && c.RetryLimit > 0 && r.Rejects >= c.RetryLimit
-	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, Deviant: dev, Erratic: erratic, AtLimit: atLimit}
+	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, Deviant: dev, Erratic: erratic, CPUTime: withCPU, AtLimit: atLimit}
 }
 
 // deviantCount counts the iterations of r that deviate by the retry rule
 // ([deviant]) from the median of r's iterations, and of those the ones
 // whose thread CPU time deviates by threshold percent from the median
 // thread CPU time of r's iterations ([Samples.Erratic]; all of them when
-// an iteration of r has no CPU time).
-func deviantCount(r *Result, threshold float64) (n, erratic int) {
+// an iteration of r has no CPU time, which withCPU reports).
+func deviantCount(r *Result, threshold float64) (n, erratic int, withCPU bool) {
 	if len(r.Iterations) == 0 {
-		return 0, 0
+		return 0, 0, false
 	}
 	median := stats.Median(r.Times())
 	cpus := make([]float64, len(r.Iterations))
@@ -145,7 +148,7 @@ func deviantCount(r *Result, threshold float64) (n, erratic int) {
 		cpus[k] = it.CPU
 	}
 	cpu := stats.Median(cpus)
-	withCPU := !slices.ContainsFunc(cpus, func(c float64) bool { return c <= 0 })
+	withCPU = !slices.ContainsFunc(cpus, func(c float64) bool { return c <= 0 })
 	for _, it := range r.Iterations {
 		if !deviant(it, median, threshold) {
 			continue
@@ -155,7 +158,7 @@ func deviantCount(r *Result, threshold float64) (n, erratic int) {
 			erratic++
 		}
 	}
-	return n, erratic
+	return n, erratic, withCPU
 }
 
 // RoundsDone returns the rounds that the results of run hold: one more
@@ -177,13 +180,14 @@ func (run *Run) RoundsDone() int {
 // count and the worst variants (at most three named); and, with
 // warn_rejects_above on, those whose rejects reached runner.retry_limit
 // while more than that share of the iterations they kept still deviate in
-// their thread CPU time ([Samples.LimitWarns]; with the shipped defaults,
-// 50 rounds and a limit of 10, neither share can be crossed otherwise),
-// and, in a line of their own, those that kept that share deviating but
-// not in thread CPU time, the others in wall time alone
-// ([Samples.BusyWarns]: the machine was busy), with how many in wall
-// time alone ([Samples.WallAlone]). None when
-// both are off or no variant crosses them.
+// their thread CPU time, or in wall time where it was not measured, which
+// the line then says ([Samples.LimitWarns], [Samples.CPUTime]; with the
+// shipped defaults, 50 rounds and a limit of 10, neither share can be
+// crossed otherwise), and, in a line of their own, those that kept that
+// share deviating but not in thread CPU time, the others in wall time
+// alone ([Samples.BusyWarns]: the machine was busy), with how many in
+// wall time alone ([Samples.WallAlone]). None when both are off or no
+// variant crosses them.
 func (run *Run) SampleWarnings() []string {
 	c := run.Config.Runner
 	var out []string
@@ -240,8 +244,18 @@ func (run *Run) SampleWarnings() []string {
 	}
 	if len(limited) > 0 {
 		slices.SortStableFunc(limited, func(a, b loss) int { return cmp.Compare(b.s.ErraticShare(), a.s.ErraticShare()) })
-		out = append(out, fmt.Sprintf("%d of %d variants reached runner.retry_limit (%d rejects) and kept more than %g%% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): %s",
-			len(limited), len(run.Results), c.RetryLimit, c.WarnRejectsAbove, name(limited, func(s Samples) string {
+		// In thread CPU time where it was measured: a run stored
+		// before it was, or made on another system than Linux, has
+		// the wall time's deviation alone.
+		in := ""
+		switch n := len(slices.DeleteFunc(slices.Clone(limited), func(l loss) bool { return !l.s.CPUTime })); {
+		case n == len(limited):
+			in = " in thread CPU time"
+		case n > 0:
+			in = " in thread CPU time, or in wall time where it was not measured"
+		}
+		out = append(out, fmt.Sprintf("%d of %d variants reached runner.retry_limit (%d rejects) and kept more than %g%% of their iterations still deviating by runner.retry_threshold%s (runner.warn_rejects_above): %s",
+			len(limited), len(run.Results), c.RetryLimit, c.WarnRejectsAbove, in, name(limited, func(s Samples) string {
 				return fmt.Sprintf("%d of %d kept deviate", s.Erratic, s.Kept)
 			})))
 	}

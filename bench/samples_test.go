@@ -29,12 +29,12 @@ func TestSamplesOf(t *testing.T) {
 		rejects            int
 		want               Samples
 	}{
-		{"one round of five", 1, 5, false, []int{0, 0, 0, 0, 0}, 2, Samples{Rounds: 1, RoundsKept: 1, Configured: 5, Kept: 5, Rejected: 2, Deviant: 5}},
-		{"rounds of one, one dropped", 4, 1, false, []int{0, 1, 3}, 1, Samples{Rounds: 4, RoundsKept: 3, Configured: 4, Kept: 3, Rejected: 1, Deviant: 3}},
-		{"rounds of two", 3, 2, false, []int{0, 0, 1, 2, 2}, 1, Samples{Rounds: 3, RoundsKept: 3, Configured: 6, Kept: 5, Rejected: 1, Deviant: 5}},
+		{"one round of five", 1, 5, false, []int{0, 0, 0, 0, 0}, 2, Samples{Rounds: 1, RoundsKept: 1, Configured: 5, Kept: 5, Rejected: 2, Deviant: 5, CPUTime: true}},
+		{"rounds of one, one dropped", 4, 1, false, []int{0, 1, 3}, 1, Samples{Rounds: 4, RoundsKept: 3, Configured: 4, Kept: 3, Rejected: 1, Deviant: 3, CPUTime: true}},
+		{"rounds of two", 3, 2, false, []int{0, 0, 1, 2, 2}, 1, Samples{Rounds: 3, RoundsKept: 3, Configured: 6, Kept: 5, Rejected: 1, Deviant: 5, CPUTime: true}},
 		{"A/B: three a visit", 2, 1, true, []int{0, 0, 0, 1, 1, 1}, 0, Samples{Rounds: 2, RoundsKept: 2, Configured: 6, Kept: 6}},
 		// Stored before rounds: each iteration is a sample of its own.
-		{"stored without rounds", 0, 4, false, []int{0, 0, 0}, 0, Samples{Rounds: 0, RoundsKept: 3, Configured: 0, Kept: 3, Deviant: 3}},
+		{"stored without rounds", 0, 4, false, []int{0, 0, 0}, 0, Samples{Rounds: 0, RoundsKept: 3, Configured: 0, Kept: 3, Deviant: 3, CPUTime: true}},
 	} {
 		run := &Run{Config: DefaultConfig()}
 		run.Config.Runner.Rounds, run.Config.Runner.Iterations = tt.rounds, tt.iterations
@@ -258,6 +258,12 @@ func TestSamplesErraticWithoutCPU(t *testing.T) {
 	if s.Deviant != 15 || s.Erratic != 15 || !s.LimitWarns(20) || s.BusyWarns(20) {
 		t.Errorf("no CPU time: %+v, LimitWarns %v, BusyWarns %v; want 15 deviant, 15 erratic, named, not busy", s, s.LimitWarns(20), s.BusyWarns(20))
 	}
+	// The warning says so: the deviation it counts is the wall time's,
+	// as before thread CPU time was measured.
+	const without = "1 of 1 variants reached runner.retry_limit (10 rejects) and kept more than 20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/s 15 of 50 kept deviate"
+	if w := run.SampleWarnings(); len(w) != 1 || w[0] != without {
+		t.Errorf("no CPU time: warnings %q\nwant %q", w, without)
+	}
 	// With it, the same wall times over a steady CPU time are the
 	// machine's.
 	for k := range run.Results[0].Iterations {
@@ -306,5 +312,20 @@ func TestSamplesErraticSomeCPU(t *testing.T) {
 	run := &Run{Config: DefaultConfig(), Results: []Result{r}}
 	if s := run.SamplesOf(&run.Results[0]); s.Deviant != 15 || s.Erratic != 15 || !s.LimitWarns(20) || s.BusyWarns(20) {
 		t.Errorf("%+v, want 15 deviant, 15 erratic, named, not busy", s)
+	}
+	// Named with one whose every iteration has it: the warning says
+	// which deviation it counts.
+	r2 := Result{Variant: Variant{Benchmark: "B", Subject: "cpu"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1, CPU: 1}
+		if i < 15 {
+			it.Time, it.CPU = 1.5, 1.5
+		}
+		r2.Iterations = append(r2.Iterations, it)
+	}
+	run.Results = append(run.Results, r2)
+	const want = "2 of 2 variants reached runner.retry_limit (10 rejects) and kept more than 20% of their iterations still deviating by runner.retry_threshold in thread CPU time, or in wall time where it was not measured (runner.warn_rejects_above): B/s 15 of 50 kept deviate; B/cpu 15 of 50 kept deviate"
+	if w := run.SampleWarnings(); len(w) != 1 || w[0] != want {
+		t.Errorf("warnings %q\nwant %q", w, want)
 	}
 }
