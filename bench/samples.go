@@ -3,6 +3,7 @@ package bench
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -22,6 +23,16 @@ type Samples struct {
 	// time above thread CPU time); 0 with retries off or in an A/B run,
 	// which has none.
 	Deviant int
+	// Erratic counts, of the Deviant iterations, those whose thread CPU
+	// time deviates by runner.retry_threshold from the median thread CPU
+	// time of those kept: the variant's own work varied (or the core's
+	// speed, which thread CPU time follows too), not the time other work
+	// took from its core. Where the thread CPU time is not measured (on
+	// other systems than Linux, in runs stored before it was), Deviant.
+	Erratic int
+	// CPUTime says that every iteration kept has its thread CPU time,
+	// by which Erratic counts (with retries on, outside an A/B run).
+	CPUTime bool
 	// AtLimit says that the rejects reached runner.retry_limit (with
 	// retries on) and that iterations kept still deviate (Deviant > 0):
 	// the limit, not the measurement, ended the retries.
@@ -37,16 +48,42 @@ func (s Samples) DeviantShare() float64 {
 	return 100 * float64(s.Deviant) / float64(s.Kept)
 }
 
+// ErraticShare returns the kept iterations whose thread CPU time still
+// deviates ([Samples.Erratic]) in percent of those kept (0 when none
+// was).
+func (s Samples) ErraticShare() float64 {
+	if s.Kept == 0 {
+		return 0
+	}
+	return 100 * float64(s.Erratic) / float64(s.Kept)
+}
+
 // LimitWarns reports whether the retry_limit warning of
 // [Run.SampleWarnings] names the variant: its rejects reached the limit
 // while more than share percent (runner.warn_rejects_above) of the
-// iterations it kept still deviate. One deviating iteration in 50 does
-// not: on the 2-core development VM nearly every variant of a full run
-// kept at least one (933 of 935 at a load of 1), which the median of its
-// rounds does not follow.
+// iterations it kept still deviate in their thread CPU time
+// ([Samples.Erratic]). One deviating iteration in 50 does not: on the
+// first 2-core development VM nearly every variant of a full run kept at
+// least one (933 of 935 at a load of 1), which the median of its rounds
+// does not follow. Nor does a deviation of the wall time alone, which
+// other work on the core made ([Samples.BusyWarns]).
 func (s Samples) LimitWarns(share float64) bool {
-	return share > 0 && s.AtLimit && s.DeviantShare() > share
+	return share > 0 && s.AtLimit && s.ErraticShare() > share
 }
+
+// BusyWarns reports whether the variant is counted in the busy-machine
+// warning of [Run.SampleWarnings]: its rejects reached the limit while
+// more than share percent of the iterations it kept still deviate by the
+// retry rule, but not in their thread CPU time ([Samples.LimitWarns] is
+// false): descheduled while other work ran, which says that the machine
+// was busy, not that the variant is erratic.
+func (s Samples) BusyWarns(share float64) bool {
+	return share > 0 && s.AtLimit && s.DeviantShare() > share && !s.LimitWarns(share)
+}
+
+// WallAlone returns the kept iterations that deviate in wall time alone,
+// their thread CPU time steady (Deviant but not Erratic).
+func (s Samples) WallAlone() int { return s.Deviant - s.Erratic }
 
 // KeptShare returns the kept iterations in percent of those configured
 // (100 when none was).
@@ -88,28 +125,40 @@ func (run *Run) SamplesOf(r *Result) Samples {
 		kept = len(seen)
 	}
 	c := run.Config.Runner
-	dev := 0
+	dev, erratic, withCPU := 0, 0, false
 	if run.Against == nil && c.RetryThreshold > 0 {
-		dev = deviantCount(r, c.RetryThreshold)
+		dev, erratic, withCPU = deviantCount(r, c.RetryThreshold)
 	}
 	atLimit := dev > 0 && c.RetryLimit > 0 && r.Rejects >= c.RetryLimit
-	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, Deviant: dev, AtLimit: atLimit}
+	return Samples{Rounds: rounds, RoundsKept: kept, Configured: rounds * per, Kept: len(r.Iterations), Rejected: r.Rejects, Deviant: dev, Erratic: erratic, CPUTime: withCPU, AtLimit: atLimit}
 }
 
 // deviantCount counts the iterations of r that deviate by the retry rule
-// ([deviant]) from the median of r's iterations.
-func deviantCount(r *Result, threshold float64) int {
+// ([deviant]) from the median of r's iterations, and of those the ones
+// whose thread CPU time deviates by threshold percent from the median
+// thread CPU time of r's iterations ([Samples.Erratic]; all of them when
+// an iteration of r has no CPU time, which withCPU reports).
+func deviantCount(r *Result, threshold float64) (n, erratic int, withCPU bool) {
 	if len(r.Iterations) == 0 {
-		return 0
+		return 0, 0, false
 	}
 	median := stats.Median(r.Times())
-	n := 0
+	cpus := make([]float64, len(r.Iterations))
+	for k, it := range r.Iterations {
+		cpus[k] = it.CPU
+	}
+	cpu := stats.Median(cpus)
+	withCPU = !slices.ContainsFunc(cpus, func(c float64) bool { return c <= 0 })
 	for _, it := range r.Iterations {
-		if deviant(it, median, threshold) {
-			n++
+		if !deviant(it, median, threshold) {
+			continue
+		}
+		n++
+		if !withCPU || math.Abs(stats.Deviation(cpu, it.CPU)) >= threshold {
+			erratic++
 		}
 	}
-	return n
+	return n, erratic, withCPU
 }
 
 // RoundsDone returns the rounds that the results of run hold: one more
@@ -130,10 +179,15 @@ func (run *Run) RoundsDone() int {
 // runner.warn_rejects_above percent of what they measured, each with the
 // count and the worst variants (at most three named); and, with
 // warn_rejects_above on, those whose rejects reached runner.retry_limit
-// while more than that share of the iterations they kept still deviate
-// ([Samples.LimitWarns]; with the shipped defaults, 50 rounds and a limit
-// of 10, neither share can be crossed otherwise). None when both are off
-// or no variant crosses them.
+// while more than that share of the iterations they kept still deviate in
+// their thread CPU time, or in wall time where it was not measured, which
+// the line then says ([Samples.LimitWarns], [Samples.CPUTime]; with the
+// shipped defaults, 50 rounds and a limit of 10, neither share can be
+// crossed otherwise), and, in a line of their own, those that kept that
+// share deviating but not in thread CPU time, the others in wall time
+// alone ([Samples.BusyWarns]: the machine was busy), with how many in
+// wall time alone ([Samples.WallAlone]). None when both are off or no
+// variant crosses them.
 func (run *Run) SampleWarnings() []string {
 	c := run.Config.Runner
 	var out []string
@@ -141,7 +195,7 @@ func (run *Run) SampleWarnings() []string {
 		id string
 		s  Samples
 	}
-	var few, rejected, limited []loss
+	var few, rejected, limited, busy []loss
 	for i := range run.Results {
 		r := &run.Results[i]
 		s := run.SamplesOf(r)
@@ -153,6 +207,9 @@ func (run *Run) SampleWarnings() []string {
 		}
 		if s.LimitWarns(c.WarnRejectsAbove) {
 			limited = append(limited, loss{r.ID(), s})
+		}
+		if s.BusyWarns(c.WarnRejectsAbove) {
+			busy = append(busy, loss{r.ID(), s})
 		}
 	}
 	name := func(ls []loss, f func(Samples) string) string {
@@ -186,10 +243,30 @@ func (run *Run) SampleWarnings() []string {
 			})))
 	}
 	if len(limited) > 0 {
-		slices.SortStableFunc(limited, func(a, b loss) int { return cmp.Compare(b.s.DeviantShare(), a.s.DeviantShare()) })
-		out = append(out, fmt.Sprintf("%d of %d variants reached runner.retry_limit (%d rejects) and kept more than %g%% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): %s",
-			len(limited), len(run.Results), c.RetryLimit, c.WarnRejectsAbove, name(limited, func(s Samples) string {
-				return fmt.Sprintf("%d of %d kept deviate", s.Deviant, s.Kept)
+		slices.SortStableFunc(limited, func(a, b loss) int { return cmp.Compare(b.s.ErraticShare(), a.s.ErraticShare()) })
+		// In thread CPU time where it was measured: a run stored
+		// before it was, or made on another system than Linux, has
+		// the wall time's deviation alone.
+		in := ""
+		switch n := len(slices.DeleteFunc(slices.Clone(limited), func(l loss) bool { return !l.s.CPUTime })); {
+		case n == len(limited):
+			in = " in thread CPU time"
+		case n > 0:
+			in = " in thread CPU time, or in wall time where it was not measured"
+		}
+		out = append(out, fmt.Sprintf("%d of %d variants reached runner.retry_limit (%d rejects) and kept more than %g%% of their iterations still deviating by runner.retry_threshold%s (runner.warn_rejects_above): %s",
+			len(limited), len(run.Results), c.RetryLimit, c.WarnRejectsAbove, in, name(limited, func(s Samples) string {
+				return fmt.Sprintf("%d of %d kept deviate", s.Erratic, s.Kept)
+			})))
+	}
+	if len(busy) > 0 {
+		// Worst first by the share deviating in wall time alone, what
+		// the line is about.
+		alone := func(s Samples) float64 { return float64(s.WallAlone()) / float64(max(s.Kept, 1)) }
+		slices.SortStableFunc(busy, func(a, b loss) int { return cmp.Compare(alone(b.s), alone(a.s)) })
+		out = append(out, fmt.Sprintf("%d of %d variants kept, at runner.retry_limit, more than %g%% of their iterations deviating by runner.retry_threshold but no more than that share in thread CPU time, the others in wall time alone, their thread CPU time steady (other work ran on their core: the machine was busy): %s",
+			len(busy), len(run.Results), c.WarnRejectsAbove, name(busy, func(s Samples) string {
+				return fmt.Sprintf("%d of %d kept deviate, %d in wall time alone", s.Deviant, s.Kept, s.WallAlone())
 			})))
 	}
 	return out

@@ -29,12 +29,12 @@ func TestSamplesOf(t *testing.T) {
 		rejects            int
 		want               Samples
 	}{
-		{"one round of five", 1, 5, false, []int{0, 0, 0, 0, 0}, 2, Samples{Rounds: 1, RoundsKept: 1, Configured: 5, Kept: 5, Rejected: 2, Deviant: 5}},
-		{"rounds of one, one dropped", 4, 1, false, []int{0, 1, 3}, 1, Samples{Rounds: 4, RoundsKept: 3, Configured: 4, Kept: 3, Rejected: 1, Deviant: 3}},
-		{"rounds of two", 3, 2, false, []int{0, 0, 1, 2, 2}, 1, Samples{Rounds: 3, RoundsKept: 3, Configured: 6, Kept: 5, Rejected: 1, Deviant: 5}},
+		{"one round of five", 1, 5, false, []int{0, 0, 0, 0, 0}, 2, Samples{Rounds: 1, RoundsKept: 1, Configured: 5, Kept: 5, Rejected: 2, Deviant: 5, CPUTime: true}},
+		{"rounds of one, one dropped", 4, 1, false, []int{0, 1, 3}, 1, Samples{Rounds: 4, RoundsKept: 3, Configured: 4, Kept: 3, Rejected: 1, Deviant: 3, CPUTime: true}},
+		{"rounds of two", 3, 2, false, []int{0, 0, 1, 2, 2}, 1, Samples{Rounds: 3, RoundsKept: 3, Configured: 6, Kept: 5, Rejected: 1, Deviant: 5, CPUTime: true}},
 		{"A/B: three a visit", 2, 1, true, []int{0, 0, 0, 1, 1, 1}, 0, Samples{Rounds: 2, RoundsKept: 2, Configured: 6, Kept: 6}},
 		// Stored before rounds: each iteration is a sample of its own.
-		{"stored without rounds", 0, 4, false, []int{0, 0, 0}, 0, Samples{Rounds: 0, RoundsKept: 3, Configured: 0, Kept: 3, Deviant: 3}},
+		{"stored without rounds", 0, 4, false, []int{0, 0, 0}, 0, Samples{Rounds: 0, RoundsKept: 3, Configured: 0, Kept: 3, Deviant: 3, CPUTime: true}},
 	} {
 		run := &Run{Config: DefaultConfig()}
 		run.Config.Runner.Rounds, run.Config.Runner.Iterations = tt.rounds, tt.iterations
@@ -83,14 +83,17 @@ func TestSampleWarnings(t *testing.T) {
 // warn_kept_below 80, warn_rejects_above 20) neither floor can be crossed:
 // the limit keeps at least 40 of 50 and rejects at most 10 of 50 or 60. A
 // variant that reached the limit is named when more than
-// warn_rejects_above percent of the iterations it kept still deviate, not
-// for one or a few: on a quiet 2-core VM whose speed moves in phases,
-// nearly every variant of a full run keeps a few, and a warning naming
-// 933 of 935 variants said nothing.
+// warn_rejects_above percent of the iterations it kept still deviate in
+// their thread CPU time, not for one or a few: on a quiet 2-core VM whose
+// speed moves in phases, nearly every variant of a full run keeps a few,
+// and a warning naming 933 of 935 variants said nothing. One whose kept
+// iterations deviate that much in wall time alone (descheduled: other
+// work ran) is in a line of its own: the machine was busy.
 func TestSampleWarningsRetryLimit(t *testing.T) {
 	// mk returns a variant of 50 iterations (or dropped fewer) with
-	// rejects rejects, slow of them 20% off the median and desched of
-	// them with wall time 15% above their CPU time.
+	// rejects rejects, slow of them 20% off the median (thread CPU time
+	// too) and desched of them with wall time 15% above their CPU time,
+	// which is the others'.
 	mk := func(name string, kept, rejects, slow, desched int) Result {
 		r := Result{Variant: Variant{Benchmark: "B", Subject: name}, Rejects: rejects}
 		for i := range kept {
@@ -99,7 +102,7 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 			case i < slow:
 				it.Time, it.CPU = 1.2, 1.2
 			case i < slow+desched:
-				it.CPU = 1 / 1.15
+				it.Time = 1.15
 			}
 			r.Iterations = append(r.Iterations, it)
 		}
@@ -108,42 +111,60 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 	outlier := mk("outlier", 50, 10, 0, 0)
 	outlier.Iterations[0].Time, outlier.Iterations[0].CPU = 20, 20
 	const prefix = "reached runner.retry_limit (10 rejects) and kept more than "
+	const busy = " of their iterations deviating by runner.retry_threshold but no more than that share in thread CPU time, the others in wall time alone, their thread CPU time steady (other work ran on their core: the machine was busy): "
 	for _, tt := range []struct {
 		name      string
 		share     float64 // warn_rejects_above
 		threshold float64 // retry_threshold
 		results   []Result
 		want      string // "": no warning
+		busy      string // the busy-machine warning, "": none
 	}{
-		{"a few deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("ten", 50, 10, 5, 5)}, ""},
-		{"many deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("many", 50, 10, 8, 4), mk("most", 40, 10, 15, 10)},
-			"2 of 3 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/most 25 of 40 kept deviate; B/many 12 of 50 kept deviate"},
+		{"a few deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("ten", 50, 10, 5, 5)}, "", ""},
+		// B/many keeps 12 of 50 deviating (24%), 8 of them (16%) in CPU
+		// time: the machine's, not the variant's.
+		{"many deviate", 20, 10, []Result{mk("few", 50, 10, 1, 1), mk("many", 50, 10, 8, 4), mk("most", 40, 10, 15, 5), mk("more", 50, 10, 12, 4)},
+			"2 of 4 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/most 15 of 40 kept deviate; B/more 12 of 50 kept deviate",
+			"1 of 4 variants kept, at runner.retry_limit, more than 20%" + busy + "B/many 12 of 50 kept deviate, 4 in wall time alone"},
 		{"by time alone", 20, 10, []Result{mk("slow", 50, 10, 11, 0)},
-			"1 of 1 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/slow 11 of 50 kept deviate"},
-		{"by wall over CPU alone", 20, 10, []Result{mk("waited", 50, 10, 0, 11)},
-			"1 of 1 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/waited 11 of 50 kept deviate"},
+			"1 of 1 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/slow 11 of 50 kept deviate", ""},
+		{"by wall over CPU alone", 20, 10, []Result{mk("waited", 50, 10, 0, 11), mk("ten", 50, 10, 0, 10)},
+			"", "1 of 2 variants kept, at runner.retry_limit, more than 20%" + busy + "B/waited 11 of 50 kept deviate, 11 in wall time alone"},
+		// Worst by the share deviating in wall time alone, what the line
+		// is about: 11 of 50 before 4 of 50 (whose 12 deviating, 8 in
+		// thread CPU time, are more in all).
+		{"busy ordered by wall time alone", 20, 10, []Result{mk("many", 50, 10, 8, 4), mk("waited", 50, 10, 0, 11)},
+			"", "2 of 2 variants kept, at runner.retry_limit, more than 20%" + busy + "B/waited 11 of 50 kept deviate, 11 in wall time alone; B/many 12 of 50 kept deviate, 4 in wall time alone"},
 		// 12 of 50 is 24%: above 20, not above 30; 16 of 50 (32%) is.
-		{"share 30", 30, 10, []Result{mk("many", 50, 10, 8, 4), mk("more", 50, 10, 8, 8)},
-			"1 of 2 variants " + prefix + "30% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/more 16 of 50 kept deviate"},
-		{"share 5", 5, 10, []Result{mk("few", 50, 10, 1, 1), mk("four", 50, 10, 2, 1)},
-			"1 of 2 variants " + prefix + "5% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/four 3 of 50 kept deviate"},
+		{"share 30", 30, 10, []Result{mk("many", 50, 10, 12, 0), mk("more", 50, 10, 16, 0)},
+			"1 of 2 variants " + prefix + "30% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/more 16 of 50 kept deviate", ""},
+		{"share 5", 5, 10, []Result{mk("few", 50, 10, 1, 1), mk("four", 50, 10, 3, 1)},
+			"1 of 2 variants " + prefix + "5% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/four 3 of 50 kept deviate", ""},
 		// Worst share first: 10 of 30 (33%) before 14 of 50 (28%).
 		{"ordered by share", 20, 10, []Result{mk("count", 50, 10, 14, 0), mk("share", 30, 10, 10, 0)},
-			"2 of 2 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/share 10 of 30 kept deviate; B/count 14 of 50 kept deviate"},
+			"2 of 2 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/share 10 of 30 kept deviate; B/count 14 of 50 kept deviate", ""},
+		// Worst by the share deviating in thread CPU time, the count
+		// named: 15 of 50 before 12 of 50 (whose 22 deviating, 10 in
+		// wall time alone, are more in all).
+		{"ordered by CPU share", 20, 10, []Result{mk("wall", 50, 10, 12, 10), mk("cpu", 50, 10, 15, 0)},
+			"2 of 2 variants " + prefix + "20% of their iterations still deviating by runner.retry_threshold in thread CPU time (runner.warn_rejects_above): B/cpu 15 of 50 kept deviate; B/wall 12 of 50 kept deviate", ""},
 		// The median, not the mean: one iteration 20 times slower drags
 		// the mean 38% above the others, which do not deviate.
-		{"one outlier", 20, 10, []Result{outlier}, ""},
-		{"below the limit", 20, 10, []Result{mk("many", 50, 9, 8, 4)}, ""},
-		{"settled", 20, 10, []Result{mk("settled", 50, 10, 0, 0)}, ""},
-		{"warn_rejects_above 0", 0, 10, []Result{mk("most", 40, 10, 15, 10)}, ""},
-		{"retries off", 20, 0, []Result{mk("most", 40, 10, 15, 10)}, ""},
+		{"one outlier", 20, 10, []Result{outlier}, "", ""},
+		{"below the limit", 20, 10, []Result{mk("many", 50, 9, 8, 4), mk("waited", 50, 9, 0, 20)}, "", ""},
+		{"settled", 20, 10, []Result{mk("settled", 50, 10, 0, 0)}, "", ""},
+		{"warn_rejects_above 0", 0, 10, []Result{mk("most", 40, 10, 15, 10), mk("waited", 50, 10, 0, 20)}, "", ""},
+		{"retries off", 20, 0, []Result{mk("most", 40, 10, 15, 10), mk("waited", 50, 10, 0, 20)}, "", ""},
 	} {
 		run := &Run{Config: DefaultConfig(), Results: tt.results}
 		run.Config.Runner.WarnRejectsAbove, run.Config.Runner.RetryThreshold = tt.share, tt.threshold
-		var w []string // the retry_limit warning; the others have tests of their own
+		var w, b []string // the retry_limit and busy warnings; the others have tests of their own
 		for _, l := range run.SampleWarnings() {
-			if strings.Contains(l, "reached runner.retry_limit") {
+			switch {
+			case strings.Contains(l, "reached runner.retry_limit"):
 				w = append(w, l)
+			case strings.Contains(l, "the machine was busy"):
+				b = append(b, l)
 			}
 		}
 		switch {
@@ -151,6 +172,12 @@ func TestSampleWarningsRetryLimit(t *testing.T) {
 			t.Errorf("%s: warnings %q, want none", tt.name, w)
 		case tt.want != "" && (len(w) != 1 || w[0] != tt.want):
 			t.Errorf("%s: warnings %q\nwant %q", tt.name, w, tt.want)
+		}
+		switch {
+		case tt.busy == "" && len(b) != 0:
+			t.Errorf("%s: busy warnings %q, want none", tt.name, b)
+		case tt.busy != "" && (len(b) != 1 || b[0] != tt.busy):
+			t.Errorf("%s: busy warnings %q\nwant %q", tt.name, b, tt.busy)
 		}
 	}
 	// retry_limit 0 re-runs nothing: no limit ended any retries, though
@@ -211,5 +238,94 @@ func TestSamplesDeviantFollowsRunner(t *testing.T) {
 		if got, want := s.LimitWarns(20), tt.deviant == 2; got != want {
 			t.Errorf("%s: LimitWarns(20) %v, want %v", tt.name, got, want)
 		}
+	}
+}
+
+// Without thread CPU time (other systems than Linux, runs stored before
+// it was measured) the wall time is all there is: every deviating
+// iteration counts as the variant's, none as the machine's.
+func TestSamplesErraticWithoutCPU(t *testing.T) {
+	r := Result{Variant: Variant{Benchmark: "B", Subject: "s"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1}
+		if i < 15 {
+			it.Time = 1.5
+		}
+		r.Iterations = append(r.Iterations, it)
+	}
+	run := &Run{Config: DefaultConfig(), Results: []Result{r}}
+	s := run.SamplesOf(&run.Results[0])
+	if s.Deviant != 15 || s.Erratic != 15 || !s.LimitWarns(20) || s.BusyWarns(20) {
+		t.Errorf("no CPU time: %+v, LimitWarns %v, BusyWarns %v; want 15 deviant, 15 erratic, named, not busy", s, s.LimitWarns(20), s.BusyWarns(20))
+	}
+	// The warning says so: the deviation it counts is the wall time's,
+	// as before thread CPU time was measured.
+	const without = "1 of 1 variants reached runner.retry_limit (10 rejects) and kept more than 20% of their iterations still deviating by runner.retry_threshold (runner.warn_rejects_above): B/s 15 of 50 kept deviate"
+	if w := run.SampleWarnings(); len(w) != 1 || w[0] != without {
+		t.Errorf("no CPU time: warnings %q\nwant %q", w, without)
+	}
+	// With it, the same wall times over a steady CPU time are the
+	// machine's.
+	for k := range run.Results[0].Iterations {
+		run.Results[0].Iterations[k].CPU = 1
+	}
+	s = run.SamplesOf(&run.Results[0])
+	if s.Deviant != 15 || s.Erratic != 0 || s.LimitWarns(20) || !s.BusyWarns(20) {
+		t.Errorf("steady CPU time: %+v, LimitWarns %v, BusyWarns %v; want 15 deviant, 0 erratic, busy", s, s.LimitWarns(20), s.BusyWarns(20))
+	}
+}
+
+// An iteration whose thread CPU time deviates by exactly retry_threshold
+// counts as erratic, as one whose time deviates by exactly it is re-run
+// ([deviant]): the same threshold, the same bound.
+func TestSamplesErraticThreshold(t *testing.T) {
+	r := Result{Variant: Variant{Benchmark: "B", Subject: "s"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1, CPU: 1}
+		if i < 15 {
+			it.Time, it.CPU = 1.25, 1.25 // 25% off both medians, exactly
+		}
+		r.Iterations = append(r.Iterations, it)
+	}
+	run := &Run{Config: DefaultConfig(), Results: []Result{r}}
+	run.Config.Runner.RetryThreshold = 25
+	if s := run.SamplesOf(&run.Results[0]); s.Deviant != 15 || s.Erratic != 15 {
+		t.Errorf("%+v, want 15 deviant, 15 erratic", s)
+	}
+}
+
+// A variant with the thread CPU time missing in some iterations only
+// (measured by another runner, or a clock that read 0) counts as one
+// without it: every deviating iteration is its own.
+func TestSamplesErraticSomeCPU(t *testing.T) {
+	r := Result{Variant: Variant{Benchmark: "B", Subject: "s"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1, CPU: 1}
+		switch {
+		case i < 15:
+			it.Time = 1.5 // wall time alone
+		case i == 49:
+			it.CPU = 0
+		}
+		r.Iterations = append(r.Iterations, it)
+	}
+	run := &Run{Config: DefaultConfig(), Results: []Result{r}}
+	if s := run.SamplesOf(&run.Results[0]); s.Deviant != 15 || s.Erratic != 15 || !s.LimitWarns(20) || s.BusyWarns(20) {
+		t.Errorf("%+v, want 15 deviant, 15 erratic, named, not busy", s)
+	}
+	// Named with one whose every iteration has it: the warning says
+	// which deviation it counts.
+	r2 := Result{Variant: Variant{Benchmark: "B", Subject: "cpu"}, Rejects: 10}
+	for i := range 50 {
+		it := Iteration{Round: i, Time: 1, CPU: 1}
+		if i < 15 {
+			it.Time, it.CPU = 1.5, 1.5
+		}
+		r2.Iterations = append(r2.Iterations, it)
+	}
+	run.Results = append(run.Results, r2)
+	const want = "2 of 2 variants reached runner.retry_limit (10 rejects) and kept more than 20% of their iterations still deviating by runner.retry_threshold in thread CPU time, or in wall time where it was not measured (runner.warn_rejects_above): B/s 15 of 50 kept deviate; B/cpu 15 of 50 kept deviate"
+	if w := run.SampleWarnings(); len(w) != 1 || w[0] != want {
+		t.Errorf("warnings %q\nwant %q", w, want)
 	}
 }

@@ -50,7 +50,10 @@ func sampleWarning(run *bench.Run, r *bench.Result) Cell {
 		w = append(w, fmt.Sprintf("%.0f%% rejected", s.RejectShare()))
 	}
 	if s.LimitWarns(c.WarnRejectsAbove) {
-		w = append(w, fmt.Sprintf("retry_limit reached, %d of %d kept deviate", s.Deviant, s.Kept))
+		w = append(w, fmt.Sprintf("retry_limit reached, %d of %d kept deviate", s.Erratic, s.Kept))
+	}
+	if s.BusyWarns(c.WarnRejectsAbove) {
+		w = append(w, fmt.Sprintf("retry_limit reached, %d of %d kept deviate, %d in wall time alone", s.Deviant, s.Kept, s.WallAlone()))
 	}
 	if len(w) == 0 {
 		return Cell{kind: missing, s: "-"}
