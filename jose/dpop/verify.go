@@ -450,6 +450,17 @@ func checkClaims[T string | []byte](ctx context.Context, pc *checkedProof, pre b
 	return nil
 }
 
+// preLimits bound the claims precheck reads: a flat object (claims of
+// strings and numbers, as every claim of RFC 9449 §4.2 is) of at most 16
+// members, more than a proof holds. A payload beyond them is left to the
+// strict parse after the signature, so that an attacker's payload costs
+// before the signature no more than an honest proof's, rather than what
+// jsonx takes to validate the costliest JSON (objects of more than 16
+// members, each one's names in a map, 132 KB and about one ES256
+// verification of CPU time for a proof within DefaultMaxProofSize):
+// forged proofs need not verify to cost that.
+var preLimits = jsonx.Limits{MaxDepth: 1, MaxMembers: 16}
+
 // preClaims are the claims precheck reads, subslices of the payload (or
 // their unescaped copies), and which of the required ones it found.
 type preClaims struct {
@@ -489,8 +500,8 @@ func (c *preClaims) member(name, value []byte) error {
 // (jws has split them and parsed their header h already). What it reads
 // may only refuse the proof: every claim is checked again once verified.
 // A payload it cannot read (not base64url, not a JSON object within
-// jsonx's default limits, a claim of the wrong type) is left to the
-// strict JWT parse after the signature.
+// preLimits: flat, of at most 16 members; a claim of the wrong type or
+// null) is left to the strict JWT parse after the signature.
 func (pc *checkedProof) precheck(h *jose.Header) error {
 	v := pc.v
 	jkt, err := thumbprint(h.JWK)
@@ -514,7 +525,7 @@ func (pc *checkedProof) precheck(h *jose.Header) error {
 		return nil
 	}
 	c := &pc.pre
-	if jsonx.ScanObject(payload, jsonx.Limits{}, c.member) != nil {
+	if jsonx.ScanObject(payload, preLimits, c.member) != nil {
 		return nil
 	}
 	if c.has != 15 {
