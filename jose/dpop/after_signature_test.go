@@ -106,3 +106,27 @@ func TestCheckAfterSignatureAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBoundNeedsAccessToken: CheckBound with an empty access token
+// is a caller's error, not a proof checked without "ath" (RFC 9449 §4.3
+// check 12, §7.1: a proof for a bound token carries the token's hash).
+func TestCheckBoundNeedsAccessToken(t *testing.T) {
+	key := ecKey(t)
+	p := newProver(t, jwa.ES256, key)
+	proof, err := p.Proof(http.MethodGet, testURI, &ProofOptions{IssuedAt: testNow}) // no ath
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := new(recordingStore)
+	v := newVerifier(t, VerifierOptions{Replay: store})
+	got, err := v.CheckBound(context.Background(), []string{proof}, http.MethodGet, testURI, "", p.Thumbprint())
+	if err == nil {
+		t.Fatalf("a proof without ath accepted for a bound token: %+v", got)
+	}
+	if _, ok := err.(*Error); ok {
+		t.Errorf("error %v is an *Error: the client's, where the caller erred", err)
+	}
+	if n := store.len(); n != 0 {
+		t.Errorf("the replay store was asked to remember %d keys", n)
+	}
+}

@@ -312,7 +312,8 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 
 // CheckBound is Check for an access token bound to a key (RFC 9449 §6.1,
 // §7.1): jkt is its "cnf" "jkt" (TokenBinding, or a token introspection
-// response's), and accessToken, which must not be empty, the token. It
+// response's), and accessToken the token, which must not be empty (an
+// error that is not an *Error otherwise, the caller's). It
 // refuses a proof whose key's thumbprint is not jkt, or a jkt that is
 // empty (an unbound token), as CheckBinding does (an *Error of Code
 // CodeInvalidToken wrapping ErrBinding), and compares them right after
@@ -325,6 +326,11 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 func (v *Verifier) CheckBound(ctx context.Context, proofs []string, method, uri, accessToken, jkt string) (*Proof, error) {
 	if jkt == "" {
 		return nil, CheckBinding("", nil)
+	}
+	if accessToken == "" {
+		// The caller's error, not the client's: a proof checked without
+		// "ath" would be accepted for any token bound to its key.
+		return nil, errors.New("dpop: CheckBound of an empty access token")
 	}
 	return v.check(ctx, proofs, method, uri, accessToken, jkt, true)
 }
