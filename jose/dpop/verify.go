@@ -103,7 +103,9 @@ type VerifierOptions struct {
 //
 // Cost: a refused proof costs at most one signature verification plus the
 // parsing of at most MaxProofSize bytes (the strict JWS and JWT parse of
-// packages jws and jwt, under the default jose.Limits), and every check
+// packages jws and jwt, under the default jose.Limits, and before the
+// signature a reading of the claims that stops at a nested value or a
+// 17th member), and every check
 // that needs no signature runs before it (see Check): the size is checked
 // first, then a scan of the header for a jwk with certificates (refused
 // before jose would parse them), then the header (alg in the allow-list,
@@ -298,10 +300,12 @@ func (pc *checkedProof) Value(key any) any {
 // again, on what the signature covers: claims read before it only ever
 // refuse a proof); last the replay store (ErrReplay), which thus only
 // records the "jti" of proofs whose signature verified and that passed
-// every other check. A payload that cannot be read before the signature
-// (not a JSON object) is left to the strict parse, after it. The nonce
-// source may thus be asked about the nonce of a proof whose signature is
-// not verified yet; it is only asked to tell whether it is current. An
+// every other check. Claims that are not read before the signature (a
+// payload that is not a flat JSON object of at most 16 members, claims
+// the strict parse refuses or a null one) are left to the strict parse,
+// after it: that reading costs an attacker's payload no more than an
+// honest one's. The nonce source may thus be asked about the nonce of a
+// proof whose signature is not verified yet (see NonceSource). An
 // error that is not an *Error (a done ctx, a failing replay store or
 // nonce source) is the server's, not the client's, except one wrapping
 // ErrRequestURI: uri is not an absolute http or https URI (checked after
