@@ -117,6 +117,12 @@ func TestDPoPTokenFirst(t *testing.T) {
 		{name: "forged token, two proofs", token: forgedTok, proofs: []string{"a", "b"}, status: 401, code: CodeInvalidToken, wrapped: jose.ErrVerificationFailed},
 		{name: "expired token, proof without nonce", token: expiredTok, proofs: []string{proofFor(expiredTok, "")}, nonce: true, status: 401, code: CodeInvalidToken},
 		{name: "unbound token, no proof", token: boundToken(t, ""), status: 401, code: CodeInvalidToken, wrapped: dpop.ErrBinding},
+		// The binding is compared once the proof's header names its key:
+		// a proof refused before (two of them, a malformed one) is
+		// answered for itself.
+		{name: "unbound token, two proofs", token: boundToken(t, ""), proofs: []string{"a", "b"}, status: 401, code: CodeInvalidToken, wrapped: dpop.ErrBinding},
+		{name: "token of another key, two proofs", token: otherTok, proofs: []string{"a", "b"}, status: 401, code: dpop.CodeInvalidProof, wrapped: dpop.ErrMultipleProofs},
+		{name: "token of another key, malformed proof", token: otherTok, proofs: []string{"a.b.c"}, status: 401, code: dpop.CodeInvalidProof, wrapped: dpop.ErrMalformedProof},
 		{name: "token of another key, forged proof", token: otherTok, proofs: []string{tamperSig(proofFor(otherTok, ""))}, status: 401, code: CodeInvalidToken, wrapped: dpop.ErrBinding},
 		{name: "token of another key, proof without nonce", token: otherTok, proofs: []string{proofFor(otherTok, "")}, nonce: true, status: 401, code: CodeInvalidToken, wrapped: dpop.ErrBinding},
 		{name: "bound token, forged proof", token: bound, proofs: []string{tamperSig(proofFor(bound, ""))}, status: 401, code: dpop.CodeInvalidProof, wrapped: dpop.ErrSignature},
