@@ -89,8 +89,11 @@ type Options struct {
 	// signature, nor does a token used with a key other than its own. A
 	// request whose token and proof are both bad is thus answered for
 	// its token: invalid_token (the Validator's refusal, an unbound
-	// token, a token of another key), never invalid_dpop_proof or
-	// use_dpop_nonce, which a valid token bound to the proof's key gets.
+	// token), never invalid_dpop_proof or use_dpop_nonce, which a valid
+	// token bound to the proof's key gets; a token of another key is
+	// answered so once the proof's header names its key, whatever the
+	// proof's claims and signature (a proof refused before, two DPoP
+	// headers or a malformed JWS, gets invalid_dpop_proof).
 	// With DPoP set, a token bound to a key is refused with the
 	// Bearer scheme (§7.2). Every refusal of the DPoP scheme, a malformed or
 	// oversized DPoP credential included, is answered with

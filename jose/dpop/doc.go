@@ -37,8 +37,10 @@
 // Cost: refusing a proof costs at most one signature verification, with a
 // key of at most VerifierOptions.MaxRSABits for RSA, plus the parse of at
 // most VerifierOptions.MaxProofSize bytes; SECURITY.md gives the measured
-// worst cases. A proof a cheap check refuses costs none, and with
-// CheckBound neither does one of a key other than the token's.
+// worst cases. A proof a cheap check refuses costs none (its claims read
+// before the signature when they are a flat object of at most 16
+// members, as an honest proof's are), and with CheckBound neither does
+// one of a key other than the token's.
 //
 // The package makes no HTTP responses itself: a middleware validates the
 // access token, then calls Verifier.CheckBound (Verifier.Check for a

@@ -18,6 +18,12 @@ import (
 // [Error].Nonce set to Nonce's value, for the DPoP-Nonce response header
 // (§8.1). Implementations must be safe for concurrent use; an error of
 // either method refuses the proof, and is returned as is (not as an *Error).
+//
+// A Verifier asks both methods before the proof's signature is verified
+// (Verifier.Check: the cheap checks first), so that anyone may make it ask
+// them, about any nonce: Valid must only tell, and change nothing (a
+// source that consumed a nonce on Valid would have it consumed by a
+// forged proof), and both should cost little, as RotatingNonces' do.
 type NonceSource interface {
 	// Nonce returns the nonce clients should use now.
 	Nonce(ctx context.Context) (string, error)

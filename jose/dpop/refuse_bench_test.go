@@ -15,6 +15,9 @@ import (
 //
 //   - es256: an ES256 proof whose signature is another key's, refused
 //     after one full verification;
+//   - es256-claims-nested: the same with claims that cost jsonx the most
+//     (hostileClaims), which the reading before the signature leaves
+//     alone (preLimits);
 //   - rsa4096-e65537 and rsa4096-e2147483647: an RS256 proof with a
 //     4096-bit jwk (DefaultMaxRSABits) and a tampered signature, refused
 //     after one full verification, whose cost grows with the public
@@ -46,6 +49,7 @@ func BenchmarkRefuse(b *testing.B) {
 		})
 	}
 	refused("es256", forge(b, jwa.ES256, other, goodHeader(b, ec, "ES256"), goodClaims("b")))
+	refused("es256-claims-nested", hostileClaims(b, "nested", func(p string) string { return signRaw(b, other, goodHeader(b, ec, "ES256"), p) }))
 	for _, k := range []string{"rsa4096", "rsa4096-e2147483647"} {
 		name := "rsa4096-e65537"
 		if k != "rsa4096" {

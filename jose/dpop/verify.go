@@ -103,7 +103,9 @@ type VerifierOptions struct {
 //
 // Cost: a refused proof costs at most one signature verification plus the
 // parsing of at most MaxProofSize bytes (the strict JWS and JWT parse of
-// packages jws and jwt, under the default jose.Limits), and every check
+// packages jws and jwt, under the default jose.Limits, and before the
+// signature a reading of the claims that stops at a nested value or a
+// 17th member), and every check
 // that needs no signature runs before it (see Check): the size is checked
 // first, then a scan of the header for a jwk with certificates (refused
 // before jose would parse them), then the header (alg in the allow-list,
@@ -298,10 +300,12 @@ func (pc *checkedProof) Value(key any) any {
 // again, on what the signature covers: claims read before it only ever
 // refuse a proof); last the replay store (ErrReplay), which thus only
 // records the "jti" of proofs whose signature verified and that passed
-// every other check. A payload that cannot be read before the signature
-// (not a JSON object) is left to the strict parse, after it. The nonce
-// source may thus be asked about the nonce of a proof whose signature is
-// not verified yet; it is only asked to tell whether it is current. An
+// every other check. Claims that are not read before the signature (a
+// payload that is not a flat JSON object of at most 16 members, claims
+// the strict parse refuses or a null one) are left to the strict parse,
+// after it: that reading costs an attacker's payload no more than an
+// honest one's. The nonce source may thus be asked about the nonce of a
+// proof whose signature is not verified yet (see NonceSource). An
 // error that is not an *Error (a done ctx, a failing replay store or
 // nonce source) is the server's, not the client's, except one wrapping
 // ErrRequestURI: uri is not an absolute http or https URI (checked after
@@ -312,7 +316,8 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 
 // CheckBound is Check for an access token bound to a key (RFC 9449 §6.1,
 // §7.1): jkt is its "cnf" "jkt" (TokenBinding, or a token introspection
-// response's), and accessToken, which must not be empty, the token. It
+// response's), and accessToken the token, which must not be empty (an
+// error that is not an *Error otherwise, the caller's). It
 // refuses a proof whose key's thumbprint is not jkt, or a jkt that is
 // empty (an unbound token), as CheckBinding does (an *Error of Code
 // CodeInvalidToken wrapping ErrBinding), and compares them right after
@@ -325,6 +330,11 @@ func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, acce
 func (v *Verifier) CheckBound(ctx context.Context, proofs []string, method, uri, accessToken, jkt string) (*Proof, error) {
 	if jkt == "" {
 		return nil, CheckBinding("", nil)
+	}
+	if accessToken == "" {
+		// The caller's error, not the client's: a proof checked without
+		// "ath" would be accepted for any token bound to its key.
+		return nil, errors.New("dpop: CheckBound of an empty access token")
 	}
 	return v.check(ctx, proofs, method, uri, accessToken, jkt, true)
 }
@@ -450,6 +460,17 @@ func checkClaims[T string | []byte](ctx context.Context, pc *checkedProof, pre b
 	return nil
 }
 
+// preLimits bound the claims precheck reads: a flat object (claims of
+// strings and numbers, as every claim of RFC 9449 §4.2 is) of at most 16
+// members, more than a proof holds. A payload beyond them is left to the
+// strict parse after the signature, so that an attacker's payload costs
+// before the signature no more than an honest proof's, rather than what
+// jsonx takes to validate the costliest JSON (objects of more than 16
+// members, each one's names in a map, 132 KB and about one ES256
+// verification of CPU time for a proof within DefaultMaxProofSize):
+// forged proofs need not verify to cost that.
+var preLimits = jsonx.Limits{MaxDepth: 1, MaxMembers: 16}
+
 // preClaims are the claims precheck reads, subslices of the payload (or
 // their unescaped copies), and which of the required ones it found.
 type preClaims struct {
@@ -489,8 +510,8 @@ func (c *preClaims) member(name, value []byte) error {
 // (jws has split them and parsed their header h already). What it reads
 // may only refuse the proof: every claim is checked again once verified.
 // A payload it cannot read (not base64url, not a JSON object within
-// jsonx's default limits, a claim of the wrong type) is left to the
-// strict JWT parse after the signature.
+// preLimits: flat, of at most 16 members; a claim of the wrong type or
+// null) is left to the strict JWT parse after the signature.
 func (pc *checkedProof) precheck(h *jose.Header) error {
 	v := pc.v
 	jkt, err := thumbprint(h.JWK)
@@ -514,7 +535,7 @@ func (pc *checkedProof) precheck(h *jose.Header) error {
 		return nil
 	}
 	c := &pc.pre
-	if jsonx.ScanObject(payload, jsonx.Limits{}, c.member) != nil {
+	if jsonx.ScanObject(payload, preLimits, c.member) != nil {
 		return nil
 	}
 	if c.has != 15 {
