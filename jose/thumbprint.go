@@ -56,11 +56,6 @@ func (k *JWK) thumbprintSHA256() ([]byte, error) {
 	return sum[:], nil
 }
 
-// thumbprintInput returns the JSON that [JWK.Thumbprint] hashes.
-func (k *JWK) thumbprintInput() ([]byte, error) {
-	return k.appendThumbprintInput(nil)
-}
-
 // appendThumbprintInput appends to dst the JSON that [JWK.Thumbprint]
 // hashes. Public EC and Ed25519 keys, those of DPoP proofs, have their
 // required members written directly (ecPublicPoint checks what

@@ -14,6 +14,11 @@ import (
 	"testing"
 )
 
+// thumbprintInput returns the JSON that [JWK.Thumbprint] hashes.
+func (k *JWK) thumbprintInput() ([]byte, error) {
+	return k.appendThumbprintInput(nil)
+}
+
 // TestThumbprintRFC7638 checks RFC 7638 §3.1 byte for byte: the JSON that
 // is hashed and the SHA-256 thumbprint (latchset rfc7638_3.1.thp), and the
 // RFC 9278 §3 thumbprint URI of the same key.

@@ -256,3 +256,18 @@ func TestReplaySameJTI(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayKeyFormat pins the key a ReplayStore is handed, SHA-256 of the
+// thumbprint, a zero byte and the jti, for a jti that fits replayKey's
+// buffer and for longer ones: servers of different versions sharing a
+// store must compute the same key for the same proof, or a proof accepted
+// by one is accepted again by the other.
+func TestReplayKeyFormat(t *testing.T) {
+	jkt := AccessTokenHash("key") // 43 characters, as a thumbprint
+	for _, n := range []int{0, 1, 84, 85, 200} {
+		jti := strings.Repeat("j", n)
+		if got, want := replayKey(jkt, jti), sha256.Sum256([]byte(jkt+"\x00"+jti)); got != want {
+			t.Errorf("jti of %d bytes: key %x, want %x", n, got, want)
+		}
+	}
+}

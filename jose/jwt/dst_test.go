@@ -250,8 +250,8 @@ type registeredInside struct {
 func (h *registeredInside) Registered() *Claims { return &h.c }
 
 // TestValidateDstRegisteredUnexported: the Claims a Registered method
-// returns from an unexported field are set (the copy of such a dst is
-// whole: copySpansOf).
+// returns from an unexported field, which encoding/json does not reach,
+// are set.
 func TestValidateDstRegisteredUnexported(t *testing.T) {
 	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
 	var h registeredInside
