@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // lateTransport answers every request once its context has ended, with a
@@ -81,7 +83,11 @@ func TestParseErrorPastTimeout(t *testing.T) {
 		o.c.cfg.Parse = func(body []byte, status string, prev *value) (value, error) {
 			ctx := <-ctxs
 			inTime = ctx.Err() == nil
-			<-ctx.Done() // Timeout passes while the body is parsed
+			select {
+			case <-ctx.Done(): // Timeout passes while the body is parsed
+			case <-time.After(vectortest.Bound):
+				t.Errorf("Timeout %v did not end the fetch within %v", timeout, vectortest.Bound)
+			}
 			return parse(body, status, prev)
 		}
 		err := o.c.Refresh(t.Context())
