@@ -1,6 +1,7 @@
 package vectortest
 
 import (
+	"bytes"
 	"context"
 	"runtime"
 	"strings"
@@ -127,4 +128,24 @@ func Recv[T any](t testing.TB, ch <-chan T, what string) T {
 		t.Fatalf("waited %v for %s", Bound, what)
 		panic("unreachable")
 	}
+}
+
+// InFunction waits until at least n goroutines have the function fn on
+// their stacks (as [runtime.Stack] writes its name, e.g. [CacheWait]),
+// and fails the test, saying it waited for what, if they have not within
+// [Bound]: a test whose callers have no context to watch with [Waiting]
+// (a remote set's KeyFunc) waits so for them to wait.
+func InFunction(t testing.TB, what, fn string, n int) {
+	t.Helper()
+	frame := []byte(fn + "(")
+	buf := make([]byte, 1<<20)
+	Eventually(t, what, func() bool {
+		for {
+			m := runtime.Stack(buf, true)
+			if m < len(buf) {
+				return bytes.Count(buf[:m], frame) >= n
+			}
+			buf = make([]byte, 2*len(buf))
+		}
+	})
 }

@@ -91,3 +91,15 @@ func TestEventuallyRecv(t *testing.T) {
 		t.Fatalf("Recv: %d", got)
 	}
 }
+
+// TestInFunction: it returns once the goroutines are in the function.
+func TestInFunction(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	for range 3 {
+		go blockedHere(release)
+	}
+	InFunction(t, "3 goroutines in blockedHere", "vectortest.blockedHere", 3)
+}
+
+func blockedHere(release chan struct{}) { <-release }
