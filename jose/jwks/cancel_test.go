@@ -115,9 +115,8 @@ func TestCancelledStarterDoesNotCancelWaiters(t *testing.T) {
 			errs <- err
 		})
 	}
-	for range 1000 { // let them join the fetch
-		runtime.Gosched()
-	}
+	// The starter and the n callers wait for the fetch.
+	vectortest.InFunction(t, "the KeyFunc calls to wait for the fetch", vectortest.CacheWait, n+1)
 	cancel()
 	if err := <-started; !errors.Is(err, context.Canceled) || !errors.Is(err, ErrFetch) {
 		t.Fatalf("starter: %v", err)
@@ -150,9 +149,7 @@ func TestCloseWhileWaiting(t *testing.T) {
 		go func() { _, err := r.KeyFunc(&jose.Header{KeyID: "k1"}); errs <- err }()
 	}
 	<-entered
-	for range 1000 { // let them join the fetch
-		runtime.Gosched()
-	}
+	vectortest.InFunction(t, "the KeyFunc calls to wait for the fetch", vectortest.CacheWait, n)
 	closed := make(chan struct{})
 	go func() { r.Close(); close(closed) }()
 	for range n {

@@ -177,7 +177,7 @@ func TestNewKidJoinsScheduledFetch(t *testing.T) {
 	// Its context says when it waits for the fetch (released before it
 	// joined it, the Get would only miss after the fetch, and not test
 	// the join).
-	ctx, waiting := vectortest.Waiting(t.Context())
+	ctx, waiting := vectortest.Waiting(t, t.Context(), vectortest.CacheWait)
 	go func() {
 		s, err := r.Get(ctx, "k2")
 		if err == nil && !hasKeyID(s, "k2") {

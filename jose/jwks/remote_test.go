@@ -621,8 +621,8 @@ func TestContext(t *testing.T) {
 	// Their contexts say when they wait for the fetch: released before
 	// they joined it, the Refresh would fetch again.
 	got := make(chan error, 2)
-	getCtx, getWaiting := vectortest.Waiting(context.Background())
-	refreshCtx, refreshWaiting := vectortest.Waiting(context.Background())
+	getCtx, getWaiting := vectortest.Waiting(t, context.Background(), vectortest.CacheWait)
+	refreshCtx, refreshWaiting := vectortest.Waiting(t, context.Background(), vectortest.CacheWait)
 	go func() { _, err := r.Get(getCtx, "k"); got <- err }()
 	go func() { got <- r.Refresh(refreshCtx) }()
 	vectortest.Recv(t, getWaiting, "Get to wait for the fetch")

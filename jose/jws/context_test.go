@@ -174,9 +174,12 @@ func TestContextBlockingKeyFunc(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		result func(ctx context.Context) error // what the key function returns once ctx is done
+		// The error at the deadline: ctx's error once, said after the
+		// key function's when that does not wrap it.
+		text string
 	}{
-		{"returns ctx.Err()", func(ctx context.Context) error { return ctx.Err() }},
-		{"returns its own error", func(context.Context) error { return errHang }},
+		{"returns ctx.Err()", func(ctx context.Context) error { return ctx.Err() }, "jws: KeyFuncContext: context deadline exceeded"},
+		{"returns its own error", func(context.Context) error { return errHang }, "jws: KeyFuncContext: provider did not answer: context deadline exceeded"},
 	} {
 		entered := make(chan struct{}, 8)
 		v := rtVerifier(t, jws.VerifyOptions{
@@ -197,8 +200,8 @@ func TestContextBlockingKeyFunc(t *testing.T) {
 			expire()
 			select {
 			case err := <-done:
-				if !errors.Is(err, context.DeadlineExceeded) {
-					t.Fatalf("%v, want it to wrap context.DeadlineExceeded", err)
+				if !errors.Is(err, context.DeadlineExceeded) || err.Error() != c.text {
+					t.Fatalf("%v, want %q, wrapping context.DeadlineExceeded", err, c.text)
 				}
 			case <-time.After(time.Minute):
 				t.Fatal("VerifyCompactContext did not return after its deadline")

@@ -39,7 +39,7 @@ func TestCloseWhileWaiting(t *testing.T) {
 			if i%3 == 1 {
 				parent = o.c.Context()
 			}
-			ctx, w := vectortest.Waiting(parent)
+			ctx, w := vectortest.Waiting(t, parent, vectortest.CacheWait)
 			waiting[i] = w
 			wg.Go(func() {
 				if i%3 == 2 {
@@ -140,8 +140,8 @@ func TestRefreshJoins(t *testing.T) {
 	vectortest.Eventually(t, "the fetch to start", func() bool { return o.c.Status().Fetching })
 	// The joining callers' contexts say when they wait for the fetch:
 	// released before they joined it, a Refresh would fetch again.
-	ctx1, waiting1 := vectortest.Waiting(t.Context())
-	ctx2, waiting2 := vectortest.Waiting(t.Context())
+	ctx1, waiting1 := vectortest.Waiting(t, t.Context(), vectortest.CacheWait)
+	ctx2, waiting2 := vectortest.Waiting(t, t.Context(), vectortest.CacheWait)
 	go func() { errs <- o.c.Refresh(ctx1) }()
 	go func() { _, err := o.c.Get(ctx2, nil); errs <- err }()
 	vectortest.Recv(t, waiting1, "the second Refresh to wait for the fetch")

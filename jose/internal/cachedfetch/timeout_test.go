@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/josebench/josebench/jose/internal/vectortest"
 )
 
 // lateTransport answers every request once its context has ended, with a
@@ -64,9 +66,10 @@ func (t ctxTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // error says what is wrong with it (jwks: wrapping jose.ErrMalformed).
 //
 // Parse waits for Timeout to pass. An attempt in which it had passed
-// already when Parse was called (a loaded machine stalled the fetch for
-// longer than Timeout before httpfetch.Get returned) proves nothing
-// either way: it is made again with Timeout doubled.
+// already when Parse was called, or before the answer came (a loaded
+// machine stalled the fetch for longer than Timeout before httpfetch.Get
+// returned), proves nothing either way: it is made again with Timeout
+// doubled. Any other outcome is not a stall, and fails.
 func TestParseErrorPastTimeout(t *testing.T) {
 	srv := newServer(t, serve("bad: not a document"))
 	for timeout := 20 * time.Millisecond; ; timeout *= 2 {
@@ -77,15 +80,23 @@ func TestParseErrorPastTimeout(t *testing.T) {
 		ctxs := make(chan context.Context, 1)
 		o.c.cfg.Client = &http.Client{Transport: ctxTransport{srv.srv.Client().Transport, ctxs}}
 		parse := o.c.cfg.Parse
-		inTime := false
+		parsed, atParse := false, error(nil) // atParse: the fetch context's error as Parse is called
 		o.c.cfg.Parse = func(body []byte, status string, prev *value) (value, error) {
 			ctx := <-ctxs
-			inTime = ctx.Err() == nil
-			<-ctx.Done() // Timeout passes while the body is parsed
+			parsed, atParse = true, ctx.Err()
+			select {
+			case <-ctx.Done(): // Timeout passes while the body is parsed
+			case <-time.After(vectortest.Bound):
+				t.Errorf("Timeout %v did not end the fetch within %v", timeout, vectortest.Bound)
+			}
 			return parse(body, status, prev)
 		}
 		err := o.c.Refresh(t.Context())
-		if !inTime {
+		if parsed && atParse != nil && atParse != context.DeadlineExceeded ||
+			!parsed && !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Timeout %v: not a stall past Timeout: parsed %v (the request's context then: %v), %v", timeout, parsed, atParse, err)
+		}
+		if !parsed || atParse != nil {
 			t.Logf("Timeout %v passed before Parse (%v): again", timeout, err)
 			o.c.Close(nil)
 			continue

@@ -1,7 +1,10 @@
 package vectortest
 
 import (
+	"bytes"
 	"context"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,20 +43,57 @@ func (c *expiring) Err() error {
 // be waiting (a caller of a remote set's Get joining the fetch in
 // progress, which selects on ctx.Done only once it has joined it) waits
 // for that channel, rather than sleeping and hoping the goroutine ran.
-func Waiting(parent context.Context) (ctx context.Context, waiting <-chan struct{}) {
-	c := &watched{Context: parent, waiting: make(chan struct{})}
+//
+// The channel means so only while the call's first use of Done is that
+// wait: in names the function that must make it (as the end of
+// [runtime.Frame.Function], e.g. [CacheWait]). A first call of Done from
+// any other function (code that came to select on ctx.Done, or to derive
+// a context from ctx, before it waits) fails the test, saying from where:
+// the channel would then be closed before the call waits, and the test
+// would race as a sleep does.
+func Waiting(t testing.TB, parent context.Context, in string) (ctx context.Context, waiting <-chan struct{}) {
+	c := &watched{Context: parent, t: t, in: in, waiting: make(chan struct{})}
 	return c, c.waiting
 }
 
+// CacheWait is the function of package cachedfetch in which a caller of
+// Cache.Get or Cache.Refresh (jwks.Remote's, oidc.Provider's) waits for
+// the fetch it joined or started: the in of [Waiting] for them.
+const CacheWait = "jose/internal/cachedfetch.(*Cache[...]).wait"
+
 type watched struct {
 	context.Context
+	t       testing.TB
+	in      string
 	waiting chan struct{}
 	once    sync.Once
 }
 
 func (c *watched) Done() <-chan struct{} {
-	c.once.Do(func() { close(c.waiting) })
+	c.once.Do(func() {
+		defer close(c.waiting)
+		if fn := caller(); !strings.HasSuffix(fn, c.in) {
+			c.t.Errorf("vectortest.Waiting: Done first called by %s, not %s: the call may not wait yet", fn, c.in)
+		}
+	})
 	return c.Context.Done()
+}
+
+// caller returns the function that called [watched.Done] (it is on the
+// stack of caller, below sync.Once's frames).
+func caller() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	for inDone := false; ; {
+		f, more := frames.Next()
+		if inDone {
+			return f.Function
+		}
+		inDone = strings.HasSuffix(f.Function, "/vectortest.(*watched).Done")
+		if !more {
+			return "(unknown)"
+		}
+	}
 }
 
 // Bound is how long [Eventually] and [Recv] wait before they fail the
@@ -88,4 +128,24 @@ func Recv[T any](t testing.TB, ch <-chan T, what string) T {
 		t.Fatalf("waited %v for %s", Bound, what)
 		panic("unreachable")
 	}
+}
+
+// InFunction waits until at least n goroutines have the function fn on
+// their stacks (as [runtime.Stack] writes its name, e.g. [CacheWait]),
+// and fails the test, saying it waited for what, if they have not within
+// [Bound]: a test whose callers have no context to watch with [Waiting]
+// (a remote set's KeyFunc) waits so for them to wait.
+func InFunction(t testing.TB, what, fn string, n int) {
+	t.Helper()
+	frame := []byte(fn + "(")
+	buf := make([]byte, 1<<20)
+	Eventually(t, what, func() bool {
+		for {
+			m := runtime.Stack(buf, true)
+			if m < len(buf) {
+				return bytes.Count(buf[:m], frame) >= n
+			}
+			buf = make([]byte, 2*len(buf))
+		}
+	})
 }
