@@ -70,20 +70,21 @@ type RunnerConfig struct {
 	// iterations are more than this share of all it measured (kept and
 	// rejected), and about one whose rejects reached RetryLimit while more
 	// than this share of the iterations it kept still deviate by the rule
-	// of RetryThreshold in their thread CPU time ([Samples.LimitWarns],
-	// [Samples.BusyWarns]; with 50 rounds and a limit of 10 the reject
-	// share cannot pass 20, so that is the warning a run of the defaults
-	// can give); 0 disables both. A few deviating iterations kept are no
-	// warning: on the first 2-core development VM nearly every variant
-	// kept some (933 of 935 in a full run at a load of 1; at a load of 6
-	// to 9 the machine's speed moved in phases), and the median of the
-	// rounds does not follow them. Nor are iterations that deviate in wall
-	// time alone, their thread CPU time steady: other work descheduled
-	// them, which a warning of its own says (the machine was busy). On the
-	// VM that replaced the first, the warning names 9 to 15% of a full
-	// run's variants at a load of 4 to 13, the fast ones that allocate
-	// much, whose iterations vary with the garbage collector (README.md,
-	// "The retry_limit warning").
+	// of RetryThreshold in their thread CPU time, in wall time where it is
+	// not measured ([Samples.LimitWarns]); one that kept more than this
+	// share deviating but no more than it in thread CPU time, the others
+	// in wall time alone (descheduled while other work ran), is in a
+	// warning of its own, that the machine was busy ([Samples.BusyWarns]).
+	// With 50 rounds and a limit of 10 the reject share cannot pass 20,
+	// so those two are the warnings a run of the defaults can give; 0
+	// disables all three. A few deviating iterations kept are no warning: on the first
+	// 2-core development VM nearly every variant kept some (933 of 935 in
+	// a full run at a load of 1; at a load of 6 to 9 the machine's speed
+	// moved in phases), and the median of the rounds does not follow
+	// them. On the VM that replaced it (2026-12-04), the thread CPU time
+	// rule named 9 to 15% of a full run's variants at a load of 4 to 13,
+	// the fast ones that allocate much, whose iterations vary with the
+	// garbage collector (README.md, "The retry_limit warning").
 	WarnRejectsAbove float64 `yaml:"warn_rejects_above" json:"warn_rejects_above"`
 	// TimeUnit is the unit of times in the console summary and the reports.
 	TimeUnit TimeUnit `yaml:"time_unit" json:"time_unit"`

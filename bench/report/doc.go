@@ -36,9 +36,9 @@
 // row's variant ("kept 30 of 50", "28% rejected", "retry_limit reached,
 // 14 of 50 kept deviate": more than runner.warn_rejects_above percent of
 // the iterations kept still deviate by runner.retry_threshold in their
-// thread CPU time; "retry_limit reached, 30 of 50 kept deviate, 24 in
-// wall time alone": as many deviate, no more than that share in thread
-// CPU time, the others in wall time alone, their thread CPU time steady:
-// the machine was busy), empty or null for the others; the notes give
-// the warnings themselves.
+// thread CPU time, in wall time where it was not measured; "retry_limit
+// reached, 30 of 50 kept deviate, 24 in wall time alone": more than that
+// share deviate, no more than it in thread CPU time, the others in wall
+// time alone, their thread CPU time steady: the machine was busy), empty
+// or null for the others; the notes give the warnings themselves.
 package report
