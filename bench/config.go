@@ -68,7 +68,8 @@ type RunnerConfig struct {
 	WarnKeptBelow float64 `yaml:"warn_kept_below" json:"warn_kept_below"`
 	// WarnRejectsAbove, in percent, warns about a variant whose rejected
 	// iterations are more than this share of all it measured (kept and
-	// rejected), and about one whose rejects reached RetryLimit while more
+	// rejected) while fewer than RetryLimit ([Samples.ShareWarns]), and
+	// about one whose rejects reached RetryLimit while more
 	// than this share of the iterations it kept still deviate by the rule
 	// of RetryThreshold in their thread CPU time, in wall time where it is
 	// not measured ([Samples.LimitWarns]); one that kept more than this

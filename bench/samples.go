@@ -103,6 +103,20 @@ func (s Samples) RejectShare() float64 {
 	return 0
 }
 
+// ShareWarns reports whether the reject-share warning of
+// [Run.SampleWarnings] names the variant: its rejects are more than share
+// percent (runner.warn_rejects_above) of all it measured
+// ([Samples.RejectShare]) while below limit (runner.retry_limit, when
+// above 0). A variant whose rejects reached the limit is judged by what
+// it kept instead ([Samples.LimitWarns], [Samples.BusyWarns]): in a run
+// of fewer than 4 × limit iterations (20 rounds against the default limit
+// of 10) the limit alone is more than 20% of what it measured, which made
+// this warning name nearly every variant of such a run whatever its
+// retries had left.
+func (s Samples) ShareWarns(share float64, limit int) bool {
+	return share > 0 && s.RejectShare() > share && (limit <= 0 || s.Rejected < limit)
+}
+
 // SamplesOf returns the sample counts of result r of run.
 func (run *Run) SamplesOf(r *Result) Samples {
 	rounds := run.Config.Runner.Rounds
@@ -202,7 +216,7 @@ func (run *Run) SampleWarnings() []string {
 		if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
 			few = append(few, loss{r.ID(), s})
 		}
-		if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
+		if s.ShareWarns(c.WarnRejectsAbove, c.RetryLimit) {
 			rejected = append(rejected, loss{r.ID(), s})
 		}
 		if s.LimitWarns(c.WarnRejectsAbove) {

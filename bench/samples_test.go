@@ -79,6 +79,41 @@ func TestSampleWarnings(t *testing.T) {
 	}
 }
 
+// A variant whose rejects reached retry_limit is judged by what it kept,
+// not by its reject share: in a run of 20 rounds of one iteration and the
+// default limit of 10, the limit alone is 10 of 30 measured (33%), which
+// named nearly every variant of such a run; 9 rejects of 29, below the
+// limit, still are a share above 20%.
+func TestSampleWarningsShareBelowLimit(t *testing.T) {
+	run := &Run{Config: DefaultConfig()}
+	c := &run.Config.Runner
+	c.Rounds, c.Iterations, c.RetryLimit, c.WarnKeptBelow, c.WarnRejectsAbove = 20, 1, 10, 0, 20
+	mk := func(name string, rejects int) Result {
+		r := Result{Variant: Variant{Benchmark: "B", Subject: "s", Params: []Param{{Name: "n", Value: name}}}, Rejects: rejects}
+		for i := range 20 {
+			r.Iterations = append(r.Iterations, Iteration{Round: i, Time: 100, CPU: 100})
+		}
+		return r
+	}
+	run.Results = []Result{mk("atlimit", 10), mk("below", 9), mk("few", 5)}
+	w := run.SampleWarnings()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "1 of 3 variants rejected more than 20% of their iterations (runner.warn_rejects_above): B/s/n=below 9 rejected, 20 kept") {
+		t.Errorf("warnings %q", w)
+	}
+	for _, tt := range []struct {
+		rejects, limit int
+		want           bool
+	}{
+		{10, 10, false}, {11, 10, false}, {9, 10, true}, {5, 10, false},
+		{10, 0, true}, // no limit: the share alone
+	} {
+		s := Samples{Kept: 20, Rejected: tt.rejects}
+		if got := s.ShareWarns(20, tt.limit); got != tt.want {
+			t.Errorf("ShareWarns(20, %d) with %d rejects of %d: %v, want %v", tt.limit, tt.rejects, 20+tt.rejects, got, tt.want)
+		}
+	}
+}
+
 // With the shipped defaults (50 rounds of one iteration, retry_limit 10,
 // warn_kept_below 80, warn_rejects_above 20) neither floor can be crossed:
 // the limit keeps at least 40 of 50 and rejects at most 10 of 50 or 60. A

@@ -46,7 +46,7 @@ func sampleWarning(run *bench.Run, r *bench.Result) Cell {
 	if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
 		w = append(w, fmt.Sprintf("kept %d of %d", s.Kept, s.Configured))
 	}
-	if c.WarnRejectsAbove > 0 && s.RejectShare() > c.WarnRejectsAbove {
+	if s.ShareWarns(c.WarnRejectsAbove, c.RetryLimit) {
 		w = append(w, fmt.Sprintf("%.0f%% rejected", s.RejectShare()))
 	}
 	if s.LimitWarns(c.WarnRejectsAbove) {
