@@ -105,17 +105,16 @@ type VerifierOptions struct {
 // parsing of at most MaxProofSize bytes (the strict JWS and JWT parse of
 // packages jws and jwt, under the default jose.Limits, and before the
 // signature a reading of the claims that stops at a nested value or a
-// 17th member), and every check
-// that needs no signature runs before it (see Check): the size is checked
-// first, then a scan of the header for a jwk with certificates (refused
-// before jose would parse them), then the header (alg in the allow-list,
-// typ, a public jwk that fits alg, an RSA key within MaxRSABits), the
-// key's thumbprint against the token's cnf.jkt (CheckBound), and the
-// claims of the payload (htm, htu, iat, ath, nonce), all before the
-// signature. What is read before the signature only refuses: the claims
-// are parsed strictly and checked again once it verifies, and the replay
-// store is written only for a proof that passed every check, so forged
-// proofs never fill it.
+// 17th member), and every check that needs no signature runs before it
+// (see Check): the size is checked first, then a scan of the header for a
+// jwk with certificates (refused before jose would parse them), then the
+// header (alg in the allow-list, typ, a public jwk that fits alg, an RSA
+// key within MaxRSABits), the key's thumbprint against the token's
+// cnf.jkt (CheckBound), and the claims of the payload (htm, htu, iat,
+// ath, nonce), all before the signature. What is read before the
+// signature only refuses: the claims are parsed strictly and checked
+// again once it verifies, and the replay store is written only for a
+// proof that passed every check, so forged proofs never fill it.
 type Verifier struct {
 	algs      []jwa.SignatureAlgorithm
 	validator *jwt.Validator
@@ -389,7 +388,7 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 	if err := checkClaims(ctx, pc, false, c.HTM, c.HTU, c.ATH, c.Nonce, c.IssuedAt); err != nil {
 		return nil, err
 	}
-	if p.Thumbprint == "" {
+	if p.Thumbprint == "" { // precheck did not run: the tests' Verifier with another's validator
 		if p.Thumbprint, err = thumbprint(p.Key); err != nil { // headerKey checked it fits alg
 			return nil, err
 		}
@@ -640,9 +639,13 @@ var errStop = errors.New("stop")
 // headerKey is the Verifier's key function: it runs the header checks of
 // RFC 9449 §4.3 before the signature (the alg is already in the
 // allow-list, the header well-formed, its jwk public: jws and jose check
-// them), then, under the context of a Check (a *checkedProof), its
-// binding and claim checks (precheck), and returns the header's key as a Go key, so that jws prepares it
-// for this proof only and caches nothing an attacker chose.
+// them), then, under the context of this Verifier's check (a
+// *checkedProof), its binding and claim checks (precheck), and returns
+// the header's key as a Go key, so that jws prepares it for this proof
+// only and caches nothing an attacker chose. A context of another
+// Verifier's check runs the header checks alone: only the tests do that
+// (a Verifier given another's validator, to check what the checks after
+// the signature refuse on their own).
 func (v *Verifier) headerKey(ctx context.Context, h *jose.Header) (any, error) {
 	if !jwt.SameType(h.Type, Type) {
 		d := "\"typ\" is absent"
