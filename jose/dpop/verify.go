@@ -249,8 +249,7 @@ type checkedProof struct {
 	raw         string // the proof, the very bytes jws verifies
 	method, uri string // the request's method and normalized target URI
 	accessToken string
-	jkt         string // the token's cnf.jkt, with bound
-	bound       bool
+	jkt         string // the token's cnf.jkt (CheckBound), or "" (Check)
 	now         time.Time
 	// nonce is the "nonce" the nonce source found current before the
 	// signature, when nonceChecked.
@@ -310,7 +309,7 @@ func (pc *checkedProof) Value(key any) any {
 // ErrRequestURI: uri is not an absolute http or https URI (checked after
 // the proof's size, before it is read).
 func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, accessToken string) (*Proof, error) {
-	return v.check(ctx, proofs, method, uri, accessToken, "", false)
+	return v.check(ctx, proofs, method, uri, accessToken, "")
 }
 
 // CheckBound is Check for an access token bound to a key (RFC 9449 §6.1,
@@ -335,11 +334,11 @@ func (v *Verifier) CheckBound(ctx context.Context, proofs []string, method, uri,
 		// "ath" would be accepted for any token bound to its key.
 		return nil, errors.New("dpop: CheckBound of an empty access token")
 	}
-	return v.check(ctx, proofs, method, uri, accessToken, jkt, true)
+	return v.check(ctx, proofs, method, uri, accessToken, jkt)
 }
 
-// check is Check, and CheckBound with bound.
-func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, accessToken, jkt string, bound bool) (*Proof, error) {
+// check is Check with jkt "", CheckBound otherwise.
+func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, accessToken, jkt string) (*Proof, error) {
 	switch {
 	case len(proofs) == 0:
 		return nil, proofError(ErrNoProof, "", nil)
@@ -359,7 +358,7 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 	}
 	now := v.now()
 	pc := &checkedProof{Context: ctx, v: v, raw: proof, method: method, uri: want,
-		accessToken: accessToken, jkt: jkt, bound: bound, now: now}
+		accessToken: accessToken, jkt: jkt, now: now}
 	c := &pc.claims
 	// The context is pc, for headerKey: the header, the binding and the
 	// claims are checked there, before the signature.
@@ -393,7 +392,7 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 			return nil, err
 		}
 	}
-	if bound {
+	if jkt != "" {
 		if err := CheckBinding(jkt, p); err != nil {
 			return nil, err
 		}
@@ -504,7 +503,7 @@ func (c *preClaims) member(name, value []byte) error {
 }
 
 // precheck runs, before the signature, the checks of pc's proof that need
-// no signature: the binding to pc.jkt (with pc.bound) and the claims,
+// no signature: the binding to pc.jkt (unless "") and the claims,
 // read from the payload segment of pc.raw, the bytes jws is verifying
 // (jws has split them and parsed their header h already). What it reads
 // may only refuse the proof: every claim is checked again once verified.
@@ -518,7 +517,7 @@ func (pc *checkedProof) precheck(h *jose.Header) error {
 		return err
 	}
 	pc.proof.Thumbprint = jkt
-	if pc.bound && !equal(pc.jkt, jkt) {
+	if pc.jkt != "" && !equal(pc.jkt, jkt) {
 		return CheckBinding(pc.jkt, &pc.proof)
 	}
 	if h.B64 != nil && !*h.B64 {
