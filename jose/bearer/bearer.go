@@ -81,19 +81,20 @@ type Options struct {
 	// of §4.3, its "ath" against the token), and the token's "cnf" "jkt"
 	// must be the proof key's thumbprint (§6.1). The cheap checks come
 	// first: the Validator validates the token (and its "cnf") before the
-	// proof is read, then dpop.Verifier.CheckBound compares the proof
-	// key's thumbprint with the token's "jkt" right after parsing the
-	// proof's header, then checks its claims, then its signature, last
-	// its replay (the store only records proofs whose signature
-	// verified), so that a request without a valid token costs no proof
-	// signature, nor does a token used with a key other than its own. A
-	// request whose token and proof are both bad is thus answered for
-	// its token: invalid_token (the Validator's refusal, an unbound
-	// token), never invalid_dpop_proof or use_dpop_nonce, which a valid
-	// token bound to the proof's key gets; a token of another key is
-	// answered so once the proof's header names its key, whatever the
-	// proof's claims and signature (a proof refused before, two DPoP
-	// headers or a malformed JWS, gets invalid_dpop_proof).
+	// proof is read; then dpop.Verifier.CheckBound checks the proof's
+	// header, compares its key's thumbprint with the token's "jkt", checks
+	// its claims, then its signature, last its replay (the store only
+	// records proofs whose signature verified). A request without a valid
+	// token thus costs no proof signature, nor does a token used with a
+	// key other than its own. When token and proof are both bad, the
+	// answer is the token's: a token the Validator refuses is answered as
+	// it would be without a proof (invalid_token, for one), an unbound
+	// token invalid_token, and a token bound to another key invalid_token
+	// too unless the proof is refused before its key is compared (two
+	// DPoP headers, an oversized or malformed proof, a header refused:
+	// invalid_dpop_proof). Only a valid token bound to the proof's key
+	// gets invalid_dpop_proof for the proof's claims or signature, or
+	// use_dpop_nonce.
 	// With DPoP set, a token bound to a key is refused with the
 	// Bearer scheme (§7.2). Every refusal of the DPoP scheme, a malformed or
 	// oversized DPoP credential included, is answered with

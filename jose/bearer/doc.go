@@ -68,10 +68,10 @@
 // key's thumbprint compared with the token's "cnf" "jkt" (§6.1) before
 // its claims and its signature: a request without a valid token, or with
 // the token of another key, costs no proof signature, and is answered
-// invalid_token whatever its proof's claims and signature (Options.DPoP);
-// the handler finds the proof with ProofFrom. A token bound to a key sent
-// with the Bearer scheme is refused (§7.2); DPoPOnly refuses the Bearer scheme
-// altogether, without reading it. Refusals of a DPoP request carry a DPoP
+// for its token whatever its proof's claims and signature (Options.DPoP
+// gives the answers); the handler finds the proof with ProofFrom. A token
+// bound to a key sent with the Bearer scheme is refused (§7.2); DPoPOnly
+// refuses the Bearer scheme altogether, without reading it. Refusals of a DPoP request carry a DPoP
 // challenge (with "algs", and a DPoP-Nonce header for use_dpop_nonce, §8),
 // and with a nonce source accepted ones the current DPoP-Nonce (§8.2);
 // a request with no token gets the challenges of both schemes; a Host

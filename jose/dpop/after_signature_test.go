@@ -3,10 +3,12 @@ package dpop
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jwt"
 )
 
 // TestCheckAfterSignatureAlone: the checks after the signature refuse, on
@@ -128,5 +130,69 @@ func TestCheckBoundNeedsAccessToken(t *testing.T) {
 	}
 	if n := store.len(); n != 0 {
 		t.Errorf("the replay store was asked to remember %d keys", n)
+	}
+}
+
+// TestCheckClaimsNonceAfterSignature: after the signature, a nonce the
+// source found current before it is not asked again only when it is the
+// verified claim's: a verified "nonce" other than the one read before the
+// signature is asked about, whatever was found then. The two readers of
+// the claims agree on every proof, so this is checked on checkClaims.
+func TestCheckClaimsNonceAfterSignature(t *testing.T) {
+	v := newVerifier(t, VerifierOptions{Nonces: fixedNonces("n-1")})
+	uri, err := normalizeURI(testURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	iat := jwt.NumericDateOf(testNow)
+	for _, tt := range []struct {
+		pre, verified string
+		want          error
+	}{
+		{pre: "n-1", verified: "n-1"},
+		{pre: "n-1", verified: "n-0", want: ErrNonce},
+		{pre: "n-1", verified: "", want: ErrNonce},
+	} {
+		pc := &checkedProof{Context: ctx, v: v, method: http.MethodGet, uri: uri, now: testNow,
+			nonce: tt.pre, nonceChecked: true}
+		err := checkClaims(ctx, pc, false, http.MethodGet, testURI, "", tt.verified, iat)
+		if tt.want == nil {
+			if err != nil {
+				t.Errorf("nonce %q found current before the signature, %q after: %v", tt.pre, tt.verified, err)
+			}
+			continue
+		}
+		wantRefusal(t, err, tt.want, CodeUseNonce)
+	}
+}
+
+// TestCheckIssuedAtPrecision: an "iat" of whole seconds that jwt accepts
+// (it compares now, rounded up to the second, plus the leeway) is not
+// refused by the reading before the signature when now has a fraction of
+// a second; one a second later is refused.
+func TestCheckIssuedAtPrecision(t *testing.T) {
+	key := ecKey(t)
+	now := testNow.Add(500 * time.Millisecond)
+	v := newVerifier(t, VerifierOptions{Now: func() time.Time { return now }})
+	late := testNow.Add(DefaultLeeway + time.Second).Unix() // after now + leeway, not after it rounded up
+	for _, tt := range []struct {
+		iat  int64
+		want error
+	}{
+		{iat: late},
+		{iat: late + 1, want: ErrIssuedAt},
+	} {
+		c := goodClaims("id-" + strconv.FormatInt(tt.iat, 10))
+		c["iat"] = tt.iat
+		proof := forge(t, jwa.ES256, key, goodHeader(t, key, "ES256"), c)
+		_, err := v.Check(context.Background(), []string{proof}, http.MethodGet, testURI, "")
+		if tt.want == nil {
+			if err != nil {
+				t.Errorf("iat %d, now %v: %v", tt.iat, now, err)
+			}
+			continue
+		}
+		wantRefusal(t, err, tt.want, CodeInvalidProof)
 	}
 }

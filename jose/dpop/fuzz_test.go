@@ -50,7 +50,8 @@ func FuzzParseProof(f *testing.F) {
 // key, is accepted by a Verifier exactly when it is by one whose key
 // function never finds the checks before the signature (its validator is
 // another Verifier's, as in TestCheckAfterSignatureAlone), with and
-// without a nonce source, for Check and CheckBound alike.
+// without a nonce source, for Check and CheckBound alike, at a whole
+// second and half a second past it.
 func FuzzPrecheckDifferential(f *testing.F) {
 	const token = "an-access-token"
 	ath := AccessTokenHash(token)
@@ -62,28 +63,31 @@ func FuzzPrecheckDifferential(f *testing.F) {
 		`{"jti":"a","htm":"GET","htu":"` + testURI + `","iat":1800000005,"ath":"` + ath + `"}`,
 		`{"jti":"a","htm":"GET","htm":"POST","htu":"` + testURI + `","iat":1800000000,"ath":"` + ath + `"}`,
 		`{"jti":"a","htm":"GET","htu":"` + testURI + `","iat":1799999935,"ath":"` + ath + `","x":{"y":[1]}}`,
+		`{"jti":"a","htm":"GET","htu":"` + testURI + `","iat":1800000006,"ath":"` + ath + `"}`,
 	} {
-		f.Add(s, false, false)
-		f.Add(s, true, true)
+		f.Add(s, false, false, false)
+		f.Add(s, true, true, true)
+		f.Add(s, false, true, true)
 	}
 	key := ecKey(f)
 	header := goodHeader(f, key, "ES256")
 	jkt := newProver(f, jwa.ES256, key).Thumbprint()
-	verifiers := func(nonces NonceSource) (with, without *Verifier) {
-		opts := VerifierOptions{Replay: forgetful{}, Nonces: nonces}
+	verifiers := func(nonces NonceSource, now func() time.Time) (with, without *Verifier) {
+		opts := VerifierOptions{Replay: forgetful{}, Nonces: nonces, Now: now}
 		with, without = newVerifier(f, opts), newVerifier(f, opts)
 		without.validator = newVerifier(f, opts).validator
 		return with, without
 	}
-	var vs [2][2]*Verifier
-	vs[0][0], vs[0][1] = verifiers(nil)
-	vs[1][0], vs[1][1] = verifiers(fixedNonces("n-1"))
-	f.Fuzz(func(t *testing.T, payload string, nonce, bound bool) {
+	// vs[nonce][frac]: with frac, now is half a second past testNow, where
+	// jwt rounds it up to compare an "iat" of whole seconds.
+	var vs [2][2][2]*Verifier
+	for i, nonces := range []NonceSource{nil, fixedNonces("n-1")} {
+		vs[i][0][0], vs[i][0][1] = verifiers(nonces, fixedNow)
+		vs[i][1][0], vs[i][1][1] = verifiers(nonces, func() time.Time { return testNow.Add(500 * time.Millisecond) })
+	}
+	f.Fuzz(func(t *testing.T, payload string, nonce, bound, frac bool) {
 		proof := signRaw(t, key, header, payload)
-		pair := vs[0]
-		if nonce {
-			pair = vs[1]
-		}
+		pair := vs[b2i(nonce)][b2i(frac)]
 		var errs [2]error
 		for i, v := range pair {
 			if bound {
@@ -103,4 +107,11 @@ type forgetful struct{}
 
 func (forgetful) Remember(context.Context, [32]byte, time.Time, time.Time) (bool, error) {
 	return false, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

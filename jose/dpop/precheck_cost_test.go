@@ -82,14 +82,13 @@ func hostileClaims(t testing.TB, kind string, sign func(payload string) string) 
 // forged proof (its signature another key's) no more allocations when its
 // payload is the costliest JSON that fits in DefaultMaxProofSize than when
 // it holds the claims of an honest proof of the same size, beside the
-// error that stops the reading: the reading before the signature
-// stops at what an honest proof does not hold (a nested value, more
-// members than a proof has: preLimits), leaving it to the strict parse,
-// which only a proof whose signature verifies reaches; the names it reads
-// until then allocate when escaped, at most 16 of them. It read such a payload whole,
-// which cost the refusal of a forged ES256 proof about twice an honest
-// one's (twice the CPU time, 284 allocations and 132 KB against 59 and
-// 5 KB).
+// error that stops the reading and, for escaped names, one allocation
+// for each of the at most 16 read: the reading stops at what an honest
+// proof does not hold (a nested value, more members than a proof has:
+// preLimits), leaving the payload to the strict parse, which only a proof
+// whose signature verifies reaches. Read whole, such a payload cost the
+// refusal of a forged ES256 proof about twice an honest one's (twice the
+// CPU time, 284 allocations and 132 KB against 59 and 5 KB).
 func TestPrecheckCostBounded(t *testing.T) {
 	key, other := ecKey(t), ecKey(t)
 	header := goodHeader(t, key, "ES256")

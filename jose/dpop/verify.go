@@ -105,17 +105,16 @@ type VerifierOptions struct {
 // parsing of at most MaxProofSize bytes (the strict JWS and JWT parse of
 // packages jws and jwt, under the default jose.Limits, and before the
 // signature a reading of the claims that stops at a nested value or a
-// 17th member), and every check
-// that needs no signature runs before it (see Check): the size is checked
-// first, then a scan of the header for a jwk with certificates (refused
-// before jose would parse them), then the header (alg in the allow-list,
-// typ, a public jwk that fits alg, an RSA key within MaxRSABits), the
-// key's thumbprint against the token's cnf.jkt (CheckBound), and the
-// claims of the payload (htm, htu, iat, ath, nonce), all before the
-// signature. What is read before the signature only refuses: the claims
-// are parsed strictly and checked again once it verifies, and the replay
-// store is written only for a proof that passed every check, so forged
-// proofs never fill it.
+// 17th member), and every check that needs no signature runs before it
+// (see Check): the size is checked first, then a scan of the header for a
+// jwk with certificates (refused before jose would parse them), then the
+// header (alg in the allow-list, typ, a public jwk that fits alg, an RSA
+// key within MaxRSABits), the key's thumbprint against the token's
+// cnf.jkt (CheckBound), and the claims of the payload (htm, htu, iat,
+// ath, nonce), all before the signature. What is read before the
+// signature only refuses: the claims are parsed strictly and checked
+// again once it verifies, and the replay store is written only for a
+// proof that passed every check, so forged proofs never fill it.
 type Verifier struct {
 	algs      []jwa.SignatureAlgorithm
 	validator *jwt.Validator
@@ -250,8 +249,7 @@ type checkedProof struct {
 	raw         string // the proof, the very bytes jws verifies
 	method, uri string // the request's method and normalized target URI
 	accessToken string
-	jkt         string // the token's cnf.jkt, with bound
-	bound       bool
+	jkt         string // the token's cnf.jkt (CheckBound), or "" (Check)
 	now         time.Time
 	// nonce is the "nonce" the nonce source found current before the
 	// signature, when nonceChecked.
@@ -311,7 +309,7 @@ func (pc *checkedProof) Value(key any) any {
 // ErrRequestURI: uri is not an absolute http or https URI (checked after
 // the proof's size, before it is read).
 func (v *Verifier) Check(ctx context.Context, proofs []string, method, uri, accessToken string) (*Proof, error) {
-	return v.check(ctx, proofs, method, uri, accessToken, "", false)
+	return v.check(ctx, proofs, method, uri, accessToken, "")
 }
 
 // CheckBound is Check for an access token bound to a key (RFC 9449 §6.1,
@@ -336,11 +334,11 @@ func (v *Verifier) CheckBound(ctx context.Context, proofs []string, method, uri,
 		// "ath" would be accepted for any token bound to its key.
 		return nil, errors.New("dpop: CheckBound of an empty access token")
 	}
-	return v.check(ctx, proofs, method, uri, accessToken, jkt, true)
+	return v.check(ctx, proofs, method, uri, accessToken, jkt)
 }
 
-// check is Check, and CheckBound with bound.
-func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, accessToken, jkt string, bound bool) (*Proof, error) {
+// check is Check with jkt "", CheckBound otherwise.
+func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, accessToken, jkt string) (*Proof, error) {
 	switch {
 	case len(proofs) == 0:
 		return nil, proofError(ErrNoProof, "", nil)
@@ -360,7 +358,7 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 	}
 	now := v.now()
 	pc := &checkedProof{Context: ctx, v: v, raw: proof, method: method, uri: want,
-		accessToken: accessToken, jkt: jkt, bound: bound, now: now}
+		accessToken: accessToken, jkt: jkt, now: now}
 	c := &pc.claims
 	// The context is pc, for headerKey: the header, the binding and the
 	// claims are checked there, before the signature.
@@ -389,12 +387,12 @@ func (v *Verifier) check(ctx context.Context, proofs []string, method, uri, acce
 	if err := checkClaims(ctx, pc, false, c.HTM, c.HTU, c.ATH, c.Nonce, c.IssuedAt); err != nil {
 		return nil, err
 	}
-	if p.Thumbprint == "" {
+	if p.Thumbprint == "" { // precheck did not run: the tests' Verifier with another's validator
 		if p.Thumbprint, err = thumbprint(p.Key); err != nil { // headerKey checked it fits alg
 			return nil, err
 		}
 	}
-	if bound {
+	if jkt != "" {
 		if err := CheckBinding(jkt, p); err != nil {
 			return nil, err
 		}
@@ -505,7 +503,7 @@ func (c *preClaims) member(name, value []byte) error {
 }
 
 // precheck runs, before the signature, the checks of pc's proof that need
-// no signature: the binding to pc.jkt (with pc.bound) and the claims,
+// no signature: the binding to pc.jkt (unless "") and the claims,
 // read from the payload segment of pc.raw, the bytes jws is verifying
 // (jws has split them and parsed their header h already). What it reads
 // may only refuse the proof: every claim is checked again once verified.
@@ -519,7 +517,7 @@ func (pc *checkedProof) precheck(h *jose.Header) error {
 		return err
 	}
 	pc.proof.Thumbprint = jkt
-	if pc.bound && !equal(pc.jkt, jkt) {
+	if pc.jkt != "" && !equal(pc.jkt, jkt) {
 		return CheckBinding(pc.jkt, &pc.proof)
 	}
 	if h.B64 != nil && !*h.B64 {
@@ -640,9 +638,13 @@ var errStop = errors.New("stop")
 // headerKey is the Verifier's key function: it runs the header checks of
 // RFC 9449 §4.3 before the signature (the alg is already in the
 // allow-list, the header well-formed, its jwk public: jws and jose check
-// them), then, under the context of a Check (a *checkedProof), its
-// binding and claim checks (precheck), and returns the header's key as a Go key, so that jws prepares it
-// for this proof only and caches nothing an attacker chose.
+// them), then, under the context of this Verifier's check (a
+// *checkedProof), its binding and claim checks (precheck), and returns
+// the header's key as a Go key, so that jws prepares it for this proof
+// only and caches nothing an attacker chose. A context of another
+// Verifier's check runs the header checks alone: only the tests do that
+// (a Verifier given another's validator, to check what the checks after
+// the signature refuse on their own).
 func (v *Verifier) headerKey(ctx context.Context, h *jose.Header) (any, error) {
 	if !jwt.SameType(h.Type, Type) {
 		d := "\"typ\" is absent"
