@@ -189,9 +189,10 @@ func (run *Run) RoundsDone() int {
 
 // SampleWarnings returns the warnings about sample loss of run, one line
 // each: the variants that kept less than runner.warn_kept_below percent
-// of the iterations configured, and those whose rejects are more than
-// runner.warn_rejects_above percent of what they measured, each with the
-// count and the worst variants (at most three named); and, with
+// of the iterations configured, and those whose rejects, fewer than
+// runner.retry_limit, are more than runner.warn_rejects_above percent of
+// what they measured ([Samples.ShareWarns]), each with the count and the
+// worst variants (at most three named); and, with
 // warn_rejects_above on, those whose rejects reached runner.retry_limit
 // while more than that share of the iterations they kept still deviate in
 // their thread CPU time, or in wall time where it was not measured, which

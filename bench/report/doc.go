@@ -33,8 +33,9 @@
 // dropped, at most runner.retry_limit). When the run warns about sample
 // loss (runner.warn_kept_below, runner.warn_rejects_above), every report,
 // default included, has a text field sample_warning: what concerns the
-// row's variant ("kept 30 of 50", "28% rejected", "retry_limit reached,
-// 14 of 50 kept deviate": more than runner.warn_rejects_above percent of
+// row's variant ("kept 30 of 50"; "28% rejected", of all it measured,
+// its rejects below runner.retry_limit; "retry_limit reached, 14 of 50
+// kept deviate": more than runner.warn_rejects_above percent of
 // the iterations kept still deviate by runner.retry_threshold in their
 // thread CPU time, in wall time where it was not measured; "retry_limit
 // reached, 30 of 50 kept deviate, 24 in wall time alone": more than that
