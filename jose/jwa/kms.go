@@ -99,6 +99,34 @@ func ecdhOpaqueKey(k ecdh.KeyExchanger) (*dhKey, error) {
 	return &dhKey{k: k, pub: pub, opaque: true}, nil
 }
 
+// deviceCheck returns the verifier that a crypto.Signer's signatures of
+// alg are checked with before Sign returns them: pub, the public key read
+// from it once, when the Signer was made. A device that signs with another
+// padding than alg's (PKCS #1 v1.5 for PS256: a KMS key bound to one
+// signing algorithm), another hash or another key than pub (a key rotated
+// behind the same handle), or whose computation faulted, returns a
+// signature of the right form that no one can verify; a faulty RSA-CRT
+// signature gives away the private key's factors to whoever reads the
+// token (Boneh, DeMillo and Lipton, 1997), which is why crypto/rsa checks
+// its own signatures too. The check costs one public-key verification per
+// signature, little next to a call to a device.
+func deviceCheck(alg SignatureAlgorithm, pub crypto.PublicKey) (Verifier, error) {
+	v, err := NewVerifier(alg, pub)
+	if err != nil {
+		return nil, fmt.Errorf("jwa: %s: the crypto.Signer's public key: %w", alg, err)
+	}
+	return v, nil
+}
+
+// deviceVerify checks sig, the answer of a crypto.Signer for
+// signingInput, with check ([deviceCheck]).
+func deviceVerify(alg SignatureAlgorithm, check Verifier, signingInput, sig []byte) error {
+	if check.Verify(signingInput, sig) != nil {
+		return signerAnswerError(alg, "a signature that does not verify with its public key")
+	}
+	return nil
+}
+
 // signerError is the error of a signature algorithm whose crypto.Signer (a
 // key in a KMS or an HSM) failed with err.
 func signerError(alg SignatureAlgorithm, err error) error {
