@@ -41,7 +41,8 @@ var (
 	// ErrKeyDevice reports that the device holding a private key (a KMS or
 	// an HSM, behind an ecdh.KeyExchanger or a crypto.Signer) failed: it
 	// returned an error, which the error wraps too, or, a crypto.Signer, a
-	// signature not of its algorithm's form. Decryption reports it
+	// signature not of its algorithm's form or that does not verify with
+	// its public key. Decryption reports it
 	// for ECDH-ES and HPKE only; an RSA device's failure stays
 	// [ErrDecryptionFailed], so as not to be a padding oracle. It is the
 	// same value as [jwa.ErrKeyDevice].

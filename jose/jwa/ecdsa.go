@@ -19,6 +19,7 @@ type ecdsaSigner struct {
 	size   int               // length of R and of S in bytes
 	priv   *ecdsa.PrivateKey // a validated copy of the caller's key, or nil
 	signer crypto.Signer     // used when priv is nil
+	check  Verifier          // checks signer's signatures (deviceCheck)
 }
 
 // ecdsaVerifier checks ES256, ES384 and ES512 signatures.
@@ -118,7 +119,11 @@ func newECDSASigner(alg SignatureAlgorithm, key any) (*ecdsaSigner, error) {
 		if _, err := ecdsaCheckPublic(alg, pub, key); err != nil {
 			return nil, err
 		}
-		s.signer = k
+		check, err := deviceCheck(alg, pub)
+		if err != nil {
+			return nil, err
+		}
+		s.signer, s.check = k, check
 	default:
 		return nil, sigKeyTypeError(alg, key)
 	}
@@ -152,6 +157,11 @@ func (s *ecdsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	whole, tail := sigGrow(dst, 2*s.size)
 	if !ecdsaDERToRS(der, tail) {
 		return dst, signerAnswerError(s.alg, "a malformed signature")
+	}
+	if s.check != nil {
+		if err := deviceVerify(s.alg, s.check, signingInput, tail); err != nil {
+			return dst, err
+		}
 	}
 	return whole, nil
 }

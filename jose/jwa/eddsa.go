@@ -15,6 +15,7 @@ type eddsaSigner struct {
 	alg    SignatureAlgorithm
 	priv   ed25519.PrivateKey // a checked copy of the caller's key, or nil
 	signer crypto.Signer      // used when priv is nil
+	check  Verifier           // checks signer's signatures (deviceCheck)
 }
 
 // eddsaVerifier checks EdDSA (Ed25519 keys) and Ed25519 signatures.
@@ -51,7 +52,11 @@ func newEdDSASigner(alg SignatureAlgorithm, key any) (*eddsaSigner, error) {
 		if len(pub) != ed25519.PublicKeySize {
 			return nil, keyError(string(alg), alg.KeyNeeds(), key)
 		}
-		s.signer = k
+		check, err := deviceCheck(alg, pub)
+		if err != nil {
+			return nil, err
+		}
+		s.signer, s.check = k, check
 	default:
 		return nil, sigKeyTypeError(alg, key)
 	}
@@ -73,6 +78,9 @@ func (s *eddsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	}
 	if len(sig) != ed25519.SignatureSize {
 		return dst, signerAnswerError(s.alg, fmt.Sprintf("a signature of %d bytes, want %d", len(sig), ed25519.SignatureSize))
+	}
+	if err := deviceVerify(s.alg, s.check, signingInput, sig); err != nil {
+		return dst, err
 	}
 	return append(dst, sig...), nil
 }

@@ -20,6 +20,7 @@ const es256kSize = 32
 type es256kSigner struct {
 	priv   *Secp256k1PrivateKey // nil when signer is set
 	signer crypto.Signer
+	check  Verifier // checks signer's signatures (deviceCheck)
 }
 
 // es256kVerifier checks ES256K signatures.
@@ -49,7 +50,11 @@ func newES256KSigner(key any) (*es256kSigner, error) {
 		if !pub.valid() {
 			return nil, errSecp256k1ZeroKey(ES256K)
 		}
-		return &es256kSigner{signer: k}, nil
+		check, err := deviceCheck(ES256K, pub)
+		if err != nil {
+			return nil, err
+		}
+		return &es256kSigner{signer: k, check: check}, nil
 	}
 	return nil, sigKeyTypeError(ES256K, key)
 }
@@ -80,6 +85,9 @@ func (s *es256kSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	whole, tail := sigGrow(dst, 2*es256kSize)
 	if !ecdsaDERToRS(der, tail) {
 		return dst, signerAnswerError(ES256K, "a malformed signature")
+	}
+	if err := deviceVerify(ES256K, s.check, signingInput, tail); err != nil {
+		return dst, err
 	}
 	return whole, nil
 }

@@ -138,7 +138,8 @@ var (
 	// [ecdh.KeyExchanger] (ECDH-ES, HPKE) or a [crypto.Signer] standing for
 	// a key in a KMS or an HSM returned an error, which the error wraps
 	// too, or the crypto.Signer returned a signature not of the
-	// algorithm's form. An ECDH answer that is not an error is judged as
+	// algorithm's form or one that does not verify with its public key
+	// (another padding, hash or key, or a faulty computation; [NewSigner]). An ECDH answer that is not an error is judged as
 	// any other input: a secret of the wrong size or all zeros, which an
 	// attacker can aim for, is [ErrDecryption], never a device failure. RSA key
 	// decryption with a [crypto.Decrypter] never reports it: there, a

@@ -28,7 +28,7 @@ func newRSAOpaqueDecrypter(alg KeyAlgorithm, dec crypto.Decrypter) (*rsaDecrypte
 	if err := rsaKeyCheck(alg, pub); err != nil {
 		return nil, err
 	}
-	return &rsaDecrypter{alg: alg, dec: dec}, nil
+	return &rsaDecrypter{alg: alg, dec: dec, size: pub.Size()}, nil
 }
 
 // rsaOAEPCryptoHash returns the OAEP hash of alg as a crypto.Hash, for
@@ -48,6 +48,10 @@ func rsaOAEPCryptoHash(alg KeyAlgorithm) crypto.Hash {
 }
 
 // decryptOpaque decrypts a CEK of ks bytes with the opaque key d.dec.
+// An encrypted key that is not as long as the modulus, a decryption error
+// of RFC 8017 §7.1.2 and §7.2.2 whatever the key, is not sent to the
+// device (a KMS request whose size the token's author chose): it fails as
+// below, as any other bad encrypted key does. Its length is public.
 //
 // RSA1_5 keeps the countermeasure of RFC 7516 §11.5 (RFC 3218 §2.3.2): a
 // random CEK is drawn before the call, the device is asked for a session
@@ -63,6 +67,9 @@ func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error
 	if d.alg == RSA1_5 {
 		cek := make([]byte, ks)
 		rand.Read(cek)
+		if len(encryptedKey) != d.size {
+			return cek, nil
+		}
 		got, err := d.dec.Decrypt(rand.Reader, encryptedKey, &rsa.PKCS1v15DecryptOptions{SessionKeyLen: ks})
 		ok, src := 0, cek // src of the same length, so the copy does the same work
 		if err == nil && len(got) == ks {
@@ -73,6 +80,9 @@ func (d *rsaDecrypter) decryptOpaque(encryptedKey []byte, ks int) ([]byte, error
 			clear(got)
 		}
 		return cek, nil
+	}
+	if len(encryptedKey) != d.size {
+		return nil, ErrDecryption
 	}
 	h := rsaOAEPCryptoHash(d.alg)
 	cek, err := d.dec.Decrypt(rand.Reader, encryptedKey, &rsa.OAEPOptions{Hash: h, MGFHash: h})
@@ -97,6 +107,34 @@ func ecdhOpaqueKey(k ecdh.KeyExchanger) (*dhKey, error) {
 		return nil, errors.New("the ecdh.KeyExchanger's public key is not on its curve")
 	}
 	return &dhKey{k: k, pub: pub, opaque: true}, nil
+}
+
+// deviceCheck returns the verifier that a crypto.Signer's signatures of
+// alg are checked with before Sign returns them: pub, the public key read
+// from it once, when the Signer was made. A device that signs with another
+// padding than alg's (PKCS #1 v1.5 for PS256: a KMS key bound to one
+// signing algorithm), another hash or another key than pub (a key rotated
+// behind the same handle), or whose computation faulted, returns a
+// signature of the right form that no one can verify; a faulty RSA-CRT
+// signature gives away the private key's factors to whoever reads the
+// token (Boneh, DeMillo and Lipton, 1997), which is why crypto/rsa checks
+// its own signatures too. The check costs one public-key verification per
+// signature, little next to a call to a device.
+func deviceCheck(alg SignatureAlgorithm, pub crypto.PublicKey) (Verifier, error) {
+	v, err := NewVerifier(alg, pub)
+	if err != nil {
+		return nil, fmt.Errorf("jwa: %s: the crypto.Signer's public key: %w", alg, err)
+	}
+	return v, nil
+}
+
+// deviceVerify checks sig, the answer of a crypto.Signer for
+// signingInput, with check ([deviceCheck]).
+func deviceVerify(alg SignatureAlgorithm, check Verifier, signingInput, sig []byte) error {
+	if check.Verify(signingInput, sig) != nil {
+		return signerAnswerError(alg, "a signature that does not verify with its public key")
+	}
+	return nil
 }
 
 // signerError is the error of a signature algorithm whose crypto.Signer (a

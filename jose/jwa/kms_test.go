@@ -119,6 +119,36 @@ func TestKMSRSA(t *testing.T) {
 	}
 }
 
+// TestKMSRSAWrongLength: an encrypted key that is not as long as the
+// device's modulus (RFC 8017 §7.1.2, §7.2.2: a decryption error, a public
+// fact about the token) is refused without a call to the device, a KMS
+// request the token's author would otherwise choose the size of:
+// ErrDecryption for RSA-OAEP*, a random CEK and no error for RSA1_5
+// (RFC 7516 §11.5), as for any other bad encrypted key.
+func TestKMSRSAWrongLength(t *testing.T) {
+	key := vectortest.RSAKey(t, 2048)
+	for _, alg := range []KeyAlgorithm{RSA1_5, RSAOAEP, RSAOAEP256, RSAOAEP384, RSAOAEP512} {
+		k := &kmsRSA{key: key}
+		d, err := NewKeyDecrypter(alg, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 255, 257, 512, 64 << 10} {
+			got, err := d.DecryptKey(make([]byte, n), A256GCM, nil)
+			if alg == RSA1_5 {
+				if err != nil || len(got) != 32 {
+					t.Errorf("%s, %d-byte encrypted key: %x, %v; want a random CEK", alg, n, got, err)
+				}
+			} else if err != ErrDecryption || got != nil {
+				t.Errorf("%s, %d-byte encrypted key: %x, %v; want ErrDecryption", alg, n, got, err)
+			}
+		}
+		if c := k.calls.Load(); c != 0 {
+			t.Errorf("%s: %d device calls for encrypted keys not of the modulus's length, want none", alg, c)
+		}
+	}
+}
+
 // TestKMSRSARefused checks that opaque keys that are not RSA, or too small,
 // are refused when the decrypter is made.
 func TestKMSRSARefused(t *testing.T) {

@@ -20,6 +20,7 @@ type mldsaSigner struct {
 	size   int               // signature size of the parameter set
 	priv   *mldsa.PrivateKey // the caller's key (immutable), or nil
 	signer crypto.Signer     // used when priv is nil
+	check  Verifier          // checks signer's signatures (deviceCheck)
 }
 
 // mldsaVerifier checks ML-DSA signatures.
@@ -87,6 +88,11 @@ func newMLDSASigner(alg SignatureAlgorithm, key any) (Signer, error) {
 		return nil, err
 	}
 	s.size = params.SignatureSize()
+	if s.signer != nil {
+		if s.check, err = deviceCheck(alg, pub); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -110,6 +116,11 @@ func (s *mldsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
 	case len(sig) != s.size: // only a crypto.Signer can answer so
 		return dst, signerAnswerError(s.alg, fmt.Sprintf("a signature of %d bytes, want %d", len(sig), s.size))
+	}
+	if s.check != nil {
+		if err := deviceVerify(s.alg, s.check, signingInput, sig); err != nil {
+			return dst, err
+		}
 	}
 	return append(dst, sig...), nil
 }

@@ -102,6 +102,7 @@ type rsaDecrypter struct {
 	alg  KeyAlgorithm
 	priv *rsa.PrivateKey
 	dec  crypto.Decrypter // an opaque key (kms.go), used when priv is nil
+	size int              // dec's modulus length in bytes
 }
 
 func newRSADecrypter(alg KeyAlgorithm, key any) (*rsaDecrypter, error) {

@@ -29,6 +29,7 @@ type rsaSigner struct {
 	size   int             // signature length: the modulus length in bytes
 	priv   *rsa.PrivateKey // a validated, precomputed copy of the caller's key, or nil
 	signer crypto.Signer   // used when priv is nil
+	check  Verifier        // checks signer's signatures (deviceCheck)
 }
 
 // rsaVerifier checks RS256, RS384, RS512, PS256, PS384 and PS512 signatures.
@@ -93,7 +94,11 @@ func newRSASigner(alg SignatureAlgorithm, key any) (*rsaSigner, error) {
 		if err := rsaSigCheckPublic(alg, pub); err != nil {
 			return nil, err
 		}
-		s.signer = k
+		check, err := deviceCheck(alg, pub)
+		if err != nil {
+			return nil, err
+		}
+		s.signer, s.check = k, check
 		s.size = pub.Size()
 	default:
 		return nil, sigKeyTypeError(alg, key)
@@ -131,6 +136,11 @@ func (s *rsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
 	case len(sig) != s.size: // only a crypto.Signer can answer so
 		return dst, signerAnswerError(s.alg, fmt.Sprintf("a signature of %d bytes, want %d", len(sig), s.size))
+	}
+	if s.check != nil {
+		if err := deviceVerify(s.alg, s.check, signingInput, sig); err != nil {
+			return dst, err
+		}
 	}
 	return append(dst, sig...), nil
 }

@@ -85,7 +85,12 @@ func (a SignatureAlgorithm) Hash() crypto.Hash {
 // whose Public method returns an *[rsa.PublicKey], *[ecdsa.PublicKey],
 // *[Secp256k1PublicKey], [ed25519.PublicKey] or *mldsa.PublicKey of the right kind and size, such as a key held in a KMS
 // or an HSM. Its signatures are converted to the JWS form where needed (the
-// DER of an ECDSA signature becomes R||S).
+// DER of an ECDSA signature becomes R||S) and verified with the public key
+// its Public method returned when the Signer was made, before Sign returns
+// them: a signature of another padding or hash than alg's (a KMS key bound
+// to PKCS #1 v1.5 used for PS256), of another key, or faulty (which, for
+// RSA-CRT, would give away the private key) is an error wrapping
+// [ErrKeyDevice], never a token. This costs one verification per signature.
 //
 // A key of the wrong type, size or curve is refused with an error wrapping
 // [ErrInvalidKey]; an algorithm this package does not implement, "none"

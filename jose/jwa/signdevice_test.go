@@ -1,6 +1,7 @@
 package jwa
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
@@ -53,8 +54,11 @@ func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
 
 // sigCheckDevice signs with key behind a device answering each way:
 // honestly (the signature verifies), with an error (ErrKeyDevice wrapping
-// it), with a signature of the wrong size or not DER (ErrKeyDevice: the
-// device failed; nothing an attacker sends reaches a signer).
+// it), with a signature of the wrong size or not DER, or of the right form
+// that does not verify with the device's public key (a bit flipped in its
+// last byte, as a fault in the device's computation would: ErrKeyDevice,
+// the device failed, and the signature is not returned; nothing an
+// attacker sends reaches a signer).
 func sigCheckDevice(t *testing.T, alg SignatureAlgorithm, key crypto.Signer) {
 	t.Helper()
 	for name, answer := range map[string]func([]byte) ([]byte, error){
@@ -63,6 +67,11 @@ func sigCheckDevice(t *testing.T, alg SignatureAlgorithm, key crypto.Signer) {
 		"short":  func(sig []byte) ([]byte, error) { return sig[:len(sig)-1], nil },
 		"long":   func(sig []byte) ([]byte, error) { return append(sig, 0), nil },
 		"none":   func([]byte) ([]byte, error) { return nil, nil },
+		"faulty": func(sig []byte) ([]byte, error) {
+			sig = bytes.Clone(sig)
+			sig[len(sig)-1] ^= 1
+			return sig, nil
+		},
 	} {
 		s, err := NewSigner(alg, sigDevice{key, answer})
 		if err != nil {
@@ -88,5 +97,57 @@ func sigCheckDevice(t *testing.T, alg SignatureAlgorithm, key crypto.Signer) {
 func TestSignerDevice(t *testing.T) {
 	for alg, key := range sigDeviceKeys(t) {
 		sigCheckDevice(t, alg, key)
+	}
+}
+
+// optsIgnoringDevice is an RSA key in a device bound to one padding, which
+// signs with RSASSA-PKCS1-v1_5 whatever it is asked (a KMS key whose
+// signing algorithm is fixed at its creation, behind a client that drops
+// the options).
+type optsIgnoringDevice struct{ s crypto.Signer }
+
+func (d optsIgnoringDevice) Public() crypto.PublicKey { return d.s.Public() }
+func (d optsIgnoringDevice) Sign(r io.Reader, digest []byte, o crypto.SignerOpts) ([]byte, error) {
+	return d.s.Sign(r, digest, o.HashFunc())
+}
+
+// wrongKeyDevice signs with another key than the one its Public method
+// returns (a KMS handle whose key was rotated after the Signer was made).
+type wrongKeyDevice struct{ pub, s crypto.Signer }
+
+func (d wrongKeyDevice) Public() crypto.PublicKey { return d.pub.Public() }
+func (d wrongKeyDevice) Sign(r io.Reader, digest []byte, o crypto.SignerOpts) ([]byte, error) {
+	return d.s.Sign(r, digest, o)
+}
+
+// TestSignerDeviceWrongAlgorithm: a device whose signature has the form
+// of the algorithm but is not its signature with the public key the
+// Signer was made for (PKCS #1 v1.5 for PS256, another key's ECDSA) is
+// refused with ErrKeyDevice, not sent out in a token no one can verify.
+func TestSignerDeviceWrongAlgorithm(t *testing.T) {
+	rsaKey := vectortest.RSAKey(t, 2048)
+	k1, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		alg SignatureAlgorithm
+		key crypto.Signer
+	}{
+		{PS256, optsIgnoringDevice{rsaKey}},
+		{ES256, wrongKeyDevice{pub: k1, s: k2}},
+	} {
+		s, err := NewSigner(tt.alg, tt.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sig, err := s.Sign(nil, []byte("signing input"))
+		if sig != nil || !errors.Is(err, ErrKeyDevice) {
+			t.Errorf("%s with %T: %x, %v; want %v", tt.alg, tt.key, sig, err, ErrKeyDevice)
+		}
 	}
 }

@@ -380,7 +380,7 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 				return err
 			}
 		}
-		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() {
+		if len(iv) != c.enc.IVSize() || tagLen != c.enc.TagSize() || shortIntegrated(c.alg, ctTag) {
 			failed = true
 			continue
 		}

@@ -72,3 +72,16 @@ func onlyIntegrated(algs []jwa.KeyAlgorithm) bool {
 	}
 	return len(algs) > 0
 }
+
+// hpkeAEADTagSize is the tag size of the AEADs of every HPKE algorithm
+// (AES-GCM, ChaCha20Poly1305: RFC 9180 §7.3).
+const hpkeAEADTagSize = 16
+
+// shortIntegrated reports whether ct, the JWE Ciphertext of a token of the
+// HPKE Integrated Encryption algorithm alg, is shorter than the HPKE tag,
+// which no plaintext gives: the token fails as any that does not decrypt,
+// before the decapsulation, so that such a token costs no Diffie-Hellman
+// agreement (nor a call to the device holding the key).
+func shortIntegrated(alg jwa.KeyAlgorithm, ct []byte) bool {
+	return alg.IsHPKEIntegrated() && len(ct) < hpkeAEADTagSize
+}

@@ -222,11 +222,9 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 	}
 	h := &m.hdr
 	unencoded := h.B64 != nil && !*h.B64
-	lookups := 0
-	cands, err := v.candidates(ctx, &lookups, h)
-	if err != nil {
-		return err
-	}
+	// The signature and payload are decoded before the key source is
+	// asked: a key function may be costly (an x5c chain, a KMS, a fetch),
+	// and a token that is not base64url must cost none of it.
 	sig, err := b64enc.AppendDecode(buf[payLen:payLen], sseg, jose.ErrMalformed)
 	if err != nil {
 		return fmt.Errorf("jws: signature: %w", err)
@@ -251,6 +249,11 @@ func (v *Verifier) verifyCompactInto(ctx context.Context, m *Message, token, det
 		} else {
 			input = b64enc.Append(input, detached)
 		}
+	}
+	lookups := 0
+	cands, err := v.candidates(ctx, &lookups, h)
+	if err != nil {
+		return err
 	}
 	budget := v.lim.MaxKeyAttempts
 	if err := verifyWith(&cands, input, sig, &budget); err != nil {

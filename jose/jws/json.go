@@ -319,13 +319,13 @@ func (v *Verifier) verifySig(ctx context.Context, s *jsonSig, h *jose.Header, se
 	if *budget <= 0 {
 		return nil, errKeyAttempts // before the key source: a KeyFunc may be costly
 	}
+	sig, err := jose.Base64URLDecode(s.signature) // before the key source, which may be costly
+	if err != nil {
+		return nil, fmt.Errorf("jws: signature: %w", err)
+	}
 	cands, err := v.candidates(ctx, lookups, h)
 	if err != nil {
 		return nil, err
-	}
-	sig, err := jose.Base64URLDecode(s.signature)
-	if err != nil {
-		return nil, fmt.Errorf("jws: signature: %w", err)
 	}
 	input := make([]byte, 0, len(s.protected)+1+len(seg))
 	input = append(append(append(input, s.protected...), '.'), seg...)

@@ -3,6 +3,8 @@ package jws
 import (
 	"bytes"
 	"crypto/rsa"
+	"crypto/sha1"
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
@@ -77,7 +79,9 @@ type X5COptions struct {
 // certificate, the leaf, to one of opts.Verify.Roots, and the key is the
 // leaf's public key, which must then fit the token's alg and verify its
 // signature. A leaf whose key usage is set but lacks digitalSignature
-// (RFC 5280 §4.2.1.3) is refused. The function returns a [*CertifiedKey]:
+// (RFC 5280 §4.2.1.3) is refused, and so is a token whose "x5t" or
+// "x5t#S256" is not the leaf's thumbprint (checked before any certificate
+// is parsed, as [jose.ParseJWK] checks those of a JWK). The function returns a [*CertifiedKey]:
 // the leaf's key and the chain verified (the first one crypto/x509 found
 // within MaxChainLength), which the Verifier reports as [Message].Chain.
 // An "x5c" of an unprotected header is refused unless
@@ -117,7 +121,7 @@ func NewX5CKeyFunc(opts X5COptions) (func(h *jose.Header) (any, error), error) {
 		if h.Unprotected("x5c") && !opts.AllowUnprotected {
 			return nil, fmt.Errorf("jws: x5c: in an unprotected header, which the signature does not cover (X5COptions.AllowUnprotected): %w", jose.ErrKeyNotFound)
 		}
-		ck, err := x5cKey(h.X5C, &opts)
+		ck, err := x5cKey(h, &opts)
 		if err != nil {
 			return nil, err // no typed nil in the interface
 		}
@@ -125,9 +129,10 @@ func NewX5CKeyFunc(opts X5COptions) (func(h *jose.Header) (any, error), error) {
 	}, nil
 }
 
-// x5cKey validates the chain x5c (standard base64 DER, leaf first) and
-// returns the leaf's public key with the chain verified.
-func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
+// x5cKey validates the chain of h's x5c (standard base64 DER, leaf first)
+// and returns the leaf's public key with the chain verified.
+func x5cKey(h *jose.Header, opts *X5COptions) (*CertifiedKey, error) {
+	x5c := h.X5C
 	if len(x5c) == 0 {
 		return nil, fmt.Errorf("jws: x5c: the token has no certificate chain: %w", jose.ErrKeyNotFound)
 	}
@@ -146,6 +151,11 @@ func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
 		der, err := x5cBase64.DecodeString(s)
 		if err != nil {
 			return nil, fmt.Errorf("jws: x5c: certificate %d is not base64: %w", i, jose.ErrMalformed)
+		}
+		if i == 0 {
+			if err := x5cThumbprints(h, der); err != nil {
+				return nil, err
+			}
 		}
 		if certs[i], err = x509.ParseCertificate(der); err != nil {
 			return nil, fmt.Errorf("jws: x5c: certificate %d: %v: %w", i, untrusted.Error(err), jose.ErrMalformed)
@@ -190,4 +200,26 @@ func x5cKey(x5c []string, opts *X5COptions) (*CertifiedKey, error) {
 		}
 	}
 	return nil, fmt.Errorf("jws: x5c: every verified chain is longer than %d certificates: %w", opts.MaxChainLength, jose.ErrLimitExceeded)
+}
+
+// x5cThumbprints checks that the "x5t" and "x5t#S256" of h (RFC 7515
+// §4.1.7, §4.1.8), when present, are the thumbprints of leaf, the DER of
+// the first certificate of its "x5c", as jose.ParseJWK checks them in a
+// JWK: a header naming another certificate than the leaf would tell an
+// application that reads it of another signer than [Message].Chain's.
+// It is checked before any certificate is parsed.
+func x5cThumbprints(h *jose.Header, leaf []byte) error {
+	if h.X5T != "" {
+		want := sha1.Sum(leaf)
+		if got, err := jose.Base64URLDecode(h.X5T); err != nil || !bytes.Equal(got, want[:]) {
+			return fmt.Errorf("jws: x5t is not the SHA-1 thumbprint of the x5c leaf certificate: %w", jose.ErrKeyNotFound)
+		}
+	}
+	if h.X5TS256 != "" {
+		want := sha256.Sum256(leaf)
+		if got, err := jose.Base64URLDecode(h.X5TS256); err != nil || !bytes.Equal(got, want[:]) {
+			return fmt.Errorf("jws: x5t#S256 is not the SHA-256 thumbprint of the x5c leaf certificate: %w", jose.ErrKeyNotFound)
+		}
+	}
+	return nil
 }
