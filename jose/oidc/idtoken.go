@@ -222,7 +222,11 @@ type IDToken struct {
 //     token (RFC 9068 §2.2) that no ID token carries. This heuristic
 //     refuses the access tokens of providers that type neither kind,
 //     as a second guard after the audience (an access token is for the
-//     API, not for the client).
+//     API, not for the client);
+//   - no "events" claim: that of a logout token (OpenID Connect
+//     Back-Channel Logout 1.0 §2.4) or another Security Event Token
+//     (RFC 8417), which the provider sends to the same client ID and
+//     which, untyped, passes every check above when no nonce was sent.
 //
 // An encrypted ID token (a JWE, step 1) is not accepted: it fails as a
 // malformed JWS. A refusal after the signature wraps [jwt.ErrInvalidClaims] and the
@@ -235,7 +239,7 @@ func (v *IDTokenVerifier) Verify(ctx context.Context, token []byte, want Expect)
 		return nil, err
 	}
 	id := &IDToken{Claims: t.Claims, Token: t}
-	var accessClaim string
+	var otherClaim string
 	// The claims set passed the Validator's strict reader: one object,
 	// no duplicate names, within its limits.
 	err = jsonx.ScanObject(t.Payload, jsonx.Limits{}, func(name, val []byte) error {
@@ -255,9 +259,9 @@ func (v *IDTokenVerifier) Verify(ctx context.Context, token []byte, want Expect)
 			id.AMR, err = jsonx.StringArray(val)
 		case "auth_time":
 			err = id.AuthTime.UnmarshalJSON(val)
-		case "scope", "scp", "client_id":
-			if accessClaim == "" {
-				accessClaim = string(name)
+		case "scope", "scp", "client_id", "events":
+			if otherClaim == "" {
+				otherClaim = string(name)
 			}
 		}
 		if err != nil {
@@ -303,8 +307,11 @@ func (v *IDTokenVerifier) Verify(ctx context.Context, token []byte, want Expect)
 			return nil, claimError("auth_time", fmt.Sprintf("%s, now %s, max_age %v, leeway %v", id.AuthTime, now.UTC().Format(time.RFC3339Nano), want.MaxAge, v.leeway), ErrAuthTime)
 		}
 	}
-	if accessClaim != "" {
-		return nil, claimError(accessClaim, "a claim of access tokens (RFC 9068 §2.2), not of ID tokens", ErrNotIDToken)
+	if otherClaim == "events" {
+		return nil, claimError(otherClaim, "a claim of logout tokens (Back-Channel Logout 1.0 §2.4) and other Security Event Tokens (RFC 8417 §2.2), not of ID tokens", ErrNotIDToken)
+	}
+	if otherClaim != "" {
+		return nil, claimError(otherClaim, "a claim of access tokens (RFC 9068 §2.2), not of ID tokens", ErrNotIDToken)
 	}
 	return id, nil
 }

@@ -89,6 +89,12 @@ func TestVerify(t *testing.T) {
 		{"access token claims", rs(`,"scope":"openid email"`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"scope"`},
 		{"client_id claim", rs(`,"client_id":"my-app"`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"client_id"`},
 		{"scp claim", rs(`,"scp":["read"]`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"scp"`},
+		// Logout tokens (OpenID Connect Back-Channel Logout 1.0 §2.4) of
+		// the same provider and client: with the type that spec
+		// recommends, and without one (its only marks are "events" and no
+		// "nonce", which an ID token of a flow without a nonce lacks too).
+		{"typ logout+jwt", sign(t, k1, jwa.RS256, "logout+jwt", idp.claims(`,"jti":"l1","events":{"http://schemas.openid.net/event/backchannel-logout":{}}`)), Expect{}, VerifierOptions{}, jwt.ErrInvalidType, ""},
+		{"untyped logout token", rs(`,"jti":"l1","sid":"s1","events":{"http://schemas.openid.net/event/backchannel-logout":{}}`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"events"`},
 		// Algorithms: the caller's allow-list, then the provider's list.
 		{"ES256 allowed by both", sign(t, e1, jwa.ES256, "", idp.claims("")), Expect{}, VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.RS256, jwa.ES256}}, nil, ""},
 		{"ES256 not allowed by the caller", sign(t, e1, jwa.ES256, "", idp.claims("")), Expect{}, VerifierOptions{}, jose.ErrAlgorithmNotAllowed, ""},
