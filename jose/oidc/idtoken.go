@@ -223,10 +223,12 @@ type IDToken struct {
 //     refuses the access tokens of providers that type neither kind,
 //     as a second guard after the audience (an access token is for the
 //     API, not for the client);
-//   - no "events" claim: that of a logout token (OpenID Connect
-//     Back-Channel Logout 1.0 §2.4) or another Security Event Token
-//     (RFC 8417), which the provider sends to the same client ID and
-//     which, untyped, passes every check above when no nonce was sent.
+//   - no top-level "events" claim, whatever its value (null included):
+//     that of a logout token (OpenID Connect Back-Channel Logout 1.0
+//     §2.4) or another Security Event Token (RFC 8417), which the
+//     provider sends to the same client ID and which, untyped and with a
+//     "sub", passes every check above when no nonce was sent. No OpenID
+//     specification defines "events" for ID tokens.
 //
 // An encrypted ID token (a JWE, step 1) is not accepted: it fails as a
 // malformed JWS. A refusal after the signature wraps [jwt.ErrInvalidClaims] and the

@@ -94,7 +94,13 @@ func TestVerify(t *testing.T) {
 		// recommends, and without one (its only marks are "events" and no
 		// "nonce", which an ID token of a flow without a nonce lacks too).
 		{"typ logout+jwt", sign(t, k1, jwa.RS256, "logout+jwt", idp.claims(`,"jti":"l1","events":{"http://schemas.openid.net/event/backchannel-logout":{}}`)), Expect{}, VerifierOptions{}, jwt.ErrInvalidType, ""},
-		{"untyped logout token", rs(`,"jti":"l1","sid":"s1","events":{"http://schemas.openid.net/event/backchannel-logout":{}}`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"events"`},
+		{"untyped logout token", rs(`,"jti":"l1","sid":"s1","events":{"http://schemas.openid.net/event/backchannel-logout":{}}`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"events": a claim of logout tokens`},
+		{"events null", rs(`,"events":null`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"events": a claim of logout tokens`},
+		{"events escaped", rs(`,"ev\u0065nts":"x"`), Expect{}, VerifierOptions{}, ErrNotIDToken, `"events": a claim of logout tokens`},
+		{"events twice", rs(`,"events":{},"events":{}`), Expect{}, VerifierOptions{}, jwt.ErrMalformedClaims, "duplicate"},
+		{"events nested", rs(`,"ext":{"events":{}}`), Expect{}, VerifierOptions{}, nil, ""},
+		{"untyped logout token, nonce sent", rs(`,"jti":"l1","events":{"http://schemas.openid.net/event/backchannel-logout":{}}`), Expect{Nonce: "n"}, VerifierOptions{}, ErrNonce, "absent"},
+		{"forged logout token", append(rs(`,"events":{}`)[:len(rs(`,"events":{}`))-4:len(rs(`,"events":{}`))-4], "AAAA"...), Expect{}, VerifierOptions{}, jose.ErrVerificationFailed, ""},
 		// Algorithms: the caller's allow-list, then the provider's list.
 		{"ES256 allowed by both", sign(t, e1, jwa.ES256, "", idp.claims("")), Expect{}, VerifierOptions{Algorithms: []jwa.SignatureAlgorithm{jwa.RS256, jwa.ES256}}, nil, ""},
 		{"ES256 not allowed by the caller", sign(t, e1, jwa.ES256, "", idp.claims("")), Expect{}, VerifierOptions{}, jose.ErrAlgorithmNotAllowed, ""},
