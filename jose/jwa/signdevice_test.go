@@ -32,7 +32,7 @@ func (d sigDevice) Sign(r io.Reader, digest []byte, o crypto.SignerOpts) ([]byte
 }
 
 // sigDeviceKeys are a local signing key for each asymmetric signature
-// algorithm (ML-DSA: TestMLDSASignerDevice, Go 1.27).
+// algorithm, ES256K included (ML-DSA: TestMLDSASignerDevice, Go 1.27).
 func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
 	t.Helper()
 	rsaKey := vectortest.RSAKey(t, 2048)
@@ -49,6 +49,11 @@ func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
 		t.Fatal(err)
 	}
 	m[EdDSA], m[Ed25519] = ed, ed
+	k256, err := GenerateSecp256k1Key()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m[ES256K] = k256
 	return m
 }
 
@@ -148,6 +153,30 @@ func TestSignerDeviceWrongAlgorithm(t *testing.T) {
 		sig, err := s.Sign(nil, []byte("signing input"))
 		if sig != nil || !errors.Is(err, ErrKeyDevice) {
 			t.Errorf("%s with %T: %x, %v; want %v", tt.alg, tt.key, sig, err, ErrKeyDevice)
+		}
+	}
+}
+
+// TestSignerDeviceInPlace: a device's signature appended over the signing
+// input (dst and signingInput sharing one array, as a local key allows:
+// Sign(buf[:0], buf)) is checked against the signing input, not the
+// bytes the signature overwrote: an honest device is not an
+// ErrKeyDevice. Local keys sign so already.
+func TestSignerDeviceInPlace(t *testing.T) {
+	input := []byte("signing input of some length, longer than any signature's start")
+	for alg, key := range sigDeviceKeys(t) {
+		for _, k := range []crypto.Signer{key, sigDevice{s: key}} {
+			s, err := NewSigner(alg, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, len(input), len(input)+1024)
+			copy(buf, input)
+			sig, err := s.Sign(buf[:0], buf)
+			v, verr := NewVerifier(alg, key.Public())
+			if err != nil || verr != nil || v.Verify(input, sig) != nil {
+				t.Errorf("%s with %T, in place: %v, %v", alg, k, err, verr)
+			}
 		}
 	}
 }
