@@ -59,7 +59,8 @@ func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
 
 // sigCheckDevice signs with key behind a device answering each way:
 // honestly (the signature verifies), with an error (ErrKeyDevice wrapping
-// it), with a signature of the wrong size or not DER, or of the right form
+// it), with a signature of the wrong size (a megabyte too long
+// included) or not DER, or of the right form
 // that does not verify with the device's public key (a bit flipped in its
 // last byte, as a fault in the device's computation would: ErrKeyDevice,
 // the device failed, and the signature is not returned; nothing an
@@ -72,6 +73,7 @@ func sigCheckDevice(t *testing.T, alg SignatureAlgorithm, key crypto.Signer) {
 		"short":  func(sig []byte) ([]byte, error) { return sig[:len(sig)-1], nil },
 		"long":   func(sig []byte) ([]byte, error) { return append(sig, 0), nil },
 		"none":   func([]byte) ([]byte, error) { return nil, nil },
+		"huge":   func(sig []byte) ([]byte, error) { return append(bytes.Clone(sig), make([]byte, 1<<20)...), nil },
 		"faulty": func(sig []byte) ([]byte, error) {
 			sig = bytes.Clone(sig)
 			sig[len(sig)-1] ^= 1
