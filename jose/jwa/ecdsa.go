@@ -154,14 +154,21 @@ func (s *ecdsaSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	case err != nil:
 		return dst, fmt.Errorf("jwa: %s signing failed: %w", s.alg, err)
 	}
+	if s.check != nil {
+		// A device's signature is checked before it reaches dst, whose
+		// spare capacity may hold signingInput (Sign(buf[:0], buf)).
+		var rs [2 * 66]byte // R||S of P-521, the largest
+		if !ecdsaDERToRS(der, rs[:2*s.size]) {
+			return dst, signerAnswerError(s.alg, "a malformed signature")
+		}
+		if err := deviceVerify(s.alg, s.check, signingInput, rs[:2*s.size]); err != nil {
+			return dst, err
+		}
+		return append(dst, rs[:2*s.size]...), nil
+	}
 	whole, tail := sigGrow(dst, 2*s.size)
 	if !ecdsaDERToRS(der, tail) {
 		return dst, signerAnswerError(s.alg, "a malformed signature")
-	}
-	if s.check != nil {
-		if err := deviceVerify(s.alg, s.check, signingInput, tail); err != nil {
-			return dst, err
-		}
 	}
 	return whole, nil
 }

@@ -82,14 +82,16 @@ func (s *es256kSigner) Sign(dst, signingInput []byte) ([]byte, error) {
 	if err != nil {
 		return dst, signerError(ES256K, err)
 	}
-	whole, tail := sigGrow(dst, 2*es256kSize)
-	if !ecdsaDERToRS(der, tail) {
+	// Checked before it reaches dst, whose spare capacity may hold
+	// signingInput (Sign(buf[:0], buf)).
+	var rs [2 * es256kSize]byte
+	if !ecdsaDERToRS(der, rs[:]) {
 		return dst, signerAnswerError(ES256K, "a malformed signature")
 	}
-	if err := deviceVerify(ES256K, s.check, signingInput, tail); err != nil {
+	if err := deviceVerify(ES256K, s.check, signingInput, rs[:]); err != nil {
 		return dst, err
 	}
-	return whole, nil
+	return append(dst, rs[:]...), nil
 }
 
 func newES256KVerifier(key any) (*es256kVerifier, error) {

@@ -32,7 +32,7 @@ func (d sigDevice) Sign(r io.Reader, digest []byte, o crypto.SignerOpts) ([]byte
 }
 
 // sigDeviceKeys are a local signing key for each asymmetric signature
-// algorithm (ML-DSA: TestMLDSASignerDevice, Go 1.27).
+// algorithm, ES256K included (ML-DSA: TestMLDSASignerDevice, Go 1.27).
 func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
 	t.Helper()
 	rsaKey := vectortest.RSAKey(t, 2048)
@@ -49,12 +49,18 @@ func sigDeviceKeys(t *testing.T) map[SignatureAlgorithm]crypto.Signer {
 		t.Fatal(err)
 	}
 	m[EdDSA], m[Ed25519] = ed, ed
+	k256, err := GenerateSecp256k1Key()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m[ES256K] = k256
 	return m
 }
 
 // sigCheckDevice signs with key behind a device answering each way:
 // honestly (the signature verifies), with an error (ErrKeyDevice wrapping
-// it), with a signature of the wrong size or not DER, or of the right form
+// it), with a signature of the wrong size (a megabyte too long
+// included) or not DER, or of the right form
 // that does not verify with the device's public key (a bit flipped in its
 // last byte, as a fault in the device's computation would: ErrKeyDevice,
 // the device failed, and the signature is not returned; nothing an
@@ -67,6 +73,7 @@ func sigCheckDevice(t *testing.T, alg SignatureAlgorithm, key crypto.Signer) {
 		"short":  func(sig []byte) ([]byte, error) { return sig[:len(sig)-1], nil },
 		"long":   func(sig []byte) ([]byte, error) { return append(sig, 0), nil },
 		"none":   func([]byte) ([]byte, error) { return nil, nil },
+		"huge":   func(sig []byte) ([]byte, error) { return append(bytes.Clone(sig), make([]byte, 1<<20)...), nil },
 		"faulty": func(sig []byte) ([]byte, error) {
 			sig = bytes.Clone(sig)
 			sig[len(sig)-1] ^= 1
@@ -148,6 +155,30 @@ func TestSignerDeviceWrongAlgorithm(t *testing.T) {
 		sig, err := s.Sign(nil, []byte("signing input"))
 		if sig != nil || !errors.Is(err, ErrKeyDevice) {
 			t.Errorf("%s with %T: %x, %v; want %v", tt.alg, tt.key, sig, err, ErrKeyDevice)
+		}
+	}
+}
+
+// TestSignerDeviceInPlace: a device's signature appended over the signing
+// input (dst and signingInput sharing one array, as a local key allows:
+// Sign(buf[:0], buf)) is checked against the signing input, not the
+// bytes the signature overwrote: an honest device is not an
+// ErrKeyDevice. Local keys sign so already.
+func TestSignerDeviceInPlace(t *testing.T) {
+	input := []byte("signing input of some length, longer than any signature's start")
+	for alg, key := range sigDeviceKeys(t) {
+		for _, k := range []crypto.Signer{key, sigDevice{s: key}} {
+			s, err := NewSigner(alg, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, len(input), len(input)+1024)
+			copy(buf, input)
+			sig, err := s.Sign(buf[:0], buf)
+			v, verr := NewVerifier(alg, key.Public())
+			if err != nil || verr != nil || v.Verify(input, sig) != nil {
+				t.Errorf("%s with %T, in place: %v, %v", alg, k, err, verr)
+			}
 		}
 	}
 }
