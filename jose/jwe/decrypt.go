@@ -384,6 +384,11 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			failed = true
 			continue
 		}
+		if n := len(ctTag) - tagLen; c.h.Compression == "DEF" && n > d.lim.MaxCompressedSize {
+			// Before the key work: inflation's cost follows the
+			// compressed bytes, not the output (Limits.MaxCompressedSize).
+			return fmt.Errorf("jwe: compressed ciphertext of %d bytes exceeds %d: %w", n, d.lim.MaxCompressedSize, jose.ErrLimitExceeded)
+		}
 		ek, err := b64enc.AppendDecode(ekBuf[:0], c.ek, jose.ErrMalformed)
 		if err != nil {
 			return fmt.Errorf("jwe: encrypted_key: %w", err)

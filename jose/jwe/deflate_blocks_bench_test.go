@@ -6,6 +6,7 @@ import (
 
 	"github.com/josebench/josebench/jose"
 	"github.com/josebench/josebench/jose/jwa"
+	"github.com/josebench/josebench/jose/jwe"
 )
 
 // BenchmarkDeflateSmallBlocks measures a "zip":"DEF" token whose DEFLATE
@@ -27,16 +28,24 @@ import (
 // can make (inflation comes before the signature of a nested JWT).
 func BenchmarkDeflateSmallBlocks(b *testing.B) {
 	const size = 768<<10 - 128 // DEFLATE bytes: a token just under 1 MiB
+	// The first three need a raised Limits.MaxCompressedSize: the default,
+	// 16 KiB, refuses them before any key work; the last two are the
+	// worst within it.
+	raised := hzDirDecrypter(b, jose.Limits{MaxCompressedSize: 1 << 20})
+	def := hzDirDecrypter(b, jose.Limits{})
 	cases := []struct {
 		name    string
 		content []byte
+		d       *jwe.Decrypter
 	}{
-		{"links", deflateEmptyBlocks(size, true)},
-		{"short", deflateEmptyBlocks(size, false)},
-		{"control", deflateStored(size)},
+		{"links", deflateEmptyBlocks(size, true), raised},
+		{"short", deflateEmptyBlocks(size, false), raised},
+		{"control", deflateStored(size), raised},
+		{"links-16KiB", deflateEmptyBlocks(15<<10, true), def},
+		{"control-16KiB", deflateStored(15 << 10), def},
 	}
-	d := hzDirDecrypter(b, jose.Limits{})
 	for _, c := range cases {
+		d := c.d
 		tok := hzSealCompact(b, `{"alg":"dir","enc":"A256GCM","zip":"DEF"}`, jwa.A256GCM, hzKey, nil, c.content)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -25,9 +25,10 @@
 // selection policy jws and jwe share ([jose.Select]), are tried per
 // recipient, [jose.Limits.MaxKeyAttempts] key decryptions and
 // [jose.Limits.MaxKeyLookups] calls of a key function per token, and
-// "zip":"DEF" plaintext is
-// inflated up to [jose.Limits.MaxDecompressedSize] bytes; a larger one is
-// refused with [jose.ErrLimitExceeded], never truncated.
+// a "zip":"DEF" token is refused before any key work when its ciphertext
+// is longer than [jose.Limits.MaxCompressedSize] (16 KiB), and its
+// plaintext is otherwise inflated up to [jose.Limits.MaxDecompressedSize]
+// bytes; either is refused with [jose.ErrLimitExceeded], never truncated.
 //
 // Header members "jwk", "jku", "x5u" and "x5c" are carried but never used to
 // find a decryption key, and nothing is ever fetched. Headers are read as

@@ -187,14 +187,16 @@ func TestHostileDeflateBomb(t *testing.T) {
 	tok := hzSealCompact(t, `{"alg":"dir","enc":"A256GCM","zip":"DEF"}`, jwa.A256GCM, hzKey, nil, bomb)
 	t.Logf("1 GiB of zeros: %d bytes of DEFLATE, a token of %d bytes", len(bomb), len(tok))
 	for _, maxOut := range []int{0, 64 << 10} {
-		lim := jose.Limits{MaxTokenSize: 4 << 20, MaxDecompressedSize: maxOut}
+		// MaxCompressedSize admits the bomb's DEFLATE: this is the
+		// decompression limit's test (TestCompressedSizeLimit has the other).
+		lim := jose.Limits{MaxTokenSize: 4 << 20, MaxCompressedSize: 4 << 20, MaxDecompressedSize: maxOut}
 		limit := lim.WithDefaults().MaxDecompressedSize
 		t.Run(fmt.Sprintf("MaxDecompressedSize=%d", limit), func(t *testing.T) {
 			d := hzDirDecrypter(t, lim)
 			var err error
 			alloc := vectortest.BytesAllocated(func() { _, err = d.DecryptCompact(tok) })
-			if !errors.Is(err, jose.ErrLimitExceeded) {
-				t.Fatalf("err = %v, want ErrLimitExceeded", err)
+			if !errors.Is(err, jose.ErrLimitExceeded) || !strings.Contains(err.Error(), "decompressed plaintext exceeds") {
+				t.Fatalf("err = %v, want ErrLimitExceeded at the decompression limit", err)
 			}
 			bound := uint64(4*len(tok) + 8*limit)
 			t.Logf("refused, %d bytes allocated (bound %d): %v", alloc, bound, err)
@@ -687,4 +689,54 @@ func TestHostileCritical(t *testing.T) {
 			t.Fatal("crit in the unprotected header accepted")
 		}
 	})
+}
+
+// TestCompressedSizeLimit: a "zip":"DEF" ciphertext longer than
+// Limits.MaxCompressedSize is refused with ErrLimitExceeded before any
+// key work (the key function is never called), whatever it would inflate
+// to: the work of inflation follows the compressed bytes
+// (BenchmarkDeflateSmallBlocks). At the limit, and above it when the
+// limit is raised, it decrypts; without "zip" the length is no matter.
+func TestCompressedSizeLimit(t *testing.T) {
+	const limit = 16 << 10 // jose.DefaultMaxCompressedSize
+	dec := func(t *testing.T, lim jose.Limits, calls *int) *jwe.Decrypter {
+		d, err := jwe.NewDecrypter(jwe.DecryptOptions{
+			KeyAlgorithms:      []jwa.KeyAlgorithm{jwa.Direct},
+			ContentEncryptions: []jwa.ContentEncryption{jwa.A256GCM},
+			KeyFunc: func(*jose.Header) (any, error) {
+				*calls++
+				return hzKey, nil
+			},
+			Limits: lim,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, tt := range []struct {
+		name     string
+		header   string
+		n        int // bytes of stored DEFLATE content
+		lim      jose.Limits
+		refused  bool
+		keyCalls int
+	}{
+		{"at the limit", `{"alg":"dir","enc":"A256GCM","zip":"DEF"}`, limit, jose.Limits{}, false, 1},
+		{"a byte over", `{"alg":"dir","enc":"A256GCM","zip":"DEF"}`, limit + 1, jose.Limits{}, true, 0},
+		{"raised", `{"alg":"dir","enc":"A256GCM","zip":"DEF"}`, limit + 1, jose.Limits{MaxCompressedSize: limit + 1}, false, 1},
+		{"no zip", `{"alg":"dir","enc":"A256GCM"}`, 4 * limit, jose.Limits{}, false, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tok := hzSealCompact(t, tt.header, jwa.A256GCM, hzKey, nil, deflateStored(tt.n))
+			calls := 0
+			_, err := dec(t, tt.lim, &calls).DecryptCompact(tok)
+			if tt.refused != (err != nil) || (tt.refused && !errors.Is(err, jose.ErrLimitExceeded)) {
+				t.Fatalf("err = %v, refused want %v", err, tt.refused)
+			}
+			if calls != tt.keyCalls {
+				t.Errorf("key function called %d times, want %d", calls, tt.keyCalls)
+			}
+		})
+	}
 }
