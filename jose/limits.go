@@ -31,8 +31,10 @@ type Limits struct {
 	MaxSignatures       int // signatures in a JWS JSON (DefaultMaxSignatures)
 	MaxRecipients       int // recipients in a JWE JSON (DefaultMaxRecipients)
 	MaxDecompressedSize int // bytes of inflated plaintext (DefaultMaxDecompressedSize)
-	// MaxCompressedSize bounds the ciphertext of a "zip":"DEF" JWE (RFC
-	// 7516 §4.1.3), checked before any key work (DefaultMaxCompressedSize,
+	// MaxCompressedSize bounds the DEFLATE content of a "zip":"DEF" JWE
+	// (RFC 7516 §4.1.3): its JWE Ciphertext, less the HPKE tag that ends
+	// it under HPKE Integrated Encryption, checked before any key work
+	// (DefaultMaxCompressedSize,
 	// 16 KiB: a JWT's claims compress to far less). MaxDecompressedSize
 	// bounds the output of inflation, not its work: DEFLATE content of
 	// many empty dynamic Huffman blocks inflates to nothing while

@@ -384,7 +384,11 @@ func (d *Decrypter) decrypt(ctx context.Context, t *token, m *Message) error {
 			failed = true
 			continue
 		}
-		if n := len(ctTag) - tagLen; c.h.Compression == "DEF" && n > d.lim.MaxCompressedSize {
+		n := len(ctTag) - tagLen
+		if c.alg.IsHPKEIntegrated() {
+			n -= hpkeAEADTagSize // the HPKE tag ends the JWE Ciphertext (shortIntegrated: it is there)
+		}
+		if c.h.Compression == "DEF" && n > d.lim.MaxCompressedSize {
 			// Before the key work: inflation's cost follows the
 			// compressed bytes, not the output (Limits.MaxCompressedSize).
 			return fmt.Errorf("jwe: compressed ciphertext of %d bytes exceeds %d: %w", n, d.lim.MaxCompressedSize, jose.ErrLimitExceeded)

@@ -21,7 +21,10 @@ type EncrypterOptions struct {
 	// that one is used (single recipient only).
 	KeyID, Type, ContentType string
 	// Compress deflates the plaintext and sets "zip":"DEF" in the protected
-	// header (RFC 7516 §4.1.3).
+	// header (RFC 7516 §4.1.3). A Decrypter with the default [jose.Limits]
+	// refuses such a token whose DEFLATE exceeds MaxCompressedSize (16 KiB)
+	// or whose plaintext exceeds MaxDecompressedSize (1 MiB): compress
+	// small documents such as JWT claims, or raise the receiver's limits.
 	Compress bool
 	// PBES2Count is "p2c" for the PBES2 algorithms (RFC 7518 §4.8.1.2);
 	// 0 means the jwa default.

@@ -424,3 +424,55 @@ func TestHPKEAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestHPKEIntegratedCompressedSizeLimit: Limits.MaxCompressedSize bounds
+// the DEFLATE bytes of an HPKE Integrated Encryption token as of any other:
+// its JWE Ciphertext holds the HPKE tag too (the JWE tag is empty), which
+// is not compressed content. DEFLATE of exactly the limit decrypts, one
+// byte more is refused with ErrLimitExceeded, compact and flattened.
+func TestHPKEIntegratedCompressedSizeLimit(t *testing.T) {
+	random := make([]byte, jose.DefaultMaxCompressedSize+1024)
+	rand.Read(random)
+	// plaintextFor returns random bytes whose DEFLATE is exactly n bytes.
+	plaintextFor := func(n int) []byte {
+		for l := n - 64; l < n+64; l++ {
+			if len(deflate(random[:l])) == n {
+				return random[:l]
+			}
+		}
+		t.Fatalf("no plaintext deflates to %d bytes", n)
+		return nil
+	}
+	for _, alg := range jwa.HPKEIntegratedAlgorithms() {
+		priv, _ := hpkeCurves[alg+"-KE"].GenerateKey(rand.Reader)
+		e, err := NewEncrypter(alg, "", priv.PublicKey(), &EncrypterOptions{Compress: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewDecrypter(DecryptOptions{KeyAlgorithms: []jwa.KeyAlgorithm{alg}, Key: priv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, over := range []int{0, 1} {
+			pt := plaintextFor(jose.DefaultMaxCompressedSize + over)
+			tok, err := e.Compact(pt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, err := e.Flattened(pt, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, errC := d.DecryptCompact(tok)
+			_, errJ := d.DecryptJSON(js)
+			for name, err := range map[string]error{"compact": errC, "flattened": errJ} {
+				if over == 0 && err != nil {
+					t.Errorf("%s %s: DEFLATE of the limit refused: %v", alg, name, err)
+				}
+				if over == 1 && !errors.Is(err, jose.ErrLimitExceeded) {
+					t.Errorf("%s %s: DEFLATE a byte over the limit: %v, want ErrLimitExceeded", alg, name, err)
+				}
+			}
+		}
+	}
+}
