@@ -103,6 +103,14 @@ func (s Samples) RejectShare() float64 {
 	return 0
 }
 
+// KeptWarns reports whether the warning of [Run.SampleWarnings] about
+// iterations kept names the variant: it kept less than below percent
+// (runner.warn_kept_below, 0: off) of the iterations configured
+// ([Samples.KeptShare]).
+func (s Samples) KeptWarns(below float64) bool {
+	return below > 0 && s.KeptShare() < below
+}
+
 // ShareWarns reports whether the reject-share warning of
 // [Run.SampleWarnings] names the variant: its rejects are more than share
 // percent (runner.warn_rejects_above) of all it measured
@@ -214,7 +222,7 @@ func (run *Run) SampleWarnings() []string {
 	for i := range run.Results {
 		r := &run.Results[i]
 		s := run.SamplesOf(r)
-		if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
+		if s.KeptWarns(c.WarnKeptBelow) {
 			few = append(few, loss{r.ID(), s})
 		}
 		if s.ShareWarns(c.WarnRejectsAbove, c.RetryLimit) {

@@ -77,6 +77,13 @@ func TestSampleWarnings(t *testing.T) {
 	if w := run.SampleWarnings(); len(w) != 0 {
 		t.Errorf("warn_rejects_above 30: %q", w)
 	}
+	// At the bounds, no warning: 8 of 10 kept is not less than 80%, and
+	// 2 rejects of 10 measured are not more than 20%.
+	run.Results = []Result{mk(8, 2)}
+	c.WarnKeptBelow, c.WarnRejectsAbove = 80, 20
+	if w := run.SampleWarnings(); len(w) != 0 {
+		t.Errorf("at the bounds: %q", w)
+	}
 }
 
 // A variant whose rejects reached retry_limit is judged by what it kept,

@@ -43,7 +43,7 @@ func sampleWarning(run *bench.Run, r *bench.Result) Cell {
 	c := run.Config.Runner
 	s := run.SamplesOf(r)
 	var w []string
-	if c.WarnKeptBelow > 0 && s.KeptShare() < c.WarnKeptBelow {
+	if s.KeptWarns(c.WarnKeptBelow) {
 		w = append(w, fmt.Sprintf("kept %d of %d", s.Kept, s.Configured))
 	}
 	if s.ShareWarns(c.WarnRejectsAbove, c.RetryLimit) {
