@@ -712,16 +712,7 @@ func TestClose(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
-	// Connections' goroutines end shortly after their sockets close: a
-	// generous bound, for a loaded machine.
-	n := 0
-	for deadline := time.Now().Add(vectortest.Bound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if n = runtime.NumGoroutine(); n <= before {
-			return
-		}
-	}
-	buf := make([]byte, 1<<16)
-	t.Fatalf("%d goroutines before, still %d %v after Close:\n%s", before, n, vectortest.Bound, buf[:runtime.Stack(buf, true)])
+	vectortest.GoroutinesAtMost(t, before)
 }
 
 // TestRun: Run fetches at once, then whenever the set's lifetime ends,
