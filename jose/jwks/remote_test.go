@@ -237,10 +237,11 @@ func TestSingleFlight(t *testing.T) {
 					errs <- err
 				})
 			}
-			<-entered // the request has arrived; let the goroutines pile up behind it
-			for range 1000 {
-				runtime.Gosched()
-			}
+			<-entered // the request has arrived
+			// All n wait for it (one that came after the fetch would
+			// find the new set, or the miss's cooldown, and not test
+			// the sharing).
+			vectortest.InFunction(t, "the verifications to wait for the fetch", vectortest.CacheWait, n)
 			close(release)
 			wg.Wait()
 			close(errs)
