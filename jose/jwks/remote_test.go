@@ -237,10 +237,11 @@ func TestSingleFlight(t *testing.T) {
 					errs <- err
 				})
 			}
-			<-entered // the request has arrived; let the goroutines pile up behind it
-			for range 1000 {
-				runtime.Gosched()
-			}
+			<-entered // the request has arrived
+			// All n wait for it (one that came after the fetch would
+			// find the new set, or the miss's cooldown, and not test
+			// the sharing).
+			vectortest.InFunction(t, "the verifications to wait for the fetch", vectortest.CacheWait, n)
 			close(release)
 			wg.Wait()
 			close(errs)
@@ -712,16 +713,7 @@ func TestClose(t *testing.T) {
 			t.Fatal(err)
 		}
 	}()
-	// Connections' goroutines end shortly after their sockets close: a
-	// generous bound, for a loaded machine.
-	n := 0
-	for deadline := time.Now().Add(vectortest.Bound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if n = runtime.NumGoroutine(); n <= before {
-			return
-		}
-	}
-	buf := make([]byte, 1<<16)
-	t.Fatalf("%d goroutines before, still %d %v after Close:\n%s", before, n, vectortest.Bound, buf[:runtime.Stack(buf, true)])
+	vectortest.GoroutinesAtMost(t, before)
 }
 
 // TestRun: Run fetches at once, then whenever the set's lifetime ends,

@@ -203,7 +203,8 @@ type statefulPlan struct {
 // TestValidateDstLeavesOtherFields: what encoding/json does not write in
 // dst (a mutex locked meanwhile, an unexported field, a field tagged "-"
 // written through a pointer that dst holds) is left as decoding into the
-// variable leaves it: the copy of dst does not put back a stale value.
+// variable leaves it (a copy of dst decoded and copied back would put
+// back stale values).
 func TestValidateDstLeavesOtherFields(t *testing.T) {
 	v := hsValidator(t, ValidatorOptions{AnyAudience: true})
 	defer func() { duringDecode = nil }()

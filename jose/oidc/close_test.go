@@ -40,14 +40,5 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 		}
 		opts.Client.CloseIdleConnections()
 	}()
-	// Connections' goroutines end shortly after their sockets close: a
-	// generous bound, for a loaded machine.
-	n := 0
-	for deadline := time.Now().Add(vectortest.Bound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if n = runtime.NumGoroutine(); n <= before {
-			return
-		}
-	}
-	buf := make([]byte, 1<<16)
-	t.Fatalf("%d goroutines before, still %d %v after Close:\n%s", before, n, vectortest.Bound, buf[:runtime.Stack(buf, true)])
+	vectortest.GoroutinesAtMost(t, before)
 }

@@ -149,3 +149,18 @@ func InFunction(t testing.TB, what, fn string, n int) {
 		}
 	})
 }
+
+// GoroutinesAtMost waits until at most n goroutines run (those of
+// connections end shortly after their sockets close), and fails the test
+// with the stacks of all of them if more still do after [Bound].
+func GoroutinesAtMost(t testing.TB, n int) {
+	t.Helper()
+	m := 0
+	for deadline := time.Now().Add(Bound); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m = runtime.NumGoroutine(); m <= n {
+			return
+		}
+	}
+	buf := make([]byte, 1<<16)
+	t.Fatalf("%d goroutines before, still %d %v after:\n%s", n, m, Bound, buf[:runtime.Stack(buf, true)])
+}
