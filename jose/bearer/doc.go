@@ -71,9 +71,10 @@
 // for its token whatever its proof's claims and signature (Options.DPoP
 // gives the answers); the handler finds the proof with ProofFrom. A token
 // bound to a key sent with the Bearer scheme is refused (§7.2); DPoPOnly
-// refuses the Bearer scheme altogether, without reading it. Refusals of a DPoP request carry a DPoP
-// challenge (with "algs", and a DPoP-Nonce header for use_dpop_nonce, §8),
-// and with a nonce source accepted ones the current DPoP-Nonce (§8.2);
+// refuses the Bearer scheme altogether, without reading it. Refusals of
+// a DPoP request carry a DPoP challenge (with "algs", and a DPoP-Nonce
+// header for use_dpop_nonce, §8), and with a nonce source accepted ones
+// the current DPoP-Nonce (§8.2);
 // a request with no token gets the challenges of both schemes; a Host
 // header from which no target URI can be built for "htu" gets a 400
 // invalid_request.

@@ -73,16 +73,7 @@ func TestCheckAfterSignatureAlone(t *testing.T) {
 				if how == "no check before the signature" {
 					v.validator = newVerifier(t, opts).validator
 				}
-				method := tt.method
-				if method == "" {
-					method = http.MethodGet
-				}
-				var err error
-				if tt.jkt != "" {
-					_, err = v.CheckBound(context.Background(), []string{proof}, method, testURI, token, tt.jkt)
-				} else {
-					_, err = v.Check(context.Background(), []string{proof}, method, testURI, token)
-				}
+				_, err := checkFor(v, proof, tt.method, token, tt.jkt)
 				if tt.want == nil {
 					if tt.nonces != nil && how == "null nonce" {
 						wantRefusal(t, err, ErrNonce, CodeUseNonce)
@@ -96,14 +87,7 @@ func TestCheckAfterSignatureAlone(t *testing.T) {
 					}
 					return
 				}
-				code := tt.code
-				if code == "" {
-					code = CodeInvalidProof
-				}
-				wantRefusal(t, err, tt.want, code)
-				if n := store.len(); n != 0 {
-					t.Errorf("the replay store was asked to remember %d keys of a refused proof", n)
-				}
+				wantRefusedUnrecorded(t, err, tt.want, tt.code, store)
 			})
 		}
 	}

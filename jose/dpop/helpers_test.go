@@ -109,7 +109,13 @@ func forge(t testing.TB, alg jwa.SignatureAlgorithm, key any, header, claims any
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := jose.Base64URLEncode(h) + "." + jose.Base64URLEncode(c)
+	return signInput(t, alg, key, jose.Base64URLEncode(h)+"."+jose.Base64URLEncode(c))
+}
+
+// signInput returns the compact JWS of signing input in (its header and
+// payload segments) signed by key with alg.
+func signInput(t testing.TB, alg jwa.SignatureAlgorithm, key any, in string) string {
+	t.Helper()
 	if rk, ok := key.(*rsa.PrivateKey); ok && rk.N.BitLen() < 2048 {
 		// jwa refuses to sign with a weak key: sign RS256 by hand.
 		d := sha256.Sum256([]byte(in))

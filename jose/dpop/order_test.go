@@ -30,6 +30,31 @@ func (s *recordingStore) len() int {
 	return len(s.keys)
 }
 
+// checkFor checks proof for a request of method (GET when "") to testURI
+// presenting token: with CheckBound when jkt is set, Check otherwise.
+func checkFor(v *Verifier, proof, method, token, jkt string) (*Proof, error) {
+	if method == "" {
+		method = http.MethodGet
+	}
+	if jkt != "" {
+		return v.CheckBound(context.Background(), []string{proof}, method, testURI, token, jkt)
+	}
+	return v.Check(context.Background(), []string{proof}, method, testURI, token)
+}
+
+// wantRefusedUnrecorded is wantRefusal, of code CodeInvalidProof when
+// code is "", for a refusal of which store was asked to remember nothing.
+func wantRefusedUnrecorded(t testing.TB, err, sentinel error, code string, store *recordingStore) {
+	t.Helper()
+	if code == "" {
+		code = CodeInvalidProof
+	}
+	wantRefusal(t, err, sentinel, code)
+	if n := store.len(); n != 0 {
+		t.Errorf("the replay store was asked to remember %d keys of a refused proof", n)
+	}
+}
+
 // TestCheckCheapFirst: the checks that need no signature run before it
 // (RFC 9449 §4.3): a proof signed by a key other than its "jwk", so that
 // its signature cannot verify, is refused for its cheap defect (a claim,
@@ -84,24 +109,8 @@ func TestCheckCheapFirst(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			store := new(recordingStore)
 			v := newVerifier(t, VerifierOptions{Replay: store, Nonces: tt.nonces})
-			method := tt.method
-			if method == "" {
-				method = http.MethodGet
-			}
-			var err error
-			if tt.jkt != "" {
-				_, err = v.CheckBound(context.Background(), []string{tt.proof}, method, testURI, token, tt.jkt)
-			} else {
-				_, err = v.Check(context.Background(), []string{tt.proof}, method, testURI, token)
-			}
-			code := tt.code
-			if code == "" {
-				code = CodeInvalidProof
-			}
-			wantRefusal(t, err, tt.want, code)
-			if n := store.len(); n != 0 {
-				t.Errorf("the replay store was asked to remember %d keys of a refused proof", n)
-			}
+			_, err := checkFor(v, tt.proof, tt.method, token, tt.jkt)
+			wantRefusedUnrecorded(t, err, tt.want, tt.code, store)
 		})
 	}
 }

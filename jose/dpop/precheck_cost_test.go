@@ -19,16 +19,7 @@ func signRaw(t testing.TB, key any, header any, payload string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := jose.Base64URLEncode(h) + "." + jose.Base64URLEncode([]byte(payload))
-	s, err := jwa.NewSigner(jwa.ES256, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig, err := s.Sign(nil, []byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return in + "." + jose.Base64URLEncode(sig)
+	return signInput(t, jwa.ES256, key, jose.Base64URLEncode(h)+"."+jose.Base64URLEncode([]byte(payload)))
 }
 
 // hostileClaims returns the claims of a valid proof (goodClaims) with a

@@ -132,16 +132,7 @@ func TestCheckRefusesCertificatesHeaderForms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := encode([]byte(header)) + "." + jose.Base64URLEncode(c)
-		s, err := jwa.NewSigner(jwa.ES256, key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sig, err := s.Sign(nil, []byte(in))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return in + "." + jose.Base64URLEncode(sig)
+		return signInput(t, jwa.ES256, key, encode([]byte(header))+"."+jose.Base64URLEncode(c))
 	}
 	// The certificate's length varies with its signature, and a header
 	// whose length is a multiple of 3 encodes with no padding at all:
