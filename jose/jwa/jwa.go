@@ -139,9 +139,10 @@ var (
 	// a key in a KMS or an HSM returned an error, which the error wraps
 	// too, or the crypto.Signer returned a signature not of the
 	// algorithm's form or one that does not verify with its public key
-	// (another padding, hash or key, or a faulty computation; [NewSigner]). An ECDH answer that is not an error is judged as
-	// any other input: a secret of the wrong size or all zeros, which an
-	// attacker can aim for, is [ErrDecryption], never a device failure. RSA key
+	// (another padding, hash or key, or a faulty computation; [NewSigner]).
+	// An ECDH answer that is not an error is judged as any other input: a
+	// secret of the wrong size or all zeros, which an attacker can aim
+	// for, is [ErrDecryption], never a device failure. RSA key
 	// decryption with a [crypto.Decrypter] never reports it: there, a
 	// device error is [ErrDecryption] (RSA-OAEP) or a random CEK (RSA1_5),
 	// since an error that tells them apart would be a padding oracle

@@ -16,17 +16,7 @@ import (
 // is ErrLimitExceeded before any key function call, DEFLATE of exactly the
 // limit decrypts.
 func TestCompressedSizeLimitJSON(t *testing.T) {
-	random := make([]byte, jose.DefaultMaxCompressedSize+1024)
-	rand.Read(random)
-	plaintextFor := func(n int) []byte {
-		for l := n - 64; l < n+64; l++ {
-			if len(deflate(random[:l])) == n {
-				return random[:l]
-			}
-		}
-		t.Fatalf("no plaintext deflates to %d bytes", n)
-		return nil
-	}
+	plaintextFor := plaintextDeflatingTo(t)
 	k128, k256 := bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 32)
 	calls := 0
 	d, err := NewDecrypter(DecryptOptions{
@@ -70,5 +60,21 @@ func TestCompressedSizeLimitJSON(t *testing.T) {
 				t.Errorf("%s: DEFLATE a byte over the limit: %d key function calls, want 0", name, calls)
 			}
 		}
+	}
+}
+
+// plaintextDeflatingTo returns a function giving random bytes whose
+// DEFLATE is exactly n bytes, for n up to DefaultMaxCompressedSize+960.
+func plaintextDeflatingTo(t *testing.T) func(n int) []byte {
+	random := make([]byte, jose.DefaultMaxCompressedSize+1024)
+	rand.Read(random)
+	return func(n int) []byte {
+		for l := n - 64; l < n+64; l++ {
+			if len(deflate(random[:l])) == n {
+				return random[:l]
+			}
+		}
+		t.Fatalf("no plaintext deflates to %d bytes", n)
+		return nil
 	}
 }

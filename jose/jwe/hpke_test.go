@@ -431,18 +431,7 @@ func TestHPKEAllocs(t *testing.T) {
 // is not compressed content. DEFLATE of exactly the limit decrypts, one
 // byte more is refused with ErrLimitExceeded, compact and flattened.
 func TestHPKEIntegratedCompressedSizeLimit(t *testing.T) {
-	random := make([]byte, jose.DefaultMaxCompressedSize+1024)
-	rand.Read(random)
-	// plaintextFor returns random bytes whose DEFLATE is exactly n bytes.
-	plaintextFor := func(n int) []byte {
-		for l := n - 64; l < n+64; l++ {
-			if len(deflate(random[:l])) == n {
-				return random[:l]
-			}
-		}
-		t.Fatalf("no plaintext deflates to %d bytes", n)
-		return nil
-	}
+	plaintextFor := plaintextDeflatingTo(t)
 	for _, alg := range jwa.HPKEIntegratedAlgorithms() {
 		priv, _ := hpkeCurves[alg+"-KE"].GenerateKey(rand.Reader)
 		e, err := NewEncrypter(alg, "", priv.PublicKey(), &EncrypterOptions{Compress: true})

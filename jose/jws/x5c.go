@@ -81,8 +81,9 @@ type X5COptions struct {
 // signature. A leaf whose key usage is set but lacks digitalSignature
 // (RFC 5280 §4.2.1.3) is refused, and so is a token whose "x5t" or
 // "x5t#S256" is not the leaf's thumbprint (checked before any certificate
-// is parsed, as [jose.ParseJWK] checks those of a JWK). The function returns a [*CertifiedKey]:
-// the leaf's key and the chain verified (the first one crypto/x509 found
+// is parsed, as [jose.ParseJWK] checks those of a JWK). The function
+// returns a [*CertifiedKey]: the leaf's key and the chain verified (the
+// first one crypto/x509 found
 // within MaxChainLength), which the Verifier reports as [Message].Chain.
 // An "x5c" of an unprotected header is refused unless
 // opts.AllowUnprotected.
